@@ -1,0 +1,1 @@
+"""Pure core: vocabulary, world, environment and the simulator."""

@@ -1,0 +1,54 @@
+"""The interface every operator model implements (see DESIGN.md, kinds/)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Protocol, Sequence
+
+from .environment import Environment
+from .model import Action, Finding, Impact, Change, Obj, Stuck, Warning
+from .world import World
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What the world did between two reconcile passes."""
+
+    world: World
+    waits: tuple[str, ...] = ()
+    progressed: bool = False
+
+
+class KindModel(Protocol):
+    """One operator. ``reconcile`` is the controller's next pass, exactly; ``advance``
+    is everything else (scheduler, kubelet, the workload) under ``Environment``."""
+
+    api_version: str
+    kind: str
+    timed: bool  # whether the model knows wall-clock delays (Step.time)
+
+    def observe(self, desired: Obj | None, observed: Sequence[Obj], env: Environment) -> World: ...
+
+    def strategy(self, desired: Obj) -> str: ...
+
+    def reconcile(self, desired: Obj, world: World) -> list[Action]: ...
+
+    def advance(self, desired: Obj, world: World, env: Environment) -> Progress: ...
+
+    def converged(self, desired: Obj, world: World) -> bool: ...
+
+    def diagnose(self, desired: Obj, world: World, env: Environment) -> Stuck: ...
+
+    def metrics(self, world: World) -> Mapping[str, Any]:
+        """``readyPods``, ``pods`` and ``resources`` (milli-units) of the target now."""
+        ...
+
+    def counts(self, desired: Obj, world: World) -> Mapping[str, Any]: ...
+
+    def title(self, actions: Sequence[Action], world: World) -> str: ...
+
+    def warnings(self, desired: Obj, world: World) -> list[Warning]: ...
+
+    def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]: ...
+
+    def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]: ...

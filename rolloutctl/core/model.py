@@ -1,0 +1,424 @@
+"""The shared vocabulary: object references, the read-only object view, and every
+value a command produces (actions, steps, plans, findings, changes, impacts).
+
+Everything here is pure data. Renderers consume these types and nothing else;
+``to_dict`` gives the JSON contract shape (camelCase keys, CONTRACT.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+API_VERSION = "rolloutctl.dev/v1alpha1"
+
+# Stuck reasons of CONTRACT.md; kinds may add more specific codes (documented in docs/).
+STUCK_INSUFFICIENT_CAPACITY = "InsufficientCapacity"
+STUCK_NEVER_READY = "NeverReady"
+STUCK_GANG_GATED = "GangGated"
+STUCK_PROGRESS_DEADLINE = "ProgressDeadlineExceeded"
+STUCK_MAX_STEPS = "MaxStepsExceeded"
+
+VERBS = ("create", "delete", "update", "status")
+
+
+@dataclass(frozen=True, order=True)
+class ObjectRef:
+    """Identity of a Kubernetes object. Orders by (kind, namespace, name)."""
+
+    kind: str
+    namespace: str
+    name: str
+    api_version: str = field(default="", compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "apiVersion": self.api_version,
+            "kind": self.kind,
+            "namespace": self.namespace,
+            "name": self.name,
+        }
+
+    @property
+    def group(self) -> str:
+        return self.api_version.split("/")[0] if "/" in self.api_version else ""
+
+    def __str__(self) -> str:
+        return f"{self.kind}/{self.namespace}/{self.name}"
+
+
+class Obj:
+    """Read-only view of one Kubernetes object with the file and line it came from.
+
+    The raw mapping is never mutated by the tool; models that need a changed copy
+    build a new dict and a new ``Obj``. ``lines`` maps a field path (tuple of keys
+    and list indices) to the line it starts on, when the loader knew it.
+    """
+
+    __slots__ = ("raw", "file", "line", "lines", "_ref")
+
+    def __init__(
+        self,
+        raw: Mapping[str, Any],
+        file: str = "",
+        line: int = 0,
+        lines: Mapping[tuple, int] | None = None,
+    ) -> None:
+        self.raw = raw
+        self.file = file
+        self.line = line
+        self.lines = lines or {}
+        self._ref: ObjectRef | None = None
+
+    # identity ---------------------------------------------------------------
+    @property
+    def api_version(self) -> str:
+        return str(self.raw.get("apiVersion") or "")
+
+    @property
+    def kind(self) -> str:
+        return str(self.raw.get("kind") or "")
+
+    @property
+    def metadata(self) -> Mapping[str, Any]:
+        md = self.raw.get("metadata")
+        return md if isinstance(md, Mapping) else {}
+
+    @property
+    def name(self) -> str:
+        return str(self.metadata.get("name") or "")
+
+    @property
+    def namespace(self) -> str:
+        return str(self.metadata.get("namespace") or "default")
+
+    @property
+    def ref(self) -> ObjectRef:
+        if self._ref is None:
+            self._ref = ObjectRef(self.kind, self.namespace, self.name, self.api_version)
+        return self._ref
+
+    # content ----------------------------------------------------------------
+    @property
+    def labels(self) -> Mapping[str, str]:
+        v = self.metadata.get("labels")
+        return v if isinstance(v, Mapping) else {}
+
+    @property
+    def annotations(self) -> Mapping[str, str]:
+        v = self.metadata.get("annotations")
+        return v if isinstance(v, Mapping) else {}
+
+    @property
+    def spec(self) -> Mapping[str, Any]:
+        v = self.raw.get("spec")
+        return v if isinstance(v, Mapping) else {}
+
+    @property
+    def status(self) -> Mapping[str, Any]:
+        v = self.raw.get("status")
+        return v if isinstance(v, Mapping) else {}
+
+    @property
+    def owner_references(self) -> list[Mapping[str, Any]]:
+        v = self.metadata.get("ownerReferences")
+        return [o for o in v if isinstance(o, Mapping)] if isinstance(v, list) else []
+
+    @property
+    def terminating(self) -> bool:
+        return bool(self.metadata.get("deletionTimestamp"))
+
+    def get(self, *path: Any, default: Any = None) -> Any:
+        """Walk ``path`` (keys and list indices) through the raw object."""
+        cur: Any = self.raw
+        for p in path:
+            if isinstance(p, int) and isinstance(cur, list):
+                if p >= len(cur):
+                    return default
+                cur = cur[p]
+            elif isinstance(cur, Mapping) and p in cur:
+                cur = cur[p]
+            else:
+                return default
+        return cur
+
+    def line_of(self, *path: Any) -> int:
+        """Best line for ``path``: the deepest known prefix, else the document line."""
+        p = tuple(path)
+        while p:
+            if p in self.lines:
+                return self.lines[p]
+            p = p[:-1]
+        return self.line
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"Obj({self.ref}, {self.file}:{self.line})"
+
+
+# --------------------------------------------------------------------------- plans
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing a controller does in one reconcile pass (CONTRACT.md ``Action``).
+
+    ``payload`` is not part of the contract: it carries the object to create or the
+    new content for an update so that ``World.apply`` can act on it.
+    """
+
+    verb: str
+    kind: str
+    name: str
+    namespace: str
+    reason: str
+    rule: str
+    index: int | None = None
+    revision: str | None = None
+    role: str | None = None
+    fields: Mapping[str, Any] = field(default_factory=dict)
+    payload: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.kind, self.namespace, self.name)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "verb": self.verb,
+            "kind": self.kind,
+            "name": self.name,
+            "namespace": self.namespace,
+            "index": self.index,
+            "revision": self.revision,
+            "role": self.role,
+            "reason": self.reason,
+            "rule": self.rule,
+            "fields": dict(self.fields),
+        }
+
+
+@dataclass(frozen=True)
+class Stuck:
+    reason: str
+    message: str
+    blocked_on: tuple[ObjectRef, ...] = ()
+    remedies: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "reason": self.reason,
+            "message": self.message,
+            "blockedOn": [r.to_dict() for r in sorted(self.blocked_on)],
+        }
+        if self.remedies:
+            d["remedies"] = list(self.remedies)
+        return d
+
+
+@dataclass(frozen=True)
+class Warning:
+    code: str
+    message: str
+    path: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "path": self.path}
+
+
+@dataclass(frozen=True)
+class Step:
+    step: int
+    title: str
+    actions: tuple[Action, ...]
+    wait_for: tuple[str, ...] = ()
+    after: Mapping[str, Any] = field(default_factory=dict)
+    time: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "step": self.step,
+            "title": self.title,
+            "actions": [a.to_dict() for a in self.actions],
+            "waitFor": list(self.wait_for),
+            "after": dict(self.after),
+            "time": self.time,
+        }
+
+
+@dataclass(frozen=True)
+class Plan:
+    target: ObjectRef
+    strategy: str
+    outcome: str  # converged | noop | stuck
+    steps: tuple[Step, ...]
+    summary: Mapping[str, Any]
+    stuck: Stuck | None = None
+    warnings: tuple[Warning, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "apiVersion": API_VERSION,
+            "kind": "Plan",
+            "target": self.target.to_dict(),
+            "strategy": self.strategy,
+            "outcome": self.outcome,
+            "stuck": self.stuck.to_dict() if self.stuck else None,
+            "steps": [s.to_dict() for s in self.steps],
+            "summary": dict(self.summary),
+            "warnings": [w.to_dict() for w in self.warnings],
+        }
+
+
+@dataclass(frozen=True)
+class ComparisonRow:
+    strategy: str
+    outcome: str
+    stuck: Stuck | None
+    steps: int
+    min_ready_pods: int
+    peak_pods: int
+    peak: Mapping[str, str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "strategy": self.strategy,
+            "outcome": self.outcome,
+            "stuck": self.stuck.to_dict() if self.stuck else None,
+            "steps": self.steps,
+            "minReadyPods": self.min_ready_pods,
+            "peakPods": self.peak_pods,
+            "peak": dict(self.peak),
+        }
+
+
+@dataclass(frozen=True)
+class Comparison:
+    target: ObjectRef
+    rows: tuple[ComparisonRow, ...]
+    warnings: tuple[Warning, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "apiVersion": API_VERSION,
+            "kind": "Comparison",
+            "target": self.target.to_dict(),
+            "rows": [r.to_dict() for r in self.rows],
+            "warnings": [w.to_dict() for w in self.warnings],
+        }
+
+
+# --------------------------------------------------------------------------- lint
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A lint finding or an input problem, always with file and line."""
+
+    rule: str
+    severity: str  # error | warning
+    file: str
+    line: int
+    message: str
+    path: str = ""
+    object: ObjectRef | None = None
+
+    def sort_key(self) -> tuple:
+        return (self.file, self.line, self.rule, self.path, self.message)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "severity": self.severity,
+            "file": self.file,
+            "line": self.line,
+            "object": self.object.to_dict() if self.object else None,
+            "path": self.path,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class LintReport:
+    files: int
+    objects: int
+    findings: tuple[Finding, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        errors = sum(1 for f in self.findings if f.severity == "error")
+        return {
+            "apiVersion": API_VERSION,
+            "kind": "LintReport",
+            "files": self.files,
+            "objects": self.objects,
+            "findings": [f.to_dict() for f in self.findings],
+            "summary": {"errors": errors, "warnings": len(self.findings) - errors},
+        }
+
+
+# --------------------------------------------------------------------------- diff
+
+
+@dataclass(frozen=True)
+class Change:
+    path: str
+    op: str  # add | remove | replace
+    old: Any = None
+    new: Any = None
+    file: str = ""
+    line: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {"path": self.path, "op": self.op, "old": self.old, "new": self.new}
+        if self.file:
+            d["file"] = self.file
+            d["line"] = self.line
+        return d
+
+
+@dataclass(frozen=True)
+class Impact:
+    effect: str  # none | in-place | scale | rollout | recreate | teardown | ignored | rejected
+    message: str
+    paths: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"effect": self.effect, "message": self.message, "paths": list(self.paths)}
+
+
+EFFECTS = ("none", "in-place", "scale", "rollout", "recreate", "teardown", "ignored", "rejected")
+
+
+@dataclass(frozen=True)
+class ObjectDiff:
+    target: ObjectRef
+    status: str  # added | removed | changed | unchanged
+    changes: tuple[Change, ...] = ()
+    impact: tuple[Impact, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "target": self.target.to_dict(),
+            "status": self.status,
+            "changes": [c.to_dict() for c in self.changes],
+            "impact": [i.to_dict() for i in self.impact],
+        }
+
+
+@dataclass(frozen=True)
+class Diff:
+    objects: tuple[ObjectDiff, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        counts = {"added": 0, "removed": 0, "changed": 0, "unchanged": 0}
+        for o in self.objects:
+            counts[o.status] += 1
+        return {
+            "apiVersion": API_VERSION,
+            "kind": "Diff",
+            "objects": [o.to_dict() for o in self.objects],
+            "summary": counts,
+        }
+
+
+def sorted_refs(refs: Iterable[ObjectRef]) -> tuple[ObjectRef, ...]:
+    return tuple(sorted(set(refs)))
