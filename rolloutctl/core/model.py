@@ -177,10 +177,16 @@ class Action:
     role: str | None = None
     fields: Mapping[str, Any] = field(default_factory=dict)
     payload: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
+    #: the object's name inside the model's world when ``name`` is a display name
+    #: such as ``<prefix>-<random>``
+    uid: str | None = field(default=None, compare=False)
+    #: bookkeeping a controller does that users do not see as an action (child status
+    #: writes, in-memory caches); applied to the world, never shown or counted
+    hidden: bool = field(default=False, compare=False)
 
     @property
     def key(self) -> tuple[str, str, str]:
-        return (self.kind, self.namespace, self.name)
+        return (self.kind, self.namespace, self.uid or self.name)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -422,3 +428,30 @@ class Diff:
 
 def sorted_refs(refs: Iterable[ObjectRef]) -> tuple[ObjectRef, ...]:
     return tuple(sorted(set(refs)))
+
+
+def describe_actions(actions: Iterable[Action]) -> str:
+    """A one-line title: verbs and kinds counted in first-seen order,
+    e.g. ``create 2 PodCliques, 1 PodGang; delete 1 Pod``."""
+    order: list[str] = []
+    counts: dict[str, dict[str, int]] = {}
+    for a in actions:
+        if a.verb not in counts:
+            counts[a.verb] = {}
+            order.append(a.verb)
+        counts[a.verb][a.kind] = counts[a.verb].get(a.kind, 0) + 1
+    parts = []
+    for verb in order:
+        kinds = ", ".join(f"{n} {_plural(k, n)}" for k, n in counts[verb].items())
+        parts.append(f"{'write status of' if verb == 'status' else verb} {kinds}")
+    return "; ".join(parts)
+
+
+def _plural(kind: str, n: int) -> str:
+    if n == 1:
+        return kind
+    if kind.endswith("s"):
+        return kind + "es"
+    if kind.endswith("y") and kind[-2:-1] not in "aeiou":
+        return kind[:-1] + "ies"
+    return kind + "s"

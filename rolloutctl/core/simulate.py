@@ -32,15 +32,22 @@ class _Tracker:
                 self.peak[r] = q
 
 
-def simulate(
+def simulate(model: KindModel, desired: Obj, world: World, env: Environment, *,
+             extra_warnings: tuple[Warning, ...] = ()) -> Plan:
+    """Plan ``desired`` from ``world`` until it converges or gets stuck."""
+    return run(model, desired, world, env, extra_warnings=extra_warnings)[0]
+
+
+def run(
     model: KindModel,
     desired: Obj,
     world: World,
     env: Environment,
     *,
     extra_warnings: tuple[Warning, ...] = (),
-) -> Plan:
-    """Plan ``desired`` from ``world`` until it converges or gets stuck."""
+) -> tuple[Plan, World]:
+    """``simulate``, also returning the final world (used to derive a settled
+    cluster from a previously applied manifest)."""
     steps: list[Step] = []
     tracker = _Tracker()
     tracker.see(model.metrics(world))
@@ -51,6 +58,12 @@ def simulate(
     while True:
         budget -= 1
         actions = model.reconcile(desired, world)
+        if actions and all(a.hidden for a in actions):
+            if budget < 0:
+                stuck = Stuck(STUCK_MAX_STEPS, f"the plan did not settle within {env.max_steps} steps", ())
+                break
+            world = world.apply(actions)
+            continue
         if actions:
             if len(steps) >= env.max_steps or budget < 0:
                 stuck = Stuck(STUCK_MAX_STEPS, f"the plan did not settle within {env.max_steps} steps "
@@ -58,6 +71,7 @@ def simulate(
                 break
             world = world.apply(actions)
             tracker.see(model.metrics(world))
+            actions = [a for a in actions if not a.hidden]
             for a in actions:
                 verbs[a.verb] = verbs.get(a.verb, 0) + 1
             prog = model.advance(desired, world, env)
@@ -78,6 +92,11 @@ def simulate(
         if prog.progressed and budget >= 0:
             world = prog.world
             tracker.see(model.metrics(world))
+            if steps and prog.waits:
+                # The world moved on its own: what the last step waited for grows.
+                last = steps[-1]
+                steps[-1] = Step(last.step, last.title, last.actions, last.wait_for + prog.waits,
+                                 model.counts(desired, world), last.time)
             continue
         if model.converged(desired, world):
             pass
@@ -112,7 +131,7 @@ def simulate(
         summary=summary,
         stuck=stuck,
         warnings=warnings,
-    )
+    ), world
 
 
 def first_step(plan: Plan) -> Plan:

@@ -28,7 +28,7 @@ class World:
       a mapping the kind models own; values must be immutable.
     """
 
-    __slots__ = ("_objects", "now", "memory", "_by_kind")
+    __slots__ = ("_objects", "now", "memory", "_by_kind", "_index")
 
     def __init__(
         self,
@@ -43,6 +43,7 @@ class World:
         self.now = now
         self.memory: Mapping[str, Any] = dict(memory or {})
         self._by_kind: dict[str, list[Obj]] | None = None
+        self._index: dict[tuple[str, str], dict[str, list[Obj]]] = {}
 
     # reading -----------------------------------------------------------------
     def __len__(self) -> int:
@@ -65,6 +66,19 @@ class World:
                 idx.setdefault(k[0], []).append(self._objects[k])
             self._by_kind = idx
         return self._by_kind.get(kind, [])
+
+    def index(self, kind: str, label: str) -> dict[str, list[Obj]]:
+        """Objects of ``kind`` grouped by the value of ``label`` (cached per world)."""
+        k = (kind, label)
+        idx = self._index.get(k)
+        if idx is None:
+            idx = {}
+            for o in self.of_kind(kind):
+                v = o.labels.get(label)
+                if v is not None:
+                    idx.setdefault(v, []).append(o)
+            self._index[k] = idx
+        return idx
 
     def select(self, kind: str, labels: Mapping[str, str]) -> list[Obj]:
         return [o for o in self.of_kind(kind) if all(o.labels.get(k) == v for k, v in labels.items())]
@@ -101,7 +115,7 @@ class World:
         """
         objs = dict(self._objects)
         for a in actions:
-            k = a.key
+            k = (a.kind, a.namespace, a.uid or a.name)
             if a.verb in ("create", "update"):
                 if a.payload is not None:
                     objs[k] = Obj(a.payload)

@@ -1,0 +1,28 @@
+"""Renderers: core data in, text out. No renderer computes a result."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ..core.model import API_VERSION, Plan
+
+
+def plans_document(plans: Sequence[Plan]) -> dict[str, Any]:
+    """One Plan as itself; several as a ``PlanList``."""
+    if len(plans) == 1:
+        return plans[0].to_dict()
+    return {"apiVersion": API_VERSION, "kind": "PlanList", "items": [p.to_dict() for p in plans]}
+
+
+def render_plans(plans: Sequence[Plan], fmt: str, color: bool) -> str:
+    if fmt == "json":
+        from .data import to_json
+        return to_json(plans_document(plans))
+    if fmt == "yaml":
+        from .data import to_yaml
+        return to_yaml(plans_document(plans))
+    if fmt == "markdown":
+        from .plan_markdown import render
+        return render(plans)
+    from .plan_table import render
+    return render(plans, color)

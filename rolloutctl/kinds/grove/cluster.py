@@ -1,0 +1,243 @@
+"""Everything between two Grove reconcile rounds that is not the operator:
+garbage collection, the PodClique controller's gate removal, the gang scheduler,
+and the kubelet (readiness, startup order through the ``grove-initc`` init container).
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from ...core.environment import Environment, add, pod_requests
+from ...core.kind import Progress
+from ...core.model import Obj
+from ...core.world import World, key_of
+from . import names as N
+from . import objects as O
+from .controllers import owned
+from .spec import PCS
+
+
+def requests_of(pod: Obj, cache: dict[int, dict[str, int]]) -> dict[str, int]:
+    spec = pod.spec
+    k = id(spec.get("containers"))
+    r = cache.get(k)
+    if r is None:
+        r = pod_requests(spec)
+        cache[k] = r
+    return r
+
+
+def finish_terminations(pcs: PCS, world: World) -> tuple[World, int]:
+    """Terminating objects go away (finalizers done, grace period over), with what
+    they own: a PodClique's pods, a PodCliqueScalingGroup's PodCliques and pods."""
+    remove = []
+    gone_pclqs: set[str] = set()
+    for kind in ("PodCliqueScalingGroup", "PodClique", "Pod", "PodGang", "Service", "HorizontalPodAutoscaler"):
+        for o in owned(world, kind, pcs):
+            if o.terminating:
+                remove.append(key_of(o))
+                if kind == "PodCliqueScalingGroup":
+                    for m in world.index("PodClique", N.L_PCSG).get(o.name, ()):
+                        remove.append(key_of(m))
+                        gone_pclqs.add(m.name)
+                if kind == "PodClique":
+                    gone_pclqs.add(o.name)
+    by_pclq = world.index("Pod", N.L_PCLQ)
+    for name in gone_pclqs:
+        for p in by_pclq.get(name, ()):
+            remove.append(key_of(p))
+    if not remove:
+        return world, 0
+    return world.replace(remove=remove), len(set(k for k in remove if k[0] == "Pod" or k[0] == "PodClique"))
+
+
+def base_podgang_scheduled(world: World, base: Obj | None) -> bool:
+    """Every PodGroup of the base PodGang has at least ``minReplicas`` scheduled pods.
+    Upstream: ``operator/internal/controller/podclique/components/pod/syncflow.go``
+    ``isBasePodGangScheduled``."""
+    if base is None:
+        return False
+    by_pclq = world.index("Pod", N.L_PCLQ)
+    for g in base.spec.get("podgroups") or []:
+        need = g.get("minReplicas") or 0
+        have = sum(1 for p in by_pclq.get(g.get("name"), ()) if O.pod_active(p) and O.pod_scheduled(p))
+        if have < need:
+            return False
+    return True
+
+
+def remove_scheduling_gates(pcs: PCS, world: World) -> tuple[World, int]:
+    """Lift ``grove.io/podgang-pending-creation`` from pods their PodGang lists; a
+    pod of a scaled gang also waits until the base gang is scheduled.
+    Upstream: ``podclique/components/pod/syncflow.go`` ``checkAndRemovePodSchedulingGates``."""
+    put = []
+    listed: dict[str, set[str]] = {}
+    for pg in owned(world, "PodGang", pcs):
+        if pg.terminating:
+            continue
+        names = set()
+        for g in pg.spec.get("podgroups") or []:
+            for r in g.get("podReferences") or []:
+                names.add(r.get("name"))
+        listed[pg.name] = names
+    base_ok: dict[str, bool] = {}
+    for p in owned(world, "Pod", pcs):
+        if not O.pod_gated(p) or not O.pod_active(p):
+            continue
+        gang = p.labels.get(N.L_PODGANG, "")
+        if p.name not in listed.get(gang, ()):
+            continue
+        base = p.labels.get(N.L_BASE_PODGANG)
+        if base:
+            if base not in base_ok:
+                base_ok[base] = base_podgang_scheduled(world, world.get("PodGang", pcs.namespace, base))
+            if not base_ok[base]:
+                continue
+        put.append(O.with_pod_state(p, gated=False))
+    return (world.replace(put=put), len(put)) if put else (world, 0)
+
+
+def used_resources(pods: list[Obj], cache: dict) -> dict[str, int]:
+    used: dict[str, int] = {}
+    for p in pods:
+        if O.pod_active(p) and O.pod_scheduled(p):
+            add(used, requests_of(p, cache))
+    return used
+
+
+def gang_shortfall(pg: Obj, members: list[Obj]) -> list[Obj]:
+    """The pending, ungated pods that would bring every PodGroup of ``pg`` to its
+    ``minReplicas`` (empty when the gang is placed or cannot be completed yet)."""
+    by_group: dict[str, list[Obj]] = {}
+    for p in members:
+        if O.pod_active(p):
+            by_group.setdefault(p.labels.get(N.L_PCLQ, ""), []).append(p)
+    need: list[Obj] = []
+    for g in pg.spec.get("podgroups") or []:
+        gp = by_group.get(g.get("name"), [])
+        mn = int(g.get("minReplicas") or 0)
+        sched = sum(1 for p in gp if O.pod_scheduled(p))
+        if sched >= mn:
+            continue
+        cand = sorted((p for p in gp if not O.pod_scheduled(p) and not O.pod_gated(p)),
+                      key=lambda p: (O.pod_index(p) or 0, p.name))
+        if len(cand) < mn - sched:
+            return []
+        need.extend(cand[: mn - sched])
+    return need
+
+
+def schedule(pcs: PCS, world: World, env: Environment) -> tuple[World, list[str]]:
+    """The gang scheduler: a PodGang that has not reached every PodGroup's
+    ``minReplicas`` is placed all-or-nothing; once it has, further pods are placed one
+    by one while capacity allows. Gated pods are never placed."""
+    pods = owned(world, "Pod", pcs)
+    cache: dict = {}
+    used = used_resources(pods, cache)
+    by_gang: dict[str, list[Obj]] = {}
+    for p in pods:
+        if O.pod_active(p):
+            by_gang.setdefault(p.labels.get(N.L_PODGANG, ""), []).append(p)
+    placed: list[Obj] = []
+    events: list[str] = []
+    gangs = sorted(owned(world, "PodGang", pcs), key=lambda g: (g.labels.get(N.L_BASE_PODGANG) is not None, len(g.name), g.name))
+    for pg in gangs:
+        if pg.terminating:
+            continue
+        members = by_gang.get(pg.name, [])
+        by_group: dict[str, list[Obj]] = {}
+        for p in members:
+            by_group.setdefault(p.labels.get(N.L_PCLQ, ""), []).append(p)
+        satisfied = all(sum(1 for p in by_group.get(g.get("name"), []) if O.pod_scheduled(p)) >= int(g.get("minReplicas") or 0)
+                        for g in pg.spec.get("podgroups") or [])
+        need = [] if satisfied else gang_shortfall(pg, members)
+        if not satisfied and not need:
+            continue
+        if need:
+            req: dict[str, int] = {}
+            for p in need:
+                add(req, requests_of(p, cache))
+            if not env.fits(used, req):
+                continue
+            add(used, req)
+            placed.extend(need)
+            events.append(f"PodGang {pg.name} scheduled ({len(need)} pods, gang minimum)")
+        need_names = {p.name for p in need}
+        extra = sorted((p for p in members if not O.pod_scheduled(p) and not O.pod_gated(p) and p.name not in need_names),
+                       key=lambda p: (p.labels.get(N.L_PCLQ, ""), O.pod_index(p) or 0, p.name))
+        n = 0
+        for p in extra:
+            r = requests_of(p, cache)
+            if env.fits(used, r):
+                add(used, r)
+                placed.append(p)
+                n += 1
+        if n:
+            events.append(f"{n} more pods of PodGang {pg.name} scheduled")
+    if not placed:
+        return world, []
+    return world.replace(put=[O.with_pod_state(p, scheduled=True) for p in placed]), events
+
+
+def startup_blocked(world: World, pod: Obj, ready_by_pclq: Mapping[str, list[Obj]]) -> list[str]:
+    """Parents whose ``minAvailable`` pods in the same PodGang are not Ready yet: the
+    ``grove-initc`` init container blocks until they are.
+    Upstream: ``operator/initc/internal/wait.go``."""
+    pclq = world.get("PodClique", pod.namespace, pod.labels.get(N.L_PCLQ, ""))
+    if pclq is None:
+        return []
+    blocked = []
+    gang = pod.labels.get(N.L_PODGANG)
+    for parent in pclq.spec.get("startsAfter") or []:
+        pp = world.get("PodClique", pod.namespace, parent)
+        need = (pp.spec.get("minAvailable") or 0) if pp is not None else 1
+        have = sum(1 for q in ready_by_pclq.get(parent, ()) if q.labels.get(N.L_PODGANG) == gang)
+        if pp is None or have < need:
+            blocked.append(parent)
+    return blocked
+
+
+def never_ready(env: Environment, pod: Obj) -> bool:
+    pclq = pod.labels.get(N.L_PCLQ, "")
+    idx = O.pod_index(pod)
+    names = [pod.name, pclq]
+    if idx is not None:
+        names.append(N.pod_hostname(pclq, idx))
+    return any(env.is_never_ready(n) for n in names)
+
+
+def become_ready(pcs: PCS, world: World, env: Environment) -> tuple[World, int]:
+    """Scheduled pods start and turn Ready, unless ``--never-ready`` matches them or
+    their startup dependencies are not Ready yet (one wave per call)."""
+    pods = owned(world, "Pod", pcs)
+    ready_by_pclq: dict[str, list[Obj]] = {}
+    for p in pods:
+        if O.pod_ready(p):
+            ready_by_pclq.setdefault(p.labels.get(N.L_PCLQ, ""), []).append(p)
+    put = []
+    for p in pods:
+        if not O.pod_active(p) or not O.pod_scheduled(p) or O.pod_ready(p):
+            continue
+        if never_ready(env, p) or startup_blocked(world, p, ready_by_pclq):
+            continue
+        put.append(O.with_pod_state(p, ready=True))
+    return (world.replace(put=put), len(put)) if put else (world, 0)
+
+
+def advance(pcs: PCS, world: World, env: Environment) -> Progress:
+    waits: list[str] = []
+    world, gone = finish_terminations(pcs, world)
+    if gone:
+        waits.append(f"{gone} terminating objects removed")
+    world, ungated = remove_scheduling_gates(pcs, world)
+    if ungated:
+        waits.append(f"scheduling gates lifted on {ungated} pods")
+    world, events = schedule(pcs, world, env)
+    waits.extend(events)
+    world, ready = become_ready(pcs, world, env)
+    if ready:
+        waits.append(f"{ready} pods become Ready")
+    progressed = bool(gone or ungated or events or ready)
+    if progressed:
+        world = world.with_memory(tick=int(world.memory.get("tick", 0)) + 1)
+    return Progress(world, tuple(waits), progressed)

@@ -1,0 +1,362 @@
+"""The Grove controllers' reconcile passes: PodCliqueSet, PodCliqueScalingGroup and
+PodClique. One round runs them in that order, each seeing what the previous one
+wrote (watch events trigger them right after one another).
+
+Rolling-update orchestration is delegated to the strategy modules through
+``UpdatePolicy`` hooks; this module creates, scales and garbage-collects.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+from ...core.model import Action, Obj
+from ...core.world import World
+from . import names as N
+from . import objects as O
+from .spec import PCS
+
+R_PCS = "grove:operator/internal/controller/podcliqueset"
+R_PCSG = "grove:operator/internal/controller/podcliquescalinggroup"
+R_PCLQ = "grove:operator/internal/controller/podclique"
+
+
+def _create(obj: dict[str, Any], reason: str, rule: str, *, index: int | None = None, revision: str | None = "new",
+            role: str | None = None, name: str | None = None) -> Action:
+    md = obj["metadata"]
+    return Action(verb="create", kind=obj["kind"], name=name or md["name"], namespace=md["namespace"],
+                  reason=reason, rule=rule, index=index, revision=revision, role=role, payload=obj,
+                  uid=md["name"] if name else None)
+
+
+def _delete(o: Obj, reason: str, rule: str, *, index: int | None = None, revision: str | None = None,
+            role: str | None = None, name: str | None = None) -> Action:
+    return Action(verb="delete", kind=o.kind, name=name or o.name, namespace=o.namespace, reason=reason, rule=rule,
+                  index=index, revision=revision, role=role, uid=o.name if name else None)
+
+
+def _update(o: Obj, new: dict[str, Any], reason: str, rule: str, fields: dict[str, Any] | None = None,
+            **kw: Any) -> Action:
+    return Action(verb="update", kind=o.kind, name=o.name, namespace=o.namespace, reason=reason, rule=rule,
+                  payload=new, fields=fields or {}, **kw)
+
+
+def replica_of(o: Obj) -> int:
+    try:
+        return int(o.labels.get(N.L_PCS_REPLICA, "-1"))
+    except ValueError:
+        return -1
+
+
+def owned(world: World, kind: str, pcs: PCS) -> list[Obj]:
+    """Objects of ``kind`` that belong to this PodCliqueSet (part-of label)."""
+    return [o for o in world.of_kind(kind) if o.namespace == pcs.namespace and o.labels.get(N.L_PART_OF) == pcs.name]
+
+
+def pod_display_name(pod: Obj) -> str:
+    """Pods the plan creates have a random suffix; observed pods keep their name."""
+    if pod.metadata.get("generateName") and "." in pod.name:
+        return N.pod_display_name(pod.labels.get(N.L_PCLQ, ""))
+    return pod.name
+
+
+# ----------------------------------------------------------------------------- PCS controller
+
+
+def sync_podcliqueset(pcs: PCS, world: World, pcs_status: dict[str, Any]) -> list[Action]:
+    """One PodCliqueSet reconcile: components in the upstream group order (SA, Role,
+    RoleBinding, token Secret, headless Services, HPAs; then standalone PodCliques;
+    then PodCliqueScalingGroups and PodGangs).
+    Upstream: ``operator/internal/controller/podcliqueset/reconcilespec.go``
+    ``getKindSyncGroups`` / ``syncPodCliqueSetResources``."""
+    acts: list[Action] = []
+    ns = pcs.namespace
+    for raw in O.build_rbac(pcs):
+        if world.get(raw["kind"], ns, raw["metadata"]["name"]) is None:
+            acts.append(_create(raw, f"{raw['kind']} for the pods of {pcs.name}", f"{R_PCS}/components#Sync", revision=None))
+    acts += sync_headless_services(pcs, world)
+    acts += sync_hpas(pcs, world)
+    acts += sync_standalone_podcliques(pcs, world)
+    acts += sync_scaling_groups(pcs, world)
+    acts += sync_podgangs(pcs, world)
+    return acts
+
+
+def sync_headless_services(pcs: PCS, world: World) -> list[Action]:
+    """One headless Service per replica; excess ones deleted.
+    Upstream: ``podcliqueset/components/service/service.go`` ``Sync``."""
+    acts = []
+    for i in range(pcs.replicas):
+        raw = O.build_headless_service(pcs, i)
+        if world.get("Service", pcs.namespace, raw["metadata"]["name"]) is None:
+            acts.append(_create(raw, f"headless Service of replica {i}", f"{R_PCS}/components/service/service.go#Sync",
+                                index=i, revision=None))
+    for svc in owned(world, "Service", pcs):
+        if svc.labels.get(N.L_COMPONENT) == "pcs-headless-service" and replica_of(svc) >= pcs.replicas and not svc.terminating:
+            acts.append(_delete(svc, f"replica {replica_of(svc)} scaled away", f"{R_PCS}/components/service/service.go#Sync",
+                                index=replica_of(svc)))
+    return acts
+
+
+def sync_hpas(pcs: PCS, world: World) -> list[Action]:
+    """HPAs for standalone cliques with ``autoScalingConfig`` and scaling groups with
+    ``scaleConfig``. Upstream: ``podcliqueset/components/hpa/hpa.go``."""
+    acts = []
+    for i in range(pcs.replicas):
+        for c in pcs.standalone:
+            sc = (c.raw.get("spec") or {}).get("autoScalingConfig")
+            if isinstance(sc, dict):
+                raw = O.build_hpa(pcs, "PodClique", pcs.standalone_pclq_fqn(i, c.name), sc)
+                if world.get(raw["kind"], pcs.namespace, raw["metadata"]["name"]) is None:
+                    acts.append(_create(raw, "autoscaler for the clique", f"{R_PCS}/components/hpa/hpa.go#Sync", index=i, revision=None))
+        for g in pcs.groups:
+            sc = g.raw.get("scaleConfig")
+            if isinstance(sc, dict):
+                raw = O.build_hpa(pcs, "PodCliqueScalingGroup", pcs.pcsg_fqn(i, g), sc)
+                if world.get(raw["kind"], pcs.namespace, raw["metadata"]["name"]) is None:
+                    acts.append(_create(raw, "autoscaler for the scaling group", f"{R_PCS}/components/hpa/hpa.go#Sync", index=i, revision=None))
+    return acts
+
+
+def sync_standalone_podcliques(pcs: PCS, world: World) -> list[Action]:
+    """Create missing standalone PodCliques for every replica and delete those of
+    replicas scaled away. Existing PodCliques keep their ``replicas``.
+    Upstream: ``podcliqueset/components/podclique/podclique.go`` ``Sync`` /
+    ``getPodCliqueNamesToDelete``."""
+    acts = []
+    expected: set[str] = set()
+    for i in range(pcs.replicas):
+        for c in pcs.standalone:
+            raw = O.build_standalone_pclq(pcs, i, c)
+            name = raw["metadata"]["name"]
+            expected.add(name)
+            cur = world.get("PodClique", pcs.namespace, name)
+            if cur is None:
+                acts.append(_create(raw, f"standalone clique {c.name} of replica {i}",
+                                    f"{R_PCS}/components/podclique/podclique.go#buildResource", index=i))
+    for pclq in owned(world, "PodClique", pcs):
+        if pclq.labels.get(N.L_COMPONENT) == "pcs-podclique" and pclq.name not in expected and not pclq.terminating:
+            acts.append(_delete(pclq, "its replica or clique is no longer in the spec",
+                                f"{R_PCS}/components/podclique/podclique.go#getPodCliqueNamesToDelete", index=replica_of(pclq)))
+    return acts
+
+
+def sync_scaling_groups(pcs: PCS, world: World) -> list[Action]:
+    """PodCliqueScalingGroups (``spec.replicas`` only on create), then the PodGangs
+    that need them. Upstream: ``podcliqueset/components/podcliquescalinggroup/
+    podcliquescalinggroup.go`` ``buildResource``."""
+    acts = []
+    expected: set[str] = set()
+    for i in range(pcs.replicas):
+        for g in pcs.groups:
+            raw = O.build_pcsg(pcs, i, g)
+            name = raw["metadata"]["name"]
+            expected.add(name)
+            if world.get("PodCliqueScalingGroup", pcs.namespace, name) is None:
+                acts.append(_create(raw, f"scaling group {g.name} of replica {i} ({g.replicas} replicas)",
+                                    f"{R_PCS}/components/podcliquescalinggroup/podcliquescalinggroup.go#buildResource", index=i))
+    for o in owned(world, "PodCliqueScalingGroup", pcs):
+        if o.name not in expected and not o.terminating:
+            acts.append(_delete(o, "its replica or group is no longer in the spec",
+                                f"{R_PCS}/components/podcliquescalinggroup/podcliquescalinggroup.go#Sync", index=replica_of(o)))
+    return acts
+
+
+def expected_podgangs(pcs: PCS, world: World) -> list[tuple[str, int, list[tuple[str, int]]]]:
+    """(name, pcs replica, [(PodClique FQN, minReplicas)]) of every expected PodGang: a base
+    gang per replica with the standalone cliques and the scaling-group replicas below
+    minAvailable; a scaled gang per scaling-group replica at or above minAvailable.
+    The scaling-group replica count is the live PCSG's when it exists.
+    Upstream: ``podcliqueset/components/podgang/syncflow.go`` ``computeExpectedPodGangs``,
+    ``determinePCSGReplicas``."""
+    out = []
+    for i in range(pcs.replicas):
+        base = N.base_podgang_name(pcs.name, i)
+        groups = [(pcs.standalone_pclq_fqn(i, c.name), c.min_available) for c in pcs.standalone]
+        scaled = []
+        for g in pcs.groups:
+            fqn = pcs.pcsg_fqn(i, g)
+            live = world.get("PodCliqueScalingGroup", pcs.namespace, fqn)
+            reps = live.spec.get("replicas") if live is not None else g.replicas
+            reps = reps if isinstance(reps, int) else g.replicas
+            for j in range(min(g.min_available, reps)):
+                for cn in g.clique_names:
+                    c = pcs.clique_by_name.get(cn)
+                    groups.append((pcs.member_pclq_fqn(i, g, j, cn), c.min_available if c else 1))
+            for j in range(g.min_available, reps):
+                members = []
+                for cn in g.clique_names:
+                    c = pcs.clique_by_name.get(cn)
+                    members.append((pcs.member_pclq_fqn(i, g, j, cn), c.min_available if c else 1))
+                scaled.append((N.scaled_podgang_name(fqn, j, g.min_available), i, members))
+        out.append((base, i, groups))
+        out.extend(scaled)
+    return out
+
+
+def sync_podgangs(pcs: PCS, world: World) -> list[Action]:
+    """Create expected PodGangs (empty podReferences, Initialized=False), fill their
+    podReferences once every pod of every constituent PodClique exists and mark them
+    Initialized=True, and delete PodGangs no longer expected.
+    Upstream: ``podgang/syncflow.go`` ``createOrUpdatePodGangs``, ``verifyAllPodsCreated``,
+    ``deleteExcessPodGangs``."""
+    acts = []
+    ns = pcs.namespace
+    pods_by_gang = world.index("Pod", N.L_PODGANG)
+    expected = expected_podgangs(pcs, world)
+    names_expected = set()
+    for name, i, groups in expected:
+        names_expected.add(name)
+        cur = world.get("PodGang", ns, name)
+        gang_pods = [p for p in pods_by_gang.get(name, ()) if O.pod_active(p)]
+        refs: dict[str, list[str]] = {}
+        for p in gang_pods:
+            refs.setdefault(p.labels.get(N.L_PCLQ, ""), []).append(p.name)
+        for v in refs.values():
+            v.sort()
+        pending = 0
+        for pclq_name, _m in groups:
+            pclq = world.get("PodClique", ns, pclq_name)
+            if pclq is None or pclq.terminating:
+                pending += 1
+                continue
+            want = pclq.spec.get("replicas") or 0
+            pending += max(0, want - len(refs.get(pclq_name, [])))
+        initialized = pending == 0
+        raw = O.build_podgang(pcs, name, groups, refs if initialized else None, initialized)
+        role = "base-gang" if name == N.base_podgang_name(pcs.name, i) else "scaled-gang"
+        if cur is None:
+            acts.append(_create(O.build_podgang(pcs, name, groups), f"{role} with {len(groups)} pod groups",
+                                f"{R_PCS}/components/podgang/syncflow.go#createOrUpdatePodGangs", index=i, role=role, revision=None))
+            continue
+        if cur.terminating:
+            continue
+        if initialized and (cur.spec.get("podgroups") != raw["spec"]["podgroups"] or not O.podgang_initialized(cur)):
+            n = sum(len(v) for v in refs.values())
+            acts.append(_update(cur, raw, f"lists its {n} pods; Initialized=True" if not O.podgang_initialized(cur)
+                                else f"pod references now {n} pods",
+                                f"{R_PCS}/components/podgang/syncflow.go#createOrUpdatePodGangs",
+                                fields={"podReferences": n, "Initialized": True}, index=i, role=role))
+    for pg in owned(world, "PodGang", pcs):
+        if pg.name not in names_expected and not pg.terminating:
+            acts.append(_delete(pg, "no longer expected", f"{R_PCS}/components/podgang/syncflow.go#deleteExcessPodGangs",
+                                index=replica_of(pg) if replica_of(pg) >= 0 else None))
+    return acts
+
+
+# ----------------------------------------------------------------------------- PCSG controller
+
+
+def sync_scaling_group_podcliques(pcs: PCS, world: World, may_create: Callable[[Obj, int], bool] | None = None) -> list[Action]:
+    """For each PodCliqueScalingGroup: create the member PodCliques of replicas
+    ``0..spec.replicas-1`` that do not exist (waiting while an old one with the same
+    name is still terminating) and delete those of replicas scaled in (highest
+    indices). Upstream: ``operator/internal/controller/podcliquescalinggroup/components/
+    podclique/sync.go`` ``runSyncFlow``, ``createExpectedPCLQs``, ``computePCSGReplicasToDelete``."""
+    acts = []
+    ns = pcs.namespace
+    pclqs_by_pcsg = world.index("PodClique", N.L_PCSG)
+    for pcsg in owned(world, "PodCliqueScalingGroup", pcs):
+        if pcsg.terminating:
+            continue
+        i = replica_of(pcsg)
+        g = next((g for g in pcs.groups if pcs.pcsg_fqn(i, g) == pcsg.name), None)
+        if g is None:
+            continue
+        reps = pcsg.spec.get("replicas")
+        reps = reps if isinstance(reps, int) else g.replicas
+        for j in range(reps):
+            if may_create is not None and not may_create(pcsg, j):
+                continue
+            for cn in g.clique_names:
+                c = pcs.clique_by_name.get(cn)
+                if c is None:
+                    continue
+                name = pcs.member_pclq_fqn(i, g, j, cn)
+                if world.get("PodClique", ns, name) is None:
+                    raw = O.build_member_pclq(pcs, i, g, j, c)
+                    acts.append(_create(raw, f"member {cn} of {g.name} replica {j}",
+                                        f"{R_PCSG}/components/podclique/sync.go#createExpectedPCLQs", index=j,
+                                        role="base-gang" if j < g.min_available else "scaled-gang"))
+        for pclq in pclqs_by_pcsg.get(pcsg.name, ()):
+            try:
+                j = int(pclq.labels.get(N.L_PCSG_REPLICA, "0"))
+            except ValueError:
+                continue
+            if j >= reps and not pclq.terminating:
+                acts.append(_delete(pclq, f"scaling-group replica {j} scaled in",
+                                    f"{R_PCSG}/components/podclique/sync.go#computePCSGReplicasToDelete", index=j))
+    return acts
+
+
+# ----------------------------------------------------------------------------- PCLQ controller
+
+
+def _created_stamp(world: World) -> str:
+    return f"~sim-{world.memory.get('tick', 0):08d}"
+
+
+def internal_pod_name(world: World, ns: str, pclq: str, index: int, taken: set[str]) -> str:
+    k = 1
+    while True:
+        name = f"{pclq}-{index}.{k}"
+        if name not in taken and world.get("Pod", ns, name) is None:
+            return name
+        k += 1
+
+
+def deletion_sort_key(pod: Obj, target_hash: str | None) -> tuple:
+    """Scale-in victims first: terminating; unscheduled; phase Pending < Unknown <
+    Running; not Ready; old template hash; newest first.
+    Upstream: ``operator/internal/controller/podclique/components/pod/deletionsort.go``."""
+    phase_rank = {"Pending": 0, "Unknown": 1, "Running": 2}.get(O.pod_phase(pod), 3)
+    ts = str(pod.metadata.get("creationTimestamp") or "")
+    return (not pod.terminating, O.pod_scheduled(pod), phase_rank, O.pod_ready(pod),
+            pod.labels.get(N.L_TEMPLATE_HASH) == target_hash, _neg(ts), pod.name)
+
+
+def _neg(s: str) -> tuple:
+    return tuple(-ord(ch) for ch in s)
+
+
+def sync_pods(pclq: Obj, world: World) -> list[Action]:
+    """Create pods up to ``spec.replicas`` on the lowest free indices (gated on the
+    PodGang), or delete the excess with the deletion sorter.
+    Upstream: ``operator/internal/controller/podclique/components/pod/syncflow.go``
+    ``runSyncFlow``; ``operator/internal/index/tracker.go`` ``GetAvailableIndices``."""
+    ns = pclq.namespace
+    pods = [p for p in world.index("Pod", N.L_PCLQ).get(pclq.name, ()) if p.namespace == ns]
+    active = [p for p in pods if O.pod_active(p)]
+    want = pclq.spec.get("replicas")
+    want = want if isinstance(want, int) and want >= 0 else 0
+    acts: list[Action] = []
+    diff = len(active) - want
+    if diff < 0:
+        used = {O.pod_index(p) for p in active}
+        free = (k for k in range(10**9) if k not in used)
+        taken: set[str] = set()
+        stamp = _created_stamp(world)
+        target = pclq.labels.get(N.L_TEMPLATE_HASH)
+        for _ in range(-diff):
+            k = next(free)
+            name = internal_pod_name(world, ns, pclq.name, k, taken)
+            taken.add(name)
+            raw = O.build_pod(pclq, k, name, stamp)
+            raw["metadata"]["namespace"] = ns
+            acts.append(_create(raw, f"pod {k} of {pclq.name}", f"{R_PCLQ}/components/pod/syncflow.go#createPods",
+                                index=k, revision="new" if target else None, name=N.pod_display_name(pclq.name)))
+    elif diff > 0:
+        target = pclq.labels.get(N.L_TEMPLATE_HASH)
+        victims = sorted(active, key=lambda p: deletion_sort_key(p, target))[:diff]
+        for p in victims:
+            acts.append(_delete(p, f"{pclq.name} scaled in to {want}", f"{R_PCLQ}/components/pod/deletionsort.go#DeletionSorter",
+                                index=O.pod_index(p), name=pod_display_name(p)))
+    return acts
+
+
+def pods_of(world: World, pclq: Obj) -> list[Obj]:
+    return [p for p in world.index("Pod", N.L_PCLQ).get(pclq.name, ()) if p.namespace == pclq.namespace]
+
+
+def iter_pclqs(world: World, pcs: PCS) -> Iterable[Obj]:
+    return [p for p in owned(world, "PodClique", pcs) if not p.terminating]

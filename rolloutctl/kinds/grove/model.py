@@ -1,0 +1,245 @@
+"""The Grove PodCliqueSet model: one reconcile round of the PodCliqueSet,
+PodCliqueScalingGroup and PodClique controllers, and the world around them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ...core.environment import Environment, add
+from ...core.kind import Progress
+from ...core.model import (STUCK_GANG_GATED, STUCK_INSUFFICIENT_CAPACITY, STUCK_NEVER_READY, Action, Change,
+                           Finding, Impact, Obj, ObjectRef, Stuck, Warning, describe_actions)
+from ...core.quantity import format_quantity
+from ...core.world import World, key_of
+from . import cluster
+from . import controllers as C
+from . import names as N
+from . import objects as O
+from .spec import PCS
+
+
+class GroveModel:
+    api_version = N.API_CORE
+    kind = "PodCliqueSet"
+    timed = False
+
+    def __init__(self, **options: Any) -> None:
+        self.options = options
+        self._pcs_cache: dict[int, PCS] = {}
+
+    # helpers -----------------------------------------------------------------
+    def pcs(self, desired: Obj) -> PCS:
+        p = self._pcs_cache.get(id(desired))
+        if p is None or p.obj is not desired:
+            p = PCS(desired)
+            self._pcs_cache = {id(desired): p}
+        return p
+
+    # KindModel ---------------------------------------------------------------
+    def strategy(self, desired: Obj) -> str:
+        return self.pcs(desired).strategy_type
+
+    def observe(self, desired: Obj | None, observed: Sequence[Obj], env: Environment) -> World:
+        """Build the starting world. No observed objects: a new PodCliqueSet. Only the
+        previously applied PodCliqueSet: the settled cluster at that spec (derived by
+        planning its creation with unlimited capacity). Live children: as given."""
+        assert desired is not None
+        tops = [o for o in observed if o.kind == "PodCliqueSet" and o.name == desired.name and o.namespace == desired.namespace]
+        children = [o for o in observed if o.kind != "PodCliqueSet"]
+        if not tops and not children:
+            return World([_with_status(desired, {})])
+        if tops and not children:
+            from ...core.simulate import run
+            old = tops[0]
+            _plan, settled = run(self, old, World([_with_status(old, {})]), Environment(max_steps=100000))
+            old_pcs = settled.get("PodCliqueSet", old.namespace, old.name)
+            status = dict(old_pcs.status) if old_pcs is not None else {}
+            return settled.replace(put=[_with_status(desired, status)])
+        status = dict(tops[0].status) if tops else {}
+        return World(list(children) + [_with_status(desired, status)])
+
+    def reconcile(self, desired: Obj, world: World) -> list[Action]:
+        pcs = self.pcs(desired)
+        actions: list[Action] = []
+        live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
+        status = dict(live.status) if live is not None else {}
+        # PodCliqueSet controller
+        pass_actions = C.sync_podcliqueset(pcs, world, status)
+        if not status.get("currentGenerationHash"):
+            pass_actions.append(Action(
+                verb="status", kind="PodCliqueSet", name=pcs.name, namespace=pcs.namespace,
+                reason="first reconcile stores the generation hash; no update is started",
+                rule="grove:operator/internal/controller/podcliqueset/reconcilespec.go#processGenerationHashChange",
+                fields={"currentGenerationHash": pcs.generation_hash}))
+        world = world.apply(pass_actions)
+        actions += pass_actions
+        # PodCliqueScalingGroup controller
+        pass_actions = C.sync_scaling_group_podcliques(pcs, world)
+        world = world.apply(pass_actions)
+        actions += pass_actions
+        # PodClique controller
+        pass_actions = []
+        for pclq in C.iter_pclqs(world, pcs):
+            pass_actions += C.sync_pods(pclq, world)
+        actions += pass_actions
+        return actions
+
+    def advance(self, desired: Obj, world: World, env: Environment) -> Progress:
+        return cluster.advance(self.pcs(desired), world, env)
+
+    def _expected_pclqs(self, pcs: PCS, world: World) -> list[str]:
+        out = []
+        for i in range(pcs.replicas):
+            for c in pcs.standalone:
+                out.append(pcs.standalone_pclq_fqn(i, c.name))
+            for g in pcs.groups:
+                live = world.get("PodCliqueScalingGroup", pcs.namespace, pcs.pcsg_fqn(i, g))
+                reps = live.spec.get("replicas") if live is not None else g.replicas
+                reps = reps if isinstance(reps, int) else g.replicas
+                for j in range(reps):
+                    for cn in g.clique_names:
+                        out.append(pcs.member_pclq_fqn(i, g, j, cn))
+        return out
+
+    def converged(self, desired: Obj, world: World) -> bool:
+        pcs = self.pcs(desired)
+        for name in self._expected_pclqs(pcs, world):
+            pclq = world.get("PodClique", pcs.namespace, name)
+            if pclq is None or pclq.terminating:
+                return False
+            pods = [p for p in C.pods_of(world, pclq) if O.pod_active(p)]
+            if len(pods) != (pclq.spec.get("replicas") or 0) or not all(O.pod_ready(p) for p in pods):
+                return False
+        return not any(o.terminating for kind in ("PodClique", "Pod", "PodCliqueScalingGroup", "PodGang")
+                       for o in C.owned(world, kind, pcs))
+
+    def diagnose(self, desired: Obj, world: World, env: Environment) -> Stuck:
+        return diagnose(self.pcs(desired), world, env)
+
+    def metrics(self, world: World) -> Mapping[str, Any]:
+        pods = ready = 0
+        res: dict[str, int] = {}
+        cache: dict = {}
+        for p in world.of_kind("Pod"):
+            if not O.pod_active(p):
+                continue
+            pods += 1
+            if O.pod_ready(p):
+                ready += 1
+            if O.pod_scheduled(p):
+                add(res, cluster.requests_of(p, cache))
+        return {"pods": pods, "readyPods": ready, "resources": res}
+
+    def counts(self, desired: Obj, world: World) -> Mapping[str, Any]:
+        pcs = self.pcs(desired)
+        want = 0
+        for name in self._expected_pclqs(pcs, world):
+            pclq = world.get("PodClique", pcs.namespace, name)
+            if pclq is not None:
+                want += pclq.spec.get("replicas") or 0
+            else:
+                clique = pcs.clique_by_name.get(name.rsplit("-", 1)[-1])
+                want += _template_replicas(pcs, name)
+        total = ready = scheduled = updated = 0
+        targets = {p.name: p.labels.get(N.L_TEMPLATE_HASH) for p in C.owned(world, "PodClique", pcs)}
+        for p in C.owned(world, "Pod", pcs):
+            if not O.pod_active(p):
+                continue
+            total += 1
+            ready += O.pod_ready(p)
+            scheduled += O.pod_scheduled(p)
+            if p.labels.get(N.L_TEMPLATE_HASH) == targets.get(p.labels.get(N.L_PCLQ, "")):
+                updated += 1
+        return {"desired": want, "total": total, "scheduled": scheduled, "ready": ready,
+                "updated": updated, "old": total - updated}
+
+    def title(self, actions: Sequence[Action], world: World) -> str:
+        return describe_actions(actions)
+
+    def warnings(self, desired: Obj, world: World) -> list[Warning]:
+        return []
+
+    def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]:
+        try:
+            from . import validation
+        except ImportError:  # pragma: no cover - validation lands with lint
+            return []
+        return validation.validate(obj, old)
+
+    def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]:
+        from . import classify
+        return classify.classify(changes, desired, live)
+
+
+def _template_replicas(pcs: PCS, pclq_name: str) -> int:
+    for c in pcs.cliques:
+        if pclq_name.endswith("-" + c.name):
+            return c.replicas
+    return 0
+
+
+def _with_status(obj: Obj, status: Mapping[str, Any]) -> Obj:
+    raw = dict(obj.raw)
+    raw["status"] = dict(status)
+    return Obj(raw, obj.file, obj.line, obj.lines)
+
+
+def diagnose(pcs: PCS, world: World, env: Environment) -> Stuck:
+    """Why nothing moves: a gang that does not fit (InsufficientCapacity), pods that
+    never turn Ready (NeverReady), or a scaled gang gated on a base gang that is
+    itself waiting (GangGated)."""
+    pods = [p for p in C.owned(world, "Pod", pcs) if O.pod_active(p)]
+    cache: dict = {}
+    used = cluster.used_resources(pods, cache)
+    by_gang: dict[str, list[Obj]] = {}
+    for p in pods:
+        by_gang.setdefault(p.labels.get(N.L_PODGANG, ""), []).append(p)
+    # 1. gangs that cannot be placed
+    short_msgs: list[str] = []
+    blocked: list[ObjectRef] = []
+    gated_on: list[str] = []
+    for pg in sorted(C.owned(world, "PodGang", pcs), key=lambda g: g.name):
+        members = [p for p in by_gang.get(pg.name, []) if not O.pod_scheduled(p)]
+        if not members:
+            continue
+        if all(O.pod_gated(p) for p in members):
+            base = members[0].labels.get(N.L_BASE_PODGANG)
+            if base:
+                gated_on.append(f"PodGang {pg.name} is gated until its base gang {base} is scheduled")
+                blocked.append(pg.ref)
+            continue
+        waiting = cluster.gang_shortfall(pg, by_gang.get(pg.name, []))
+        what = "its gang minimum of"
+        if not waiting:  # the gang is placed; pods beyond its minimum wait one by one
+            waiting = [p for p in members if not O.pod_gated(p)][:1]
+            what = "one more pod of"
+        req: dict[str, int] = {}
+        for p in waiting:
+            add(req, cluster.requests_of(p, cache))
+        short = env.short(used, req)
+        if waiting and short:
+            need = ", ".join(f"{r}={format_quantity(req.get(r, 0), r)}" for r in short)
+            free = ", ".join(f"{r}={format_quantity(max(0, env.capacity[r] - used.get(r, 0)), r)}" for r in short)
+            short_msgs.append(f"PodGang {pg.name} cannot place {what} {len(waiting)} pods: they need {need}, "
+                              f"only {free} of the capacity is free")
+            blocked.append(pg.ref)
+    if short_msgs:
+        msg = "; ".join(short_msgs + gated_on)
+        return Stuck(STUCK_INSUFFICIENT_CAPACITY, msg, tuple(sorted(set(blocked))),
+                     ("free capacity or raise --capacity", "lower replicas or minAvailable"))
+    # 2. pods that never become ready
+    nr = [p for p in pods if O.pod_scheduled(p) and not O.pod_ready(p) and cluster.never_ready(env, p)]
+    if nr:
+        pclqs = sorted({p.labels.get(N.L_PCLQ, "") for p in nr})
+        return Stuck(STUCK_NEVER_READY, f"{len(nr)} pods of {', '.join(pclqs)} never become Ready",
+                     tuple(ObjectRef("PodClique", pcs.namespace, n, N.API_CORE) for n in pclqs),
+                     ("fix the image or probes of the failing clique",))
+    if gated_on:
+        return Stuck(STUCK_GANG_GATED, "; ".join(gated_on), tuple(sorted(set(blocked))))
+    waiting = [p for p in pods if not O.pod_ready(p)]
+    if waiting:
+        pclqs = sorted({p.labels.get(N.L_PCLQ, "") for p in waiting})
+        return Stuck(STUCK_NEVER_READY, f"{len(waiting)} pods of {', '.join(pclqs)} wait for startup dependencies that never become Ready",
+                     tuple(ObjectRef("PodClique", pcs.namespace, n, N.API_CORE) for n in pclqs))
+    return Stuck(STUCK_NEVER_READY, "the rollout waits for a condition the model cannot satisfy", ())

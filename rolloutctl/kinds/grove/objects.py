@@ -1,0 +1,254 @@
+"""Builders of the objects the Grove operator creates, and readers of their state.
+
+Each builder mirrors an upstream ``buildResource``; readers interpret live objects
+and simulated ones the same way (real Kubernetes fields only).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...core.model import Obj
+from . import names as N
+from .spec import PCS, Clique, Group
+
+# ----------------------------------------------------------------------------- pods
+
+
+def pod_scheduled(pod: Obj) -> bool:
+    if pod.get("spec", "nodeName"):
+        return True
+    return _condition(pod, "PodScheduled") == "True"
+
+
+def pod_ready(pod: Obj) -> bool:
+    return _condition(pod, "Ready") == "True" and not pod.terminating
+
+
+def pod_phase(pod: Obj) -> str:
+    return str(pod.status.get("phase") or "Pending")
+
+
+def pod_active(pod: Obj) -> bool:
+    """Counts toward a PodClique's replicas: not terminating, not Succeeded/Failed."""
+    return not pod.terminating and pod_phase(pod) not in ("Succeeded", "Failed")
+
+
+def pod_gated(pod: Obj) -> bool:
+    gates = pod.get("spec", "schedulingGates") or []
+    return any(isinstance(g, Mapping) and g.get("name") == N.GATE_PODGANG_PENDING for g in gates)
+
+
+def pod_index(pod: Obj) -> int | None:
+    v = pod.labels.get(N.L_POD_INDEX)
+    try:
+        return int(v) if v is not None else None
+    except ValueError:
+        return None
+
+
+def _condition(obj: Obj, ctype: str) -> str | None:
+    for c in obj.status.get("conditions") or []:
+        if isinstance(c, Mapping) and c.get("type") == ctype:
+            return str(c.get("status"))
+    return None
+
+
+def with_pod_state(pod: Obj, *, gated: bool | None = None, scheduled: bool | None = None,
+                   ready: bool | None = None) -> Obj:
+    """A copy of ``pod`` with its gate, scheduling and readiness changed, written in
+    the fields the kubelet and scheduler write."""
+    raw = dict(pod.raw)
+    spec = dict(raw.get("spec") or {})
+    status = dict(raw.get("status") or {})
+    if gated is False:
+        spec["schedulingGates"] = [g for g in spec.get("schedulingGates") or []
+                                   if not (isinstance(g, Mapping) and g.get("name") == N.GATE_PODGANG_PENDING)]
+    conds = {c.get("type"): c for c in status.get("conditions") or [] if isinstance(c, Mapping)}
+    if scheduled:
+        spec.setdefault("nodeName", "node")
+        conds["PodScheduled"] = {"type": "PodScheduled", "status": "True"}
+    if ready is not None:
+        conds["Ready"] = {"type": "Ready", "status": "True" if ready else "False"}
+        if ready:
+            status["phase"] = "Running"
+    status["conditions"] = [conds[k] for k in sorted(conds)]
+    raw["spec"] = spec
+    raw["status"] = status
+    return Obj(raw, pod.file, pod.line, pod.lines)
+
+
+# ----------------------------------------------------------------------------- builders
+
+
+def _meta(name: str, ns: str, labels: Mapping[str, str], **extra: Any) -> dict[str, Any]:
+    md: dict[str, Any] = {"name": name, "namespace": ns, "labels": dict(labels)}
+    md.update(extra)
+    return md
+
+
+def build_standalone_pclq(pcs: PCS, replica: int, clique: Clique, replicas: int | None = None) -> dict[str, Any]:
+    """A standalone PodClique. Upstream: ``operator/internal/controller/podcliqueset/
+    components/podclique/podclique.go`` ``buildResource`` (replicas kept from the live
+    object when it exists)."""
+    fqn = pcs.standalone_pclq_fqn(replica, clique.name)
+    labels = dict(clique.raw.get("labels") or {})
+    labels.update(N.default_labels(pcs.name))
+    labels.update({
+        N.L_NAME: fqn,
+        N.L_COMPONENT: "pcs-podclique",
+        N.L_PCS_REPLICA: str(replica),
+        N.L_PODGANG: N.base_podgang_name(pcs.name, replica),
+        N.L_TEMPLATE_HASH: clique.template_hash,
+    })
+    return {
+        "apiVersion": N.API_CORE, "kind": "PodClique",
+        "metadata": _meta(fqn, pcs.namespace, labels, annotations=dict(clique.raw.get("annotations") or {})),
+        "spec": _pclq_spec(pcs, clique, clique.replicas if replicas is None else replicas,
+                           pcs.standalone_starts_after(replica, clique)),
+    }
+
+
+def build_member_pclq(pcs: PCS, replica: int, group: Group, j: int, clique: Clique) -> dict[str, Any]:
+    """A scaling-group member PodClique. Upstream: ``operator/internal/controller/
+    podcliquescalinggroup/components/podclique/podclique.go`` ``buildResource``."""
+    pcsg = pcs.pcsg_fqn(replica, group)
+    fqn = N.pclq_name(pcsg, j, clique.name)
+    gang = N.podgang_for_pcsg_replica(pcs.name, replica, pcsg, j, group.min_available)
+    labels = dict(clique.raw.get("labels") or {})
+    labels.update(N.default_labels(pcs.name))
+    labels.update({
+        N.L_NAME: fqn,
+        N.L_COMPONENT: "pcsg-podclique",
+        N.L_PCSG: pcsg,
+        N.L_PCSG_REPLICA: str(j),
+        N.L_PCS_REPLICA: str(replica),
+        N.L_PODGANG: gang,
+        N.L_TEMPLATE_HASH: clique.template_hash,
+    })
+    if j >= group.min_available:
+        labels[N.L_BASE_PODGANG] = N.base_podgang_name(pcs.name, replica)
+    return {
+        "apiVersion": N.API_CORE, "kind": "PodClique",
+        "metadata": _meta(fqn, pcs.namespace, labels, annotations=dict(clique.raw.get("annotations") or {})),
+        "spec": _pclq_spec(pcs, clique, clique.replicas, pcs.member_starts_after(replica, group, j, clique)),
+    }
+
+
+def _pclq_spec(pcs: PCS, clique: Clique, replicas: int, starts_after: list[str]) -> dict[str, Any]:
+    cs = clique.raw.get("spec") or {}
+    pod_spec = dict(cs.get("podSpec") or {})
+    if pcs.priority_class_name:
+        pod_spec["priorityClassName"] = pcs.priority_class_name
+    spec: dict[str, Any] = {
+        "roleName": clique.role_name,
+        "replicas": replicas,
+        "minAvailable": clique.min_available,
+        "podSpec": pod_spec,
+    }
+    if starts_after:
+        spec["startsAfter"] = starts_after
+    return spec
+
+
+def build_pcsg(pcs: PCS, replica: int, group: Group, replicas: int | None = None) -> dict[str, Any]:
+    """A PodCliqueScalingGroup; ``spec.replicas`` is set only on create.
+    Upstream: ``operator/internal/controller/podcliqueset/components/
+    podcliquescalinggroup/podcliquescalinggroup.go`` ``buildResource``."""
+    fqn = pcs.pcsg_fqn(replica, group)
+    labels = N.default_labels(pcs.name)
+    labels.update({N.L_NAME: fqn, N.L_COMPONENT: "pcs-podcliquescalinggroup", N.L_PCS_REPLICA: str(replica)})
+    return {
+        "apiVersion": N.API_CORE, "kind": "PodCliqueScalingGroup",
+        "metadata": _meta(fqn, pcs.namespace, labels),
+        "spec": {"replicas": group.replicas if replicas is None else replicas,
+                 "minAvailable": group.min_available, "cliqueNames": list(group.clique_names)},
+    }
+
+
+def build_pod(pclq: Obj, index: int, internal_name: str, created: str) -> dict[str, Any]:
+    """A pod of ``pclq`` at ``index``, gated until its PodGang lists it.
+    Upstream: ``operator/internal/controller/podclique/components/pod/pod.go`` ``buildResource``."""
+    labels = dict(pclq.labels)
+    labels.pop(N.L_NAME, None)
+    labels.pop(N.L_COMPONENT, None)
+    labels[N.L_PCLQ] = pclq.name
+    labels[N.L_POD_INDEX] = str(index)
+    pod_spec = dict(pclq.spec.get("podSpec") or {})
+    pod_spec["hostname"] = N.pod_hostname(pclq.name, index)
+    pod_spec["subdomain"] = N.headless_service_name(pclq.labels.get(N.L_PART_OF, ""), int(pclq.labels.get(N.L_PCS_REPLICA, "0") or 0))
+    pod_spec["schedulingGates"] = [{"name": N.GATE_PODGANG_PENDING}]
+    return {
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": _meta(internal_name, pclq.namespace, labels, creationTimestamp=created,
+                          generateName=pclq.name + "-"),
+        "spec": pod_spec,
+        "status": {"phase": "Pending"},
+    }
+
+
+def build_podgang(pcs: PCS, name: str, groups: list[tuple[str, int]], pod_refs: Mapping[str, list[str]] | None = None,
+                  initialized: bool = False) -> dict[str, Any]:
+    """A PodGang with one PodGroup per PodClique (name, minReplicas). Created with empty
+    podReferences and Initialized=False; filled once every pod exists.
+    Upstream: ``operator/internal/controller/podcliqueset/components/podgang/syncflow.go``
+    ``createOrUpdatePodGangs``; ``podgang.go`` ``createPodGroupsForPodGang``."""
+    labels = N.default_labels(pcs.name)
+    labels[N.L_COMPONENT] = "podgang"
+    spec: dict[str, Any] = {"podgroups": [
+        {"name": g, "minReplicas": m,
+         "podReferences": [{"namespace": pcs.namespace, "name": p} for p in (pod_refs or {}).get(g, [])]}
+        for g, m in groups
+    ]}
+    if pcs.priority_class_name:
+        spec["priorityClassName"] = pcs.priority_class_name
+    return {
+        "apiVersion": N.API_SCHED, "kind": "PodGang",
+        "metadata": _meta(name, pcs.namespace, labels),
+        "spec": spec,
+        "status": {"phase": "Pending", "conditions": [{
+            "type": "Initialized", "status": "True" if initialized else "False",
+            "reason": "PodGangPodsCreated" if initialized else "PodGangPodsCreationPending"}]},
+    }
+
+
+def podgang_initialized(pg: Obj) -> bool:
+    return _condition(pg, "Initialized") == "True"
+
+
+def build_headless_service(pcs: PCS, replica: int) -> dict[str, Any]:
+    """Headless Service per PCS replica. Upstream: ``components/service``."""
+    name = N.headless_service_name(pcs.name, replica)
+    labels = N.default_labels(pcs.name)
+    labels.update({N.L_COMPONENT: "pcs-headless-service", N.L_PCS_REPLICA: str(replica)})
+    selector = N.default_labels(pcs.name)
+    selector[N.L_PCS_REPLICA] = str(replica)
+    hsc = pcs.template.get("headlessServiceConfig") or {}
+    return {"apiVersion": "v1", "kind": "Service", "metadata": _meta(name, pcs.namespace, labels),
+            "spec": {"clusterIP": "None", "selector": selector,
+                     "publishNotReadyAddresses": bool(hsc.get("publishNotReadyAddresses", True))}}
+
+
+def build_rbac(pcs: PCS) -> list[dict[str, Any]]:
+    """ServiceAccount, Role, RoleBinding and the init-container token Secret
+    (``components/serviceaccount``, ``role``, ``rolebinding``, ``satokensecret``)."""
+    labels = N.default_labels(pcs.name)
+    out = [
+        {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": _meta(pcs.name, pcs.namespace, labels)},
+        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
+         "metadata": _meta(N.role_name(pcs.name), pcs.namespace, labels)},
+        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+         "metadata": _meta(N.role_name(pcs.name), pcs.namespace, labels)},
+        {"apiVersion": "v1", "kind": "Secret", "metadata": _meta(N.token_secret_name(pcs.name), pcs.namespace, labels),
+         "type": "kubernetes.io/service-account-token"},
+    ]
+    return out
+
+
+def build_hpa(pcs: PCS, target_kind: str, target: str, scale: Mapping[str, Any]) -> dict[str, Any]:
+    """HPA named after its target (``components/hpa``)."""
+    labels = N.default_labels(pcs.name)
+    return {"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+            "metadata": _meta(target, pcs.namespace, labels),
+            "spec": {"scaleTargetRef": {"apiVersion": N.API_CORE, "kind": target_kind, "name": target},
+                     "minReplicas": scale.get("minReplicas"), "maxReplicas": scale.get("maxReplicas")}}

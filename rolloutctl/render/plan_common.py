@@ -1,0 +1,71 @@
+"""Shared presentation helpers for plan renderers (grouping for display only)."""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from ..core.model import Action, Plan
+
+VERB_MARK = {"create": "+", "delete": "-", "update": "~", "status": "•"}
+VERB_STYLE = {"create": "green", "delete": "red", "update": "yellow", "status": "cyan"}
+
+
+def grouped(actions: Sequence[Action]) -> list[tuple[Action, list[int]]]:
+    """Consecutive actions on the same verb, kind and display name, merged with
+    their indices (e.g. the pods of one PodClique)."""
+    out: list[tuple[Action, list[int]]] = []
+    for a in actions:
+        if out:
+            prev, idx = out[-1]
+            if (prev.verb, prev.kind, prev.name) == (a.verb, a.kind, a.name) and a.index is not None and idx:
+                idx.append(a.index)
+                continue
+        out.append((a, [a.index] if a.index is not None and a.name.endswith("<random>") else []))
+    return out
+
+
+def action_line(a: Action, indices: list[int]) -> str:
+    idx = ""
+    if indices:
+        idx = f" [{compress(indices)}]"
+    return f"{VERB_MARK.get(a.verb, '?')} {a.kind} {a.name}{idx}"
+
+
+def compress(nums: Iterable[int]) -> str:
+    ns = sorted(set(nums))
+    parts: list[str] = []
+    i = 0
+    while i < len(ns):
+        j = i
+        while j + 1 < len(ns) and ns[j + 1] == ns[j] + 1:
+            j += 1
+        parts.append(str(ns[i]) if i == j else f"{ns[i]}-{ns[j]}" if j > i + 1 else f"{ns[i]},{ns[j]}")
+        i = j + 1
+    return ",".join(parts)
+
+
+def headline(p: Plan) -> str:
+    t = p.target
+    if p.outcome == "converged":
+        what = f"converges in {len(p.steps)} step{'s' if len(p.steps) != 1 else ''}"
+    elif p.outcome == "noop":
+        what = "nothing to do"
+    else:
+        what = f"STUCK after {len(p.steps)} step{'s' if len(p.steps) != 1 else ''}"
+    return f"{t.kind} {t.namespace}/{t.name} · strategy {p.strategy} · {what}"
+
+
+def summary_line(p: Plan) -> str:
+    s = p.summary
+    parts = [f"{s.get('creates', 0)} creates", f"{s.get('deletes', 0)} deletes", f"{s.get('updates', 0)} updates",
+             f"min ready pods {s.get('minReadyPods', 0)}", f"peak pods {s.get('peakPods', 0)}"]
+    for r, q in (s.get("peak") or {}).items():
+        parts.append(f"peak {r} {q}")
+    for k, v in s.items():
+        if k not in ("steps", "creates", "deletes", "updates", "minReadyPods", "peakPods", "peak") and not isinstance(v, (dict, list)):
+            parts.append(f"{k} {v}")
+    return " · ".join(parts)
+
+
+def after_line(after: dict) -> str:
+    return ", ".join(f"{k} {v}" for k, v in after.items() if not isinstance(v, (dict, list)))
