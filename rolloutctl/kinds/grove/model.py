@@ -16,6 +16,7 @@ from . import cluster
 from . import controllers as C
 from . import names as N
 from . import objects as O
+from .policy import policy_for
 from .spec import PCS
 
 
@@ -65,6 +66,7 @@ class GroveModel:
         live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
         status = dict(live.status) if live is not None else {}
         # PodCliqueSet controller
+        policy = policy_for(pcs)
         pass_actions = C.sync_podcliqueset(pcs, world, status)
         if not status.get("currentGenerationHash"):
             pass_actions.append(Action(
@@ -72,16 +74,21 @@ class GroveModel:
                 reason="first reconcile stores the generation hash; no update is started",
                 rule="grove:operator/internal/controller/podcliqueset/reconcilespec.go#processGenerationHashChange",
                 fields={"currentGenerationHash": pcs.generation_hash}))
+        pass_actions += policy.pcs_pass(pcs, world, status)
         world = world.apply(pass_actions)
         actions += pass_actions
         # PodCliqueScalingGroup controller
-        pass_actions = C.sync_scaling_group_podcliques(pcs, world)
+        pass_actions = C.sync_scaling_group_podcliques(
+            pcs, world, may_create=lambda pcsg, j: policy.may_create_pcsg_replica(pcs, pcsg, j, world))
+        for pcsg in C.owned(world, "PodCliqueScalingGroup", pcs):
+            if not pcsg.terminating:
+                pass_actions += policy.pcsg_pass(pcs, pcsg, world)
         world = world.apply(pass_actions)
         actions += pass_actions
         # PodClique controller
         pass_actions = []
         for pclq in C.iter_pclqs(world, pcs):
-            pass_actions += C.sync_pods(pclq, world)
+            pass_actions += policy.pclq_pass(pcs, pclq, world)
         actions += pass_actions
         return actions
 
@@ -111,11 +118,14 @@ class GroveModel:
             pods = [p for p in C.pods_of(world, pclq) if O.pod_active(p)]
             if len(pods) != (pclq.spec.get("replicas") or 0) or not all(O.pod_ready(p) for p in pods):
                 return False
-        return not any(o.terminating for kind in ("PodClique", "Pod", "PodCliqueScalingGroup", "PodGang")
-                       for o in C.owned(world, kind, pcs))
+        if any(o.terminating for kind in ("PodClique", "Pod", "PodCliqueScalingGroup", "PodGang")
+               for o in C.owned(world, kind, pcs)):
+            return False
+        return policy_for(pcs).converged(pcs, world)
 
     def diagnose(self, desired: Obj, world: World, env: Environment) -> Stuck:
-        return diagnose(self.pcs(desired), world, env)
+        pcs = self.pcs(desired)
+        return policy_for(pcs).diagnose(pcs, world, env) or diagnose(pcs, world, env)
 
     def metrics(self, world: World) -> Mapping[str, Any]:
         pods = ready = 0
@@ -151,14 +161,17 @@ class GroveModel:
             scheduled += O.pod_scheduled(p)
             if p.labels.get(N.L_TEMPLATE_HASH) == targets.get(p.labels.get(N.L_PCLQ, "")):
                 updated += 1
-        return {"desired": want, "total": total, "scheduled": scheduled, "ready": ready,
-                "updated": updated, "old": total - updated}
+        out = {"desired": want, "total": total, "scheduled": scheduled, "ready": ready,
+               "updated": updated, "old": total - updated}
+        out.update(policy_for(pcs).counts(pcs, world))
+        return out
 
     def title(self, actions: Sequence[Action], world: World) -> str:
         return describe_actions(actions)
 
     def warnings(self, desired: Obj, world: World) -> list[Warning]:
-        return []
+        pcs = self.pcs(desired)
+        return policy_for(pcs).warnings(pcs, world)
 
     def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]:
         try:

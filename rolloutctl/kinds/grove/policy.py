@@ -1,0 +1,60 @@
+"""Update strategies plug into the Grove controllers through ``Policy``.
+
+The controllers in ``controllers.py`` create, scale and garbage-collect; a policy
+adds what a strategy does on top in each controller's pass. ``policy_for`` picks
+the policy of a PodCliqueSet's ``spec.updateStrategy.type``; strategy modules
+register themselves in ``POLICIES``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from ...core.environment import Environment
+from ...core.model import Action, Obj, Stuck, Warning
+from ...core.world import World
+from . import controllers as C
+from .spec import PCS
+
+
+class Policy:
+    """The do-nothing-more policy: children are created and scaled, never rolled."""
+
+    name = "RollingRecreate"
+
+    def pcs_pass(self, pcs: PCS, world: World, status: Mapping[str, Any]) -> list[Action]:
+        """Extra PodCliqueSet-controller work (update orchestration, status writes)."""
+        return []
+
+    def may_create_pcsg_replica(self, pcs: PCS, pcsg: Obj, j: int, world: World) -> bool:
+        return True
+
+    def pcsg_pass(self, pcs: PCS, pcsg: Obj, world: World) -> list[Action]:
+        """Extra PodCliqueScalingGroup-controller work for one PCSG."""
+        return []
+
+    def pclq_pass(self, pcs: PCS, pclq: Obj, world: World) -> list[Action]:
+        """The PodClique controller's pod work for one PodClique."""
+        return C.sync_pods(pclq, world)
+
+    def converged(self, pcs: PCS, world: World) -> bool:
+        """No update left to do (creation completeness is checked by the model)."""
+        return True
+
+    def diagnose(self, pcs: PCS, world: World, env: Environment) -> Stuck | None:
+        """A strategy-specific reason the plan cannot move, if any."""
+        return None
+
+    def warnings(self, pcs: PCS, world: World) -> list[Warning]:
+        return []
+
+    def counts(self, pcs: PCS, world: World) -> Mapping[str, Any]:
+        return {}
+
+
+POLICIES: dict[str, Callable[[], Policy]] = {}
+
+
+def policy_for(pcs: PCS) -> Policy:
+    factory = POLICIES.get(pcs.strategy_type)
+    return factory() if factory is not None else Policy()
