@@ -144,3 +144,34 @@ def _related(obj: Obj, observed: Sequence[Obj]) -> list[Obj]:
 
 def _input_warnings(obj: Obj, observed: Sequence[Obj]) -> tuple[Warning, ...]:
     return ()
+
+
+# ----------------------------------------------------------------------------- lint (issue 7)
+
+
+@dataclass(frozen=True)
+class LintOptions:
+    live: tuple[str, ...] = ()
+    strict: bool = False
+    limits: Limits = field(default_factory=Limits)
+
+
+@dataclass(frozen=True)
+class LintResult:
+    report: Any  # core.model.LintReport
+    #: every object read, as (file, ref), in input order (JUnit lists clean objects too)
+    objects: tuple[tuple[str, Any], ...]
+    exit_code: int
+
+
+def lint(paths: Sequence[str], opts: LintOptions, stdin: Any = None) -> LintResult:
+    """``rolloutctl lint``: schema and admission rules over every object in ``paths``.
+    Unreadable input becomes ``IN001`` findings (and exit code 2), not an exception."""
+    from .lint.engine import LintInput, exit_code
+    from .lint.engine import lint as run_lint
+
+    loaded = load_paths(paths, opts.limits, stdin=stdin)
+    live = load_paths(opts.live, opts.limits) if opts.live else Loaded()
+    report = run_lint(LintInput(objects=loaded.objects, errors=loaded.errors, files=loaded.files,
+                                live=live.objects, live_errors=live.errors, strict=opts.strict))
+    return LintResult(report, tuple((o.file, o.ref) for o in loaded.objects), exit_code(report))

@@ -178,6 +178,121 @@ def schema_command(name: str = typer.Argument(..., metavar="NAME", help="One of:
 # ----------------------------------------------------------------------------- lint / rules (issue 7)
 
 
+class LintFormat(str, Enum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
+    junit = "junit"
+
+
+@app.command(
+    "lint",
+    help="Check manifests as the API server and the operators' webhooks would: schemas, admission rules, "
+    "proposed-design rules and known operator hazards, with file and line.\n\n"
+    "Examples:\n\n"
+    "  rolloutctl lint manifests/\n\n"
+    "  rolloutctl lint pcs.yaml --live live-pcs.yaml   # also the update (immutable-field) rules\n\n"
+    "  rolloutctl lint -o sarif manifests/ > rolloutctl.sarif\n\n"
+    "Silence one finding on an object with the annotation rolloutctl.dev/ignore: \"ID: reason\". "
+    "With GITHUB_ACTIONS=true and no -o, the output is GitHub workflow annotations.\n\n"
+    "Exit codes: 0 no errors (warnings allowed), 1 at least one error, 2 unreadable input or bad usage, "
+    "3 tool failure.",
+)
+def lint_command(
+    paths: List[str] = typer.Argument(None, metavar="[PATH]...", help="Manifests: files, directories, or - for stdin."),
+    live: List[str] = typer.Option([], "--live", help="The live objects (kubectl get -o yaml); adds the update rules. Repeatable."),
+    strict: bool = typer.Option(False, "--strict", help="Report objects of kinds rolloutctl does not check (IN002)."),
+    output: Optional[LintFormat] = typer.Option(None, "-o", "--output", help="Output format (default text; github under GitHub Actions)."),
+    no_color: bool = typer.Option(False, "--no-color", help="No colour (also: NO_COLOR=1)."),
+    max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
+    max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
+) -> None:
+    def body() -> int:
+        from . import app as usecases
+        from .load.files import Limits
+
+        fmt = output.value if output else ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+        result = usecases.lint(paths or ["-"], usecases.LintOptions(
+            live=tuple(live), strict=strict, limits=Limits(max_input_bytes, max_alias_nodes)))
+        emit(_render_lint(result, fmt, use_color(no_color)))
+        return result.exit_code
+
+    run_guarded(body)
+
+
+def _render_lint(result, fmt: str, color: bool) -> str:  # type: ignore[no-untyped-def]
+    report = result.report
+    if fmt == "json":
+        from .render.lint_json import render_lint_json
+
+        return render_lint_json(report)
+    if fmt == "sarif":
+        from . import __version__
+        from .lint.registry import rule_docs
+        from .render.lint_sarif import render_lint_sarif
+
+        return render_lint_sarif(report, rule_docs(), __version__)
+    if fmt == "github":
+        from .render.lint_github import render_lint_github
+
+        return render_lint_github(report)
+    if fmt == "junit":
+        from .render.lint_junit import render_lint_junit
+
+        return render_lint_junit(report, list(result.objects))
+    from .render.lint_text import render_lint_text
+
+    return render_lint_text(report, color)
+
+
+class RulesFormat(str, Enum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+@app.command(
+    "rules",
+    help="List the lint rules, or explain one (its upstream source, a bad and a good example, the remedy).\n\n"
+    "Examples:\n\n"
+    "  rolloutctl rules\n\n"
+    "  rolloutctl rules GV005",
+)
+def rules_command(
+    rule_id: Optional[str] = typer.Argument(None, metavar="[RULE_ID]", help="Explain this rule."),
+    output: RulesFormat = typer.Option(RulesFormat.text, "-o", "--output", help="Output format."),
+) -> None:
+    def body() -> int:
+        import json
+
+        from .app import InputProblem
+        from .lint import docs, registry
+
+        if rule_id:
+            try:
+                rule = registry.get_rule(rule_id)
+            except registry.UnknownRule as exc:
+                raise InputProblem([str(exc)]) from None
+            rules = [rule]
+        else:
+            rules = list(registry.all_rules())
+        if output is RulesFormat.json:
+            emit(json.dumps([{"id": r.id, "name": r.name, "severity": r.severity, "scope": r.scope,
+                              "operator": r.operator, "summary": r.summary, "description": r.description,
+                              "upstream": r.upstream, "bad": r.bad, "good": r.good, "remediation": r.remediation}
+                             for r in rules], indent=2) + "\n")
+        elif output is RulesFormat.markdown:
+            emit(docs.render_rules_markdown(rules))
+        elif rule_id:
+            emit(docs.render_rule_text(rules[0]))
+        else:
+            emit(docs.render_rules_list(rules))
+        return EXIT_OK
+
+    run_guarded(body)
+
+
 def main() -> None:
     app()
 

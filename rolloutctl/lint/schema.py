@@ -11,10 +11,10 @@ import copy
 import difflib
 import json
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from ..core.model import Finding, Obj
+from ..schemas_access import schema
 from .paths import field_path
 
 #: (API group, kind) -> schema file name in ``schemas/``; the schema pins the version
@@ -32,19 +32,8 @@ UNSERVED_VERSION = "SC005"
 _TYPE_VALIDATORS = {"type", "anyOf", "oneOf"}
 
 
-def schema_dir() -> Path:
-    """``schemas/`` beside the package in a checkout, ``rolloutctl/schemas`` when installed."""
-    here = Path(__file__).resolve().parents[1]
-    for cand in (here / "schemas", here.parent / "schemas"):
-        if (cand / "rayservice.schema.json").is_file():
-            return cand
-    raise FileNotFoundError("bundled JSON Schemas not found")
-
-
-@lru_cache(maxsize=None)
 def load_schema(filename: str) -> dict[str, Any]:
-    with open(schema_dir() / filename, encoding="utf-8") as fh:
-        return json.load(fh)
+    return schema(filename.removesuffix(".schema.json"))
 
 
 @lru_cache(maxsize=None)

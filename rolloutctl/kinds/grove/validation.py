@@ -28,11 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ...core.model import Finding, Obj
-try:
-    from .defaults import default_pcs
-except ImportError:  # pragma: no cover - until the defaulting module is merged, input is taken as defaulted
-    def default_pcs(raw: dict) -> dict:
-        return raw
+from .defaults import default_pcs
 
 API_GROUP = "grove.io"
 KIND = "PodCliqueSet"
