@@ -10,10 +10,11 @@ rule function's docstring, in sections: summary paragraph, description,
 
 from __future__ import annotations
 
+import re
 import textwrap
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any, Iterable
+from typing import Any, Mapping
 
 SEVERITIES = ("error", "warning")
 
@@ -244,12 +245,27 @@ _BUILTIN: list[tuple[str, str, str, str, str]] = [
 UNSUPPRESSIBLE = frozenset({"IN001", "IN002", "SP001", "SP002"})
 
 
-def _from_specs(specs: Iterable[Any], operator: str) -> list[Rule]:
+def _slug(text: str) -> str:
+    text = re.sub(r"([a-z0-9])([A-Z])", r"\1-\2", text)
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _from_specs(specs: Any, operator: str) -> list[Rule]:
+    """Rules from a kind's ``RULES``: rule specs whose check function carries the
+    documentation (Grove), or plain records with summary/upstream/bad/good (KubeRay)."""
+    items = list(specs.values()) if isinstance(specs, Mapping) else list(specs)
     out = []
-    for s in specs:
-        doc = getattr(s, "doc", None) or getattr(getattr(s, "check", None), "__doc__", "") or ""
-        out.append(_make(s.id, getattr(s, "name", s.id.lower()), getattr(s, "severity", "error"),
-                         getattr(s, "scope", "create"), operator, doc))
+    for s in items:
+        doc = getattr(s, "doc", None) or getattr(getattr(s, "check", None), "__doc__", None)
+        if doc:
+            out.append(_make(s.id, getattr(s, "name", s.id.lower()), getattr(s, "severity", "error"),
+                             getattr(s, "scope", "create"), operator, doc))
+            continue
+        upstream = getattr(s, "upstream", "")
+        name = getattr(s, "name", "") or _slug(upstream.rsplit("#", 1)[-1].rsplit(".", 1)[-1]) or s.id.lower()
+        out.append(Rule(s.id, name, getattr(s, "severity", "error"), getattr(s, "scope", "create"), operator,
+                        getattr(s, "summary", ""), getattr(s, "description", ""), upstream,
+                        getattr(s, "bad", ""), getattr(s, "good", ""), getattr(s, "remediation", "")))
     return out
 
 
