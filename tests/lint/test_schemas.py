@@ -123,3 +123,37 @@ def test_we_declare_no_field_the_crd_lacks(ours):
         if full not in known and not (path and path[-1] in ("spec", "podSpec") and name in ("schedulingGroup", "workloadRef")):
             extra.append(".".join(full))
     assert not extra, f"fields our schema declares that the CRD does not: {extra[:20]}"
+
+
+def _fixture_documents() -> list[dict]:
+    from .cases import CASES
+    from .rs_cases import RS_CASES
+
+    docs = []
+    for case in [*CASES.values(), *RS_CASES.values()]:
+        for text in (case.fail, case.ok):
+            try:
+                docs.extend(d for d in yaml.safe_load_all(text) if isinstance(d, dict))
+            except yaml.YAMLError:
+                pass
+    return docs
+
+
+@pytest.mark.parametrize("ours", sorted(CRDS))
+def test_compiled_validator_agrees_with_jsonschema(ours):
+    """lint's own validator reports the same (keyword, path) errors as jsonschema."""
+    from jsonschema import Draft202012Validator
+
+    from rolloutctl.lint.validator import Compiled
+
+    ref = Draft202012Validator(load_schema(ours))
+    mine = Compiled(load_schema(ours))
+    kind = CRDS[ours][2]
+    docs = [d for d in _fixture_documents() if d.get("kind") == kind]
+    if (UPSTREAM / "grove").is_dir():
+        docs += [d for op in ("kuberay", "grove") for _n, d in _documents(op, kind)]
+    assert len(docs) > 20
+    for d in docs:
+        want = sorted((e.validator, tuple(e.absolute_path)) for e in ref.iter_errors(d))
+        got = sorted((e.validator, e.absolute_path) for e in mine.iter_errors(d))
+        assert got == want, d["metadata"]
