@@ -75,7 +75,7 @@ HEAD_STARTING = "HeadPodNotReady"
 HEAD_READY = "HeadPodRunningAndReady"
 
 RANDOM = "<random"
-_RANDOM_RE = re.compile(r"-<random\d*>$")
+_RANDOM_RE = re.compile(r"-<random\d*>")
 
 
 def rule(fn: str) -> str:
@@ -1122,6 +1122,8 @@ class _Advance:
         w = self.w.replace(put=self.put.values(), remove=self.remove, now=self.w.now + REQUEUE)
         w = self.schedule_deletion_timers(w)
         if not changed:
+            if self.m.reconcile(self.d, w):
+                return Progress(w, tuple(self.waits) or ("requeue (2 s)",), True)
             nxt = self.next_timed_event(w)
             if nxt is None:
                 return Progress(w, tuple(self.waits), False)
