@@ -761,7 +761,7 @@ class _Pass:
         raw = {"apiVersion": GW_API, "kind": ROUTE, "metadata": {"name": n, "namespace": self.ns,
                                                                 "ownerReferences": [_owner(RS, self.name)]},
                "spec": spec}
-        weights = {display(b["name"][: -len("-serve-svc")]): b["weight"] for b in backends}
+        weights = {"active": aw, **({"pending": pw} if pending is not None else {})}
         cur = self.get(ROUTE, n)
         if cur is None:
             self.act("create", ROUTE, n, "HTTPRoute to the per-cluster serve Services", "reconcileHTTPRoute",
@@ -1443,6 +1443,11 @@ class RayServiceModel:
         raw["spec"] = copy.deepcopy(dict(desired.spec))
         return world.replace(put=[Obj(raw, desired.file, desired.line, desired.lines)])
 
+    def with_notes(self, desired: Obj, world: World) -> World:
+        """``world`` with the observation warnings of ``desired`` (for a world built elsewhere)."""
+        keep = tuple(w for w in world.memory.get(MEM_NOTES, ()) if w.code in _LIVE_NOTES)
+        return world.with_memory(**{MEM_NOTES: keep + tuple(self._observe_warnings(desired, world))})
+
     def _observe_warnings(self, desired: Obj, world: World) -> list[Warning]:
         out: list[Warning] = []
         rs = world.get(RS, desired.namespace, desired.name)
@@ -1673,6 +1678,9 @@ class RayServiceModel:
     def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]:
         from .classify import classify
         return classify(changes, desired, live, self.version)
+
+
+_LIVE_NOTES = ("ObservedFromManifest", "KubeRayVersionAssumed", "KubeRayVersionMismatch", "SpecComparedWithLiveCluster")
 
 
 class _Recorder:

@@ -87,7 +87,7 @@ def plan(desired: dict, observed: list[Obj] | World | None = None, env: Environm
     env = env or Environment()
     d = obj(desired)
     if isinstance(observed, World):
-        world = observed
+        world = m.with_notes(d, observed)
     else:
         world = m.observe(d, observed or [], env)
     box: list[World] = []
