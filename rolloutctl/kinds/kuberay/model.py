@@ -1459,6 +1459,13 @@ class RayServiceModel:
             return out
         if rs is None:
             return out
+        if desired.spec.get("suspend") is True and not incremental(desired) and (
+                world.get(GW, desired.namespace, gateway_name(desired.name)) is not None
+                or world.get(ROUTE, desired.namespace, route_name(desired.name)) is not None):
+            out.append(Warning("GatewayLeftBySuspend",
+                               "suspend deletes the Gateway and HTTPRoute only while upgradeStrategy.type is "
+                               "NewClusterWithIncrementalUpgrade; with the current strategy they stay "
+                               "(rayservice_controller.go#deleteRayServiceOwnedResources)", "spec.upgradeStrategy.type"))
         st = rs.status
         a = world.get(RC, desired.namespace, _m(st.get("activeServiceStatus")).get("rayClusterName") or "")
         p = world.get(RC, desired.namespace, _m(st.get("pendingServiceStatus")).get("rayClusterName") or "")
