@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 from ...core.environment import Environment, add, pod_requests
@@ -283,18 +282,6 @@ def _with_timers(world: World, timers: Mapping[str, int]) -> World:
 # --------------------------------------------------------------------------- the pass
 
 
-@dataclass(frozen=True)
-class RayAction(Action):
-    """An ``Action`` whose world key uses the internal cluster name (distinct per
-    generated cluster) while ``name`` renders it as ``-<random>``."""
-
-    internal_name: str = field(default="", compare=False, repr=False)
-
-    @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.kind, self.namespace, self.internal_name or self.name)
-
-
 class _Stop(Exception):
     """An early return of ``Reconcile`` (error or short-circuit)."""
 
@@ -341,9 +328,10 @@ class _Pass:
     def act(self, verb: str, kind: str, name: str, reason: str, fn: str, *, payload: Mapping | None = None,
             fields: Mapping | None = None, role: str | None = None, revision: str | None = None,
             rule_str: str | None = None) -> None:
-        self.actions.append(RayAction(verb=verb, kind=kind, name=display(name) or name, namespace=self.ns,
-                                      reason=reason, rule=rule_str or rule(fn), role=role, revision=revision,
-                                      fields=dict(fields or {}), payload=payload, internal_name=name))
+        self.actions.append(Action(verb=verb, kind=kind, name=display(name) or name, namespace=self.ns,
+                                   reason=reason, rule=rule_str or rule(fn), role=role, revision=revision,
+                                   fields=dict(fields or {}), payload=payload,
+                                   uid=name if display(name) != name else None))
         if verb in ("create", "update") and payload is not None:
             self.objs[(kind, self.ns, name)] = Obj(payload)
 
