@@ -1119,7 +1119,7 @@ class _Advance:
             while t < nxt:
                 t += REQUEUE
             w = World({k: w.get(*k) for k in w.keys()}, t, w.memory)
-            return Progress(w, tuple(self.waits) or (f"time: next pass at {t}s",), True)
+            return Progress(w, tuple(self.waits) or (f"a timer (deletion delay, traffic interval or initializing timeout): next pass at {t}s",), True)
         return Progress(w, tuple(self.waits), True)
 
     def garbage_collect(self) -> None:
