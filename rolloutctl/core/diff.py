@@ -108,11 +108,13 @@ class DiffHooks:
 
 
 _SIMPLE = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$-]*$")
+_BARE = re.compile(r'^[^\[\]="\s]+$')
 
 
 def render_path(segments: Iterable[Any]) -> str:
     """``spec.template.cliques[name=x].spec`` from segments; keys that are not plain
-    identifiers (``ray.io/serve``) are quoted: ``labels["ray.io/serve"]``."""
+    identifiers go in brackets (``labels[ray.io/serve]``), JSON-quoted when they hold
+    brackets, ``=``, quotes or blanks (``data["a b"]``)."""
     out = ""
     for s in segments:
         if isinstance(s, Key):
@@ -123,12 +125,15 @@ def render_path(segments: Iterable[Any]) -> str:
             s = str(s)
             if _SIMPLE.match(s):
                 out += ("." if out else "") + s
+            elif _BARE.match(s) and not s.isdigit():
+                out += f"[{s}]"
             else:
                 out += "[" + json.dumps(s) + "]"
     return out
 
 
-_TOKEN = re.compile(r'\.?([A-Za-z_$][A-Za-z0-9_$-]*)|\[("(?:[^"\\]|\\.)*")\]|\[(\d+)\]|\[([^=\]]+)=([^\]]*)\]')
+_TOKEN = re.compile(r'\.?([A-Za-z_$][A-Za-z0-9_$-]*)|\[("(?:[^"\\]|\\.)*")\]|\[(\d+)\]|\[([^=\]]+)=([^\]]*)\]'
+                    r'|\[([^\[\]="\s]+)\]')
 
 
 def split_path(path: str) -> list[Any]:
@@ -145,8 +150,10 @@ def split_path(path: str) -> list[Any]:
             out.append(json.loads(m.group(2)))
         elif m.group(3) is not None:
             out.append(int(m.group(3)))
-        else:
+        elif m.group(4) is not None:
             out.append(Key(m.group(4), m.group(5)))
+        else:
+            out.append(m.group(6))
         pos = m.end()
     return out
 
@@ -500,3 +507,76 @@ def _order_changes(d_n: Any, l_n: Any, hooks: DiffHooks, desired: Obj) -> list[t
 
     walk(l_n, d_n, [])
     return out
+
+
+# ----------------------------------------------------------------------------- CRD-level defaults
+
+
+def apply_crd_defaults(raw: Mapping[str, Any], table: Sequence[tuple[str, Any]]) -> dict:
+    """A deep copy of ``raw`` with structural-schema defaults filled in, as the API
+    server does on write and on read. ``table`` rows are ``(pattern, value)``; a pattern
+    is a dotted path where ``[]`` means every item of a list, e.g.
+    ``spec.rayClusterConfig.workerGroupSpecs[].replicas``. A default is set only where
+    its parent object exists and the field is absent."""
+    import copy
+
+    out = copy.deepcopy(dict(raw))
+    for pattern, value in table:
+        parts = pattern.replace("[]", ".[]").split(".")
+        _fill(out, parts, value)
+    return out
+
+
+def _fill(cur: Any, parts: list[str], value: Any) -> None:
+    head, rest = parts[0], parts[1:]
+    if head == "[]":
+        if isinstance(cur, list):
+            for item in cur:
+                _fill(item, rest, value)
+        return
+    if not isinstance(cur, dict):
+        return
+    if not rest:
+        if cur.get(head) is None:
+            cur[head] = copy_value(value)
+        return
+    _fill(cur.get(head), rest, value)
+
+
+def copy_value(v: Any) -> Any:
+    return json.loads(json.dumps(v))
+
+
+def _pod_template_defaults(prefix: str) -> list[tuple[str, Any]]:
+    return [(f"{prefix}.spec.{c}[].ports[].protocol", "TCP") for c in ("containers", "initContainers")]
+
+
+#: CRD-level defaults of ``ray.io/v1`` RayService (``ray.io_rayservices.yaml`` at the
+#: modelled KubeRay commit), used by ``diff`` when the RayService model offers no
+#: ``defaults`` of its own.
+RAYSERVICE_CRD_DEFAULTS: tuple[tuple[str, Any], ...] = (
+    ("spec.rayClusterConfig.workerGroupSpecs[].replicas", 0),
+    ("spec.rayClusterConfig.workerGroupSpecs[].minReplicas", 0),
+    ("spec.rayClusterConfig.workerGroupSpecs[].maxReplicas", 2147483647),
+    ("spec.rayClusterConfig.workerGroupSpecs[].numOfHosts", 1),
+    ("spec.rayClusterConfig.workerGroupSpecs[].priority", 0),
+    ("spec.rayClusterConfig.headGroupSpec.headService.spec.ports[].protocol", "TCP"),
+    ("spec.rayClusterConfig.networkPolicy.mode", "DenyAll"),
+    ("spec.serveService.spec.ports[].protocol", "TCP"),
+    ("spec.upgradeStrategy.clusterUpgradeOptions.maxSurgePercent", 100),
+    *_pod_template_defaults("spec.rayClusterConfig.headGroupSpec.template"),
+    *_pod_template_defaults("spec.rayClusterConfig.workerGroupSpecs[].template"),
+)
+
+
+def rayservice_crd_defaults(raw: Mapping[str, Any]) -> dict:
+    """Only the CRD-level defaults of a RayService (KubeRay has no defaulting webhook
+    for it: ``ray-operator/pkg/webhooks/v1/rayservice_webhook.go`` only validates)."""
+    return apply_crd_defaults(raw, RAYSERVICE_CRD_DEFAULTS)
+
+
+def rayservice_order_matters(list_path: tuple) -> bool:
+    """KubeRay compares clusters by a hash of the JSON of ``rayClusterConfig``
+    (``GenerateHashWithoutReplicasAndWorkersToDelete``), so the order of any list
+    inside it counts."""
+    return tuple(list_path[:2]) == ("spec", "rayClusterConfig")

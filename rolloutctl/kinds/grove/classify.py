@@ -115,12 +115,15 @@ def rejections(desired: Obj, live: Obj) -> list[Impact]:
         from . import validation
     except ImportError:  # pragma: no cover - validation ships with lint
         return []
+    names = {r.id: r.name for r in getattr(validation, "RULES", ())}
     out = []
     for f in validation.validate(desired, live):
         if f.severity != "error":
             continue
-        out.append(Impact("rejected", f"{f.rule}: {f.message} (the PodCliqueSet webhook refuses this update)",
-                          (f.path,) if f.path else ()))
+        rule = f"{f.rule} {names[f.rule]}" if f.rule in names else f.rule
+        where = f"{f.path}: " if f.path else ""
+        out.append(Impact("rejected", f"{rule}: {where}{f.message}; the PodCliqueSet webhook refuses the whole "
+                          "update", (f.path,) if f.path else ()))
     return out
 
 
