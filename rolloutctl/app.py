@@ -196,8 +196,12 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
         if old is None:
             results.append(ObjectDiff(obj.ref, "added", (), (_added_impact(obj),)))
             continue
-        changes = diff_changes(obj, old, model)
-        impact = tuple(model.classify(changes, obj, old)) if changes and model is not None else ()
+        hooks = diff_hooks(obj, model)
+        changes = _diff_objects(obj, old, hooks)
+        impact = ()
+        if changes and model is not None:
+            # the kind judges the same defaulted objects the diff compared
+            impact = tuple(model.classify(changes, _defaulted(obj, hooks), _defaulted(old, hooks)))
         results.append(ObjectDiff(obj.ref, "changed" if changes else "unchanged", changes, impact))
     if opts.prune:
         for o in live:
@@ -207,11 +211,14 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
     return Diff(tuple(results))
 
 
-def diff_changes(desired: Obj, live: Obj, model: Any) -> tuple:
-    """The structural changes, with the kind's defaults and list-order rules."""
+def _diff_objects(desired: Obj, live: Obj, hooks: Any) -> tuple:
     from .core.diff import diff_objects
 
-    return diff_objects(desired, live, diff_hooks(desired, model))
+    return diff_objects(desired, live, hooks)
+
+
+def _defaulted(obj: Obj, hooks: Any) -> Obj:
+    return Obj(hooks.defaults(dict(obj.raw)), obj.file, obj.line, obj.lines)
 
 
 def diff_hooks(obj: Obj, model: Any) -> Any:
