@@ -222,22 +222,11 @@ def _defaulted(obj: Obj, hooks: Any) -> Obj:
 
 
 def diff_hooks(obj: Obj, model: Any) -> Any:
-    """What the kind adds to the generic diff: its defaulting and which list orders
-    matter. A model may offer ``defaults(raw)`` and ``order_matters(path)``; otherwise
-    the kind's own modules are used (Grove: ``kinds/grove/classify.py``; RayService:
-    the CRD-level defaults in ``core/diff.py``)."""
+    """What the kind adds to the generic diff: its defaulting (``model.defaults``) and
+    which list orders matter (``model.order_matters``)."""
     from .core import diff as D
 
-    defaults = getattr(model, "defaults", None)
-    order = getattr(model, "order_matters", None)
-    group = obj.api_version.split("/")[0]
-    if (defaults is None or order is None) and (group, obj.kind) == ("grove.io", "PodCliqueSet"):
-        from .kinds.grove import classify as grove
-
-        defaults, order = defaults or grove.defaults, order or grove.order_matters
-    if (defaults is None or order is None) and (group, obj.kind) == ("ray.io", "RayService"):
-        defaults, order = defaults or D.rayservice_crd_defaults, order or D.rayservice_order_matters
-    return D.DiffHooks(defaults=defaults or (lambda raw: raw), order_matters=order or (lambda path: False))
+    return D.DiffHooks(defaults=model.defaults, order_matters=model.order_matters)
 
 
 def _model_for(obj: Obj, options: Mapping[str, Any]) -> Any:
