@@ -86,6 +86,10 @@ class GroveModel:
         live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
         status = dict(live.status) if live is not None else {}
         pass_actions = U.process_generation_hash_change(pcs, world, status) if live is not None else []
+        first_hash: list[Action] = []
+        if pass_actions and not status.get("currentGenerationHash"):
+            # the very first reconcile only stores the hash; listed after the creations
+            first_hash, pass_actions = pass_actions, []
         if pass_actions:
             world = world.apply(pass_actions)
             live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
@@ -96,7 +100,7 @@ class GroveModel:
             pass_actions += more
             live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
             status = dict(live.status) if live is not None else {}
-        more = C.sync_podcliqueset(pcs, world, status)
+        more = C.sync_podcliqueset(pcs, world, status) + first_hash
         world = world.apply(more)
         pass_actions += more
         actions += pass_actions
