@@ -57,7 +57,7 @@ def test_capacity_stuck_update_exits_1_with_the_blocked_object(cli):
     assert "rolling update of replica 0" in doc["stuck"]["message"]
 
 
-def test_markdown_output_names_the_update_and_the_hazards(cli):
+def test_markdown_output_names_the_selected_replica(cli):
     r = cli("plan", NEW, "--observed", OLD, "-o", "markdown")
     assert r.exit_code == 0
     assert "replica 0 selected for update" in r.stdout

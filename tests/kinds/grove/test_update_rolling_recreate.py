@@ -208,3 +208,68 @@ def test_spec_change_during_rollout_restarts_and_warns():
     assert p.outcome == "converged"
     assert "RolloutRestarts" in {w.code for w in p.warnings}
     assert "restart" in p.steps[0].title
+
+
+def test_scale_out_during_update_creates_new_replica_on_new_template_only():
+    """RU-11: PodCliqueSet replicas 1 → 2 together with a pc-a change: replica 1 is
+    created from the new template and never has a pod replaced."""
+    old = workload1()
+    new = with_image(old, "pc-a", "busybox:v2")
+    new["spec"]["replicas"] = 2
+    p, final = plan(new, old)
+    assert p.outcome == "converged"
+    assert not [a for _, a in actions(p, "delete") if a.name.startswith("workload1-1-")]
+    assert all(o.labels["grove.io/pod-template-hash"] for o in final if o.kind == "Pod")
+    assert p.steps[-1].after["old"] == 0
+
+
+def test_scale_in_during_update_skips_the_removed_replica():
+    """RU-12: replica 1 is being updated when replicas drop to 1: its children are
+    deleted as scaled away and the update ends without visiting it again."""
+    old = workload1()
+    old["spec"]["replicas"] = 2
+    mid = with_image(old, "pc-a", "busybox:v2")
+    model = GroveModel()
+    world = model.observe(Obj(mid), [Obj(old)], Environment())
+    while True:
+        acts = model.reconcile(Obj(mid), world)
+        world = model.advance(Obj(mid), world.apply(acts), Environment()).world
+        st = world.get("PodCliqueSet", "default", "workload1").status
+        if (st.get("updateProgress") or {}).get("currentlyUpdating", [{}])[0].get("replicaIndex") == 1:
+            break
+    smaller = copy.deepcopy(mid)
+    smaller["spec"]["replicas"] = 1
+    live = [o for o in world if o.kind != "PodCliqueSet"] + [world.get("PodCliqueSet", "default", "workload1")]
+    p, final = run(model, Obj(smaller), model.observe(Obj(smaller), live, Environment()), Environment())
+    assert p.outcome == "converged"
+    assert not [o for o in final if o.name.startswith("workload1-1")]
+    assert not final.get("PodCliqueSet", "default", "workload1").status["updateProgress"].get("currentlyUpdating")
+
+
+def test_clique_name_suffix_hazard_is_warned():
+    """Cliques ``worker`` and ``pworker`` (``worker`` first): the operator's
+    suffix match would build pworker's PodCliques from worker's template."""
+    old = workload1()
+    old["spec"]["template"]["cliques"][0]["name"] = "worker"
+    old["spec"]["template"]["cliques"][1]["name"] = "pworker"
+    old["spec"]["template"]["podCliqueScalingGroups"][0]["cliqueNames"] = ["pworker", "pc-c"]
+    p, _ = plan(old)
+    w = [w for w in p.warnings if w.code == "CliqueNameSuffixHazard"]
+    assert len(w) == 1 and "'worker' is a suffix of 'pworker'" in w[0].message
+    assert w[0].path == "spec.template.cliques[1].name"
+
+
+def test_capacity_stuck_during_update_names_the_base_gang():
+    """With room for nine pods, the base gang cannot take back its replacement pc-a
+    pod (the gang minimum is not met): stuck on capacity, blocked on the base gang."""
+    old = workload1()
+    grp = old["spec"]["template"]["podCliqueScalingGroups"][0]
+    grp["minAvailable"] = 1
+    new = with_image(old, "pc-a", "busybox:v2")
+    model = GroveModel()
+    world = model.observe(Obj(new), [Obj(old)], Environment())
+    # only 9 pods fit: the base gang's replacement pc-a pod cannot be placed
+    env = Environment(capacity={"memory": 9 * 80 * 1024 * 1024 * 1000})
+    p, _ = run(model, Obj(new), world, env)
+    assert p.stuck is not None and p.stuck.reason == "InsufficientCapacity"
+    assert any(r.kind == "PodGang" and r.name == "workload1-0" for r in p.stuck.blocked_on)
