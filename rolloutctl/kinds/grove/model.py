@@ -18,6 +18,7 @@ from . import names as N
 from . import objects as O
 from .policy import policy_for
 from .spec import PCS
+from . import proposed  # noqa: F401,E402  registers the proposed strategies (RollingUpdate, ReplicaRecreate)
 
 
 class GroveModel:
@@ -67,7 +68,9 @@ class GroveModel:
         status = dict(live.status) if live is not None else {}
         # PodCliqueSet controller
         policy = policy_for(pcs)
-        pass_actions = C.sync_podcliqueset(pcs, world, status)
+        pass_actions = C.sync_podcliqueset(
+            pcs, world, status, surge_replicas=policy.surge_pcs_replicas(pcs, world),
+            pcsg_surge=lambda pcsg, w=world: policy.surge_pcsg_replicas(pcs, pcsg, w))
         if not status.get("currentGenerationHash"):
             pass_actions.append(Action(
                 verb="status", kind="PodCliqueSet", name=pcs.name, namespace=pcs.namespace,
@@ -79,7 +82,8 @@ class GroveModel:
         actions += pass_actions
         # PodCliqueScalingGroup controller
         pass_actions = C.sync_scaling_group_podcliques(
-            pcs, world, may_create=lambda pcsg, j: policy.may_create_pcsg_replica(pcs, pcsg, j, world))
+            pcs, world, may_create=lambda pcsg, j: policy.may_create_pcsg_replica(pcs, pcsg, j, world),
+            surge=lambda pcsg, w=world: policy.surge_pcsg_replicas(pcs, pcsg, w))
         for pcsg in C.owned(world, "PodCliqueScalingGroup", pcs):
             if not pcsg.terminating:
                 pass_actions += policy.pcsg_pass(pcs, pcsg, world)
