@@ -144,13 +144,17 @@ def diagnose_rolling_update(policy: "RollingUpdatePolicy", pcs: PCS, world: Worl
                 kubectl = f"kubectl delete podclique {' '.join(sorted(q.name for q in members))}"
                 remedies = _design_remedies(level, budget, f"replica {j} of {g.name}", kubectl)
                 gated = [p for p in pods if O.pod_gated(p) and not O.pod_scheduled(p)]
-                if gated and base and not cluster.base_podgang_scheduled(world, world.get("PodGang", pcs.namespace, base)):
-                    circular = budget.max_unavailable == 0
+                base_obj = world.get("PodGang", pcs.namespace, base)
+                if gated and base and not cluster.base_podgang_scheduled(world, base_obj):
+                    short = _short_podgroups(world, base_obj)
+                    own_old = [n for n in short if n.startswith(g.name + "-") and
+                               (q := world.get("PodClique", pcs.namespace, n)) is not None and view.pclq_outdated(q)]
                     msg = (f"surge replica {j} of {g.name} (PodGang {gang}) is gated until its base PodGang {base} is "
-                           f"scheduled, and {base} is not")
-                    if circular:
-                        msg += ("; the base gang's replicas are not replaced before the surge replica is available "
-                                "(maxUnavailable 0): a circular wait")
+                           f"scheduled, and {base} is not ({', '.join(f'{n} {have}/{need}' for n, (have, need) in short.items())} "
+                           "pods scheduled)")
+                    if own_old and budget.max_unavailable == 0:
+                        msg += (f"; those are old replicas of {g.name}, which are not replaced before the surge replica "
+                                "is available (maxUnavailable 0): a circular wait")
                     return Stuck(STUCK_GANG_GATED, msg, (_gang_ref(pcs, gang), _gang_ref(pcs, base)),
                                  remedies + (f"free capacity so that the base PodGang {base} can be scheduled",))
                 pending = [p for p in pods if not O.pod_scheduled(p) and not O.pod_gated(p)]
@@ -179,8 +183,8 @@ def diagnose_rolling_update(policy: "RollingUpdatePolicy", pcs: PCS, world: Worl
             c = S.clique_of(pcs, q)
             level = f"clique {c.name if c else q.name}"
             hosts = ", ".join(N.pod_hostname(q.name, O.pod_index(p) or 0) for p in surge)
-            kubectl = "kubectl delete pod " + " ".join(N.pod_hostname(q.name, O.pod_index(p) or 0) for p in surge) \
-                + "  # pod names end in a random suffix; the hostname is shown"
+            kubectl = "; ".join(f"kubectl delete pod -l {N.L_PCLQ}={q.name},{N.L_POD_INDEX}={O.pod_index(p) or 0}"
+                                for p in surge)
             remedies = _design_remedies(level, budget, f"pod {hosts}", kubectl)
             pending = [p for p in surge if not O.pod_scheduled(p) and not O.pod_gated(p)]
             if pending:
@@ -203,7 +207,9 @@ def diagnose_rolling_update(policy: "RollingUpdatePolicy", pcs: PCS, world: Worl
             units = pod_units(view, q)
             s = _exhausted(units, budget, "pods", q.name)
             if s:
-                return Stuck(STUCK_BUDGET_EXHAUSTED, s, (_pclq_ref(pcs, q.name),), _budget_remedies(f"clique of {q.name}"))
+                c = S.clique_of(pcs, q)
+                return Stuck(STUCK_BUDGET_EXHAUSTED, s, (_pclq_ref(pcs, q.name),),
+                             _budget_remedies(f"clique {c.name if c else q.name}"))
         for g in sorted(view.pcsg_by_replica.get(i, []), key=lambda o: o.name):
             budget = group_budget(pcs, view, g)
             s = _exhausted(pcsg_units(view, g), budget, "replicas", g.name)
@@ -211,6 +217,20 @@ def diagnose_rolling_update(policy: "RollingUpdatePolicy", pcs: PCS, world: Worl
                 return Stuck(STUCK_BUDGET_EXHAUSTED, s, (ObjectRef("PodCliqueScalingGroup", pcs.namespace, g.name, N.API_CORE),),
                              _budget_remedies(f"scaling group {g.name}"))
     return None
+
+
+def _short_podgroups(world: World, pg: Obj | None) -> dict[str, tuple[int, int]]:
+    """PodGroups of ``pg`` with fewer scheduled pods than ``minReplicas``: name -> (scheduled, minReplicas)."""
+    out: dict[str, tuple[int, int]] = {}
+    if pg is None:
+        return out
+    by_pclq = world.index("Pod", N.L_PCLQ)
+    for grp in pg.spec.get("podgroups") or []:
+        need = int(grp.get("minReplicas") or 0)
+        have = sum(1 for p in by_pclq.get(grp.get("name"), ()) if O.pod_active(p) and O.pod_scheduled(p))
+        if have < need:
+            out[str(grp.get("name"))] = (have, need)
+    return out
 
 
 def _held(budget: Budget, what: str) -> str:
