@@ -19,6 +19,7 @@ from ....core.model import Action, Obj, Stuck, Warning
 from ....core.world import World
 from .. import controllers as C
 from .. import names as N
+from .. import update_common as U
 from ..policy import Policy
 from ..spec import PCS
 from . import state as S
@@ -70,9 +71,7 @@ class ReplicaRecreatePolicy(Policy):
 
     def pcs_pass(self, pcs: PCS, world: World, status: Mapping[str, Any]) -> list[Action]:
         acts: list[Action] = []
-        start, st = S.start_update(pcs, world, status)
-        if start is not None:
-            acts.append(start)
+        st = dict(status)
         if not S.update_active(st):
             return acts
         view = self.view(pcs, world)
@@ -89,7 +88,7 @@ class ReplicaRecreatePolicy(Policy):
         if not any(u.old for u in units) and not any(u.index >= pcs.replicas for u in units) \
                 and all(view.replica_available(i) for i in range(pcs.replicas)) and len(units) >= pcs.replicas:
             a, st = S.progress_write(pcs, st, "every replica is recreated: the update ends", R_RECREATE,
-                                     updatingReplicas=[], updateEndedAt=world.now)
+                                     updatingReplicas=[], updateEndedAt=U.stamp(world))
             acts.append(a)
         elif busy:
             cur = sorted(set(S.updating_replicas(st)) | set(busy))

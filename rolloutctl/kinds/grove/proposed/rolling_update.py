@@ -20,36 +20,16 @@ from ....core.world import World
 from .. import controllers as C
 from .. import names as N
 from .. import objects as O
+from .. import update_common as U
 from ..policy import Policy
 from ..spec import PCS
 from . import state as S
 from .budgets import Budget, resolve
 from .rollout import Unit, decide
 
-R_PCLQ_SPEC = "grove:operator/internal/controller/podcliqueset/components/podclique/podclique.go#buildResource"
 R_SELECT = "grove:operator/internal/controller/podcliqueset/components/podcliquesetreplica/rollingupdate.go#orchestrateRollingUpdate"
 R_POD_ROLL = S.DESIGN + "#podclique-maxsurge"
 R_PCSG_ROLL = S.DESIGN + "#podcliquescalinggroup-maxsurge"
-
-
-def update_standalone_podcliques(pcs: PCS, world: World) -> list[Action]:
-    """The PodCliqueSet's PodClique component rewrites every existing standalone
-    PodClique from the template (pod spec and template-hash label), keeping its
-    ``replicas``, in every replica at once.
-    Upstream: ``podcliqueset/components/podclique/podclique.go`` ``buildResource``."""
-    acts = []
-    for i in range(pcs.replicas):
-        for c in pcs.standalone:
-            cur = world.get("PodClique", pcs.namespace, pcs.standalone_pclq_fqn(i, c.name))
-            if cur is None or cur.terminating or cur.labels.get(N.L_TEMPLATE_HASH) == c.template_hash:
-                continue
-            reps = S.spec_replicas(cur, c.replicas)
-            raw = O.build_standalone_pclq(pcs, i, c, replicas=reps)
-            acts.append(Action(verb="update", kind="PodClique", name=cur.name, namespace=cur.namespace,
-                               reason=f"new pod template for clique {c.name} (replicas kept at {reps})",
-                               rule=R_PCLQ_SPEC, index=i, revision="new", payload=raw,
-                               fields={"metadata.labels": {N.L_TEMPLATE_HASH: c.template_hash}}))
-    return acts
 
 
 def clique_budget(pcs: PCS, pclq: Obj) -> Budget:
@@ -113,12 +93,10 @@ class RollingUpdatePolicy(Policy):
         return not view.replica_outdated(i) and not self.replica_has_surge(view, i) and view.replica_available(i)
 
     def pcs_pass(self, pcs: PCS, world: World, status: Mapping[str, Any]) -> list[Action]:
-        """Start the update on a new generation hash, then select PodCliqueSet
-        replicas one at a time (``orchestrateRollingUpdate``; unchanged by the design)."""
-        acts = update_standalone_podcliques(pcs, world)
-        start, st = S.start_update(pcs, world, status)
-        if start is not None:
-            acts.append(start)
+        """Select PodCliqueSet replicas one at a time once the model has started the
+        update (new generation hash) (``orchestrateRollingUpdate``; unchanged by the design)."""
+        acts: list[Action] = []
+        st = dict(status)
         if not S.update_active(st):
             return acts
         view = self.view(pcs, world)
@@ -127,17 +105,14 @@ class RollingUpdatePolicy(Policy):
             return acts
         pending = [i for i in range(pcs.replicas) if i not in cur and not self.replica_done(view, i)]
         if pending:
-            nxt = S.order_replicas(view, pending)[0]
+            nxt = S.order_replicas(pcs, world, pending)[0]
             a, st = S.progress_write(pcs, st, f"update PodCliqueSet replica {nxt} (one replica at a time)", R_SELECT,
                                      updatingReplicas=[nxt])
             a = replace(a, index=nxt)
         else:
             a, st = S.progress_write(pcs, st, "every replica is updated: the update ends", R_SELECT,
-                                     updatingReplicas=[], updateEndedAt=world.now, )
+                                     updatingReplicas=[], updateEndedAt=U.stamp(world))
             a = replace(a, fields={**a.fields, "updatedReplicas": pcs.replicas})
-        if start is not None:  # one status write: the update starts with this replica
-            acts.remove(start)
-            a = replace(a, reason=f"{start.reason}; {a.reason}", fields={**start.fields, **a.fields})
         acts.append(a)
         return acts
 

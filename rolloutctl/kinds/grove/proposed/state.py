@@ -22,9 +22,9 @@ from ....core.world import World
 from .. import controllers as C
 from .. import names as N
 from .. import objects as O
+from .. import update_common as U
 from ..spec import PCS, Clique
 
-R_HASH = "grove:operator/internal/controller/podcliqueset/reconcilespec.go#processGenerationHashChange"
 DESIGN = "grove-design:docs/designs/update-strategy.md"  # ai-dynamo/grove PR #262
 
 
@@ -33,21 +33,11 @@ def _int(v: Any, default: int = 0) -> int:
 
 
 def clique_of(pcs: PCS, pclq: Obj) -> Clique | None:
-    """The template clique a PodClique was built from, read from its name and labels
-    (``<pcs>-<i>-<clique>`` or ``<pcsgFQN>-<j>-<clique>``)."""
-    lb = pclq.labels
-    if N.L_PCSG in lb:
-        prefix = f"{lb[N.L_PCSG]}-{lb.get(N.L_PCSG_REPLICA, '')}-"
-    else:
-        prefix = f"{pcs.name}-{lb.get(N.L_PCS_REPLICA, '')}-"
-    if not pclq.name.startswith(prefix):
-        return None
-    return pcs.clique_by_name.get(pclq.name[len(prefix):])
+    return U.clique_of(pcs, pclq)
 
 
 def target_hash(pcs: PCS, pclq: Obj) -> str | None:
-    c = clique_of(pcs, pclq)
-    return c.template_hash if c is not None else None
+    return U.expected_pod_template_hash(pcs, pclq) or None
 
 
 def min_available(pclq: Obj) -> int:
@@ -182,21 +172,6 @@ def _to_int(v: Any) -> int | None:
 # ----------------------------------------------------------------------------- status
 
 
-def start_update(pcs: PCS, world: World, status: Mapping[str, Any]) -> tuple[Action | None, dict[str, Any]]:
-    """A new generation hash starts an update: ``updateProgress`` is reset, the
-    hash stored and ``updatedReplicas`` set to 0 (``processGenerationHashChange``,
-    ``initUpdateProgress``). Returns the status write and the status after it."""
-    st = dict(status)
-    cur = st.get("currentGenerationHash")
-    if not cur or cur == pcs.generation_hash:
-        return None, st
-    fields = {"currentGenerationHash": pcs.generation_hash, "updatedReplicas": 0,
-              "updateProgress": {"updateStartedAt": world.now, "updatingReplicas": []}}
-    st.update(fields)
-    return Action(verb="status", kind="PodCliqueSet", name=pcs.name, namespace=pcs.namespace,
-                  reason="the pod templates changed: an update starts", rule=R_HASH, fields=fields), st
-
-
 def update_active(status: Mapping[str, Any]) -> bool:
     prog = status.get("updateProgress")
     return isinstance(prog, Mapping) and prog.get("updateEndedAt") is None
@@ -218,8 +193,9 @@ def progress_write(pcs: PCS, status: Mapping[str, Any], reason: str, rule: str, 
                   rule=rule, fields={"updateProgress": prog}), st
 
 
-def order_replicas(view: View, pending: Iterable[int]) -> list[int]:
-    """Replicas with no scheduled pod first, then unavailable ones, then ascending
-    index (``podcliquesetreplica/rollingupdate.go`` ``orderPCSReplicaInfo``; the design
-    keeps this order: "unscheduled → unhealthy → ascending ordinal")."""
-    return sorted(pending, key=lambda i: (view.replica_scheduled_pods(i) > 0, view.replica_available(i), i))
+def order_replicas(pcs: PCS, world: World, pending: Iterable[int]) -> list[int]:
+    """The design keeps today's order ("unscheduled → unhealthy → ascending ordinal"):
+    ``update_common.order_pcs_replica_info`` (upstream ``orderPCSReplicaInfo``)."""
+    want = set(pending)
+    infos = [r for r in U.pcs_replica_infos(pcs, world, None) if r.index in want]
+    return [r.index for r in U.order_pcs_replica_info(pcs, infos, U.min_available_breached_replicas(pcs, world))]
