@@ -8,7 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from ...core.environment import Environment, add
 from ...core.kind import Progress
-from ...core.model import (STUCK_GANG_GATED, STUCK_INSUFFICIENT_CAPACITY, STUCK_NEVER_READY, Action, Change,
+from ...core.model import (Comparison, STUCK_GANG_GATED, STUCK_INSUFFICIENT_CAPACITY, STUCK_NEVER_READY, Action, Change,
                            Finding, Impact, Obj, ObjectRef, Stuck, Warning, describe_actions)
 from ...core.quantity import format_quantity
 from ...core.world import World, key_of
@@ -211,6 +211,15 @@ class GroveModel:
         except ImportError:  # pragma: no cover - validation lands with lint
             return []
         return validation.validate(obj, old)
+
+    def compare(self, desired: Obj, observed: Sequence[Obj], env: Environment) -> "Comparison":
+        """``plan --compare``: the change under every Grove update strategy
+        (``proposed/compare.py``)."""
+        from .proposed.compare import compare
+        return compare(GroveModel(**self.options), desired, observed, env)
+
+    def own_strategy(self, desired: Obj) -> str:
+        return self.pcs(desired).strategy_type
 
     def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]:
         from . import classify
