@@ -112,8 +112,8 @@ class ReplicaRecreatePolicy(Policy):
         return [proposed_warning(pcs)]
 
     def counts(self, pcs: PCS, world: World) -> Mapping[str, Any]:
-        from .stuck import update_counts
-        return update_counts(pcs, world)
+        from .stuck import surge_pods
+        return {"surge": len(surge_pods(pcs, world))}
 
 
 def teardown(pcs: PCS, world: World, view: S.View, i: int, reason: str, role: str | None) -> list[Action]:

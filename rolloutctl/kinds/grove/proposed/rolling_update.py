@@ -118,15 +118,21 @@ class RollingUpdatePolicy(Policy):
 
     # PodCliqueScalingGroup controller -----------------------------------------
     def surge_pcsg_replicas(self, pcs: PCS, pcsg: Obj, world: World) -> int:
-        view = self.view(pcs, world)
         reps = S.spec_replicas(pcsg)
-        present = [j for j, qs in view.pcsg_units(pcsg).items() if j >= reps and any(not q.terminating for q in qs)]
+        present = []
+        for q in world.index("PodClique", N.L_PCSG).get(pcsg.name, ()):
+            j = S._to_int(q.labels.get(N.L_PCSG_REPLICA))
+            if j is not None and j >= reps and not q.terminating:
+                present.append(j)
         extent = (max(present) + 1 - reps) if present else 0
         wanted = 0
         if self.selected(pcs, world, C.replica_of(pcsg)):
-            units = pcsg_units(view, pcsg)
-            if any(u.old for u in units):
-                wanted = decide(units, group_budget(pcs, view, pcsg)).surge
+            view = self.view(pcs, world)
+            key = ("surge", pcsg.name)
+            if key not in view.memo:
+                units = pcsg_units(view, pcsg)
+                view.memo[key] = decide(units, group_budget(pcs, view, pcsg)).surge if any(u.old for u in units) else 0
+            wanted = view.memo[key]
         return max(extent, wanted)
 
     def pcsg_pass(self, pcs: PCS, pcsg: Obj, world: World) -> list[Action]:
@@ -196,8 +202,8 @@ class RollingUpdatePolicy(Policy):
         return [proposed_warning(pcs)]
 
     def counts(self, pcs: PCS, world: World) -> Mapping[str, Any]:
-        from .stuck import update_counts
-        return update_counts(pcs, world)
+        from .stuck import surge_pods
+        return {"surge": len(surge_pods(pcs, world))}
 
 
 def roll_pods(pcs: PCS, pclq: Obj, world: World, view: S.View) -> list[Action]:

@@ -55,11 +55,8 @@ class View:
         self.pcs = pcs
         self.world = world
         ns = pcs.namespace
-        self.pods_by_pclq: dict[str, list[Obj]] = {}
-        for name, pods in world.index("Pod", N.L_PCLQ).items():
-            act = [p for p in pods if p.namespace == ns and O.pod_active(p)]
-            if act:
-                self.pods_by_pclq[name] = act
+        self._pods_index = world.index("Pod", N.L_PCLQ)
+        self.pods_by_pclq: dict[str, list[Obj]] = {}  # filled lazily
         self.pclqs = [p for p in C.owned(world, "PodClique", pcs)]
         self.pcsgs = [p for p in C.owned(world, "PodCliqueScalingGroup", pcs)]
         self.members: dict[str, dict[int, list[Obj]]] = {}
@@ -74,6 +71,7 @@ class View:
         for g in self.pcsgs:
             self.pcsg_by_replica.setdefault(C.replica_of(g), []).append(g)
         self._hash: dict[str, str | None] = {}
+        self.memo: dict[tuple, Any] = {}  # per-pass results of the policies
 
     # PodCliques ---------------------------------------------------------------
     def target(self, pclq: Obj) -> str | None:
@@ -84,7 +82,12 @@ class View:
         return h
 
     def pods(self, pclq: Obj) -> list[Obj]:
-        return self.pods_by_pclq.get(pclq.name, [])
+        """Active pods of ``pclq`` (computed once per view)."""
+        got = self.pods_by_pclq.get(pclq.name)
+        if got is None:
+            got = [p for p in self._pods_index.get(pclq.name, ()) if p.namespace == pclq.namespace and O.pod_active(p)]
+            self.pods_by_pclq[pclq.name] = got
+        return got
 
     def ready(self, pclq: Obj) -> int:
         return sum(1 for p in self.pods(pclq) if O.pod_ready(p))

@@ -80,19 +80,6 @@ def surge_pods(pcs: PCS, world: World) -> list[Obj]:
     return out
 
 
-def update_counts(pcs: PCS, world: World) -> dict[str, int]:
-    """``updated`` / ``old`` pods measured against the desired template (scaling-group
-    PodCliques keep their old template until recreated), and ``surge`` pods."""
-    view = S.View(pcs, world)
-    updated = total = 0
-    for q in view.pclqs:
-        t = view.target(q)
-        for p in view.pods(q):
-            total += 1
-            updated += p.labels.get(N.L_TEMPLATE_HASH) == t
-    return {"updated": updated, "old": total - updated, "surge": len(surge_pods(pcs, world))}
-
-
 def _design_remedies(level: str, budget: Budget, surge_name: str, kubectl: str) -> tuple[str, ...]:
     return (
         f"lower maxSurge of {level} to 0 (with maxUnavailable >= 1): delete-then-create needs no spare capacity",
