@@ -82,7 +82,7 @@ class Obj:
     @property
     def metadata(self) -> Mapping[str, Any]:
         md = self.raw.get("metadata")
-        return md if isinstance(md, Mapping) else {}
+        return md if isinstance(md, dict) else {}
 
     @property
     def name(self) -> str:
@@ -102,27 +102,27 @@ class Obj:
     @property
     def labels(self) -> Mapping[str, str]:
         v = self.metadata.get("labels")
-        return v if isinstance(v, Mapping) else {}
+        return v if isinstance(v, dict) else {}
 
     @property
     def annotations(self) -> Mapping[str, str]:
         v = self.metadata.get("annotations")
-        return v if isinstance(v, Mapping) else {}
+        return v if isinstance(v, dict) else {}
 
     @property
     def spec(self) -> Mapping[str, Any]:
         v = self.raw.get("spec")
-        return v if isinstance(v, Mapping) else {}
+        return v if isinstance(v, dict) else {}
 
     @property
     def status(self) -> Mapping[str, Any]:
         v = self.raw.get("status")
-        return v if isinstance(v, Mapping) else {}
+        return v if isinstance(v, dict) else {}
 
     @property
     def owner_references(self) -> list[Mapping[str, Any]]:
         v = self.metadata.get("ownerReferences")
-        return [o for o in v if isinstance(o, Mapping)] if isinstance(v, list) else []
+        return [o for o in v if isinstance(o, dict)] if isinstance(v, list) else []
 
     @property
     def terminating(self) -> bool:
@@ -136,7 +136,7 @@ class Obj:
                 if p >= len(cur):
                     return default
                 cur = cur[p]
-            elif isinstance(cur, Mapping) and p in cur:
+            elif isinstance(cur, dict) and p in cur:
                 cur = cur[p]
             else:
                 return default

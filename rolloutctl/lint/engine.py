@@ -10,9 +10,9 @@ then defaults, then the operator's rules.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import import_module
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Sequence
 
 from ..core.model import Finding, LintReport, Obj, ObjectRef
 from ..kinds import group_of, is_modelled
@@ -22,15 +22,6 @@ from .schema import apply_schema_defaults, check_schema, schema_file_for
 IGNORE_ANNOTATION = "rolloutctl.dev/ignore"
 _ENTRY_SPLIT = re.compile(r"[;\n]")
 _ID_RE = re.compile(r"^[A-Z]{2}\d{3}$")
-
-
-@dataclass(frozen=True)
-class InputProblem:
-    """A loader error (``rolloutctl.load.files.InputError`` has this shape)."""
-
-    file: str
-    line: int
-    message: str
 
 
 @dataclass

@@ -1,8 +1,6 @@
 """Schema rules (``SC###``): our JSON Schemas of the input kinds, compiled once per
-process, turned into findings with file and line; and the structural defaults of
-those schemas, applied as the API server applies CRD defaults.
-
-jsonschema is imported here, lazily, so that ``rolloutctl --help`` does not pay for it.
+process (``lint.validator``), turned into findings with file and line; and the
+structural defaults of those schemas, applied as the API server applies CRD defaults.
 """
 
 from __future__ import annotations
@@ -16,6 +14,7 @@ from typing import Any, Iterator, Mapping
 from ..core.model import Finding, Obj
 from ..schemas_access import schema
 from .paths import field_path
+from .validator import Compiled
 
 #: (API group, kind) -> schema file name in ``schemas/``; the schema pins the version
 SCHEMAS = {
@@ -37,12 +36,9 @@ def load_schema(filename: str) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=None)
-def _validator(filename: str) -> Any:
-    """One compiled validator per schema and process (no format checker: the
-    schemas use none that matter and it costs start-up)."""
-    from jsonschema import Draft202012Validator
-
-    return Draft202012Validator(load_schema(filename))
+def _validator(filename: str) -> Compiled:
+    """One compiled validator per schema and process."""
+    return Compiled(load_schema(filename))
 
 
 def schema_file_for(obj: Obj) -> str | None:
@@ -154,7 +150,7 @@ def check_schema(obj: Obj) -> list[Finding]:
         elif v == "pattern":
             add(BAD_VALUE, path, f"{err.instance!r} does not match {err.validator_value}")
         else:
-            add(BAD_VALUE, path, err.message)
+            add(BAD_VALUE, path, err.message or f"invalid value ({v})")
     return sorted(set(out), key=Finding.sort_key)
 
 

@@ -66,6 +66,7 @@ _SCALARS = yaml.constructor.SafeConstructor.yaml_constructors
 _TAG_MAP = "tag:yaml.org,2002:map"
 _TAG_SEQ = "tag:yaml.org,2002:seq"
 _TAG_STR = "tag:yaml.org,2002:str"
+_AS_TEXT = {"tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:binary"}
 
 
 class _Builder:
@@ -114,10 +115,11 @@ class _Builder:
         tag = node.tag
         if tag == _TAG_STR:
             return node.value
+        if tag in _AS_TEXT:
+            # Kubernetes reads timestamps and binary data as strings.
+            return node.value
         fn = _SCALARS.get(tag)
-        if fn is None:
-            if tag.startswith("tag:yaml.org,2002:"):
-                return node.value
+        if fn is None or not isinstance(node, yaml.ScalarNode):
             raise _Fail(node.start_mark.line + 1, f"unsupported YAML tag {tag}")
         try:
             return fn(self.ctor, node)

@@ -50,7 +50,7 @@ def replica_of(o: Obj) -> int:
 
 def owned(world: World, kind: str, pcs: PCS) -> list[Obj]:
     """Objects of ``kind`` that belong to this PodCliqueSet (part-of label)."""
-    return [o for o in world.of_kind(kind) if o.namespace == pcs.namespace and o.labels.get(N.L_PART_OF) == pcs.name]
+    return [o for o in world.index(kind, N.L_PART_OF).get(pcs.name, ()) if o.namespace == pcs.namespace]
 
 
 def pod_display_name(pod: Obj) -> str:

@@ -36,7 +36,7 @@ def pod_active(pod: Obj) -> bool:
 
 def pod_gated(pod: Obj) -> bool:
     gates = pod.get("spec", "schedulingGates") or []
-    return any(isinstance(g, Mapping) and g.get("name") == N.GATE_PODGANG_PENDING for g in gates)
+    return any(isinstance(g, dict) and g.get("name") == N.GATE_PODGANG_PENDING for g in gates)
 
 
 def pod_index(pod: Obj) -> int | None:
@@ -48,8 +48,8 @@ def pod_index(pod: Obj) -> int | None:
 
 
 def _condition(obj: Obj, ctype: str) -> str | None:
-    for c in obj.status.get("conditions") or []:
-        if isinstance(c, Mapping) and c.get("type") == ctype:
+    for c in obj.status.get("conditions") or ():
+        if isinstance(c, dict) and c.get("type") == ctype:
             return str(c.get("status"))
     return None
 

@@ -179,8 +179,9 @@ class Check:
     def __init__(self, obj: Obj, old: Obj | None = None) -> None:
         self.obj = obj
         self.written: Mapping[str, Any] = obj.raw
-        self.pcs: Mapping[str, Any] = default_pcs(dict(obj.raw))
         self.old: Mapping[str, Any] | None = default_pcs(dict(old.raw)) if old is not None else None
+        sent = keep_live_defaults(obj.raw, self.old) if self.old is not None else dict(obj.raw)
+        self.pcs: Mapping[str, Any] = default_pcs(sent)
         self.creating = old is None
 
     # shortcuts over the defaulted object
@@ -219,6 +220,34 @@ class Check:
 
 
 T = "spec", "template"
+
+
+def keep_live_defaults(written: Mapping[str, Any], live: Mapping[str, Any]) -> dict:
+    """The object an update sends, as ``kubectl apply`` builds it: defaulted fields the
+    manifest never set keep their live values (the patch does not touch them), so
+    e.g. a clique's defaulted ``minAvailable`` does not follow a ``replicas`` change.
+    Covers the defaulted fields that are immutable: clique ``minAvailable``, scaling
+    group ``minAvailable`` and ``cliqueStartupType``."""
+    import copy
+
+    out = copy.deepcopy(dict(written))
+    t = _map(_map(out.get("spec")).get("template"))
+    lt = _map(_map(live.get("spec")).get("template"))
+    if isinstance(t, dict) and "cliqueStartupType" not in t and "cliqueStartupType" in lt:
+        t["cliqueStartupType"] = lt["cliqueStartupType"]
+    for key in ("cliques", "podCliqueScalingGroups"):
+        live_by = {_str(_map(x).get("name")): _map(x) for x in _list(lt.get(key))}
+        for item in _list(t.get(key) if isinstance(t, dict) else None):
+            if not isinstance(item, dict) or _str(item.get("name")) not in live_by:
+                continue
+            litem = live_by[_str(item.get("name"))]
+            if key == "cliques":
+                s, ls = item.get("spec"), _map(litem.get("spec"))
+                if isinstance(s, dict) and "minAvailable" not in s and "minAvailable" in ls:
+                    s["minAvailable"] = ls["minAvailable"]
+            elif "minAvailable" not in item and "minAvailable" in litem:
+                item["minAvailable"] = litem["minAvailable"]
+    return out
 
 
 def _clique(i: int, *rest: Any) -> Path:
@@ -939,7 +968,7 @@ def validate_scaling_group_pod_clique_names(c: Check) -> Iterator[Problem]:
     known = {_str(cl.get("name")) for _, cl in c.cliques}
     for gi, g in c.groups:
         for j, n in enumerate(_list(g.get("cliqueNames"))):
-            if n not in known:
+            if not isinstance(n, str) or n not in known:
                 yield _group(gi, "cliqueNames", j), f"unidentified PodClique name {n!r}"
 
 
@@ -1166,10 +1195,10 @@ def validate_resource_sharing_specs(c: Check) -> Iterator[Problem]:
                 what = "childCliqueNames" if level == "pcsg" else "childCliqueNames or childScalingGroupNames"
                 yield (*base, i, "filter"), f"filter must specify at least one {what} entry"
             for j, n2 in enumerate(fc):
-                if n2 not in ok_cliques:
+                if _str(n2) not in ok_cliques:
                     yield (*base, i, "filter", "childCliqueNames", j), f"clique {n2!r} not found"
             for j, n2 in enumerate(fg):
-                if level == "pcs" and n2 not in ok_groups:
+                if level == "pcs" and _str(n2) not in ok_groups:
                     yield (*base, i, "filter", "childScalingGroupNames", j), f"scaling group {n2!r} not found"
 
 

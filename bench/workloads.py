@@ -1,0 +1,38 @@
+"""Generated workloads for the benchmarks (sizes by pod count)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+
+def large_pcs(pods: int, image: str = "engine:1") -> dict[str, Any]:
+    """A disaggregated PodCliqueSet with about ``pods`` pods: replicas of 50 pods each
+    (frontend 10, prefill group 2 x (1 leader + 9 workers), decode group 2 x (1 + 9))."""
+    replicas = max(1, pods // 50)
+
+    def clique(name: str, reps: int, gpus: str | None) -> dict[str, Any]:
+        req = {"cpu": "1", "memory": "1Gi"}
+        if gpus:
+            req["nvidia.com/gpu"] = gpus
+        return {"name": name, "spec": {"roleName": name, "replicas": reps, "podSpec": {
+            "containers": [{"name": name, "image": image, "resources": {"requests": req}}]}}}
+
+    return {
+        "apiVersion": "grove.io/v1alpha1", "kind": "PodCliqueSet",
+        "metadata": {"name": "bench", "namespace": "default"},
+        "spec": {"replicas": replicas, "template": {
+            "cliques": [clique("frontend", 10, None), clique("pleader", 1, "8"), clique("pworker", 9, "8"),
+                        clique("dleader", 1, "8"), clique("dworker", 9, "8")],
+            "podCliqueScalingGroups": [
+                {"name": "prefill", "cliqueNames": ["pleader", "pworker"], "replicas": 2, "minAvailable": 1},
+                {"name": "decode", "cliqueNames": ["dleader", "dworker"], "replicas": 2, "minAvailable": 1}]}},
+    }
+
+
+def with_image(pcs: dict[str, Any], image: str) -> dict[str, Any]:
+    new = copy.deepcopy(pcs)
+    for c in new["spec"]["template"]["cliques"]:
+        for ctr in c["spec"]["podSpec"]["containers"]:
+            ctr["image"] = image
+    return new

@@ -1,0 +1,141 @@
+"""`rolloutctl plan` / `next` as a user runs them: formats, exit codes, errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import jsonschema
+import pytest
+
+from rolloutctl.schemas_access import schema
+from tests.conftest import REPO, SAMPLES, write
+
+SAMPLE = str(SAMPLES / "disaggregated-inference.yaml")
+
+
+def validate_plan(doc):
+    jsonschema.Draft202012Validator(schema("plan")).validate(doc)
+
+
+def test_plan_json_validates_and_lists_upstream_names(cli):
+    r = cli("plan", SAMPLE, "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    doc = r.json()
+    validate_plan(doc)
+    assert doc["outcome"] == "converged" and doc["strategy"] == "RollingRecreate"
+    names = {(a["kind"], a["name"]) for s in doc["steps"] for a in s["actions"]}
+    assert ("PodGang", "llm-0") in names and ("PodGang", "llm-0-prefill-0") in names
+    assert ("PodClique", "llm-0-decode-1-dworker") in names
+    assert doc["summary"]["peak"]["nvidia.com/gpu"] == "40"
+
+
+def test_json_is_byte_identical_across_runs(cli):
+    a = cli("plan", SAMPLE, "-o", "json").stdout
+    b = cli("plan", SAMPLE, "-o", "json").stdout
+    assert a == b
+
+
+def test_determinism_across_hash_seeds(tmp_path):
+    outs = set()
+    for seed in ("0", "1", "4242"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        p = subprocess.run([sys.executable, "-m", "rolloutctl", "plan", SAMPLE, "-o", "json"], cwd=REPO,
+                           capture_output=True, env=env)
+        assert p.returncode == 0, p.stderr
+        outs.add(p.stdout)
+    assert len(outs) == 1
+
+
+def test_stuck_exits_1_and_says_why(cli):
+    r = cli("plan", SAMPLE, "--capacity", "nvidia.com/gpu=16", "-o", "json")
+    assert r.exit_code == 1
+    doc = r.json()
+    validate_plan(doc)
+    assert doc["outcome"] == "stuck" and doc["stuck"]["reason"] == "InsufficientCapacity"
+    assert {"kind": "PodGang", "name": "llm-0", "namespace": "inference",
+            "apiVersion": "scheduler.grove.io/v1alpha1"} in doc["stuck"]["blockedOn"]
+
+
+def test_noop_with_previous_manifest(cli):
+    r = cli("plan", SAMPLE, "--observed", SAMPLE, "-o", "json")
+    assert r.exit_code == 0
+    doc = r.json()
+    assert doc["outcome"] == "noop" and doc["steps"] == []
+
+
+def test_next_shows_one_step_and_the_whole_plans_outcome(cli):
+    r = cli("next", SAMPLE, "-o", "json")
+    doc = r.json()
+    validate_plan(doc)
+    assert len(doc["steps"]) == 1 and doc["outcome"] == "converged"
+    assert doc["steps"][0]["actions"][0]["verb"] == "create"
+
+
+def test_stdin_and_yaml_and_markdown(cli):
+    text = open(SAMPLE).read()
+    r = cli("plan", "-", "-o", "yaml", input=text)
+    assert r.exit_code == 0 and "kind: Plan" in r.stdout
+    md = cli("plan", SAMPLE, "-o", "markdown").stdout
+    assert md.startswith("### PodCliqueSet inference/llm") and "| Step |" in md
+
+
+def test_table_is_plain_without_colour_and_fits_100_columns(cli):
+    r = cli("plan", SAMPLE, "--no-color")
+    assert r.exit_code == 0
+    assert "\x1b[" not in r.stdout
+    assert "PodCliqueSet inference/llm · strategy RollingRecreate · converges in" in r.stdout
+    assert max(len(line) for line in r.stdout.splitlines()) <= 100
+
+
+def test_no_color_environment_variable(cli):
+    r = cli("plan", SAMPLE, env={"NO_COLOR": "1"})
+    assert "\x1b[" not in r.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["plan", "missing.yaml"], "missing.yaml:0: no such file or directory"),
+    (["plan", SAMPLE, "--capacity", "gpu"], "--capacity 'gpu': expected RESOURCE=QUANTITY"),
+    (["plan", SAMPLE, "--capacity", "gpu=lots"], "not a Kubernetes quantity"),
+])
+def test_bad_input_exits_2_with_one_line_and_no_stdout(cli, args, message):
+    r = cli(*args)
+    assert r.exit_code == 2
+    assert r.stdout == ""
+    assert message in r.stderr and "Traceback" not in r.stderr
+
+
+def test_file_without_modelled_objects(cli, tmp_path):
+    p = write(tmp_path, "cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n")
+    r = cli("plan", p)
+    assert r.exit_code == 2 and "no RayService (ray.io/v1) or PodCliqueSet (grove.io/v1alpha1) found" in r.stderr
+
+
+def test_duplicate_desired_objects(cli, tmp_path):
+    text = open(SAMPLE).read()
+    p = write(tmp_path, "dup.yaml", text + "\n---\n" + text)
+    r = cli("plan", p)
+    assert r.exit_code == 2 and "duplicate PodCliqueSet inference/llm" in r.stderr
+
+
+def test_yaml_error_names_file_and_line(cli, tmp_path):
+    p = write(tmp_path, "bad.yaml", "apiVersion: grove.io/v1alpha1\nkind: PodCliqueSet\nmetadata:\n  name: [\n")
+    r = cli("plan", p)
+    assert r.exit_code == 2 and r.stderr.startswith(f"{p}:") and "YAML syntax error" in r.stderr
+
+
+def test_schema_command(cli):
+    r = cli("schema", "plan")
+    assert r.exit_code == 0 and json.loads(r.stdout)["title"].startswith("rolloutctl Plan")
+    assert cli("schema", "nope").exit_code == 2
+
+
+def test_installed_console_script_help_is_fast_to_import():
+    """`rolloutctl --help` imports nothing heavy (rich, jsonschema, deepdiff, yaml)."""
+    p = subprocess.run([sys.executable, "-X", "importtime", "-m", "rolloutctl", "--help"], cwd=REPO,
+                       capture_output=True, text=True)
+    assert p.returncode == 0 and "Usage" in p.stdout
+    imported = {line.split("|")[-1].strip().split(".")[0] for line in p.stderr.splitlines() if "|" in line}
+    assert not imported & {"rich", "jsonschema", "deepdiff", "yaml"}
