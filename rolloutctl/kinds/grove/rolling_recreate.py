@@ -24,7 +24,7 @@ from typing import Any, Mapping, Sequence
 
 from ...core.environment import Environment
 from ...core.model import (STUCK_PROGRESS_DEADLINE, Action, Obj, ObjectRef, Stuck, Warning, describe_actions)
-from ...core.world import World
+from ...core.world import World, mark_terminating
 from . import controllers as C
 from . import names as N
 from . import objects as O
@@ -332,7 +332,7 @@ def _pod_delete(pod: Obj, reason: str, rule: str) -> Action:
     return C._delete(pod, reason, rule, index=O.pod_index(pod), revision="old", name=C.pod_display_name(pod))
 
 
-def process_pending_pod_updates(pcs: PCS, pclq: Obj, world: World) -> list[Action]:
+def process_pending_pod_updates(pcs: PCS, pclq: Obj, world: World, pods: Sequence[Obj] | None = None) -> list[Action]:
     """One reconcile of a standalone PodClique's rolling update: delete every old pod
     that is not Ready at once (pending, unhealthy, starting; a Ready pod with a past
     crash counts as unhealthy, issue #697); wait while the selected pod's replacement
@@ -344,10 +344,10 @@ def process_pending_pod_updates(pcs: PCS, pclq: Obj, world: World) -> list[Actio
     ``processPendingUpdates``, ``computeUpdateWork``, ``deleteOldNonReadyPods``,
     ``isCurrentPodUpdateComplete``, ``getNextPodToUpdate``, ``markRollingUpdateEnd``."""
     c = U.clique_of(pcs, pclq)
+    pods = list(pods) if pods is not None else U.pods_of(world, pclq)
     if c is not None and U.rolling_update_config(pcs, c):
-        return process_pod_updates_with_budget(pcs, pclq, world, U.rolling_update_config(pcs, c))
+        return process_pod_updates_with_budget(pcs, pclq, world, U.rolling_update_config(pcs, c), pods)
     target = U.expected_pod_template_hash(pcs, pclq)
-    pods = U.pods_of(world, pclq)
     old_by_class: dict[str, list[Obj]] = {}
     new_ready = 0
     for p in pods:
@@ -397,7 +397,8 @@ def process_pending_pod_updates(pcs: PCS, pclq: Obj, world: World) -> list[Actio
     return acts
 
 
-def process_pod_updates_with_budget(pcs: PCS, pclq: Obj, world: World, ru: Mapping[str, Any] | None) -> list[Action]:
+def process_pod_updates_with_budget(pcs: PCS, pclq: Obj, world: World, ru: Mapping[str, Any] | None,
+                                    pods: Sequence[Obj]) -> list[Action]:
     """PR #817 (newer than the snapshot): old pods are deleted while fewer than
     ``maxUnavailable`` pods are unavailable (non-ready old pods first, then the oldest
     Ready ones); the update ends only when no old pod is left and ``spec.replicas``
@@ -405,7 +406,6 @@ def process_pod_updates_with_budget(pcs: PCS, pclq: Obj, world: World, ru: Mappi
     ``update_common.pclq_unavailable``."""
     limit = U.max_unavailable(ru) or 1
     target = U.expected_pod_template_hash(pcs, pclq)
-    pods = U.pods_of(world, pclq)
     old = [p for p in pods if U.pod_outdated(p, target)]
     candidates = sorted((p for p in old if not p.terminating), key=lambda p: (O.pod_ready(p), U.created_key(p)))
     new_ready = sum(1 for p in pods if not U.pod_outdated(p, target) and O.pod_ready(p))
@@ -458,9 +458,11 @@ class RollingRecreate(Policy):
         sync = C.sync_pods(pclq, world)
         acts += sync
         if U.is_update_in_progress(pclq):
-            if sync:
-                world = world.apply(sync)
-            acts += process_pending_pod_updates(pcs, pclq, world)
+            # the pods this pass deleted count as terminating (their delete expectations
+            # are recorded); no need to rebuild the world for that
+            gone = {a.uid or a.name for a in sync if a.verb == "delete"}
+            pods = [mark_terminating(p) if p.name in gone else p for p in U.pods_of(world, pclq)]
+            acts += process_pending_pod_updates(pcs, pclq, world, pods)
         return acts
 
     def converged(self, pcs: PCS, world: World) -> bool:

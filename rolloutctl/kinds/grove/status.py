@@ -198,22 +198,39 @@ def refresh(pcs: PCS, world: World) -> list[Action]:
     status = dict(live.status) if live is not None else {}
     gen = status.get("currentGenerationHash")
     acts: list[Action] = []
+    # Objects are immutable values: a PodClique whose object and pods are the very
+    # ones seen when its status last needed no write needs none now (and likewise for
+    # scaling groups). This keeps a round's bookkeeping proportional to what changed.
+    settled: dict[tuple, tuple] = pcs.__dict__.setdefault("_settled_status", {})
+    if len(settled) > 200_000:
+        settled.clear()
     pods_by_pclq = world.index("Pod", N.L_PCLQ)
     pclqs = [p for p in world.index("PodClique", N.L_PART_OF).get(pcs.name, ()) if p.namespace == pcs.namespace]
     for pclq in pclqs:
         pods = [p for p in pods_by_pclq.get(pclq.name, ()) if p.namespace == pclq.namespace]
+        key = (id(pclq), gen, tuple(id(p) for p in pods))
+        if key in settled:
+            continue
         a = _status_action(pclq, pclq_status(pcs, pclq, pods, gen), "PodClique status from its pods", R_PCLQ_ST)
         if a is not None:
             acts.append(a)
+        else:
+            settled[key] = (pclq, pods)
     if acts:
         world = world.apply(acts)
     n = len(acts)
     for pcsg in [g for g in world.index("PodCliqueScalingGroup", N.L_PART_OF).get(pcs.name, ())
                  if g.namespace == pcs.namespace]:
-        a = _status_action(pcsg, pcsg_status(pcs, pcsg, U.pclqs_of_pcsg(world, pcsg), gen),
+        members = U.pclqs_of_pcsg(world, pcsg)
+        key = (id(pcsg), gen, tuple(id(m) for m in members))
+        if key in settled:
+            continue
+        a = _status_action(pcsg, pcsg_status(pcs, pcsg, members, gen),
                            "scaling-group status from its PodCliques", R_PCSG_ST)
         if a is not None:
             acts.append(a)
+        else:
+            settled[key] = (pcsg, members)
     if len(acts) > n:
         world = world.apply(acts[n:])
     if live is not None:

@@ -56,9 +56,10 @@ def clique_of(pcs: PCS, pclq: Obj | str) -> Clique | None:
     Upstream: ``GetPodCliqueNameFromPodCliqueFQN`` / ``FindPodCliqueTemplateSpecByName``
     in ``common/component/utils/podclique.go`` (the PCS and PCSG builders match by
     name suffix instead; ``hazard_warnings`` flags where the two disagree)."""
-    name = pclq if isinstance(pclq, str) else pclq.name
-    pcsg = None if isinstance(pclq, str) else pclq.labels.get(N.L_PCSG)
-    owner = pcsg or pcs.name
+    if isinstance(pclq, str):
+        return _clique_of_name(pcs, pclq)
+    name = pclq.name
+    owner = pclq.labels.get(N.L_PCSG) or pcs.name
     if not name.startswith(owner + "-"):
         return None
     rest = name[len(owner) + 1:]
@@ -66,6 +67,22 @@ def clique_of(pcs: PCS, pclq: Obj | str) -> Clique | None:
     if not sep or not idx.isdigit():
         return None
     return pcs.clique_by_name.get(cname)
+
+
+def _clique_of_name(pcs: PCS, name: str) -> Clique | None:
+    if not name.startswith(pcs.name + "-"):
+        return None
+    idx, sep, rest = name[len(pcs.name) + 1:].partition("-")
+    if not sep or not idx.isdigit():
+        return None
+    if rest in pcs.clique_by_name and rest not in pcs.group_of_clique:
+        return pcs.clique_by_name[rest]
+    for g in pcs.groups:
+        if rest.startswith(g.name + "-"):
+            j, sep2, cname = rest[len(g.name) + 1:].partition("-")
+            if sep2 and j.isdigit() and cname in g.clique_names:
+                return pcs.clique_by_name.get(cname)
+    return None
 
 
 def expected_pod_template_hash(pcs: PCS, pclq: Obj) -> str:
