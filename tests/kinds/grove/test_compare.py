@@ -15,7 +15,7 @@ from rolloutctl.kinds.grove.proposed.compare import variants
 from rolloutctl.core.model import Obj
 from rolloutctl.schemas_access import schema
 
-from .proposed_fixtures import clique, group, pcs, with_image
+from proposed_fixtures import clique, group, pcs, with_image
 
 runner = CliRunner()
 

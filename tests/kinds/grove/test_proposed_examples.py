@@ -9,7 +9,7 @@ import pytest
 
 from rolloutctl.kinds.grove.proposed.budgets import resolve
 
-from .proposed_fixtures import clique, group, moves, pcs, plan, pod_moves, with_image
+from proposed_fixtures import clique, group, moves, pcs, plan, pod_moves, with_image
 
 
 def test_e1_clique_surge_creates_then_replaces_in_order_then_deletes_surge():

@@ -13,7 +13,7 @@ from rolloutctl.kinds.grove import objects as O
 from rolloutctl.kinds.grove.model import GroveModel
 from rolloutctl.kinds.grove.proposed.budgets import resolve
 
-from .proposed_fixtures import clique, env, group, pcs, with_image
+from proposed_fixtures import clique, env, group, pcs, with_image
 
 pct = st.sampled_from(["0%", "25%", "50%", "100%"])
 

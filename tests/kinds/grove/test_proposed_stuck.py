@@ -9,7 +9,7 @@ from rolloutctl.core.simulate import simulate
 from rolloutctl.kinds.grove import objects as O
 from rolloutctl.kinds.grove.model import GroveModel
 
-from .proposed_fixtures import clique, env, group, pcs, plan, pod_moves, with_image
+from proposed_fixtures import clique, env, group, pcs, plan, pod_moves, with_image
 
 
 def _live(old: dict, mutate) -> list[Obj]:
