@@ -87,6 +87,10 @@ class GroveModel:
         live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
         status = dict(live.status) if live is not None else {}
         pass_actions = U.process_generation_hash_change(pcs, world, status) if live is not None else []
+        first_hash: list[Action] = []
+        if pass_actions and not status.get("currentGenerationHash"):
+            # the very first reconcile only stores the hash; listed after the creations
+            first_hash, pass_actions = pass_actions, []
         if pass_actions:
             world = world.apply(pass_actions)
             live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
@@ -99,7 +103,7 @@ class GroveModel:
             status = dict(live.status) if live is not None else {}
         more = C.sync_podcliqueset(
             pcs, world, status, surge_replicas=policy.surge_pcs_replicas(pcs, world),
-            pcsg_surge=lambda pcsg, w=world: policy.surge_pcsg_replicas(pcs, pcsg, w))
+            pcsg_surge=lambda pcsg, w=world: policy.surge_pcsg_replicas(pcs, pcsg, w)) + first_hash
         world = world.apply(more)
         pass_actions += more
         actions += pass_actions
