@@ -65,7 +65,7 @@ class Obj:
     and list indices) to the line it starts on, when the loader knew it.
     """
 
-    __slots__ = ("raw", "file", "line", "lines", "_ref", "_md", "_labels", "_spec", "_status")
+    __slots__ = ("raw", "file", "line", "lines", "_ref", "_md", "_labels", "_spec", "_status", "_memo", "_name", "_ns")
 
     def __init__(
         self,
@@ -85,6 +85,9 @@ class Obj:
         self._labels: Mapping[str, str] = v if isinstance(v, dict) else _EMPTY
         self._spec: Mapping[str, Any] | None = None
         self._status: Mapping[str, Any] | None = None
+        self._memo: dict[str, Any] | None = None
+        self._name = str(self._md.get("name") or "")
+        self._ns = str(self._md.get("namespace") or "default")
 
     # identity ---------------------------------------------------------------
     @property
@@ -101,17 +104,26 @@ class Obj:
 
     @property
     def name(self) -> str:
-        return str(self.metadata.get("name") or "")
+        return self._name
 
     @property
     def namespace(self) -> str:
-        return str(self.metadata.get("namespace") or "default")
+        return self._ns
 
     @property
     def ref(self) -> ObjectRef:
         if self._ref is None:
             self._ref = ObjectRef(self.kind, self.namespace, self.name, self.api_version)
         return self._ref
+
+    @property
+    def memo(self) -> dict[str, Any]:
+        """Per-object cache for values a model derives from this object's content
+        alone (the raw mapping is never mutated, so they never go stale)."""
+        m = self._memo
+        if m is None:
+            m = self._memo = {}
+        return m
 
     # content ----------------------------------------------------------------
     @property

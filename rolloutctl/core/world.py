@@ -20,6 +20,20 @@ def key_of(obj: Obj) -> Key:
     return (obj.kind, obj.namespace, obj.name)
 
 
+#: how many ancestor worlds a derived world may patch its views from
+_DEPTH = 6
+
+_Changes = dict  # Key -> (object in the ancestor world or None, object in this world or None)
+
+
+def _compose(older: _Changes, newer: _Changes) -> _Changes:
+    out = dict(older)
+    for k, (old, new) in newer.items():
+        prev = out.get(k)
+        out[k] = (prev[0] if prev is not None else old, new)
+    return out
+
+
 class World:
     """An immutable snapshot of the objects a plan cares about.
 
@@ -29,33 +43,35 @@ class World:
       a mapping the kind models own; values must be immutable.
 
     Views (``of_kind``, ``index``) are computed lazily and, for a world made by
-    ``apply``/``replace``, derived from the previous world's views by patching only
-    what changed, so a plan's cost grows with what changes, not with the world's
-    size. A group list of ``index`` that did not change is the very same list object
-    as in the previous world, which lets models memoize per group.
+    ``apply``/``replace``, derived from the nearest of its last few ancestors that
+    computed the same view, by patching only what changed since, so a plan's cost
+    grows with what changes, not with the world's size. A group list of ``index``
+    that did not change is the very same list object as in that ancestor, which lets
+    models memoize per group.
     """
 
-    __slots__ = ("_objects", "now", "memory", "_kinds", "_keys", "_index", "_inherit")
+    __slots__ = ("_objects", "now", "memory", "_kinds", "_keys", "_index", "_ikeys", "_layers")
 
     def __init__(
         self,
         objects: Mapping[Key, Obj] | Iterable[Obj] = (),
         now: int = 0,
         memory: Mapping[str, Any] | None = None,
-        _inherit: "tuple[dict, dict, dict, dict[Key, tuple[Obj | None, Obj | None]]] | None" = None,
+        _layers: "tuple[tuple[dict, dict, dict, dict, _Changes], ...] | None" = None,
     ) -> None:
-        if isinstance(objects, dict) and _inherit is not None:
+        if isinstance(objects, dict) and _layers is not None:
             self._objects: dict[Key, Obj] = objects
         elif isinstance(objects, Mapping):
             self._objects = dict(objects)
         else:
             self._objects = {key_of(o): o for o in objects}
         self.now = now
-        self.memory: Mapping[str, Any] = memory if isinstance(memory, dict) and _inherit is not None else dict(memory or {})
+        self.memory: Mapping[str, Any] = memory if isinstance(memory, dict) and _layers is not None else dict(memory or {})
         self._kinds: dict[str, list[Obj]] = {}
         self._keys: dict[str, list[Key]] = {}
         self._index: dict[tuple[str, str], dict[str, list[Obj]]] = {}
-        self._inherit = _inherit
+        self._ikeys: dict[tuple[str, str], dict[str, list[Key]]] = {}
+        self._layers = _layers or ()
 
     # reading -----------------------------------------------------------------
     def __len__(self) -> int:
@@ -70,23 +86,26 @@ class World:
     def get(self, kind: str, namespace: str, name: str) -> Obj | None:
         return self._objects.get((kind, namespace, name))
 
-    def _changes_of(self, kind: str) -> list[tuple[Key, Obj | None, Obj | None]]:
-        assert self._inherit is not None
-        return [(k, old, new) for k, (old, new) in self._inherit[3].items() if k[0] == kind]
+    @staticmethod
+    def _changes_of(changes: _Changes, kind: str) -> list[tuple[Key, Obj | None, Obj | None]]:
+        return [(k, old, new) for k, (old, new) in changes.items() if k[0] == kind]
 
     def of_kind(self, kind: str) -> list[Obj]:
         """Objects of ``kind`` in key order (deterministic)."""
         lst = self._kinds.get(kind)
         if lst is not None:
             return lst
-        inh = self._inherit
-        if inh is not None and kind in inh[0]:
-            changes = self._changes_of(kind)
-            if not changes:
-                lst, keys = inh[0][kind], inh[1][kind]
-            else:
-                lst, keys = list(inh[0][kind]), list(inh[1][kind])
-                for k, old, new in changes:
+        keys: list[Key] | None = None
+        for kinds, kkeys, _idx, _ik, changes in self._layers:
+            if kind not in kinds:
+                continue
+            base, base_keys = kinds[kind], kkeys[kind]
+            todo = self._changes_of(changes, kind)
+            if not todo:
+                lst, keys = base, base_keys
+            elif len(todo) * 8 < len(base_keys) + 64:
+                lst, keys = list(base), list(base_keys)
+                for k, _old, new in todo:
                     i = bisect_left(keys, k)
                     present = i < len(keys) and keys[i] == k
                     if new is None:
@@ -98,7 +117,8 @@ class World:
                     else:
                         keys.insert(i, k)
                         lst.insert(i, new)
-        else:
+            break
+        if keys is None or lst is None:
             keys = sorted(k for k in self._objects if k[0] == kind)
             lst = [self._objects[k] for k in keys]
         self._kinds[kind] = lst
@@ -107,44 +127,57 @@ class World:
 
     def index(self, kind: str, label: str) -> dict[str, list[Obj]]:
         """Objects of ``kind`` grouped by the value of ``label``, each group in key
-        order. Unchanged groups keep their identity from the previous world."""
+        order. Unchanged groups keep their identity from the ancestor world the view
+        was derived from."""
         ik = (kind, label)
         idx = self._index.get(ik)
         if idx is not None:
             return idx
-        inh = self._inherit
-        if inh is not None and ik in inh[2]:
-            idx = dict(inh[2][ik])
-            touched: set[str] = set()
-            for _k, old, new in self._changes_of(kind):
-                for o in (old, new):
-                    if o is not None:
-                        v = o.labels.get(label)
-                        if v is not None:
-                            touched.add(v)
-            if touched:
-                # rebuild only the touched groups
-                for v in touched:
-                    old_group = idx.get(v, ())
-                    members = {key_of(o) for o in old_group}
-                    for _k, old, new in self._changes_of(kind):
-                        if new is not None and new.labels.get(label) == v:
-                            members.add(_k)
-                        elif old is not None and old.labels.get(label) == v:
-                            members.discard(_k)
-                    group = [self._objects[k] for k in sorted(members) if k in self._objects
-                             and self._objects[k].labels.get(label) == v]
-                    if group:
-                        idx[v] = group
+        ikeys: dict[str, list[Key]] | None = None
+        for _kinds, _kkeys, lidx, likeys, changes in self._layers:
+            if ik not in lidx:
+                continue
+            idx, ikeys = dict(lidx[ik]), dict(likeys[ik])
+            touched: dict[str, list[tuple[Key, Obj | None]]] = {}
+            for k, old, new in self._changes_of(changes, kind):
+                vo = old.labels.get(label) if old is not None else None
+                vn = new.labels.get(label) if new is not None else None
+                if vo is not None and vo != vn:
+                    touched.setdefault(vo, []).append((k, None))
+                if vn is not None:
+                    touched.setdefault(vn, []).append((k, new))
+            for v, edits in touched.items():
+                group = list(idx.get(v, ()))
+                gkeys = list(ikeys.get(v, ()))
+                for k, new in edits:
+                    i = bisect_left(gkeys, k)
+                    present = i < len(gkeys) and gkeys[i] == k
+                    if new is None:
+                        if present:
+                            del gkeys[i]
+                            del group[i]
+                    elif present:
+                        group[i] = new
                     else:
-                        idx.pop(v, None)
-        else:
-            idx = {}
+                        gkeys.insert(i, k)
+                        group.insert(i, new)
+                if group:
+                    idx[v] = group
+                    ikeys[v] = gkeys
+                else:
+                    idx.pop(v, None)
+                    ikeys.pop(v, None)
+            break
+        if idx is None or ikeys is None:
+            idx, ikeys = {}, {}
             for o in self.of_kind(kind):
                 v = o.labels.get(label)
                 if v is not None:
                     idx.setdefault(v, []).append(o)
+            for v, group in idx.items():
+                ikeys[v] = [key_of(o) for o in group]
         self._index[ik] = idx
+        self._ikeys[ik] = ikeys
         return idx
 
     def select(self, kind: str, labels: Mapping[str, str]) -> list[Obj]:
@@ -156,7 +189,13 @@ class World:
     # changing ----------------------------------------------------------------
     def _derive(self, objs: dict[Key, Obj], changes: dict[Key, tuple[Obj | None, Obj | None]],
                 now: int, memory: Mapping[str, Any]) -> "World":
-        return World(objs, now, dict(memory), (self._kinds, self._keys, self._index, changes))
+        layers = [(self._kinds, self._keys, self._index, self._ikeys, changes)]
+        limit = max(64, len(objs) // 2)  # beyond that, building a view afresh is as cheap
+        for kinds, kkeys, idx, ikeys, older in self._layers[:_DEPTH - 1]:
+            if len(older) + len(changes) > limit:
+                break
+            layers.append((kinds, kkeys, idx, ikeys, _compose(older, changes) if changes else older))
+        return World(objs, now, dict(memory), tuple(layers))
 
     def replace(
         self,

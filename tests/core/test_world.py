@@ -47,3 +47,19 @@ def test_unchanged_groups_keep_their_identity():
     nxt = world.replace(put=[pod("p3", "b")])
     assert nxt.index("Pod", "g")["a"] is a
     assert nxt.index("Pod", "g")["b"] is not b and len(nxt.index("Pod", "g")["b"]) == 2
+
+
+def test_views_derive_across_worlds_that_never_computed_them():
+    # given a world whose index was computed, then two derived worlds nobody looked at
+    world = World([pod("p1", "a"), pod("p2", "b"), pod("p3", "c")])
+    a = world.index("Pod", "g")["a"]
+    mid = world.replace(put=[pod("p2", "b", ready=True)])
+    last = mid.replace(put=[pod("p4", "c")], remove=[("Pod", "ns", "p3")])
+    # when the last one is asked
+    idx = last.index("Pod", "g")
+    # then untouched groups are still the same list, and the view equals a fresh one
+    assert idx["a"] is a
+    fresh = World({k: last.get(*k) for k in last.keys()})
+    assert {k: [o.raw for o in v] for k, v in idx.items()} == \
+           {k: [o.raw for o in v] for k, v in fresh.index("Pod", "g").items()}
+    assert [o.raw for o in last.of_kind("Pod")] == [o.raw for o in fresh.of_kind("Pod")]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ...core.environment import Environment, add, pod_requests
+from ...core.environment import Environment, add
 from ...core.kind import Progress
 from ...core.model import Obj
 from ...core.world import World, key_of
@@ -15,16 +15,12 @@ from . import names as N
 from . import objects as O
 from .controllers import owned
 from .spec import PCS
+from . import summary as SUM
 
 
-def requests_of(pod: Obj, cache: dict[int, dict[str, int]]) -> dict[str, int]:
-    spec = pod.spec
-    k = id(spec.get("containers"))
-    r = cache.get(k)
-    if r is None:
-        r = pod_requests(spec)
-        cache[k] = r
-    return r
+def requests_of(pod: Obj, cache: dict | None = None) -> dict[str, int]:
+    """The pod's effective requests (``pod_requests``), cached per container list."""
+    return SUM.requests_of(pod)
 
 
 def finish_terminations(pcs: PCS, world: World) -> tuple[World, int]:
@@ -32,7 +28,7 @@ def finish_terminations(pcs: PCS, world: World) -> tuple[World, int]:
     they own: a PodClique's pods, a PodCliqueScalingGroup's PodCliques and pods."""
     remove = []
     gone_pclqs: set[str] = set()
-    for kind in ("PodCliqueScalingGroup", "PodClique", "Pod", "PodGang", "Service", "HorizontalPodAutoscaler"):
+    for kind in ("PodCliqueScalingGroup", "PodClique", "PodGang", "Service", "HorizontalPodAutoscaler"):
         for o in owned(world, kind, pcs):
             if o.terminating:
                 remove.append(key_of(o))
@@ -42,6 +38,9 @@ def finish_terminations(pcs: PCS, world: World) -> tuple[World, int]:
                         gone_pclqs.add(m.name)
                 if kind == "PodClique":
                     gone_pclqs.add(o.name)
+    for _name, s in SUM.owned_pod_groups(world, pcs.namespace, pcs.name):
+        if s.nt < len(s.pods):
+            remove.extend(key_of(p) for p in s.pods if p.terminating)
     by_pclq = world.index("Pod", N.L_PCLQ)
     for name in gone_pclqs:
         for p in by_pclq.get(name, ()):
@@ -60,10 +59,24 @@ def base_podgang_scheduled(world: World, base: Obj | None) -> bool:
     by_pclq = world.index("Pod", N.L_PCLQ)
     for g in base.spec.get("podgroups") or []:
         need = g.get("minReplicas") or 0
-        have = sum(1 for p in by_pclq.get(g.get("name"), ()) if O.pod_active(p) and O.pod_scheduled(p))
+        group = by_pclq.get(g.get("name"))
+        have = SUM.summary(group).act_sched if group else 0
         if have < need:
             return False
     return True
+
+
+def _listed_pods(pg: Obj) -> set[str]:
+    """Names in a PodGang's podReferences (computed once per PodGang object)."""
+    m = pg.memo
+    names = m.get("grove.listed")
+    if names is None:
+        names = set()
+        for g in pg.spec.get("podgroups") or []:
+            for r in g.get("podReferences") or []:
+                names.add(r.get("name"))
+        m["grove.listed"] = names
+    return names
 
 
 def remove_scheduling_gates(pcs: PCS, world: World) -> tuple[World, int]:
@@ -71,37 +84,43 @@ def remove_scheduling_gates(pcs: PCS, world: World) -> tuple[World, int]:
     pod of a scaled gang also waits until the base gang is scheduled.
     Upstream: ``podclique/components/pod/syncflow.go`` ``checkAndRemovePodSchedulingGates``."""
     put = []
-    listed: dict[str, set[str]] = {}
-    for pg in owned(world, "PodGang", pcs):
-        if pg.terminating:
-            continue
-        names = set()
-        for g in pg.spec.get("podgroups") or []:
-            for r in g.get("podReferences") or []:
-                names.add(r.get("name"))
-        listed[pg.name] = names
+    listed: dict[str, set[str]] | None = None
     base_ok: dict[str, bool] = {}
-    for p in owned(world, "Pod", pcs):
-        if not O.pod_gated(p) or not O.pod_active(p):
+    for _name, s in SUM.owned_pod_groups(world, pcs.namespace, pcs.name):
+        if not s.act_gated:
             continue
-        gang = p.labels.get(N.L_PODGANG, "")
-        if p.name not in listed.get(gang, ()):
-            continue
-        base = p.labels.get(N.L_BASE_PODGANG)
-        if base:
-            if base not in base_ok:
-                base_ok[base] = base_podgang_scheduled(world, world.get("PodGang", pcs.namespace, base))
-            if not base_ok[base]:
+        if listed is None:
+            listed = {pg.name: _listed_pods(pg) for pg in owned(world, "PodGang", pcs) if not pg.terminating}
+        for p in s.active:
+            if not O.pod_gated(p):
                 continue
-        put.append(O.with_pod_state(p, gated=False))
+            gang = p.labels.get(N.L_PODGANG, "")
+            if p.name not in listed.get(gang, ()):
+                continue
+            base = p.labels.get(N.L_BASE_PODGANG)
+            if base:
+                if base not in base_ok:
+                    base_ok[base] = base_podgang_scheduled(world, world.get("PodGang", pcs.namespace, base))
+                if not base_ok[base]:
+                    continue
+            put.append(O.with_pod_state(p, gated=False))
     return (world.replace(put=put), len(put)) if put else (world, 0)
 
 
-def used_resources(pods: list[Obj], cache: dict) -> dict[str, int]:
+def used_resources(pods: list[Obj], cache: dict | None = None) -> dict[str, int]:
     used: dict[str, int] = {}
     for p in pods:
         if O.pod_active(p) and O.pod_scheduled(p):
-            add(used, requests_of(p, cache))
+            add(used, requests_of(p))
+    return used
+
+
+def owned_used_resources(pcs: PCS, world: World) -> dict[str, int]:
+    """``used_resources`` of every pod of the PodCliqueSet, from the per-PodClique summaries."""
+    used: dict[str, int] = {}
+    for _name, s in SUM.owned_pod_groups(world, pcs.namespace, pcs.name):
+        if s.act_sched:
+            add(used, s.scheduled_resources())
     return used
 
 
@@ -127,24 +146,41 @@ def gang_shortfall(pg: Obj, members: list[Obj]) -> list[Obj]:
     return need
 
 
+_gang_order: dict[int, tuple[list[Obj], list[Obj]]] = {}
+
+
+def _sorted_gangs(pcs: PCS, world: World) -> list[Obj]:
+    gangs = owned(world, "PodGang", pcs)
+    ent = _gang_order.get(id(gangs))
+    if ent is not None and ent[0] is gangs:
+        return ent[1]
+    out = sorted(gangs, key=lambda g: (g.labels.get(N.L_BASE_PODGANG) is not None, len(g.name), g.name))
+    if len(_gang_order) > 1000:
+        _gang_order.clear()
+    _gang_order[id(gangs)] = (gangs, out)
+    return out
+
+
 def schedule(pcs: PCS, world: World, env: Environment) -> tuple[World, list[str]]:
     """The gang scheduler: a PodGang that has not reached every PodGroup's
     ``minReplicas`` is placed all-or-nothing; once it has, further pods are placed one
     by one while capacity allows. Gated pods are never placed."""
-    pods = owned(world, "Pod", pcs)
-    cache: dict = {}
-    used = used_resources(pods, cache)
-    by_gang: dict[str, list[Obj]] = {}
-    for p in pods:
-        if O.pod_active(p):
-            by_gang.setdefault(p.labels.get(N.L_PODGANG, ""), []).append(p)
+    used: dict[str, int] | None = None
+    by_gang_index = world.index("Pod", N.L_PODGANG)
     placed: list[Obj] = []
     events: list[str] = []
-    gangs = sorted(owned(world, "PodGang", pcs), key=lambda g: (g.labels.get(N.L_BASE_PODGANG) is not None, len(g.name), g.name))
-    for pg in gangs:
+    for pg in _sorted_gangs(pcs, world):
         if pg.terminating:
             continue
-        members = by_gang.get(pg.name, [])
+        group = by_gang_index.get(pg.name)
+        if not group:
+            continue
+        gs = SUM.summary(group, pcs.namespace, pcs.name)
+        if not gs.act_pending:
+            continue  # no pod to place: neither the gang minimum nor one by one
+        members = gs.active
+        if used is None:
+            used = owned_used_resources(pcs, world)
         by_group: dict[str, list[Obj]] = {}
         for p in members:
             by_group.setdefault(p.labels.get(N.L_PCLQ, ""), []).append(p)
@@ -156,7 +192,7 @@ def schedule(pcs: PCS, world: World, env: Environment) -> tuple[World, list[str]
         if need:
             req: dict[str, int] = {}
             for p in need:
-                add(req, requests_of(p, cache))
+                add(req, requests_of(p))
             if not env.fits(used, req):
                 continue
             add(used, req)
@@ -167,7 +203,7 @@ def schedule(pcs: PCS, world: World, env: Environment) -> tuple[World, list[str]
                        key=lambda p: (p.labels.get(N.L_PCLQ, ""), O.pod_index(p) or 0, p.name))
         n = 0
         for p in extra:
-            r = requests_of(p, cache)
+            r = requests_of(p)
             if env.fits(used, r):
                 add(used, r)
                 placed.append(p)
@@ -209,19 +245,47 @@ def never_ready(env: Environment, pod: Obj) -> bool:
 def become_ready(pcs: PCS, world: World, env: Environment) -> tuple[World, int]:
     """Scheduled pods start and turn Ready, unless ``--never-ready`` matches them or
     their startup dependencies are not Ready yet (one wave per call)."""
-    pods = owned(world, "Pod", pcs)
-    ready_by_pclq: dict[str, list[Obj]] = {}
-    for p in pods:
-        if O.pod_ready(p):
-            ready_by_pclq.setdefault(p.labels.get(N.L_PCLQ, ""), []).append(p)
+    groups = SUM.owned_pod_groups(world, pcs.namespace, pcs.name)
+    ready_by_pclq = _ReadyByPclq(groups)
     put = []
-    for p in pods:
-        if not O.pod_active(p) or not O.pod_scheduled(p) or O.pod_ready(p):
+    for _name, s in groups:
+        if not s.act_unready_sched:
             continue
-        if never_ready(env, p) or startup_blocked(world, p, ready_by_pclq):
-            continue
-        put.append(O.with_pod_state(p, ready=True))
+        for p in s.active:
+            if not O.pod_scheduled(p) or O.pod_ready(p):
+                continue
+            if never_ready(env, p) or startup_blocked(world, p, ready_by_pclq):
+                continue
+            put.append(O.with_pod_state(p, ready=True))
     return (world.replace(put=put), len(put)) if put else (world, 0)
+
+
+class _ReadyByPclq(Mapping):
+    """Ready pods of the PodCliqueSet by PodClique label, built on demand."""
+
+    def __init__(self, groups: list) -> None:
+        self._groups = groups
+        self._d: dict[str, list[Obj]] | None = None
+
+    def _build(self) -> dict[str, list[Obj]]:
+        if self._d is None:
+            d: dict[str, list[Obj]] = {}
+            for _name, s in self._groups:
+                if s.any_ready:
+                    for p in s.pods:
+                        if O.pod_ready(p):
+                            d.setdefault(p.labels.get(N.L_PCLQ, ""), []).append(p)
+            self._d = d
+        return self._d
+
+    def __getitem__(self, k: str) -> list[Obj]:
+        return self._build()[k]
+
+    def __iter__(self):
+        return iter(self._build())
+
+    def __len__(self) -> int:
+        return len(self._build())
 
 
 def advance(pcs: PCS, world: World, env: Environment) -> Progress:

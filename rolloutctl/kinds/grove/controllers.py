@@ -48,9 +48,24 @@ def replica_of(o: Obj) -> int:
         return -1
 
 
+_owned_memo: dict[int, tuple[list[Obj], str, list[Obj]]] = {}
+
+
 def owned(world: World, kind: str, pcs: PCS) -> list[Obj]:
-    """Objects of ``kind`` that belong to this PodCliqueSet (part-of label)."""
-    return [o for o in world.index(kind, N.L_PART_OF).get(pcs.name, ()) if o.namespace == pcs.namespace]
+    """Objects of ``kind`` that belong to this PodCliqueSet (part-of label), in key
+    order. The result is shared: callers must not change it."""
+    group = world.index(kind, N.L_PART_OF).get(pcs.name)
+    if group is None:
+        return []
+    ent = _owned_memo.get(id(group))
+    if ent is not None and ent[0] is group and ent[1] == pcs.namespace:
+        return ent[2]
+    ns = pcs.namespace
+    out = group if all(o.namespace == ns for o in group) else [o for o in group if o.namespace == ns]
+    if len(_owned_memo) > 20_000:
+        _owned_memo.clear()
+    _owned_memo[id(group)] = (group, ns, out)
+    return out
 
 
 def pod_display_name(pod: Obj) -> str:

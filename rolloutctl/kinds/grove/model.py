@@ -20,6 +20,7 @@ from . import observed as OBS
 from . import ondelete as _ondelete  # noqa: F401  (registers the OnDelete policy)
 from . import rolling_recreate as _rolling_recreate  # noqa: F401  (registers RollingRecreate)
 from . import status as ST
+from . import summary as SUM
 from . import update_common as U
 from .policy import policy_for
 from .spec import PCS
@@ -161,15 +162,25 @@ class GroveModel:
     def metrics(self, world: World) -> Mapping[str, Any]:
         pods = ready = 0
         res: dict[str, int] = {}
-        cache: dict = {}
-        for p in world.of_kind("Pod"):
-            if not O.pod_active(p):
-                continue
-            pods += 1
-            if O.pod_ready(p):
-                ready += 1
-            if O.pod_scheduled(p):
-                add(res, cluster.requests_of(p, cache))
+        groups = world.index("Pod", N.L_PCLQ)
+        seen = 0
+        for g in groups.values():
+            s = SUM.summary(g)
+            seen += len(g)
+            pods += s.n_active
+            ready += s.act_ready
+            if s.act_sched:
+                add(res, s.scheduled_resources())
+        if seen != len(world.of_kind("Pod")):
+            # pods that belong to no PodClique (observed strays)
+            for p in world.of_kind("Pod"):
+                if N.L_PCLQ in p.labels or not O.pod_active(p):
+                    continue
+                pods += 1
+                if O.pod_ready(p):
+                    ready += 1
+                if O.pod_scheduled(p):
+                    add(res, cluster.requests_of(p))
         return {"pods": pods, "readyPods": ready, "resources": res}
 
     def counts(self, desired: Obj, world: World) -> Mapping[str, Any]:

@@ -15,14 +15,27 @@ from .spec import PCS, Clique, Group
 # ----------------------------------------------------------------------------- pods
 
 
+def _pod_state(pod: Obj) -> tuple[bool, bool, bool, bool]:
+    """(scheduled, ready, active, gated), derived once per pod object."""
+    m = pod.memo
+    st = m.get("grove.pod")
+    if st is None:
+        scheduled = bool(pod.get("spec", "nodeName")) or _condition(pod, "PodScheduled") == "True"
+        terminating = pod.terminating
+        ready = _condition(pod, "Ready") == "True" and not terminating
+        active = not terminating and pod_phase(pod) not in ("Succeeded", "Failed")
+        gates = pod.get("spec", "schedulingGates") or []
+        gated = any(isinstance(g, dict) and g.get("name") == N.GATE_PODGANG_PENDING for g in gates)
+        st = m["grove.pod"] = (scheduled, ready, active, gated)
+    return st
+
+
 def pod_scheduled(pod: Obj) -> bool:
-    if pod.get("spec", "nodeName"):
-        return True
-    return _condition(pod, "PodScheduled") == "True"
+    return _pod_state(pod)[0]
 
 
 def pod_ready(pod: Obj) -> bool:
-    return _condition(pod, "Ready") == "True" and not pod.terminating
+    return _pod_state(pod)[1]
 
 
 def pod_phase(pod: Obj) -> str:
@@ -31,20 +44,24 @@ def pod_phase(pod: Obj) -> str:
 
 def pod_active(pod: Obj) -> bool:
     """Counts toward a PodClique's replicas: not terminating, not Succeeded/Failed."""
-    return not pod.terminating and pod_phase(pod) not in ("Succeeded", "Failed")
+    return _pod_state(pod)[2]
 
 
 def pod_gated(pod: Obj) -> bool:
-    gates = pod.get("spec", "schedulingGates") or []
-    return any(isinstance(g, dict) and g.get("name") == N.GATE_PODGANG_PENDING for g in gates)
+    return _pod_state(pod)[3]
 
 
 def pod_index(pod: Obj) -> int | None:
+    m = pod.memo
+    if "grove.index" in m:
+        return m["grove.index"]
     v = pod.labels.get(N.L_POD_INDEX)
     try:
-        return int(v) if v is not None else None
+        r = int(v) if v is not None else None
     except ValueError:
-        return None
+        r = None
+    m["grove.index"] = r
+    return r
 
 
 def _condition(obj: Obj, ctype: str) -> str | None:
