@@ -15,6 +15,7 @@ from ...core.world import World
 from . import names as N
 from . import objects as O
 from .spec import PCS
+from . import summary as SUM
 
 R_PCS = "grove:operator/internal/controller/podcliqueset"
 R_PCSG = "grove:operator/internal/controller/podcliquescalinggroup"
@@ -115,7 +116,7 @@ def sync_headless_services(pcs: PCS, world: World, n: int | None = None) -> list
     acts = []
     n = pcs.replicas if n is None else n
     for i in range(n):
-        raw = O.build_headless_service(pcs, i)
+        raw = _built(pcs, ("svc", i), lambda: O.build_headless_service(pcs, i))
         if world.get("Service", pcs.namespace, raw["metadata"]["name"]) is None:
             acts.append(_create(raw, f"headless Service of replica {i}", f"{R_PCS}/components/service/service.go#Sync",
                                 index=i, revision=None, role=_role(pcs, i)))
@@ -146,6 +147,16 @@ def sync_hpas(pcs: PCS, world: World) -> list[Action]:
     return acts
 
 
+def _built(pcs: PCS, key: tuple, build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """A builder's object for the desired PodCliqueSet, built once per key. Built
+    objects are never changed (payloads are read-only), so they can be shared."""
+    cache: dict[tuple, dict[str, Any]] = pcs.__dict__.setdefault("_built", {})
+    raw = cache.get(key)
+    if raw is None:
+        raw = cache[key] = build()
+    return raw
+
+
 def sync_standalone_podcliques(pcs: PCS, world: World, n: int | None = None) -> list[Action]:
     """Create missing standalone PodCliques for every replica and delete those of
     replicas scaled away. Existing PodCliques keep their ``replicas``.
@@ -155,7 +166,7 @@ def sync_standalone_podcliques(pcs: PCS, world: World, n: int | None = None) -> 
     expected: set[str] = set()
     for i in range(pcs.replicas if n is None else n):
         for c in pcs.standalone:
-            raw = O.build_standalone_pclq(pcs, i, c)
+            raw = _built(pcs, ("pclq", i, c.name), lambda: O.build_standalone_pclq(pcs, i, c))
             name = raw["metadata"]["name"]
             expected.add(name)
             cur = world.get("PodClique", pcs.namespace, name)
@@ -194,7 +205,12 @@ def pclq_needs_patch(cur: Obj, raw: dict[str, Any]) -> list[str]:
 def patch_podclique(cur: Obj, raw: dict[str, Any], rule: str, *, index: int | None = None) -> Action | None:
     """Create-or-patch of an existing PodClique: spec and labels from the template,
     ``replicas`` and status kept. None when nothing would change."""
-    changed = pclq_needs_patch(cur, raw)
+    seen = cur.memo.get("grove.patch")
+    if seen is not None and seen[0] is raw:
+        changed = seen[1]
+    else:
+        changed = pclq_needs_patch(cur, raw)
+        cur.memo["grove.patch"] = (raw, changed)
     if not changed:
         return None
     new = dict(raw)
@@ -220,7 +236,7 @@ def sync_scaling_groups(pcs: PCS, world: World, n: int | None = None) -> list[Ac
     expected: set[str] = set()
     for i in range(pcs.replicas if n is None else n):
         for g in pcs.groups:
-            raw = O.build_pcsg(pcs, i, g)
+            raw = _built(pcs, ("pcsg", i, g.name), lambda: O.build_pcsg(pcs, i, g))
             name = raw["metadata"]["name"]
             expected.add(name)
             if world.get("PodCliqueScalingGroup", pcs.namespace, name) is None:
@@ -242,18 +258,35 @@ def expected_podgangs(pcs: PCS, world: World, n: int | None = None,
     The scaling-group replica count is the live PCSG's when it exists.
     Upstream: ``podcliqueset/components/podgang/syncflow.go`` ``computeExpectedPodGangs``,
     ``determinePCSGReplicas``."""
+    n = pcs.replicas if n is None else n
+    reps_of: list[int] = []
+    for i in range(n):
+        for g in pcs.groups:
+            live = world.get("PodCliqueScalingGroup", pcs.namespace, pcs.pcsg_fqn(i, g))
+            reps = live.spec.get("replicas") if live is not None else g.replicas
+            reps = reps if isinstance(reps, int) else g.replicas
+            if live is not None and pcsg_surge is not None:
+                reps += pcsg_surge(live)
+            reps_of.append(reps)
+    cache: dict[tuple, list] = pcs.__dict__.setdefault("_expected_podgangs", {})
+    key = (n, tuple(reps_of))
+    got = cache.get(key)
+    if got is None:
+        if len(cache) > 256:
+            cache.clear()
+        got = cache[key] = _expected_podgangs(pcs, n, iter(reps_of))
+    return got
+
+
+def _expected_podgangs(pcs: PCS, n: int, reps_of: Any) -> list[tuple[str, int, list[tuple[str, int]]]]:
     out = []
-    for i in range(pcs.replicas if n is None else n):
+    for i in range(n):
         base = N.base_podgang_name(pcs.name, i)
         groups = [(pcs.standalone_pclq_fqn(i, c.name), c.min_available) for c in pcs.standalone]
         scaled = []
         for g in pcs.groups:
             fqn = pcs.pcsg_fqn(i, g)
-            live = world.get("PodCliqueScalingGroup", pcs.namespace, fqn)
-            reps = live.spec.get("replicas") if live is not None else g.replicas
-            reps = reps if isinstance(reps, int) else g.replicas
-            if live is not None and pcsg_surge is not None:
-                reps += pcsg_surge(live)
+            reps = next(reps_of)
             for j in range(min(g.min_available, reps)):
                 for cn in g.clique_names:
                     c = pcs.clique_by_name.get(cn)
@@ -284,12 +317,27 @@ def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
     for name, i, groups in expected:
         names_expected.add(name)
         cur = world.get("PodGang", ns, name)
-        gang_pods = [p for p in pods_by_gang.get(name, ()) if O.pod_active(p)]
-        refs: dict[str, list[str]] = {}
-        for p in gang_pods:
-            refs.setdefault(p.labels.get(N.L_PCLQ, ""), []).append(p.name)
-        for v in refs.values():
-            v.sort()
+        group = pods_by_gang.get(name)
+        if group:
+            gs = SUM.summary(group)
+            refs = gs.memo.get("refs")
+            if refs is None:
+                refs = {}
+                for p in gs.active:
+                    refs.setdefault(p.labels.get(N.L_PCLQ, ""), []).append(p.name)
+                for v in refs.values():
+                    v.sort()
+                gs.memo["refs"] = refs
+        else:
+            refs = {}
+        if cur is not None:
+            # settled: the same PodGang object, pods and PodCliques as when this gang
+            # last needed nothing
+            key = tuple(world.get("PodClique", ns, q) for q, _m in groups)
+            done = cur.memo.get("grove.synced")
+            if done is not None and done[1] is group and done[2] == groups and \
+                    all(a is b for a, b in zip(done[0], key)):
+                continue
         pending = 0
         for pclq_name, _m in groups:
             pclq = world.get("PodClique", ns, pclq_name)
@@ -299,7 +347,6 @@ def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
             want = pclq.spec.get("replicas") or 0
             pending += max(0, want - len(refs.get(pclq_name, [])))
         initialized = pending == 0
-        raw = O.build_podgang(pcs, name, groups, refs if initialized else None, initialized)
         role = _role(pcs, i, "base-gang" if name == N.base_podgang_name(pcs.name, i) else "scaled-gang")
         if cur is None:
             acts.append(_create(O.build_podgang(pcs, name, groups), f"{role} with {len(groups)} pod groups",
@@ -307,12 +354,15 @@ def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
             continue
         if cur.terminating:
             continue
-        if initialized and (cur.spec.get("podgroups") != raw["spec"]["podgroups"] or not O.podgang_initialized(cur)):
+        raw = O.build_podgang(pcs, name, groups, refs if initialized else None, initialized) if initialized else None
+        if raw is not None and (cur.spec.get("podgroups") != raw["spec"]["podgroups"] or not O.podgang_initialized(cur)):
             n = sum(len(v) for v in refs.values())
             acts.append(_update(cur, raw, f"lists its {n} pods; Initialized=True" if not O.podgang_initialized(cur)
                                 else f"pod references now {n} pods",
                                 f"{R_PCS}/components/podgang/syncflow.go#createOrUpdatePodGangs",
                                 fields={"podReferences": n, "Initialized": True}, index=i, role=role))
+        else:
+            cur.memo["grove.synced"] = (key, group, groups)
     for pg in owned(world, "PodGang", pcs):
         if pg.name not in names_expected and not pg.terminating:
             acts.append(_delete(pg, "no longer expected", f"{R_PCS}/components/podgang/syncflow.go#deleteExcessPodGangs",
@@ -408,8 +458,8 @@ def sync_pods(pclq: Obj, world: World) -> list[Action]:
     Upstream: ``operator/internal/controller/podclique/components/pod/syncflow.go``
     ``runSyncFlow``; ``operator/internal/index/tracker.go`` ``GetAvailableIndices``."""
     ns = pclq.namespace
-    pods = [p for p in world.index("Pod", N.L_PCLQ).get(pclq.name, ()) if p.namespace == ns]
-    active = [p for p in pods if O.pod_active(p)]
+    group = world.index("Pod", N.L_PCLQ).get(pclq.name)
+    active = SUM.summary(group, ns).active if group else []
     want = pclq.spec.get("replicas")
     want = want if isinstance(want, int) and want >= 0 else 0
     acts: list[Action] = []

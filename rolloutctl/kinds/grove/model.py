@@ -128,6 +128,22 @@ class GroveModel:
         return cluster.advance(self.pcs(desired), world, env)
 
     def _expected_pclqs(self, pcs: PCS, world: World) -> list[str]:
+        reps_of = []
+        for i in range(pcs.replicas):
+            for g in pcs.groups:
+                live = world.get("PodCliqueScalingGroup", pcs.namespace, pcs.pcsg_fqn(i, g))
+                reps = live.spec.get("replicas") if live is not None else g.replicas
+                reps_of.append(reps if isinstance(reps, int) else g.replicas)
+        cache = pcs.__dict__.setdefault("_expected_pclqs", {})
+        key = tuple(reps_of)
+        got = cache.get(key)
+        if got is None:
+            if len(cache) > 256:
+                cache.clear()
+            got = cache[key] = self._expected_pclqs_fresh(pcs, world)
+        return got
+
+    def _expected_pclqs_fresh(self, pcs: PCS, world: World) -> list[str]:
         out = []
         for i in range(pcs.replicas):
             for c in pcs.standalone:
@@ -195,14 +211,11 @@ class GroveModel:
                 want += _template_replicas(pcs, name)
         total = ready = scheduled = updated = 0
         targets = {p.name: U.expected_pod_template_hash(pcs, p) for p in C.owned(world, "PodClique", pcs)}
-        for p in C.owned(world, "Pod", pcs):
-            if not O.pod_active(p):
-                continue
-            total += 1
-            ready += O.pod_ready(p)
-            scheduled += O.pod_scheduled(p)
-            if p.labels.get(N.L_TEMPLATE_HASH) == targets.get(p.labels.get(N.L_PCLQ, "")):
-                updated += 1
+        for name, s in SUM.owned_pod_groups(world, pcs.namespace, pcs.name):
+            total += s.n_active
+            ready += s.act_ready
+            scheduled += s.act_sched
+            updated += s.hash_active.get(targets.get(name or ""), 0)
         out = {"desired": want, "total": total, "scheduled": scheduled, "ready": ready,
                "updated": updated, "old": total - updated}
         out.update(policy_for(pcs).counts(pcs, world))

@@ -17,6 +17,7 @@ from . import names as N
 from . import objects as O
 from . import update_common as U
 from .spec import PCS
+from . import summary as SUM
 
 R_PCLQ_ST = f"{U.RULE_ROOT}/podclique/reconcilestatus.go"
 R_PCSG_ST = f"{U.RULE_ROOT}/podcliquescalinggroup/reconcilestatus.go"
@@ -207,15 +208,16 @@ def refresh(pcs: PCS, world: World) -> list[Action]:
     pods_by_pclq = world.index("Pod", N.L_PCLQ)
     pclqs = [p for p in world.index("PodClique", N.L_PART_OF).get(pcs.name, ()) if p.namespace == pcs.namespace]
     for pclq in pclqs:
-        pods = [p for p in pods_by_pclq.get(pclq.name, ()) if p.namespace == pclq.namespace]
-        key = (id(pclq), gen, tuple(id(p) for p in pods))
+        group = pods_by_pclq.get(pclq.name, ())
+        key = (id(pclq), gen, id(group))
         if key in settled:
             continue
-        a = _status_action(pclq, pclq_status(pcs, pclq, pods, gen), "PodClique status from its pods", R_PCLQ_ST)
+        pods = SUM.summary(group, pclq.namespace).pods if group else []
+        a = _status_action(pclq, pclq_status(pcs, pclq, list(pods), gen), "PodClique status from its pods", R_PCLQ_ST)
         if a is not None:
             acts.append(a)
         else:
-            settled[key] = (pclq, pods)
+            settled[key] = (pclq, group)
     if acts:
         world = world.apply(acts)
     n = len(acts)

@@ -24,7 +24,7 @@ class PodSummary:
     and part of ``part_of``)."""
 
     __slots__ = ("pods", "active", "n_active", "act_ready", "act_sched", "act_gated", "nt", "nt_ready", "nt_sched",
-                 "nt_gated", "hash_all", "hash_active", "_res", "any_ready", "act_pending", "act_unready_sched")
+                 "nt_gated", "hash_all", "hash_active", "_res", "any_ready", "act_pending", "act_unready_sched", "memo")
 
     def __init__(self, pods: Sequence[Obj]) -> None:
         self.pods = pods
@@ -63,6 +63,7 @@ class PodSummary:
         self.act_pending = act_pending  # active, not scheduled, not gated
         self.act_unready_sched = act_unready_sched  # active, scheduled, not Ready
         self._res: dict[str, int] | None = None
+        self.memo: dict[str, Any] = {}  # further values derived from these pods
 
     def scheduled_resources(self) -> Mapping[str, int]:
         """Requests of the active, scheduled pods."""
