@@ -21,7 +21,7 @@ def key_of(obj: Obj) -> Key:
 
 
 #: how many ancestor worlds a derived world may patch its views from
-_DEPTH = 6
+_DEPTH = 12
 
 _Changes = dict  # Key -> (object in the ancestor world or None, object in this world or None)
 
@@ -179,6 +179,24 @@ class World:
         self._index[ik] = idx
         self._ikeys[ik] = ikeys
         return idx
+
+    @property
+    def token(self) -> object:
+        """An identity for this world that ``changes_since`` recognizes in its
+        descendants (holding it keeps no objects alive)."""
+        return self._kinds
+
+    def changes_since(self, token: object) -> Mapping[Key, tuple[Obj | None, Obj | None]] | None:
+        """What changed from the world ``token`` came from to this one, as
+        key -> (object then or None, object now or None), when that world is this
+        one or one of the last few it was derived from; None when it is not known
+        (then a caller must look at everything)."""
+        if token is self._kinds:
+            return {}
+        for kinds, _kk, _idx, _ik, changes in self._layers:
+            if kinds is token:
+                return changes
+        return None
 
     def select(self, kind: str, labels: Mapping[str, str]) -> list[Obj]:
         return [o for o in self.of_kind(kind) if all(o.labels.get(k) == v for k, v in labels.items())]

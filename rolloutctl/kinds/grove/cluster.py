@@ -5,7 +5,7 @@ and the kubelet (readiness, startup order through the ``grove-initc`` init conta
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Mapping
 
 from ...core.environment import Environment, add
 from ...core.kind import Progress
@@ -38,9 +38,9 @@ def finish_terminations(pcs: PCS, world: World) -> tuple[World, int]:
                         gone_pclqs.add(m.name)
                 if kind == "PodClique":
                     gone_pclqs.add(o.name)
-    for _name, s in SUM.owned_pod_groups(world, pcs.namespace, pcs.name):
-        if s.nt < len(s.pods):
-            remove.extend(key_of(p) for p in s.pods if p.terminating)
+    t = SUM.pod_groups(world, pcs.namespace, pcs.name)
+    for name in t.terminating:
+        remove.extend(key_of(p) for p in t.groups[name].pods if p.terminating)
     by_pclq = world.index("Pod", N.L_PCLQ)
     for name in gone_pclqs:
         for p in by_pclq.get(name, ()):
@@ -86,9 +86,9 @@ def remove_scheduling_gates(pcs: PCS, world: World) -> tuple[World, int]:
     put = []
     listed: dict[str, set[str]] | None = None
     base_ok: dict[str, bool] = {}
-    for _name, s in SUM.owned_pod_groups(world, pcs.namespace, pcs.name):
-        if not s.act_gated:
-            continue
+    t = SUM.pod_groups(world, pcs.namespace, pcs.name)
+    for name in t.gated:
+        s = t.groups[name]
         if listed is None:
             listed = {pg.name: _listed_pods(pg) for pg in owned(world, "PodGang", pcs) if not pg.terminating}
         for p in s.active:
@@ -117,11 +117,7 @@ def used_resources(pods: list[Obj], cache: dict | None = None) -> dict[str, int]
 
 def owned_used_resources(pcs: PCS, world: World) -> dict[str, int]:
     """``used_resources`` of every pod of the PodCliqueSet, from the per-PodClique summaries."""
-    used: dict[str, int] = {}
-    for _name, s in SUM.owned_pod_groups(world, pcs.namespace, pcs.name):
-        if s.act_sched:
-            add(used, s.scheduled_resources())
-    return used
+    return dict(SUM.pod_groups(world, pcs.namespace, pcs.name).res)
 
 
 def gang_shortfall(pg: Obj, members: list[Obj]) -> list[Obj]:
@@ -169,8 +165,14 @@ def schedule(pcs: PCS, world: World, env: Environment) -> tuple[World, list[str]
     by_gang_index = world.index("Pod", N.L_PODGANG)
     placed: list[Obj] = []
     events: list[str] = []
+    t = SUM.pod_groups(world, pcs.namespace, pcs.name)
+    if not t.pending:
+        return world, []
+    # only gangs with a pod to place can change anything
+    candidates = {p.labels.get(N.L_PODGANG, "") for name in t.pending for p in t.groups[name].active
+                  if not O.pod_scheduled(p) and not O.pod_gated(p)}
     for pg in _sorted_gangs(pcs, world):
-        if pg.terminating:
+        if pg.terminating or pg.name not in candidates:
             continue
         group = by_gang_index.get(pg.name)
         if not group:
@@ -245,13 +247,11 @@ def never_ready(env: Environment, pod: Obj) -> bool:
 def become_ready(pcs: PCS, world: World, env: Environment) -> tuple[World, int]:
     """Scheduled pods start and turn Ready, unless ``--never-ready`` matches them or
     their startup dependencies are not Ready yet (one wave per call)."""
-    groups = SUM.owned_pod_groups(world, pcs.namespace, pcs.name)
-    ready_by_pclq = _ReadyByPclq(groups)
+    t = SUM.pod_groups(world, pcs.namespace, pcs.name)
+    ready_by_pclq = _ReadyByPclq(t)
     put = []
-    for _name, s in groups:
-        if not s.act_unready_sched:
-            continue
-        for p in s.active:
+    for name in t.unready_sched:
+        for p in t.groups[name].active:
             if not O.pod_scheduled(p) or O.pod_ready(p):
                 continue
             if never_ready(env, p) or startup_blocked(world, p, ready_by_pclq):
@@ -260,32 +260,19 @@ def become_ready(pcs: PCS, world: World, env: Environment) -> tuple[World, int]:
     return (world.replace(put=put), len(put)) if put else (world, 0)
 
 
-class _ReadyByPclq(Mapping):
-    """Ready pods of the PodCliqueSet by PodClique label, built on demand."""
+class _ReadyByPclq:
+    """Ready pods of the PodCliqueSet by PodClique label (``get`` only), on demand."""
 
-    def __init__(self, groups: list) -> None:
-        self._groups = groups
-        self._d: dict[str, list[Obj]] | None = None
+    def __init__(self, t: "SUM.PodGroups") -> None:
+        self._t = t
+        self._d: dict[str, list[Obj]] = {}
 
-    def _build(self) -> dict[str, list[Obj]]:
-        if self._d is None:
-            d: dict[str, list[Obj]] = {}
-            for _name, s in self._groups:
-                if s.any_ready:
-                    for p in s.pods:
-                        if O.pod_ready(p):
-                            d.setdefault(p.labels.get(N.L_PCLQ, ""), []).append(p)
-            self._d = d
-        return self._d
-
-    def __getitem__(self, k: str) -> list[Obj]:
-        return self._build()[k]
-
-    def __iter__(self):
-        return iter(self._build())
-
-    def __len__(self) -> int:
-        return len(self._build())
+    def get(self, k: str, default: Any = ()) -> Any:
+        got = self._d.get(k)
+        if got is None:
+            s = self._t.groups.get(k) if k else None
+            got = self._d[k] = [p for p in s.pods if O.pod_ready(p)] if s is not None and s.any_ready else []
+        return got or default
 
 
 def advance(pcs: PCS, world: World, env: Environment) -> Progress:

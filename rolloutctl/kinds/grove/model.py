@@ -176,27 +176,8 @@ class GroveModel:
         return policy_for(pcs).diagnose(pcs, world, env) or diagnose(pcs, world, env)
 
     def metrics(self, world: World) -> Mapping[str, Any]:
-        pods = ready = 0
-        res: dict[str, int] = {}
-        groups = world.index("Pod", N.L_PCLQ)
-        seen = 0
-        for g in groups.values():
-            s = SUM.summary(g)
-            seen += len(g)
-            pods += s.n_active
-            ready += s.act_ready
-            if s.act_sched:
-                add(res, s.scheduled_resources())
-        if seen != len(world.of_kind("Pod")):
-            # pods that belong to no PodClique (observed strays)
-            for p in world.of_kind("Pod"):
-                if N.L_PCLQ in p.labels or not O.pod_active(p):
-                    continue
-                pods += 1
-                if O.pod_ready(p):
-                    ready += 1
-                if O.pod_scheduled(p):
-                    add(res, cluster.requests_of(p))
+        t = SUM.pod_groups(world, None, None)
+        pods, ready, res = t.n_active, t.act_ready, dict(t.res)
         return {"pods": pods, "readyPods": ready, "resources": res}
 
     def counts(self, desired: Obj, world: World) -> Mapping[str, Any]:
@@ -211,10 +192,9 @@ class GroveModel:
                 want += _template_replicas(pcs, name)
         total = ready = scheduled = updated = 0
         targets = {p.name: U.expected_pod_template_hash(pcs, p) for p in C.owned(world, "PodClique", pcs)}
-        for name, s in SUM.owned_pod_groups(world, pcs.namespace, pcs.name):
-            total += s.n_active
-            ready += s.act_ready
-            scheduled += s.act_sched
+        t = SUM.pod_groups(world, pcs.namespace, pcs.name)
+        total, ready, scheduled = t.n_active, t.act_ready, t.act_sched
+        for name, s in t.groups.items():
             updated += s.hash_active.get(targets.get(name or ""), 0)
         out = {"desired": want, "total": total, "scheduled": scheduled, "ready": ready,
                "updated": updated, "old": total - updated}

@@ -121,30 +121,107 @@ def requests_of(pod: Obj) -> dict[str, int]:
     return r
 
 
-_groups_memo: dict[int, tuple[Any, str, str, list[tuple[str | None, PodSummary]]]] = {}
+class PodGroups:
+    """The pods of a PodCliqueSet (or of the whole world) by PodClique, with running
+    totals and the PodCliques that have pods in each interesting state. Kept up to
+    date from ``World.changes_since``: a round touches only the PodCliques whose pods
+    changed. ``tests/kinds/grove/test_summary.py`` checks it against a fresh build."""
+
+    def __init__(self, namespace: str | None, part_of: str | None) -> None:
+        self.namespace, self.part_of = namespace, part_of
+        self.token: object = None
+        self.groups: dict[str | None, PodSummary] = {}
+        self.n_active = self.act_ready = self.act_sched = 0
+        self.res: dict[str, int] = {}
+        self.terminating: set[str | None] = set()
+        self.gated: set[str | None] = set()
+        self.pending: set[str | None] = set()
+        self.unready_sched: set[str | None] = set()
+
+    def _account(self, name: str | None, s: PodSummary, sign: int) -> None:
+        self.n_active += sign * s.n_active
+        self.act_ready += sign * s.act_ready
+        self.act_sched += sign * s.act_sched
+        if s.act_sched:
+            add(self.res, s.scheduled_resources(), sign)
+        for flag, bucket in ((s.nt < len(s.pods), self.terminating), (s.act_gated, self.gated),
+                             (s.act_pending, self.pending), (s.act_unready_sched, self.unready_sched)):
+            if flag:
+                if sign > 0:
+                    bucket.add(name)
+                else:
+                    bucket.discard(name)
+
+    def _set(self, name: str | None, s: PodSummary | None) -> None:
+        old = self.groups.pop(name, None)
+        if old is not None:
+            self._account(name, old, -1)
+        if s is not None and s.pods:
+            self.groups[name] = s
+            self._account(name, s, +1)
+
+    def _owned(self, p: Obj) -> bool:
+        return (self.namespace is None or p.namespace == self.namespace) and \
+            (self.part_of is None or p.labels.get(N.L_PART_OF) == self.part_of)
+
+    def _strays(self, world: Any) -> PodSummary | None:
+        if self.part_of is not None:
+            cands = world.index("Pod", N.L_PART_OF).get(self.part_of, ())
+        else:
+            cands = world.of_kind("Pod")
+        strays = [p for p in cands if N.L_PCLQ not in p.labels and self._owned(p)]
+        return PodSummary(strays) if strays else None
+
+    def update(self, world: Any) -> "PodGroups":
+        idx = world.index("Pod", N.L_PCLQ)
+        changes = world.changes_since(self.token) if self.token is not None else None
+        if changes is None:
+            self.groups = {}
+            self.n_active = self.act_ready = self.act_sched = 0
+            self.res = {}
+            for b in (self.terminating, self.gated, self.pending, self.unready_sched):
+                b.clear()
+            for name, g in idx.items():
+                self._set(name, summary(g, self.namespace, self.part_of))
+            self._set(None, self._strays(world))
+        else:
+            dirty: set[str | None] = set()
+            for k, (old, new) in changes.items():
+                if k[0] != "Pod":
+                    continue
+                for o in (old, new):
+                    if o is not None:
+                        dirty.add(o.labels.get(N.L_PCLQ))
+            for name in dirty:
+                if name is None:
+                    self._set(None, self._strays(world))
+                else:
+                    g = idx.get(name)
+                    self._set(name, summary(g, self.namespace, self.part_of) if g else None)
+        for k in [k for k, v in self.res.items() if v == 0]:
+            del self.res[k]
+        self.token = world.token
+        return self
+
+
+_trackers: dict[tuple, PodGroups] = {}
+
+
+def pod_groups(world: Any, namespace: str | None, part_of: str | None) -> PodGroups:
+    """The ``PodGroups`` of ``world`` (pods in ``namespace`` and part of ``part_of``;
+    None: any)."""
+    key = (namespace, part_of)
+    t = _trackers.get(key)
+    if t is None:
+        if len(_trackers) > 64:
+            _trackers.clear()
+        t = _trackers[key] = PodGroups(namespace, part_of)
+    if t.token is not world.token:
+        t.update(world)
+    return t
 
 
 def owned_pod_groups(world: Any, namespace: str, part_of: str) -> list[tuple[str | None, PodSummary]]:
-    """The pods of a PodCliqueSet (``part_of`` in ``namespace``) as (PodClique name,
-    summary) per PodClique, plus (None, summary) of owned pods without a PodClique
-    label when there are any. Memoized per world."""
-    idx = world.index("Pod", N.L_PCLQ)
-    ent = _groups_memo.get(id(idx))
-    if ent is not None and ent[0] is idx and ent[1] == namespace and ent[2] == part_of:
-        return ent[3]
-    out: list[tuple[str | None, PodSummary]] = []
-    n_any_ns = 0
-    for name, g in idx.items():
-        s = summary(g, namespace, part_of)
-        if s.pods:
-            out.append((name, s))
-        n_any_ns += len(summary(g, None, part_of).pods)
-    owned_all = world.index("Pod", N.L_PART_OF).get(part_of, ())
-    if n_any_ns != len(owned_all):
-        strays = [p for p in owned_all if p.namespace == namespace and N.L_PCLQ not in p.labels]
-        if strays:
-            out.append((None, PodSummary(strays)))
-    if len(_groups_memo) > 64:
-        _groups_memo.clear()
-    _groups_memo[id(idx)] = (idx, namespace, part_of, out)
-    return out
+    """The pods of a PodCliqueSet as (PodClique name, summary) pairs (None: owned pods
+    without a PodClique label)."""
+    return list(pod_groups(world, namespace, part_of).groups.items())
