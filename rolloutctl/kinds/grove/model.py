@@ -76,6 +76,7 @@ class GroveModel:
 
     def reconcile(self, desired: Obj, world: World) -> list[Action]:
         pcs = self.pcs(desired)
+        base = world
         actions: list[Action] = []
         policy = policy_for(pcs)
         # status bookkeeping of what happened since the last round (every controller's
@@ -118,11 +119,50 @@ class GroveModel:
         world = world.apply(pass_actions)
         actions += pass_actions
         # PodClique controller
-        pass_actions = []
-        for pclq in C.iter_pclqs(world, pcs):
-            pass_actions += policy.pclq_pass(pcs, pclq, world)
-        actions += pass_actions
+        actions += self._pclq_passes(pcs, policy, base, world)
         return actions
+
+    def _pclq_passes(self, pcs: PCS, policy: Any, base: World, world: World) -> list[Action]:
+        """``policy.pclq_pass`` for every PodClique of the PodCliqueSet, in name order;
+        a PodClique whose pass did nothing is skipped while it, its pods and the
+        policy's ``pclq_pass_key`` stay the same (same objects, so same result)."""
+        key = policy.pclq_pass_key(pcs, world)
+        memos = pcs.__dict__.setdefault("_pclq_pass_memo", {})
+        memo = memos.get(policy.name)
+        if memo is None:
+            memo = memos[policy.name] = SUM.PclqPassMemo()
+        dirty = memo.dirty(base, world)
+        ns = pcs.namespace
+        if key is None or dirty is None or key != memo.key:
+            memo.settled.clear()
+            memo.unsettled = set()
+            memo.key = key
+            todo: Sequence[Obj] = C.iter_pclqs(world, pcs)
+        else:
+            todo = []
+            for name in sorted(memo.unsettled | dirty):
+                q = world.get("PodClique", ns, name)
+                if q is None or q.terminating or q.labels.get(N.L_PART_OF) != pcs.name:
+                    memo.unsettled.discard(name)
+                    memo.settled.pop(name, None)
+                    continue
+                todo.append(q)
+        pods_idx = world.index("Pod", N.L_PCLQ)
+        out: list[Action] = []
+        for q in todo:
+            group = pods_idx.get(q.name)
+            seen = memo.settled.get(q.name)
+            if seen is not None and seen[0] is q and seen[1] is group:
+                continue
+            acts = policy.pclq_pass(pcs, q, world)
+            out += acts
+            if key is not None and not acts and policy.pclq_pass_settles(pcs, q, world):
+                memo.settled[q.name] = (q, group)
+                memo.unsettled.discard(q.name)
+            else:
+                memo.settled.pop(q.name, None)
+                memo.unsettled.add(q.name)
+        return out
 
     def advance(self, desired: Obj, world: World, env: Environment) -> Progress:
         return cluster.advance(self.pcs(desired), world, env)

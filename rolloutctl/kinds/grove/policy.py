@@ -47,6 +47,18 @@ class Policy:
         """The PodClique controller's pod work for one PodClique."""
         return C.sync_pods(pclq, world)
 
+    def pclq_pass_key(self, pcs: PCS, world: World) -> Any:
+        """What ``pclq_pass`` reads besides the PodClique and its pods, as a value the
+        model compares between rounds; None: the pass reads more (then the model runs
+        it for every PodClique every round). A PodClique whose pass did nothing is not
+        visited again until it, its pods or this key change."""
+        return () if type(self).pclq_pass is Policy.pclq_pass else None
+
+    def pclq_pass_settles(self, pcs: PCS, pclq: Obj, world: World) -> bool:
+        """Whether an empty ``pclq_pass`` of ``pclq`` depends only on the PodClique, its
+        pods and ``pclq_pass_key`` (so it stays empty while they do not change)."""
+        return True
+
     def converged(self, pcs: PCS, world: World) -> bool:
         """No update left to do (creation completeness is checked by the model)."""
         return True

@@ -465,6 +465,21 @@ class RollingRecreate(Policy):
             acts += process_pending_pod_updates(pcs, pclq, world, pods)
         return acts
 
+    def pclq_pass_key(self, pcs: PCS, world: World) -> Any:
+        """``pclq_pass`` reads the PodCliqueSet status only through the generation
+        hash, whether an update is recorded or ended, and the replica being updated."""
+        if type(self).pclq_pass is not RollingRecreate.pclq_pass:
+            return None
+        live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
+        st = live.status if live is not None else {}
+        up = st.get("updateProgress")
+        return (st.get("currentGenerationHash"), isinstance(up, Mapping),
+                bool(up.get("updateEndedAt")) if isinstance(up, Mapping) else None, U.currently_updating(st))
+
+    def pclq_pass_settles(self, pcs: PCS, pclq: Obj, world: World) -> bool:
+        # a rolling PodClique also reads the pod it selected; it is visited every round
+        return not U.is_update_in_progress(pclq)
+
     def converged(self, pcs: PCS, world: World) -> bool:
         live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
         if live is None:

@@ -225,3 +225,46 @@ def owned_pod_groups(world: Any, namespace: str, part_of: str) -> list[tuple[str
     """The pods of a PodCliqueSet as (PodClique name, summary) pairs (None: owned pods
     without a PodClique label)."""
     return list(pod_groups(world, namespace, part_of).groups.items())
+
+
+def changed_pclq_names(changes: Mapping[Any, tuple[Obj | None, Obj | None]]) -> set[str]:
+    """PodCliques touched by ``changes``: changed PodCliques and the PodCliques of
+    changed pods."""
+    out: set[str] = set()
+    for k, (old, new) in changes.items():
+        if k[0] == "PodClique":
+            out.add(k[2])
+        elif k[0] == "Pod":
+            for o in (old, new):
+                if o is not None:
+                    v = o.labels.get(N.L_PCLQ)
+                    if v is not None:
+                        out.add(v)
+    return out
+
+
+class PclqPassMemo:
+    """Which PodCliques' controller pass did nothing, with the PodClique and pod group
+    it saw (``GroveModel._pclq_passes``)."""
+
+    def __init__(self) -> None:
+        self.key: Any = None
+        self.token: object = None  # the reconcile input world of the last round
+        self.prev_local: set[str] = set()
+        self.settled: dict[str, tuple[Obj, Any]] = {}
+        self.unsettled: set[str] = set()
+
+    def dirty(self, base: Any, world: Any) -> set[str] | None:
+        """PodCliques that may differ from what the last round saw at this point:
+        changed since the last round's input world, or by this round's or the last
+        round's earlier passes. None when unknown."""
+        main = base.changes_since(self.token) if self.token is not None else None
+        local = world.changes_since(base.token)
+        self.token = base.token
+        if local is None:
+            self.prev_local = set()
+            return None
+        local_names = changed_pclq_names(local)
+        out = None if main is None else changed_pclq_names(main) | local_names | self.prev_local
+        self.prev_local = local_names
+        return out

@@ -186,6 +186,17 @@ class RollingUpdatePolicy(Policy):
             return C.sync_pods(pclq, world)
         return roll_pods(pcs, pclq, world, self.view(pcs, world))
 
+    def pclq_pass_key(self, pcs: PCS, world: World) -> Any:
+        """Outside the selected replicas the pass is the plain pod sync; which replicas
+        are selected comes from the PodCliqueSet status."""
+        if type(self).pclq_pass is not RollingUpdatePolicy.pclq_pass:
+            return None
+        st = self.status(pcs, world)
+        return (S.update_active(st), tuple(S.updating_replicas(st)))
+
+    def pclq_pass_settles(self, pcs: PCS, pclq: Obj, world: World) -> bool:
+        return N.L_PCSG in pclq.labels or not self.selected(pcs, world, C.replica_of(pclq))
+
     # model hooks ------------------------------------------------------------------
     def converged(self, pcs: PCS, world: World) -> bool:
         view = self.view(pcs, world)
