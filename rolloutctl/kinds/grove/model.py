@@ -77,6 +77,11 @@ class GroveModel:
     def reconcile(self, desired: Obj, world: World) -> list[Action]:
         pcs = self.pcs(desired)
         base = world
+        # Views the passes use, computed on the round's input world so that the next
+        # round's world (derived from this one, not from the passes' scratch worlds)
+        # patches them instead of building them afresh.
+        for kind, label in _VIEWS:
+            world.index(kind, label)
         actions: list[Action] = []
         policy = policy_for(pcs)
         # status bookkeeping of what happened since the last round (every controller's
@@ -281,6 +286,11 @@ class GroveModel:
     def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]:
         from . import classify
         return classify.classify(changes, desired, live)
+
+
+_VIEWS = (("Pod", N.L_PCLQ), ("Pod", N.L_PODGANG), ("Pod", N.L_PART_OF), ("PodClique", N.L_PART_OF),
+          ("PodClique", N.L_PCSG), ("PodCliqueScalingGroup", N.L_PART_OF), ("PodGang", N.L_PART_OF),
+          ("PodClique", N.L_PCS_REPLICA), ("PodCliqueScalingGroup", N.L_PCS_REPLICA))
 
 
 def _template_replicas(pcs: PCS, pclq_name: str) -> int:

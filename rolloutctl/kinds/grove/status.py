@@ -156,26 +156,40 @@ def pcsg_status(pcs: PCS, pcsg: Obj, members: list[Obj], generation_hash: str | 
 # ----------------------------------------------------------------------------- PodCliqueSet
 
 
+def _replica_counts(pcs: PCS, info: U.PCSReplicaInfo, gen: str | None) -> tuple[bool, bool, int, int]:
+    """One PodCliqueSet replica's part of ``pcs_status``: available, updated, and its
+    updated PodCliques and scaling groups."""
+    pclqs = [p for p in info.pclqs if not p.terminating]
+    pcsgs = [g for g in info.pcsgs if not g.terminating]
+    pclq_ok = len(pclqs) == len(pcs.standalone) and all(
+        U.status_int(p, "readyReplicas") >= U.min_available(p) for p in pclqs)
+    pcsg_ok = len(pcsgs) == len(pcs.groups) and all(
+        U.status_int(g, "availableReplicas") >= U.int_field(g.spec.get("minAvailable"), 1) for g in pcsgs)
+    n_upd_pclq = sum(1 for p in pclqs if U.is_pclq_update_complete(pcs, p, gen))
+    n_upd_pcsg = sum(1 for g in pcsgs if U.is_pcsg_update_complete(g, gen))
+    return (pclq_ok and pcsg_ok, n_upd_pclq == len(pclqs) and n_upd_pcsg == len(pcsgs), n_upd_pclq, n_upd_pcsg)
+
+
 def pcs_status(pcs: PCS, world: World, status: Mapping[str, Any]) -> dict[str, Any]:
     """PodCliqueSet replica counts and update-progress counts.
     Upstream: ``podcliqueset/reconcilestatus.go`` ``mutateReplicas`` /
     ``computeAvailableAndUpdatedReplicas``."""
     gen = status.get("currentGenerationHash")
     available = updated = upd_pclqs = upd_pcsgs = 0
+    memo: dict[tuple, tuple] = pcs.__dict__.setdefault("_pcs_status_memo", {})
+    if len(memo) > 50_000:
+        memo.clear()
     for info in U.pcs_replica_infos(pcs, world, gen):
-        pclqs = [p for p in info.pclqs if not p.terminating]
-        pcsgs = [g for g in info.pcsgs if not g.terminating]
-        pclq_ok = len(pclqs) == len(pcs.standalone) and all(
-            U.status_int(p, "readyReplicas") >= U.min_available(p) for p in pclqs)
-        pcsg_ok = len(pcsgs) == len(pcs.groups) and all(
-            U.status_int(g, "availableReplicas") >= U.int_field(g.spec.get("minAvailable"), 1) for g in pcsgs)
-        n_upd_pclq = sum(1 for p in pclqs if U.is_pclq_update_complete(pcs, p, gen))
-        n_upd_pcsg = sum(1 for g in pcsgs if U.is_pcsg_update_complete(g, gen))
+        k = (id(info.pclqs), id(info.pcsgs), gen)
+        got = memo.get(k)
+        if got is None or got[0] is not info.pclqs or got[1] is not info.pcsgs:
+            got = memo[k] = (info.pclqs, info.pcsgs, _replica_counts(pcs, info, gen))
+        ok, both_upd, n_upd_pclq, n_upd_pcsg = got[2]
         upd_pclqs += n_upd_pclq
         upd_pcsgs += n_upd_pcsg
-        if pclq_ok and pcsg_ok:
+        if ok:
             available += 1
-            if n_upd_pclq == len(pclqs) and n_upd_pcsg == len(pcsgs):
+            if both_upd:
                 updated += 1
     st: dict[str, Any] = {"replicas": pcs.replicas, "availableReplicas": available, "updatedReplicas": updated}
     up = status.get("updateProgress")
@@ -189,6 +203,16 @@ def pcs_status(pcs: PCS, world: World, status: Mapping[str, Any]) -> dict[str, A
 
 
 # ----------------------------------------------------------------------------- the status pass
+
+
+def _owned_by_name(world: World, kind: str, pcs: PCS, names: set[str]) -> list[Obj]:
+    """The PodCliqueSet's objects of ``kind`` among ``names``, in key order."""
+    out = []
+    for name in sorted(names):
+        o = world.get(kind, pcs.namespace, name)
+        if o is not None and o.labels.get(N.L_PART_OF) == pcs.name:
+            out.append(o)
+    return out
 
 
 def refresh(pcs: PCS, world: World) -> list[Action]:
@@ -205,8 +229,18 @@ def refresh(pcs: PCS, world: World) -> list[Action]:
     settled: dict[tuple, tuple] = pcs.__dict__.setdefault("_settled_status", {})
     if len(settled) > 200_000:
         settled.clear()
+    # Only PodCliques (scaling groups) that changed since the last round, or whose
+    # status was written then, can need a write now.
+    track: SUM.StatusDirty = pcs.__dict__.setdefault("_status_dirty", SUM.StatusDirty())
+    base = world
+    dirty_pclqs = track.pclqs.since(base, world)
+    ns = pcs.namespace
     pods_by_pclq = world.index("Pod", N.L_PCLQ)
-    pclqs = [p for p in world.index("PodClique", N.L_PART_OF).get(pcs.name, ()) if p.namespace == pcs.namespace]
+    if dirty_pclqs is None or track.gen != gen:
+        track.unsettled_pclqs = set()
+        pclqs = [p for p in world.index("PodClique", N.L_PART_OF).get(pcs.name, ()) if p.namespace == ns]
+    else:
+        pclqs = _owned_by_name(world, "PodClique", pcs, track.unsettled_pclqs | dirty_pclqs)
     for pclq in pclqs:
         group = pods_by_pclq.get(pclq.name, ())
         key = (id(pclq), gen, id(group))
@@ -216,13 +250,21 @@ def refresh(pcs: PCS, world: World) -> list[Action]:
         a = _status_action(pclq, pclq_status(pcs, pclq, list(pods), gen), "PodClique status from its pods", R_PCLQ_ST)
         if a is not None:
             acts.append(a)
+            track.unsettled_pclqs.add(pclq.name)
         else:
             settled[key] = (pclq, group)
+            track.unsettled_pclqs.discard(pclq.name)
     if acts:
         world = world.apply(acts)
     n = len(acts)
-    for pcsg in [g for g in world.index("PodCliqueScalingGroup", N.L_PART_OF).get(pcs.name, ())
-                 if g.namespace == pcs.namespace]:
+    dirty_pcsgs = track.pcsgs.since(base, world)
+    if dirty_pcsgs is None or track.gen != gen:
+        track.unsettled_pcsgs = set()
+        pcsgs = [g for g in world.index("PodCliqueScalingGroup", N.L_PART_OF).get(pcs.name, ()) if g.namespace == ns]
+    else:
+        pcsgs = _owned_by_name(world, "PodCliqueScalingGroup", pcs, track.unsettled_pcsgs | dirty_pcsgs)
+    track.gen = gen
+    for pcsg in pcsgs:
         members = U.pclqs_of_pcsg(world, pcsg)
         key = (id(pcsg), gen, tuple(id(m) for m in members))
         if key in settled:
@@ -231,8 +273,10 @@ def refresh(pcs: PCS, world: World) -> list[Action]:
                            "scaling-group status from its PodCliques", R_PCSG_ST)
         if a is not None:
             acts.append(a)
+            track.unsettled_pcsgs.add(pcsg.name)
         else:
             settled[key] = (pcsg, members)
+            track.unsettled_pcsgs.discard(pcsg.name)
     if len(acts) > n:
         world = world.apply(acts[n:])
     if live is not None:

@@ -268,3 +268,56 @@ class PclqPassMemo:
         out = None if main is None else changed_pclq_names(main) | local_names | self.prev_local
         self.prev_local = local_names
         return out
+
+
+def changed_pcsg_names(changes: Mapping[Any, tuple[Obj | None, Obj | None]]) -> set[str]:
+    """Scaling groups touched by ``changes``: changed scaling groups and the scaling
+    groups of changed PodCliques."""
+    out: set[str] = set()
+    for k, (old, new) in changes.items():
+        if k[0] == "PodCliqueScalingGroup":
+            out.add(k[2])
+        elif k[0] == "PodClique":
+            for o in (old, new):
+                if o is not None:
+                    v = o.labels.get(N.L_PCSG)
+                    if v is not None:
+                        out.add(v)
+    return out
+
+
+class Dirty:
+    """Names touched between the world a pass saw last round and the one it sees
+    now. The pass runs on ``world``, derived (by earlier passes of the round) from
+    the round's input world ``base``; consecutive input worlds descend from each
+    other, the passes' scratch worlds do not, so the names come from three change
+    sets: since the last input world, by this round's earlier passes, and by the last
+    round's. None when unknown (then the pass looks at everything)."""
+
+    def __init__(self, names: Any) -> None:
+        self.names = names
+        self.token: object = None
+        self.prev_local: set[str] = set()
+
+    def since(self, base: Any, world: Any) -> set[str] | None:
+        main = base.changes_since(self.token) if self.token is not None else None
+        local = world.changes_since(base.token)
+        self.token = base.token
+        if local is None:
+            self.prev_local = set()
+            return None
+        local_names = self.names(local)
+        out = None if main is None else self.names(main) | local_names | self.prev_local
+        self.prev_local = local_names
+        return out
+
+
+class StatusDirty:
+    """``status.refresh`` bookkeeping: what changed, and what was written last round."""
+
+    def __init__(self) -> None:
+        self.pclqs = Dirty(changed_pclq_names)
+        self.pcsgs = Dirty(changed_pcsg_names)
+        self.gen: Any = object()
+        self.unsettled_pclqs: set[str] = set()
+        self.unsettled_pcsgs: set[str] = set()

@@ -321,27 +321,71 @@ class PCSReplicaInfo:
     done: bool = False
 
 
+_done_memo: dict[tuple, tuple] = {}
+_members_memo: dict[int, tuple] = {}
+
+
+def _replica_members(group: list[Obj], pcs: PCS, standalone: bool) -> list[Obj]:
+    """The objects of one replica-label group that belong to ``pcs`` (key order), the
+    same list while the group is the same."""
+    ent = _members_memo.get(id(group))
+    if ent is not None and ent[0] is group and ent[1] is pcs and ent[2] == standalone:
+        return ent[3]
+    lst = [p for p in group if p.labels.get(N.L_PART_OF) == pcs.name and p.namespace == pcs.namespace
+           and (not standalone or is_standalone_pclq(p))]
+    if len(_members_memo) > 50_000:
+        _members_memo.clear()
+    _members_memo[id(group)] = (group, pcs, standalone, lst)
+    return lst
+
+
+def _by_replica(world: World, kind: str, pcs: PCS, standalone: bool) -> dict[int, list[Obj]]:
+    """Objects of ``kind`` of ``pcs`` by PodCliqueSet replica index (``pcs_replica_of``),
+    each list in key order, from the replica-label index (unchanged replicas keep
+    their lists)."""
+    out: dict[int, list[Obj]] = {}
+    merged = False
+    for v, group in world.index(kind, N.L_PCS_REPLICA).items():
+        lst = _replica_members(group, pcs, standalone)
+        if not lst:
+            continue
+        try:
+            i = int(v)
+        except ValueError:
+            i = -1
+        if i in out:
+            out[i] = out[i] + lst
+            merged = True
+        else:
+            out[i] = lst
+    if merged:  # several label spellings of one index: back to key order
+        out = {i: sorted(lst, key=lambda o: (o.namespace, o.name)) for i, lst in out.items()}
+    return out
+
+
 def pcs_replica_infos(pcs: PCS, world: World, generation_hash: str | None,
                       skip: Iterable[int] = ()) -> list[PCSReplicaInfo]:
     """Replica infos for ``0..spec.replicas-1`` with ``done`` computed.
     Upstream: ``getPCSReplicaInfos`` and ``pcsReplicaInfo.computeUpdateProgress``."""
     skipped = set(skip)
-    by_replica_pclq: dict[int, list[Obj]] = {}
-    for p in world.index("PodClique", N.L_PART_OF).get(pcs.name, ()):
-        if p.namespace == pcs.namespace and is_standalone_pclq(p):
-            by_replica_pclq.setdefault(pcs_replica_of(p), []).append(p)
-    by_replica_pcsg: dict[int, list[Obj]] = {}
-    for g in world.index("PodCliqueScalingGroup", N.L_PART_OF).get(pcs.name, ()):
-        if g.namespace == pcs.namespace:
-            by_replica_pcsg.setdefault(pcs_replica_of(g), []).append(g)
+    by_replica_pclq = _by_replica(world, "PodClique", pcs, True)
+    by_replica_pcsg = _by_replica(world, "PodCliqueScalingGroup", pcs, False)
     out = []
     for i in range(pcs.replicas):
         if i in skipped:
             continue
         info = PCSReplicaInfo(i, by_replica_pclq.get(i, []), by_replica_pcsg.get(i, []))
-        updated_pclqs = sum(1 for p in info.pclqs if is_pclq_update_complete(pcs, p, generation_hash))
-        updated_pcsgs = sum(1 for g in info.pcsgs if is_pcsg_update_complete(g, generation_hash))
-        info.done = updated_pclqs == len(pcs.standalone) and updated_pcsgs == len(pcs.groups)
+        k = (id(info.pclqs), id(info.pcsgs), generation_hash, id(pcs))
+        got = _done_memo.get(k)
+        if got is not None and got[0] is info.pclqs and got[1] is info.pcsgs and got[2] is pcs:
+            info.done = got[3]
+        else:
+            updated_pclqs = sum(1 for p in info.pclqs if is_pclq_update_complete(pcs, p, generation_hash))
+            updated_pcsgs = sum(1 for g in info.pcsgs if is_pcsg_update_complete(g, generation_hash))
+            info.done = updated_pclqs == len(pcs.standalone) and updated_pcsgs == len(pcs.groups)
+            if len(_done_memo) > 50_000:
+                _done_memo.clear()
+            _done_memo[k] = (info.pclqs, info.pcsgs, pcs, info.done)
         out.append(info)
     return out
 
