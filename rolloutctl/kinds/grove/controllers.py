@@ -374,17 +374,19 @@ def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
 
 
 def sync_scaling_group_podcliques(pcs: PCS, world: World, may_create: Callable[[Obj, int], bool] | None = None,
-                                  surge: Callable[[Obj], int] | None = None) -> list[Action]:
+                                  surge: Callable[[Obj], int] | None = None,
+                                  only: Iterable[Obj] | None = None) -> list[Action]:
     """For each PodCliqueScalingGroup: create the member PodCliques of replicas
     ``0..spec.replicas-1`` that do not exist (waiting while an old one with the same
     name is still terminating) and delete those of replicas scaled in (highest
     indices). Upstream: ``operator/internal/controller/podcliquescalinggroup/components/
     podclique/sync.go`` ``runSyncFlow``, ``createExpectedPCLQs``, ``computePCSGReplicasToDelete``.
-    Replicas that ``surge`` says the strategy keeps above ``spec.replicas`` are not scaled in."""
+    Replicas that ``surge`` says the strategy keeps above ``spec.replicas`` are not scaled in.
+    ``only``: these scaling groups instead of all of the PodCliqueSet's."""
     acts = []
     ns = pcs.namespace
     pclqs_by_pcsg = world.index("PodClique", N.L_PCSG)
-    for pcsg in owned(world, "PodCliqueScalingGroup", pcs):
+    for pcsg in owned(world, "PodCliqueScalingGroup", pcs) if only is None else only:
         if pcsg.terminating:
             continue
         i = replica_of(pcsg)

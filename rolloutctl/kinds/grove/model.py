@@ -115,12 +115,18 @@ class GroveModel:
         pass_actions += more
         actions += pass_actions
         # PodCliqueScalingGroup controller
-        pass_actions = C.sync_scaling_group_podcliques(
-            pcs, world, may_create=lambda pcsg, j: policy.may_create_pcsg_replica(pcs, pcsg, j, world),
-            surge=lambda pcsg, w=world: policy.surge_pcsg_replicas(pcs, pcsg, w))
-        for pcsg in C.owned(world, "PodCliqueScalingGroup", pcs):
-            if not pcsg.terminating:
-                pass_actions += policy.pcsg_pass(pcs, pcsg, world)
+        members_idx = world.index("PodClique", N.L_PCSG)
+        pass_actions = _visit(
+            pcs, "_pcsg_sync_memo", policy.name, "PodCliqueScalingGroup", SUM.changed_pcsg_member_names, base, world,
+            policy.pcsg_hooks_key(pcs, world),
+            lambda g: C.sync_scaling_group_podcliques(
+                pcs, world, may_create=lambda pcsg, j: policy.may_create_pcsg_replica(pcs, pcsg, j, world),
+                surge=lambda pcsg, w=world: policy.surge_pcsg_replicas(pcs, pcsg, w), only=[g]),
+            lambda g: policy.pcsg_hooks_settle(pcs, g, world), lambda g: members_idx.get(g.name))
+        pass_actions += _visit(
+            pcs, "_pcsg_pass_memo", policy.name, "PodCliqueScalingGroup", SUM.changed_pcsg_member_names, base, world,
+            policy.pcsg_pass_key(pcs, world), lambda g: policy.pcsg_pass(pcs, g, world),
+            lambda g: policy.pcsg_pass_settles(pcs, g, world), lambda g: members_idx.get(g.name))
         world = world.apply(pass_actions)
         actions += pass_actions
         # PodClique controller
@@ -128,46 +134,11 @@ class GroveModel:
         return actions
 
     def _pclq_passes(self, pcs: PCS, policy: Any, base: World, world: World) -> list[Action]:
-        """``policy.pclq_pass`` for every PodClique of the PodCliqueSet, in name order;
-        a PodClique whose pass did nothing is skipped while it, its pods and the
-        policy's ``pclq_pass_key`` stay the same (same objects, so same result)."""
-        key = policy.pclq_pass_key(pcs, world)
-        memos = pcs.__dict__.setdefault("_pclq_pass_memo", {})
-        memo = memos.get(policy.name)
-        if memo is None:
-            memo = memos[policy.name] = SUM.PclqPassMemo()
-        dirty = memo.dirty(base, world)
-        ns = pcs.namespace
-        if key is None or dirty is None or key != memo.key:
-            memo.settled.clear()
-            memo.unsettled = set()
-            memo.key = key
-            todo: Sequence[Obj] = C.iter_pclqs(world, pcs)
-        else:
-            todo = []
-            for name in sorted(memo.unsettled | dirty):
-                q = world.get("PodClique", ns, name)
-                if q is None or q.terminating or q.labels.get(N.L_PART_OF) != pcs.name:
-                    memo.unsettled.discard(name)
-                    memo.settled.pop(name, None)
-                    continue
-                todo.append(q)
+        """``policy.pclq_pass`` for every PodClique of the PodCliqueSet, in name order."""
         pods_idx = world.index("Pod", N.L_PCLQ)
-        out: list[Action] = []
-        for q in todo:
-            group = pods_idx.get(q.name)
-            seen = memo.settled.get(q.name)
-            if seen is not None and seen[0] is q and seen[1] is group:
-                continue
-            acts = policy.pclq_pass(pcs, q, world)
-            out += acts
-            if key is not None and not acts and policy.pclq_pass_settles(pcs, q, world):
-                memo.settled[q.name] = (q, group)
-                memo.unsettled.discard(q.name)
-            else:
-                memo.settled.pop(q.name, None)
-                memo.unsettled.add(q.name)
-        return out
+        return _visit(pcs, "_pclq_pass_memo", policy.name, "PodClique", SUM.changed_pclq_names, base, world,
+                      policy.pclq_pass_key(pcs, world), lambda q: policy.pclq_pass(pcs, q, world),
+                      lambda q: policy.pclq_pass_settles(pcs, q, world), lambda q: pods_idx.get(q.name))
 
     def advance(self, desired: Obj, world: World, env: Environment) -> Progress:
         return cluster.advance(self.pcs(desired), world, env)
@@ -227,20 +198,39 @@ class GroveModel:
 
     def counts(self, desired: Obj, world: World) -> Mapping[str, Any]:
         pcs = self.pcs(desired)
-        want = 0
-        for name in self._expected_pclqs(pcs, world):
-            pclq = world.get("PodClique", pcs.namespace, name)
-            if pclq is not None:
-                want += pclq.spec.get("replicas") or 0
-            else:
-                clique = pcs.clique_by_name.get(name.rsplit("-", 1)[-1])
-                want += _template_replicas(pcs, name)
-        total = ready = scheduled = updated = 0
-        targets = {p.name: U.expected_pod_template_hash(pcs, p) for p in C.owned(world, "PodClique", pcs)}
+        names = self._expected_pclqs(pcs, world)
         t = SUM.pod_groups(world, pcs.namespace, pcs.name)
+        m: SUM.CountsMemo = pcs.__dict__.setdefault("_counts_memo", SUM.CountsMemo())
+        dirty = m.dirty.since(world, world)
+        ns = pcs.namespace
+
+        def want_of(name: str) -> int:
+            pclq = world.get("PodClique", ns, name)
+            return (pclq.spec.get("replicas") or 0) if pclq is not None else _template_replicas(pcs, name)
+
+        def updated_of(name: str | None) -> int:
+            s = t.groups.get(name)
+            if s is None:
+                return 0
+            pclq = world.get("PodClique", ns, name) if name else None
+            target = U.expected_pod_template_hash(pcs, pclq) if pclq is not None and \
+                pclq.labels.get(N.L_PART_OF) == pcs.name else None
+            return s.hash_active.get(target, 0)
+
+        if dirty is None or m.names is not names:
+            m.reset(names)
+            for n in names:
+                m.set_want(n, want_of(n))
+            for n in t.groups:
+                m.set_updated(n, updated_of(n))
+        else:
+            for n in dirty:
+                if n in m.name_set:
+                    m.set_want(n, want_of(n))
+                m.set_updated(n, updated_of(n))
+            m.set_updated(None, updated_of(None))  # owned pods without a PodClique label
+        want, updated = m.want, m.updated
         total, ready, scheduled = t.n_active, t.act_ready, t.act_sched
-        for name, s in t.groups.items():
-            updated += s.hash_active.get(targets.get(name or ""), 0)
         out = {"desired": want, "total": total, "scheduled": scheduled, "ready": ready,
                "updated": updated, "old": total - updated}
         out.update(policy_for(pcs).counts(pcs, world))
@@ -286,6 +276,53 @@ class GroveModel:
     def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]:
         from . import classify
         return classify.classify(changes, desired, live)
+
+
+def _visit(pcs: PCS, slot: str, policy_name: str, kind: str, names: Any, base: World, world: World, key: Any,
+           run: Any, settles: Any, group_of: Any) -> list[Action]:
+    """``run`` for every non-terminating ``kind`` object of the PodCliqueSet, in name
+    order, concatenating the actions. An object whose run did nothing (and that
+    ``settles`` says depends only on itself, ``group_of`` it and ``key``) is skipped
+    while they stay the same objects: then the run would do nothing again. Only
+    objects ``names`` finds in the changes since the last round, and those that did
+    something then, are looked at (all of them when the key changed or the changes
+    are unknown)."""
+    memos = pcs.__dict__.setdefault(slot, {})
+    memo = memos.get(policy_name)
+    if memo is None:
+        memo = memos[policy_name] = SUM.PassMemo(names)
+    dirty = memo.dirty.since(base, world)
+    ns = pcs.namespace
+    todo: Sequence[Obj]
+    if key is None or dirty is None or key != memo.key:
+        memo.settled.clear()
+        memo.unsettled = set()
+        memo.key = key
+        todo = [o for o in C.owned(world, kind, pcs) if not o.terminating]
+    else:
+        todo = []
+        for name in sorted(memo.unsettled | dirty):
+            o = world.get(kind, ns, name)
+            if o is None or o.terminating or o.labels.get(N.L_PART_OF) != pcs.name:
+                memo.unsettled.discard(name)
+                memo.settled.pop(name, None)
+                continue
+            todo.append(o)
+    out: list[Action] = []
+    for o in todo:
+        group = group_of(o)
+        seen = memo.settled.get(o.name)
+        if seen is not None and seen[0] is o and seen[1] is group:
+            continue
+        acts = run(o)
+        out += acts
+        if key is not None and not acts and settles(o):
+            memo.settled[o.name] = (o, group)
+            memo.unsettled.discard(o.name)
+        else:
+            memo.settled.pop(o.name, None)
+            memo.unsettled.add(o.name)
+    return out
 
 
 _VIEWS = (("Pod", N.L_PCLQ), ("Pod", N.L_PODGANG), ("Pod", N.L_PART_OF), ("PodClique", N.L_PART_OF),

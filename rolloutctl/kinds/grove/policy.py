@@ -59,6 +59,24 @@ class Policy:
         pods and ``pclq_pass_key`` (so it stays empty while they do not change)."""
         return True
 
+    def pcsg_hooks_key(self, pcs: PCS, world: World) -> Any:
+        """Like ``pclq_pass_key`` for ``may_create_pcsg_replica`` and
+        ``surge_pcsg_replicas`` (read by the scaling-group controller's PodClique sync)."""
+        plain = type(self).may_create_pcsg_replica is Policy.may_create_pcsg_replica and \
+            type(self).surge_pcsg_replicas is Policy.surge_pcsg_replicas
+        return () if plain else None
+
+    def pcsg_hooks_settle(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
+        return True
+
+    def pcsg_pass_key(self, pcs: PCS, world: World) -> Any:
+        """Like ``pclq_pass_key`` for ``pcsg_pass`` (a scaling group, its member
+        PodCliques and this key)."""
+        return () if type(self).pcsg_pass is Policy.pcsg_pass else None
+
+    def pcsg_pass_settles(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
+        return True
+
     def converged(self, pcs: PCS, world: World) -> bool:
         """No update left to do (creation completeness is checked by the model)."""
         return True

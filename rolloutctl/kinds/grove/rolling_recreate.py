@@ -476,6 +476,18 @@ class RollingRecreate(Policy):
         return (st.get("currentGenerationHash"), isinstance(up, Mapping),
                 bool(up.get("updateEndedAt")) if isinstance(up, Mapping) else None, U.currently_updating(st))
 
+    def pcsg_pass_key(self, pcs: PCS, world: World) -> Any:
+        """``pcsg_pass`` reads the PodCliqueSet status through the generation hash and
+        the replica being updated."""
+        if type(self).pcsg_pass is not RollingRecreate.pcsg_pass:
+            return None
+        live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
+        st = live.status if live is not None else {}
+        return (st.get("currentGenerationHash"), U.currently_updating(st))
+
+    def pcsg_pass_settles(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
+        return not U.is_update_in_progress(pcsg)
+
     def pclq_pass_settles(self, pcs: PCS, pclq: Obj, world: World) -> bool:
         # a rolling PodClique also reads the pod it selected; it is visited every round
         return not U.is_update_in_progress(pclq)

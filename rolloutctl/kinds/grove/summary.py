@@ -243,33 +243,6 @@ def changed_pclq_names(changes: Mapping[Any, tuple[Obj | None, Obj | None]]) -> 
     return out
 
 
-class PclqPassMemo:
-    """Which PodCliques' controller pass did nothing, with the PodClique and pod group
-    it saw (``GroveModel._pclq_passes``)."""
-
-    def __init__(self) -> None:
-        self.key: Any = None
-        self.token: object = None  # the reconcile input world of the last round
-        self.prev_local: set[str] = set()
-        self.settled: dict[str, tuple[Obj, Any]] = {}
-        self.unsettled: set[str] = set()
-
-    def dirty(self, base: Any, world: Any) -> set[str] | None:
-        """PodCliques that may differ from what the last round saw at this point:
-        changed since the last round's input world, or by this round's or the last
-        round's earlier passes. None when unknown."""
-        main = base.changes_since(self.token) if self.token is not None else None
-        local = world.changes_since(base.token)
-        self.token = base.token
-        if local is None:
-            self.prev_local = set()
-            return None
-        local_names = changed_pclq_names(local)
-        out = None if main is None else changed_pclq_names(main) | local_names | self.prev_local
-        self.prev_local = local_names
-        return out
-
-
 def changed_pcsg_names(changes: Mapping[Any, tuple[Obj | None, Obj | None]]) -> set[str]:
     """Scaling groups touched by ``changes``: changed scaling groups and the scaling
     groups of changed PodCliques."""
@@ -321,3 +294,59 @@ class StatusDirty:
         self.gen: Any = object()
         self.unsettled_pclqs: set[str] = set()
         self.unsettled_pcsgs: set[str] = set()
+
+
+class CountsMemo:
+    """``GroveModel.counts`` bookkeeping: desired and updated pods per PodClique with
+    running totals, refreshed for the PodCliques that changed."""
+
+    def __init__(self) -> None:
+        self.dirty = Dirty(changed_pclq_names)
+        self.names: Any = None
+        self.name_set: set[str] = set()
+        self.want_of: dict[str, int] = {}
+        self.updated_of: dict[str | None, int] = {}
+        self.want = self.updated = 0
+
+    def reset(self, names: Any) -> None:
+        self.names, self.name_set = names, set(names)
+        self.mult: dict[str, int] = {}
+        for n in names:  # a name can repeat when clique and group names collide
+            self.mult[n] = self.mult.get(n, 0) + 1
+        self.want_of, self.updated_of = {}, {}
+        self.want = self.updated = 0
+
+    def set_want(self, name: str, v: int) -> None:
+        v *= self.mult.get(name, 1)
+        self.want += v - self.want_of.get(name, 0)
+        self.want_of[name] = v
+
+    def set_updated(self, name: str | None, v: int) -> None:
+        self.updated += v - self.updated_of.get(name, 0)
+        self.updated_of[name] = v
+
+
+def changed_pcsg_member_names(changes: Mapping[Any, tuple[Obj | None, Obj | None]]) -> set[str]:
+    """``changed_pcsg_names``, plus every name prefix (at a ``-``) of a changed
+    PodClique without a scaling-group label: the controllers also look member
+    PodCliques up by name."""
+    out = changed_pcsg_names(changes)
+    for k, (old, new) in changes.items():
+        if k[0] == "PodClique" and not any(o is not None and N.L_PCSG in o.labels for o in (old, new)):
+            name = k[2]
+            i = name.find("-")
+            while i > 0:
+                out.add(name[:i])
+                i = name.find("-", i + 1)
+    return out
+
+
+class PassMemo:
+    """Which objects' controller pass did nothing, with the object and group it saw
+    (``model._visit``)."""
+
+    def __init__(self, names: Any) -> None:
+        self.key: Any = None
+        self.dirty = Dirty(names)
+        self.settled: dict[str, tuple[Obj, Any]] = {}
+        self.unsettled: set[str] = set()

@@ -194,6 +194,27 @@ class RollingUpdatePolicy(Policy):
         st = self.status(pcs, world)
         return (S.update_active(st), tuple(S.updating_replicas(st)))
 
+    def pcsg_hooks_key(self, pcs: PCS, world: World) -> Any:
+        """Outside the selected replicas the surge is what exists (the member
+        PodCliques); inside, it comes from the rollout decision (not memoized)."""
+        if type(self).surge_pcsg_replicas is not RollingUpdatePolicy.surge_pcsg_replicas or \
+                type(self).may_create_pcsg_replica is not Policy.may_create_pcsg_replica:
+            return None
+        st = self.status(pcs, world)
+        return (S.update_active(st), tuple(S.updating_replicas(st)))
+
+    def pcsg_hooks_settle(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
+        return not self.selected(pcs, world, C.replica_of(pcsg))
+
+    def pcsg_pass_key(self, pcs: PCS, world: World) -> Any:
+        if type(self).pcsg_pass is not RollingUpdatePolicy.pcsg_pass:
+            return None
+        st = self.status(pcs, world)
+        return (S.update_active(st), tuple(S.updating_replicas(st)))
+
+    def pcsg_pass_settles(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
+        return not self.selected(pcs, world, C.replica_of(pcsg))
+
     def pclq_pass_settles(self, pcs: PCS, pclq: Obj, world: World) -> bool:
         return N.L_PCSG in pclq.labels or not self.selected(pcs, world, C.replica_of(pclq))
 
