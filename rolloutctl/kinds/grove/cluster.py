@@ -28,8 +28,10 @@ def finish_terminations(pcs: PCS, world: World) -> tuple[World, int]:
     they own: a PodClique's pods, a PodCliqueScalingGroup's PodCliques and pods."""
     remove = []
     gone_pclqs: set[str] = set()
+    track: SUM.Terminating = pcs.__dict__.setdefault("_terminating", SUM.Terminating(pcs.namespace, pcs.name))
+    term = track.update(world)
     for kind in ("PodCliqueScalingGroup", "PodClique", "PodGang", "Service", "HorizontalPodAutoscaler"):
-        for o in owned(world, kind, pcs):
+        for o in sorted((world.get(*k) for k in term if k[0] == kind), key=key_of):
             if o.terminating:
                 remove.append(key_of(o))
                 if kind == "PodCliqueScalingGroup":

@@ -80,7 +80,7 @@ def pod_display_name(pod: Obj) -> str:
 
 
 def sync_podcliqueset(pcs: PCS, world: World, pcs_status: dict[str, Any], *, surge_replicas: int = 0,
-                      pcsg_surge: Callable[[Obj], int] | None = None) -> list[Action]:
+                      pcsg_surge: Callable[[Obj], int] | None = None, base: World | None = None) -> list[Action]:
     """One PodCliqueSet reconcile: components in the upstream group order (SA, Role,
     RoleBinding, token Secret, headless Services, HPAs; then standalone PodCliques;
     then PodCliqueScalingGroups and PodGangs).
@@ -90,7 +90,9 @@ def sync_podcliqueset(pcs: PCS, world: World, pcs_status: dict[str, Any], *, sur
     ``surge_replicas`` (proposed strategies only) adds replicas at indices
     ``spec.replicas..`` that the components build like any other replica;
     ``pcsg_surge`` gives the surge replicas a scaling group keeps above its
-    ``spec.replicas`` (their scaled PodGangs are expected too)."""
+    ``spec.replicas`` (their scaled PodGangs are expected too). ``base``: the
+    round's input world ``world`` derives from (lets the PodGang sync look only at
+    gangs that changed)."""
     acts: list[Action] = []
     n = pcs.replicas + surge_replicas
     ns = pcs.namespace
@@ -101,7 +103,7 @@ def sync_podcliqueset(pcs: PCS, world: World, pcs_status: dict[str, Any], *, sur
     acts += sync_hpas(pcs, world)
     acts += sync_standalone_podcliques(pcs, world, n)
     acts += sync_scaling_groups(pcs, world, n)
-    acts += sync_podgangs(pcs, world, n, pcsg_surge)
+    acts += sync_podgangs(pcs, world, n, pcsg_surge, base=base)
     return acts
 
 
@@ -303,7 +305,7 @@ def _expected_podgangs(pcs: PCS, n: int, reps_of: Any) -> list[tuple[str, int, l
 
 
 def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
-                  pcsg_surge: Callable[[Obj], int] | None = None) -> list[Action]:
+                  pcsg_surge: Callable[[Obj], int] | None = None, base: World | None = None) -> list[Action]:
     """Create expected PodGangs (empty podReferences, Initialized=False), fill their
     podReferences once every pod of every constituent PodClique exists and mark them
     Initialized=True, and delete PodGangs no longer expected.
@@ -313,9 +315,23 @@ def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
     ns = pcs.namespace
     pods_by_gang = world.index("Pod", N.L_PODGANG)
     expected = expected_podgangs(pcs, world, n, pcsg_surge)
+    # Gangs that cannot have changed since the last round are skipped (a gang that
+    # needed nothing then needs nothing now); all of them when that is not known.
+    memo = pcs.__dict__.setdefault("_podgang_memo", {})
+    dirty = memo.setdefault("dirty", SUM.Dirty(SUM.changed_gang_names)).since(base, world) if base is not None else None
+    if dirty is None or memo.get("expected") is not expected:
+        memo["expected"] = expected
+        look: set[str] | None = None
+        memo["unsettled"] = set()
+    else:
+        look = memo["unsettled"] | dirty
+    unsettled: set[str] = memo["unsettled"]
     names_expected = set()
     for name, i, groups in expected:
         names_expected.add(name)
+        if look is not None and name not in look:
+            continue
+        unsettled.add(name)
         cur = world.get("PodGang", ns, name)
         group = pods_by_gang.get(name)
         if group:
@@ -337,6 +353,7 @@ def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
             done = cur.memo.get("grove.synced")
             if done is not None and done[1] is group and done[2] == groups and \
                     all(a is b for a, b in zip(done[0], key)):
+                unsettled.discard(name)
                 continue
         pending = 0
         for pclq_name, _m in groups:
@@ -363,6 +380,7 @@ def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
                                 fields={"podReferences": n, "Initialized": True}, index=i, role=role))
         else:
             cur.memo["grove.synced"] = (key, group, groups)
+            unsettled.discard(name)
     for pg in owned(world, "PodGang", pcs):
         if pg.name not in names_expected and not pg.terminating:
             acts.append(_delete(pg, "no longer expected", f"{R_PCS}/components/podgang/syncflow.go#deleteExcessPodGangs",

@@ -110,7 +110,7 @@ class GroveModel:
             status = dict(live.status) if live is not None else {}
         more = C.sync_podcliqueset(
             pcs, world, status, surge_replicas=policy.surge_pcs_replicas(pcs, world),
-            pcsg_surge=lambda pcsg, w=world: policy.surge_pcsg_replicas(pcs, pcsg, w)) + first_hash
+            pcsg_surge=lambda pcsg, w=world: policy.surge_pcsg_replicas(pcs, pcsg, w), base=base) + first_hash
         world = world.apply(more)
         pass_actions += more
         actions += pass_actions

@@ -280,7 +280,11 @@ class Dirty:
             self.prev_local = set()
             return None
         local_names = self.names(local)
-        out = None if main is None else self.names(main) | local_names | self.prev_local
+        if local_names is None:
+            self.prev_local = set()
+            return None
+        main_names = self.names(main) if main is not None else None
+        out = None if main_names is None or self.prev_local is None else main_names | local_names | self.prev_local
         self.prev_local = local_names
         return out
 
@@ -350,3 +354,58 @@ class PassMemo:
         self.dirty = Dirty(names)
         self.settled: dict[str, tuple[Obj, Any]] = {}
         self.unsettled: set[str] = set()
+
+
+def changed_gang_names(changes: Mapping[Any, tuple[Obj | None, Obj | None]]) -> set[str] | None:
+    """PodGangs touched by ``changes``: changed PodGangs and the gangs (``grove.io/podgang``
+    label) of changed pods and PodCliques; None when a changed PodClique has no gang
+    label (the PodGang sync looks PodCliques up by name)."""
+    out: set[str] = set()
+    for k, (old, new) in changes.items():
+        kind = k[0]
+        if kind == "PodGang":
+            out.add(k[2])
+        elif kind == "Pod" or kind == "PodClique":
+            for o in (old, new):
+                if o is not None:
+                    v = o.labels.get(N.L_PODGANG)
+                    if v is not None:
+                        out.add(v)
+                    elif kind == "PodClique":
+                        return None
+    return out
+
+
+_GC_KINDS = ("PodCliqueScalingGroup", "PodClique", "PodGang", "Service", "HorizontalPodAutoscaler")
+
+
+class Terminating:
+    """Keys of a PodCliqueSet's terminating objects of the kinds garbage collection
+    removes (pods aside: ``PodGroups``), kept up to date from ``World.changes_since``."""
+
+    def __init__(self, namespace: str, part_of: str) -> None:
+        self.namespace, self.part_of = namespace, part_of
+        self.token: object = None
+        self.keys: set[tuple[str, str, str]] = set()
+
+    def _owned_terminating(self, o: Obj | None) -> bool:
+        return o is not None and o.terminating and o.namespace == self.namespace and \
+            o.labels.get(N.L_PART_OF) == self.part_of
+
+    def update(self, world: Any) -> set[tuple[str, str, str]]:
+        changes = world.changes_since(self.token) if self.token is not None else None
+        if changes is None:
+            self.keys = set()
+            for kind in _GC_KINDS:
+                for o in world.index(kind, N.L_PART_OF).get(self.part_of, ()):
+                    if self._owned_terminating(o):
+                        self.keys.add((kind, o.namespace, o.name))
+        else:
+            for k, (_old, new) in changes.items():
+                if k[0] in _GC_KINDS:
+                    if self._owned_terminating(new):
+                        self.keys.add(k)
+                    else:
+                        self.keys.discard(k)
+        self.token = world.token
+        return self.keys
