@@ -99,10 +99,10 @@ def sync_podcliqueset(pcs: PCS, world: World, pcs_status: dict[str, Any], *, sur
     for raw in O.build_rbac(pcs):
         if world.get(raw["kind"], ns, raw["metadata"]["name"]) is None:
             acts.append(_create(raw, f"{raw['kind']} for the pods of {pcs.name}", f"{R_PCS}/components#Sync", revision=None))
-    acts += sync_headless_services(pcs, world, n)
+    acts += sync_headless_services(pcs, world, n, base=base)
     acts += sync_hpas(pcs, world)
-    acts += sync_standalone_podcliques(pcs, world, n)
-    acts += sync_scaling_groups(pcs, world, n)
+    acts += sync_standalone_podcliques(pcs, world, n, base=base)
+    acts += sync_scaling_groups(pcs, world, n, base=base)
     acts += sync_podgangs(pcs, world, n, pcsg_surge, base=base)
     return acts
 
@@ -112,21 +112,42 @@ def _role(pcs: PCS, i: int, role: str | None = None) -> str | None:
     return "surge" if i >= pcs.replicas else role
 
 
-def sync_headless_services(pcs: PCS, world: World, n: int | None = None) -> list[Action]:
+def sync_headless_services(pcs: PCS, world: World, n: int | None = None, base: World | None = None) -> list[Action]:
     """One headless Service per replica; excess ones deleted.
     Upstream: ``podcliqueset/components/service/service.go`` ``Sync``."""
     acts = []
     n = pcs.replicas if n is None else n
-    for i in range(n):
-        raw = _built(pcs, ("svc", i), lambda: O.build_headless_service(pcs, i))
-        if world.get("Service", pcs.namespace, raw["metadata"]["name"]) is None:
+    items = _expected_names(pcs, "svc", n, lambda: [
+        (i, _built(pcs, ("svc", i), lambda: O.build_headless_service(pcs, i))) for i in range(n)])
+    look = _look(pcs, "_svc_sync", "Service", base, world, items)
+    unsettled = _unsettled(pcs, "_svc_sync")
+    for i, raw in items:
+        name = raw["metadata"]["name"]
+        if look is not None and name not in look:
+            continue
+        if world.get("Service", pcs.namespace, name) is None:
             acts.append(_create(raw, f"headless Service of replica {i}", f"{R_PCS}/components/service/service.go#Sync",
                                 index=i, revision=None, role=_role(pcs, i)))
-    for svc in owned(world, "Service", pcs):
+            unsettled.add(name)
+        else:
+            unsettled.discard(name)
+    svcs = owned(world, "Service", pcs) if look is None else _by_names(world, "Service", pcs, look)
+    for svc in svcs:
         if svc.labels.get(N.L_COMPONENT) == "pcs-headless-service" and replica_of(svc) >= n and not svc.terminating:
             acts.append(_delete(svc, f"replica {replica_of(svc)} scaled away", f"{R_PCS}/components/service/service.go#Sync",
                                 index=replica_of(svc)))
+            unsettled.add(svc.name)
     return acts
+
+
+def _by_names(world: World, kind: str, pcs: PCS, names: set[str]) -> list[Obj]:
+    """The PodCliqueSet's objects of ``kind`` among ``names``, in key order."""
+    out = []
+    for name in sorted(names):
+        o = world.get(kind, pcs.namespace, name)
+        if o is not None and o.labels.get(N.L_PART_OF) == pcs.name:
+            out.append(o)
+    return out
 
 
 def sync_hpas(pcs: PCS, world: World) -> list[Action]:
@@ -149,6 +170,43 @@ def sync_hpas(pcs: PCS, world: World) -> list[Action]:
     return acts
 
 
+def _names_of_kind(kind: str) -> Callable[[Any], set[str]]:
+    def names(changes: Any) -> set[str]:
+        return {k[2] for k in changes if k[0] == kind}
+    return names
+
+
+def _look(pcs: PCS, slot: str, kind: str, base: World | None, world: World, expected: Any) -> set[str] | None:
+    """Names of ``kind`` a component sync must look at: those changed since its last
+    run or that needed work then; None (everything) when unknown or when the expected
+    objects changed. A name that needed nothing and did not change needs nothing now:
+    the sync of one expected object reads only the object of that name."""
+    memo = pcs.__dict__.setdefault(slot, {})
+    tracker = memo.get("dirty")
+    if tracker is None:
+        tracker = memo["dirty"] = SUM.Dirty(_names_of_kind(kind))
+    dirty = tracker.since(base, world) if base is not None else None
+    if dirty is None or memo.get("expected") is not expected:
+        memo["expected"] = expected
+        memo["unsettled"] = set()
+        return None
+    return memo["unsettled"] | dirty
+
+
+def _unsettled(pcs: PCS, slot: str) -> set[str]:
+    return pcs.__dict__[slot]["unsettled"]
+
+
+def _expected_names(pcs: PCS, what: str, n: int, make: Callable[[], list]) -> list:
+    cache: dict[tuple, list] = pcs.__dict__.setdefault("_expected_names", {})
+    got = cache.get((what, n))
+    if got is None:
+        if len(cache) > 256:
+            cache.clear()
+        got = cache[(what, n)] = make()
+    return got
+
+
 def _built(pcs: PCS, key: tuple, build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """A builder's object for the desired PodCliqueSet, built once per key. Built
     objects are never changed (payloads are read-only), so they can be shared."""
@@ -159,31 +217,46 @@ def _built(pcs: PCS, key: tuple, build: Callable[[], dict[str, Any]]) -> dict[st
     return raw
 
 
-def sync_standalone_podcliques(pcs: PCS, world: World, n: int | None = None) -> list[Action]:
+def sync_standalone_podcliques(pcs: PCS, world: World, n: int | None = None, base: World | None = None) -> list[Action]:
     """Create missing standalone PodCliques for every replica and delete those of
     replicas scaled away. Existing PodCliques keep their ``replicas``.
     Upstream: ``podcliqueset/components/podclique/podclique.go`` ``Sync`` /
     ``getPodCliqueNamesToDelete``."""
     acts = []
-    expected: set[str] = set()
-    for i in range(pcs.replicas if n is None else n):
-        for c in pcs.standalone:
-            raw = _built(pcs, ("pclq", i, c.name), lambda: O.build_standalone_pclq(pcs, i, c))
-            name = raw["metadata"]["name"]
-            expected.add(name)
-            cur = world.get("PodClique", pcs.namespace, name)
-            if cur is None:
-                acts.append(_create(raw, f"standalone clique {c.name} of replica {i}",
-                                    f"{R_PCS}/components/podclique/podclique.go#buildResource", index=i,
-                                    role=_role(pcs, i)))
-            elif not cur.terminating:
-                a = patch_podclique(cur, raw, f"{R_PCS}/components/podclique/podclique.go#buildResource", index=i)
-                if a is not None:
-                    acts.append(a)
-    for pclq in owned(world, "PodClique", pcs):
+    n = pcs.replicas if n is None else n
+
+    def make() -> list:
+        items = [(i, c, _built(pcs, ("pclq", i, c.name), lambda: O.build_standalone_pclq(pcs, i, c)))
+                 for i in range(n) for c in pcs.standalone]
+        return [items, {raw["metadata"]["name"] for _i, _c, raw in items}]
+    items, expected = _expected_names(pcs, "pclq", n, make)
+    look = _look(pcs, "_pclq_sync", "PodClique", base, world, items)
+    unsettled = _unsettled(pcs, "_pclq_sync")
+    for i, c, raw in items:
+        name = raw["metadata"]["name"]
+        if look is not None and name not in look:
+            continue
+        cur = world.get("PodClique", pcs.namespace, name)
+        if cur is None:
+            acts.append(_create(raw, f"standalone clique {c.name} of replica {i}",
+                                f"{R_PCS}/components/podclique/podclique.go#buildResource", index=i,
+                                role=_role(pcs, i)))
+            unsettled.add(name)
+        elif not cur.terminating:
+            a = patch_podclique(cur, raw, f"{R_PCS}/components/podclique/podclique.go#buildResource", index=i)
+            if a is not None:
+                acts.append(a)
+                unsettled.add(name)
+            else:
+                unsettled.discard(name)
+        else:
+            unsettled.add(name)
+    pclqs = owned(world, "PodClique", pcs) if look is None else _by_names(world, "PodClique", pcs, look)
+    for pclq in pclqs:
         if pclq.labels.get(N.L_COMPONENT) == "pcs-podclique" and pclq.name not in expected and not pclq.terminating:
             acts.append(_delete(pclq, "its replica or clique is no longer in the spec",
                                 f"{R_PCS}/components/podclique/podclique.go#getPodCliqueNamesToDelete", index=replica_of(pclq)))
+            unsettled.add(pclq.name)
     return acts
 
 
@@ -230,25 +303,38 @@ def patch_podclique(cur: Obj, raw: dict[str, Any], rule: str, *, index: int | No
                    rule, fields={"changed": changed}, index=index, revision="new")
 
 
-def sync_scaling_groups(pcs: PCS, world: World, n: int | None = None) -> list[Action]:
+def sync_scaling_groups(pcs: PCS, world: World, n: int | None = None, base: World | None = None) -> list[Action]:
     """PodCliqueScalingGroups (``spec.replicas`` only on create), then the PodGangs
     that need them. Upstream: ``podcliqueset/components/podcliquescalinggroup/
     podcliquescalinggroup.go`` ``buildResource``."""
     acts = []
-    expected: set[str] = set()
-    for i in range(pcs.replicas if n is None else n):
-        for g in pcs.groups:
-            raw = _built(pcs, ("pcsg", i, g.name), lambda: O.build_pcsg(pcs, i, g))
-            name = raw["metadata"]["name"]
-            expected.add(name)
-            if world.get("PodCliqueScalingGroup", pcs.namespace, name) is None:
-                acts.append(_create(raw, f"scaling group {g.name} of replica {i} ({g.replicas} replicas)",
-                                    f"{R_PCS}/components/podcliquescalinggroup/podcliquescalinggroup.go#buildResource", index=i,
-                                    role=_role(pcs, i)))
-    for o in owned(world, "PodCliqueScalingGroup", pcs):
+    n = pcs.replicas if n is None else n
+
+    def make() -> list:
+        items = [(i, g, _built(pcs, ("pcsg", i, g.name), lambda: O.build_pcsg(pcs, i, g)))
+                 for i in range(n) for g in pcs.groups]
+        return [items, {raw["metadata"]["name"] for _i, _g, raw in items}]
+    items, expected = _expected_names(pcs, "pcsg", n, make)
+    look = _look(pcs, "_pcsg_sync", "PodCliqueScalingGroup", base, world, items)
+    unsettled = _unsettled(pcs, "_pcsg_sync")
+    for i, g, raw in items:
+        name = raw["metadata"]["name"]
+        if look is not None and name not in look:
+            continue
+        if world.get("PodCliqueScalingGroup", pcs.namespace, name) is None:
+            acts.append(_create(raw, f"scaling group {g.name} of replica {i} ({g.replicas} replicas)",
+                                f"{R_PCS}/components/podcliquescalinggroup/podcliquescalinggroup.go#buildResource", index=i,
+                                role=_role(pcs, i)))
+            unsettled.add(name)
+        else:
+            unsettled.discard(name)
+    pcsgs = owned(world, "PodCliqueScalingGroup", pcs) if look is None else \
+        _by_names(world, "PodCliqueScalingGroup", pcs, look)
+    for o in pcsgs:
         if o.name not in expected and not o.terminating:
             acts.append(_delete(o, "its replica or group is no longer in the spec",
                                 f"{R_PCS}/components/podcliquescalinggroup/podcliquescalinggroup.go#Sync", index=replica_of(o)))
+            unsettled.add(o.name)
     return acts
 
 
