@@ -92,12 +92,18 @@ def remove_scheduling_gates(pcs: PCS, world: World) -> tuple[World, int]:
     for name in t.gated:
         s = t.groups[name]
         if listed is None:
-            listed = {pg.name: _listed_pods(pg) for pg in owned(world, "PodGang", pcs) if not pg.terminating}
+            listed = {}
         for p in s.active:
             if not O.pod_gated(p):
                 continue
             gang = p.labels.get(N.L_PODGANG, "")
-            if p.name not in listed.get(gang, ()):
+            names = listed.get(gang)
+            if names is None:
+                # the PodCliqueSet's non-terminating PodGang of that name lists it
+                pg = world.get("PodGang", pcs.namespace, gang)
+                names = listed[gang] = _listed_pods(pg) if pg is not None and not pg.terminating and \
+                    pg.labels.get(N.L_PART_OF) == pcs.name else set()
+            if p.name not in names:
                 continue
             base = p.labels.get(N.L_BASE_PODGANG)
             if base:

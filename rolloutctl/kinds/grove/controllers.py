@@ -347,15 +347,18 @@ def expected_podgangs(pcs: PCS, world: World, n: int | None = None,
     Upstream: ``podcliqueset/components/podgang/syncflow.go`` ``computeExpectedPodGangs``,
     ``determinePCSGReplicas``."""
     n = pcs.replicas if n is None else n
-    reps_of: list[int] = []
-    for i in range(n):
-        for g in pcs.groups:
-            live = world.get("PodCliqueScalingGroup", pcs.namespace, pcs.pcsg_fqn(i, g))
-            reps = live.spec.get("replicas") if live is not None else g.replicas
-            reps = reps if isinstance(reps, int) else g.replicas
-            if live is not None and pcsg_surge is not None:
-                reps += pcsg_surge(live)
-            reps_of.append(reps)
+    if pcsg_surge is None:
+        reps_of = list(live_pcsg_replicas(pcs, world, n))
+    else:
+        reps_of = []
+        for i in range(n):
+            for g in pcs.groups:
+                live = world.get("PodCliqueScalingGroup", pcs.namespace, pcs.pcsg_fqn(i, g))
+                reps = live.spec.get("replicas") if live is not None else g.replicas
+                reps = reps if isinstance(reps, int) else g.replicas
+                if live is not None:
+                    reps += pcsg_surge(live)
+                reps_of.append(reps)
     cache: dict[tuple, list] = pcs.__dict__.setdefault("_expected_podgangs", {})
     key = (n, tuple(reps_of))
     got = cache.get(key)
@@ -364,6 +367,30 @@ def expected_podgangs(pcs: PCS, world: World, n: int | None = None,
             cache.clear()
         got = cache[key] = _expected_podgangs(pcs, n, iter(reps_of))
     return got
+
+
+def live_pcsg_replicas(pcs: PCS, world: World, n: int) -> tuple[int, ...]:
+    """``spec.replicas`` of the live scaling group of every (replica < n, group), the
+    template's when there is none; reused while no scaling group changes."""
+    recent: list = pcs.__dict__.setdefault("_live_pcsg_replicas", [])
+    for token, m, reps in reversed(recent):
+        if m != n:
+            continue
+        changes = world.changes_since(token)
+        if changes is not None and not any(k[0] == "PodCliqueScalingGroup" for k in changes):
+            break
+    else:
+        out = []
+        for i in range(n):
+            for g in pcs.groups:
+                live = world.get("PodCliqueScalingGroup", pcs.namespace, pcs.pcsg_fqn(i, g))
+                r = live.spec.get("replicas") if live is not None else g.replicas
+                out.append(r if isinstance(r, int) else g.replicas)
+        reps = tuple(out)
+    recent.append((world.token, n, reps))
+    if len(recent) > 4:
+        del recent[0]
+    return reps
 
 
 def _expected_podgangs(pcs: PCS, n: int, reps_of: Any) -> list[tuple[str, int, list[tuple[str, int]]]]:

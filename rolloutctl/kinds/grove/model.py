@@ -22,7 +22,7 @@ from . import rolling_recreate as _rolling_recreate  # noqa: F401  (registers Ro
 from . import status as ST
 from . import summary as SUM
 from . import update_common as U
-from .policy import policy_for
+from .policy import Policy, policy_for
 from .spec import PCS
 from . import proposed  # noqa: F401,E402  registers the proposed strategies (RollingUpdate, ReplicaRecreate)
 
@@ -82,6 +82,7 @@ class GroveModel:
         # patches them instead of building them afresh.
         for kind, label in _VIEWS:
             world.index(kind, label)
+        U.warm_replica_index(pcs, world)
         actions: list[Action] = []
         policy = policy_for(pcs)
         # status bookkeeping of what happened since the last round (every controller's
@@ -108,9 +109,11 @@ class GroveModel:
             pass_actions += more
             live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
             status = dict(live.status) if live is not None else {}
+        plain_surge = type(policy).surge_pcsg_replicas is Policy.surge_pcsg_replicas  # always 0
         more = C.sync_podcliqueset(
             pcs, world, status, surge_replicas=policy.surge_pcs_replicas(pcs, world),
-            pcsg_surge=lambda pcsg, w=world: policy.surge_pcsg_replicas(pcs, pcsg, w), base=base) + first_hash
+            pcsg_surge=None if plain_surge else (lambda pcsg, w=world: policy.surge_pcsg_replicas(pcs, pcsg, w)),
+            base=base) + first_hash
         world = world.apply(more)
         pass_actions += more
         actions += pass_actions
@@ -144,14 +147,8 @@ class GroveModel:
         return cluster.advance(self.pcs(desired), world, env)
 
     def _expected_pclqs(self, pcs: PCS, world: World) -> list[str]:
-        reps_of = []
-        for i in range(pcs.replicas):
-            for g in pcs.groups:
-                live = world.get("PodCliqueScalingGroup", pcs.namespace, pcs.pcsg_fqn(i, g))
-                reps = live.spec.get("replicas") if live is not None else g.replicas
-                reps_of.append(reps if isinstance(reps, int) else g.replicas)
         cache = pcs.__dict__.setdefault("_expected_pclqs", {})
-        key = tuple(reps_of)
+        key = C.live_pcsg_replicas(pcs, world, pcs.replicas)
         got = cache.get(key)
         if got is None:
             if len(cache) > 256:

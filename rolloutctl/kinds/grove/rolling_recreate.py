@@ -56,8 +56,11 @@ def orchestrate_rolling_update(pcs: PCS, world: World, status: Mapping[str, Any]
     if live is None:
         return []
     gen = status.get("currentGenerationHash")
-    infos = U.pcs_replica_infos(pcs, world, gen)
     cur = U.currently_updating(status)
+    if cur is not None and 0 <= cur < pcs.replicas and \
+            not U.pcs_replica_infos(pcs, world, gen, only=cur)[0].done:
+        return []  # the selected replica is still updating (checked first: it is the common case)
+    infos = U.pcs_replica_infos(pcs, world, gen)
     cur_info = next((i for i in infos if i.index == cur), None) if cur is not None else None
     pending = [i for i in infos if i.index != cur and not i.done]
     up: dict[str, Any] = dict(status.get("updateProgress") or {})

@@ -342,10 +342,48 @@ def _replica_members(group: list[Obj], pcs: PCS, standalone: bool) -> list[Obj]:
 def _by_replica(world: World, kind: str, pcs: PCS, standalone: bool) -> dict[int, list[Obj]]:
     """Objects of ``kind`` of ``pcs`` by PodCliqueSet replica index (``pcs_replica_of``),
     each list in key order, from the replica-label index (unchanged replicas keep
-    their lists)."""
-    out: dict[int, list[Obj]] = {}
+    their lists). Kept per PodCliqueSet and patched from ``World.changes_since``.
+    Do not change the result."""
+    memo: dict[str, list] = pcs.__dict__.setdefault("_by_replica", {})
+    recent: list = memo.setdefault(kind, [])  # (world token, result) of the last few calls
+    ent, changes = None, None
+    for e in reversed(recent):
+        changes = world.changes_since(e[0])
+        if changes is not None:
+            ent = e
+            break
+    idx = world.index(kind, N.L_PCS_REPLICA)
+
+    def keep(out: dict[int, list[Obj]]) -> dict[int, list[Obj]]:
+        recent.append((world.token, out))
+        if len(recent) > 4:
+            del recent[0]
+        return out
+
+    if ent is not None and changes is not None:
+        touched: set[str] = set()
+        for k, (old, new) in changes.items():
+            if k[0] == kind:
+                for o in (old, new):
+                    if o is not None:
+                        v = o.labels.get(N.L_PCS_REPLICA)
+                        if v is not None:
+                            touched.add(v)
+        if not touched:
+            return keep(ent[1])
+        if all(_canonical(v) for v in touched):
+            out = dict(ent[1])
+            for v in touched:
+                group = idx.get(v)
+                lst = _replica_members(group, pcs, standalone) if group else []
+                if lst:
+                    out[int(v)] = lst
+                else:
+                    out.pop(int(v), None)
+            return keep(out)
+    out = {}
     merged = False
-    for v, group in world.index(kind, N.L_PCS_REPLICA).items():
+    for v, group in idx.items():
         lst = _replica_members(group, pcs, standalone)
         if not lst:
             continue
@@ -360,18 +398,35 @@ def _by_replica(world: World, kind: str, pcs: PCS, standalone: bool) -> dict[int
             out[i] = lst
     if merged:  # several label spellings of one index: back to key order
         out = {i: sorted(lst, key=lambda o: (o.namespace, o.name)) for i, lst in out.items()}
+    if not merged and all(_canonical(v) for v in idx):
+        return keep(out)
+    recent.clear()
     return out
 
 
+def warm_replica_index(pcs: PCS, world: World) -> None:
+    """Compute ``pcs_replica_infos``' grouping on a round's input world, so the
+    passes' scratch worlds and the next round derive it from there."""
+    _by_replica(world, "PodClique", pcs, True)
+    _by_replica(world, "PodCliqueScalingGroup", pcs, False)
+
+
+def _canonical(v: str) -> bool:
+    """A replica label that is the decimal spelling of its index (then no other label
+    value maps to the same index)."""
+    return v.isdigit() and str(int(v)) == v
+
+
 def pcs_replica_infos(pcs: PCS, world: World, generation_hash: str | None,
-                      skip: Iterable[int] = ()) -> list[PCSReplicaInfo]:
-    """Replica infos for ``0..spec.replicas-1`` with ``done`` computed.
+                      skip: Iterable[int] = (), only: int | None = None) -> list[PCSReplicaInfo]:
+    """Replica infos for ``0..spec.replicas-1`` (or just replica ``only``) with
+    ``done`` computed.
     Upstream: ``getPCSReplicaInfos`` and ``pcsReplicaInfo.computeUpdateProgress``."""
     skipped = set(skip)
     by_replica_pclq = _by_replica(world, "PodClique", pcs, True)
     by_replica_pcsg = _by_replica(world, "PodCliqueScalingGroup", pcs, False)
     out = []
-    for i in range(pcs.replicas):
+    for i in range(pcs.replicas) if only is None else (only,):
         if i in skipped:
             continue
         info = PCSReplicaInfo(i, by_replica_pclq.get(i, []), by_replica_pcsg.get(i, []))
