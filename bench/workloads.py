@@ -36,3 +36,17 @@ def with_image(pcs: dict[str, Any], image: str) -> dict[str, Any]:
         for ctr in c["spec"]["podSpec"]["containers"]:
             ctr["image"] = image
     return new
+
+
+def with_strategy(pcs: dict[str, Any], strategy: str) -> dict[str, Any]:
+    """``pcs`` under an update strategy: ``RollingRecreate`` (as given: the default),
+    ``RollingUpdate`` (the proposed strategy, every clique ``maxSurge: 1,
+    maxUnavailable: 0``) or ``OnDelete``."""
+    new = copy.deepcopy(pcs)
+    if strategy == "RollingRecreate":
+        return new
+    new["spec"]["updateStrategy"] = {"type": strategy}
+    if strategy == "RollingUpdate":
+        for c in new["spec"]["template"]["cliques"]:
+            c["spec"]["updateStrategy"] = {"maxSurge": 1, "maxUnavailable": 0}
+    return new

@@ -325,7 +325,7 @@ def _visit(pcs: PCS, slot: str, policy_name: str, kind: str, names: Any, base: W
 _VIEWS = (("Pod", N.L_PCLQ), ("Pod", N.L_PODGANG), ("Pod", N.L_PART_OF), ("PodClique", N.L_PART_OF),
           ("PodClique", N.L_PCSG), ("PodCliqueScalingGroup", N.L_PART_OF), ("PodGang", N.L_PART_OF),
           ("PodClique", N.L_PCS_REPLICA), ("PodCliqueScalingGroup", N.L_PCS_REPLICA), ("Service", N.L_PART_OF),
-          ("HorizontalPodAutoscaler", N.L_PART_OF))
+          ("HorizontalPodAutoscaler", N.L_PART_OF), ("Pod", N.L_PCSG))
 
 
 def _template_replicas(pcs: PCS, pclq_name: str) -> int:

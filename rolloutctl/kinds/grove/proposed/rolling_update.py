@@ -119,12 +119,18 @@ class RollingUpdatePolicy(Policy):
     # PodCliqueScalingGroup controller -----------------------------------------
     def surge_pcsg_replicas(self, pcs: PCS, pcsg: Obj, world: World) -> int:
         reps = S.spec_replicas(pcsg)
-        present = []
-        for q in world.index("PodClique", N.L_PCSG).get(pcsg.name, ()):
-            j = S._to_int(q.labels.get(N.L_PCSG_REPLICA))
-            if j is not None and j >= reps and not q.terminating:
-                present.append(j)
-        extent = (max(present) + 1 - reps) if present else 0
+        group = world.index("PodClique", N.L_PCSG).get(pcsg.name, ())
+        seen = pcsg.memo.get("grove.surge_extent")
+        if seen is not None and seen[0] is group:
+            extent = seen[1]
+        else:
+            present = []
+            for q in group:
+                j = S._to_int(q.labels.get(N.L_PCSG_REPLICA))
+                if j is not None and j >= reps and not q.terminating:
+                    present.append(j)
+            extent = (max(present) + 1 - reps) if present else 0
+            pcsg.memo["grove.surge_extent"] = (group, extent)
         wanted = 0
         if self.selected(pcs, world, C.replica_of(pcsg)):
             view = self.view(pcs, world)
@@ -234,8 +240,8 @@ class RollingUpdatePolicy(Policy):
         return [proposed_warning(pcs)]
 
     def counts(self, pcs: PCS, world: World) -> Mapping[str, Any]:
-        from .stuck import surge_pods
-        return {"surge": len(surge_pods(pcs, world))}
+        from .stuck import surge_pod_count
+        return {"surge": surge_pod_count(pcs, world)}
 
 
 def roll_pods(pcs: PCS, pclq: Obj, world: World, view: S.View) -> list[Action]:

@@ -57,21 +57,57 @@ class View:
         ns = pcs.namespace
         self._pods_index = world.index("Pod", N.L_PCLQ)
         self.pods_by_pclq: dict[str, list[Obj]] = {}  # filled lazily
-        self.pclqs = [p for p in C.owned(world, "PodClique", pcs)]
-        self.pcsgs = [p for p in C.owned(world, "PodCliqueScalingGroup", pcs)]
-        self.members: dict[str, dict[int, list[Obj]]] = {}
-        self.standalone: dict[int, list[Obj]] = {}
+        # Groupings of the PodCliqueSet's PodCliques and scaling groups, answered per
+        # key from the world's label indexes (a pass reads a few replicas, not all);
+        # iterating one builds it whole.
+        self.members = _Lazy(self._members_of, self._all_members)
+        self.standalone = _Lazy(lambda i: self._by_replica("PodClique", i), self._all_standalone)
+        self.pcsg_by_replica = _Lazy(lambda i: self._by_replica("PodCliqueScalingGroup", i), self._all_pcsgs)
+        self._hash: dict[str, str | None] = {}
+        self.memo: dict[tuple, Any] = {}  # per-pass results of the policies
+
+    @property
+    def pclqs(self) -> list[Obj]:
+        return C.owned(self.world, "PodClique", self.pcs)
+
+    @property
+    def pcsgs(self) -> list[Obj]:
+        return C.owned(self.world, "PodCliqueScalingGroup", self.pcs)
+
+    def _all_members(self) -> dict[str, dict[int, list[Obj]]]:
+        out: dict[str, dict[int, list[Obj]]] = {}
         for q in self.pclqs:
             if N.L_PCSG in q.labels:
                 j = _int(_to_int(q.labels.get(N.L_PCSG_REPLICA)), -1)
-                self.members.setdefault(q.labels[N.L_PCSG], {}).setdefault(j, []).append(q)
-            else:
-                self.standalone.setdefault(C.replica_of(q), []).append(q)
-        self.pcsg_by_replica: dict[int, list[Obj]] = {}
+                out.setdefault(q.labels[N.L_PCSG], {}).setdefault(j, []).append(q)
+        return out
+
+    def _members_of(self, pcsg_name: str) -> dict[int, list[Obj]] | None:
+        out: dict[int, list[Obj]] = {}
+        ns, part_of = self.pcs.namespace, self.pcs.name
+        for q in self.world.index("PodClique", N.L_PCSG).get(pcsg_name, ()):
+            if q.namespace == ns and q.labels.get(N.L_PART_OF) == part_of:
+                j = _int(_to_int(q.labels.get(N.L_PCSG_REPLICA)), -1)
+                out.setdefault(j, []).append(q)
+        return out or None
+
+    def _all_standalone(self) -> dict[int, list[Obj]]:
+        out: dict[int, list[Obj]] = {}
+        for q in self.pclqs:
+            if N.L_PCSG not in q.labels:
+                out.setdefault(C.replica_of(q), []).append(q)
+        return out
+
+    def _all_pcsgs(self) -> dict[int, list[Obj]]:
+        out: dict[int, list[Obj]] = {}
         for g in self.pcsgs:
-            self.pcsg_by_replica.setdefault(C.replica_of(g), []).append(g)
-        self._hash: dict[str, str | None] = {}
-        self.memo: dict[tuple, Any] = {}  # per-pass results of the policies
+            out.setdefault(C.replica_of(g), []).append(g)
+        return out
+
+    def _by_replica(self, kind: str, i: Any) -> list[Obj] | None:
+        if not isinstance(i, int) or i < 0:
+            raise LookupError  # objects without a valid replica label: the whole grouping answers
+        return U._by_replica(self.world, kind, self.pcs, kind == "PodClique").get(i)
 
     # PodCliques ---------------------------------------------------------------
     def target(self, pclq: Obj) -> str | None:
@@ -163,6 +199,40 @@ class View:
 
     def replica_pods(self, i: int) -> list[Obj]:
         return [p for q in self.replica_pclqs(i) for p in self.pods(q)]
+
+
+class _Lazy(Mapping):
+    """A read-only grouping answered per key by ``one(key)`` (None: absent; raising
+    LookupError: ask the whole grouping), built whole by ``whole()`` when iterated."""
+
+    def __init__(self, one: Any, whole: Any) -> None:
+        self._one, self._whole = one, whole
+        self._full: dict | None = None
+        self._got: dict = {}
+
+    def _all(self) -> dict:
+        if self._full is None:
+            self._full = self._whole()
+        return self._full
+
+    def __getitem__(self, k: Any) -> Any:
+        if self._full is not None:
+            return self._full[k]
+        if k not in self._got:
+            try:
+                self._got[k] = self._one(k)
+            except LookupError:
+                return self._all()[k]
+        v = self._got[k]
+        if v is None:
+            raise KeyError(k)
+        return v
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
 
 
 def _to_int(v: Any) -> int | None:

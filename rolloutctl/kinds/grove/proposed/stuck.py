@@ -46,14 +46,54 @@ def proposed_warning(pcs: PCS) -> Warning:
                    "spec.updateStrategy.type")
 
 
+def surge_pod_count(pcs: PCS, world: World) -> int:
+    """``len(surge_pods(pcs, world))``, per PodClique and memoized: a PodClique's
+    count depends on its pods and the ``replicas`` of its PodClique and scaling group."""
+    from .. import summary as SUM
+    t = SUM.pod_groups(world, pcs.namespace, pcs.name)
+    ns = pcs.namespace
+    st = pcs.__dict__.get("_surge_count")
+    changes = world.changes_since(st["token"]) if st is not None else None
+    if changes is None:
+        st = pcs.__dict__["_surge_count"] = {"by_name": {}, "total": 0}
+        names = set(t.groups)
+    else:
+        names = {None}  # owned pods without a PodClique label: always recounted
+        pod_by_pcsg = None
+        for k, (old, new) in changes.items():
+            if k[0] == "Pod":
+                names.update(o.labels.get(N.L_PCLQ) for o in (old, new) if o is not None)
+            elif k[0] == "PodClique":
+                names.add(k[2])
+            elif k[0] == "PodCliqueScalingGroup":
+                pod_by_pcsg = pod_by_pcsg or world.index("Pod", N.L_PCSG)
+                names.update(p.labels.get(N.L_PCLQ) for p in pod_by_pcsg.get(k[2], ()))
+    by_name: dict = st["by_name"]
+    for name in names:
+        s = t.groups.get(name)
+        n = _surge_in(pcs, world, s.active) if s is not None else 0
+        st["total"] += n - by_name.get(name, 0)
+        by_name[name] = n
+    st["token"] = world.token
+    return st["total"]
+
+
+def _surge_in(pcs: PCS, world: World, pods: list[Obj]) -> int:
+    return len(_surge_of(pcs, world, pods))
+
+
 def surge_pods(pcs: PCS, world: World) -> list[Obj]:
+    return _surge_of(pcs, world, C.owned(world, "Pod", pcs))
+
+
+def _surge_of(pcs: PCS, world: World, pods: list[Obj]) -> list[Obj]:
     """Active pods of surge objects: pods at index >= replicas of a standalone
     PodClique, pods of scaling-group replicas >= the group's replicas, pods of
     PodCliqueSet replicas >= spec.replicas."""
     out = []
     pclq_reps: dict[str, int] = {}
     pcsg_reps: dict[str, int] = {}
-    for p in C.owned(world, "Pod", pcs):
+    for p in pods:
         if not O.pod_active(p):
             continue
         lb = p.labels
