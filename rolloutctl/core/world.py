@@ -248,10 +248,13 @@ class World:
         (the environment finishes the deletion); status merges ``fields`` (or the
         payload's status) into the object's status.
         """
-        objs = dict(self._objects)
+        objs = self._objects  # copied on the first change
         changes: dict[Key, tuple[Obj | None, Obj | None]] = {}
 
         def put(k: Key, o: Obj) -> None:
+            nonlocal objs
+            if not changes:
+                objs = dict(objs)
             prev = changes[k][0] if k in changes else objs.get(k)
             objs[k] = o
             changes[k] = (prev, o)
