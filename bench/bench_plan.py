@@ -2,8 +2,13 @@
 
 Run from the repository root with the package installed:
 
-    python bench/bench_plan.py            # prints a Markdown table
-    python bench/bench_plan.py --pods 500 1500 3000 5000
+    python bench/bench_plan.py            # prints Markdown tables
+    python bench/bench_plan.py --pods 500 1500 3000 5000 --runs 3
+    python bench/bench_plan.py --strategy RollingUpdate --in-process   # planning only, no start-up
+
+``--strategy`` picks the update plans (RollingRecreate: the default strategy;
+RollingUpdate: the proposed one with every clique ``maxSurge: 1, maxUnavailable: 0``);
+``create`` plans the same PodCliqueSet as new.
 
 No timing assertions anywhere: this prints numbers for bench/README.md.
 """
@@ -25,7 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.workloads import large_pcs, with_image  # noqa: E402
+from bench.workloads import large_pcs, with_image, with_strategy  # noqa: E402
+
+PLANS = ("create", "RollingRecreate", "RollingUpdate")
 
 
 def _time_cmd(cmd: list[str], runs: int) -> float:
@@ -45,17 +52,22 @@ def startup(runs: int) -> list[tuple[str, float]]:
     return rows
 
 
-def plan_in_subprocess(pods: int, update: bool) -> tuple[float, int, str, int]:
-    """Time one `rolloutctl plan` (new PodCliqueSet, or an image change with --observed),
-    in a fresh process, and read its peak RSS."""
+def _inputs(d: str, pods: int, plan: str) -> list[str]:
+    old = large_pcs(pods)
+    new = old if plan == "create" else with_strategy(with_image(old, "engine:2"), plan)
+    Path(d, "new.json").write_text(json.dumps(new))
+    Path(d, "old.json").write_text(json.dumps(old))
+    args = [str(Path(d, "new.json")), "-o", "json", "--max-steps", "100000"]
+    if plan != "create":
+        args += ["--observed", str(Path(d, "old.json"))]
+    return args
+
+
+def plan_in_subprocess(pods: int, plan: str) -> tuple[float, int, str, int]:
+    """Time one ``rolloutctl plan`` (``plan``: create, or an image change of every clique
+    planned with --observed under that strategy) in a fresh process; its peak RSS."""
     with tempfile.TemporaryDirectory() as d:
-        old = large_pcs(pods)
-        new = with_image(old, "engine:2") if update else old
-        Path(d, "new.json").write_text(json.dumps(new))
-        Path(d, "old.json").write_text(json.dumps(old))
-        cmd = [sys.executable, "-m", "rolloutctl", "plan", str(Path(d, "new.json")), "-o", "json", "--max-steps", "100000"]
-        if update:
-            cmd += ["--observed", str(Path(d, "old.json"))]
+        cmd = [sys.executable, "-m", "rolloutctl", "plan", *_inputs(d, pods, plan)]
         code = (
             "import resource,subprocess,sys,time;t=time.perf_counter();"
             f"p=subprocess.run({cmd!r},capture_output=True);"
@@ -67,22 +79,53 @@ def plan_in_subprocess(pods: int, update: bool) -> tuple[float, int, str, int]:
         return secs, rss_kb // 1024, "ok" if rc in (0, 1) else f"exit {rc}", size
 
 
+def plan_in_process(pods: int, plan: str) -> tuple[float, int]:
+    """CPU seconds of observe + simulate in this process (no start-up, no rendering),
+    and the number of steps."""
+    from rolloutctl.core.environment import Environment
+    from rolloutctl.core.model import Obj
+    from rolloutctl.core.simulate import simulate
+    from rolloutctl.kinds.grove.model import GroveModel
+
+    old = large_pcs(pods)
+    new = Obj(old if plan == "create" else with_strategy(with_image(old, "engine:2"), plan))
+    model, env = GroveModel(), Environment(max_steps=100000)
+    t = time.process_time()
+    world = model.observe(new, [] if plan == "create" else [Obj(old)], env)
+    result = simulate(model, new, world, env)
+    return time.process_time() - t, len(result.steps)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--pods", type=int, nargs="*", default=[500, 1500, 3000])
-    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--runs", type=int, default=3, help="runs per cell (median)")
+    ap.add_argument("--strategy", nargs="*", choices=PLANS, default=list(PLANS), help="plans to time")
+    ap.add_argument("--in-process", action="store_true", help="time planning only, in this process (CPU seconds)")
+    ap.add_argument("--no-startup", action="store_true")
     args = ap.parse_args()
-    print("## Start-up (median of %d runs)\n" % args.runs)
-    print("| command | seconds |\n| --- | ---: |")
-    for name, secs in startup(args.runs):
-        print(f"| `{name}` | {secs:.3f} |")
-    print("\n## Planning a PodCliqueSet (one process each, wall time incl. start-up)\n")
+    if args.in_process:
+        print("| pods | plan | CPU seconds | steps | seconds per 1,000 pods |\n| ---: | --- | ---: | ---: | ---: |")
+        for pods in args.pods:
+            for plan in args.strategy:
+                runs = [plan_in_process(pods, plan) for _ in range(args.runs)]
+                secs = statistics.median(r[0] for r in runs)
+                print(f"| {pods} | {plan} | {secs:.2f} | {runs[0][1]} | {secs / pods * 1000:.2f} |", flush=True)
+        return
+    if not args.no_startup:
+        print("## Start-up (median of %d runs)\n" % args.runs)
+        print("| command | seconds |\n| --- | ---: |")
+        for name, secs in startup(args.runs):
+            print(f"| `{name}` | {secs:.3f} |")
+    print("\n## Planning a PodCliqueSet (one process each, wall time incl. start-up, median of %d)\n" % args.runs)
     print("| pods | plan | seconds | peak RSS MiB | JSON bytes |\n| ---: | --- | ---: | ---: | ---: |")
     for pods in args.pods:
-        for update in (False, True):
-            secs, rss, status, size = plan_in_subprocess(pods, update)
-            what = "image change (--observed)" if update else "create"
-            print(f"| {pods} | {what} | {secs:.2f} | {rss} | {size} |")
+        for plan in args.strategy:
+            runs = [plan_in_subprocess(pods, plan) for _ in range(args.runs)]
+            secs = statistics.median(r[0] for r in runs)
+            rss = max(r[1] for r in runs)
+            what = "create" if plan == "create" else f"image change, {plan} (--observed)"
+            print(f"| {pods} | {what} | {secs:.2f} | {rss} | {runs[0][3]} |", flush=True)
 
 
 if __name__ == "__main__":
