@@ -439,9 +439,10 @@ def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
     else:
         look = memo["unsettled"] | dirty
     unsettled: set[str] = memo["unsettled"]
-    names_expected = set()
+    if memo.get("names_of") is not expected:
+        memo["names_of"], memo["names"] = expected, {name for name, _i, _g in expected}
+    names_expected: set[str] = memo["names"]
     for name, i, groups in expected:
-        names_expected.add(name)
         if look is not None and name not in look:
             continue
         unsettled.add(name)
@@ -494,10 +495,11 @@ def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
         else:
             cur.memo["grove.synced"] = (key, group, groups)
             unsettled.discard(name)
-    for pg in owned(world, "PodGang", pcs):
+    for pg in owned(world, "PodGang", pcs) if look is None else _by_names(world, "PodGang", pcs, look):
         if pg.name not in names_expected and not pg.terminating:
             acts.append(_delete(pg, "no longer expected", f"{R_PCS}/components/podgang/syncflow.go#deleteExcessPodGangs",
                                 index=replica_of(pg) if replica_of(pg) >= 0 else None))
+            unsettled.add(pg.name)
     return acts
 
 

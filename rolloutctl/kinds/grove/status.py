@@ -170,27 +170,37 @@ def _replica_counts(pcs: PCS, info: U.PCSReplicaInfo, gen: str | None) -> tuple[
     return (pclq_ok and pcsg_ok, n_upd_pclq == len(pclqs) and n_upd_pcsg == len(pcsgs), n_upd_pclq, n_upd_pcsg)
 
 
+def _as_totals(c: tuple[bool, bool, int, int]) -> tuple[int, int, int, int]:
+    ok, both_upd, n_pclq, n_pcsg = c
+    return (1 if ok else 0, 1 if ok and both_upd else 0, n_pclq, n_pcsg)
+
+
 def pcs_status(pcs: PCS, world: World, status: Mapping[str, Any]) -> dict[str, Any]:
     """PodCliqueSet replica counts and update-progress counts.
     Upstream: ``podcliqueset/reconcilestatus.go`` ``mutateReplicas`` /
     ``computeAvailableAndUpdatedReplicas``."""
     gen = status.get("currentGenerationHash")
     available = updated = upd_pclqs = upd_pcsgs = 0
-    memo: dict[tuple, tuple] = pcs.__dict__.setdefault("_pcs_status_memo", {})
-    if len(memo) > 50_000:
-        memo.clear()
-    for info in U.pcs_replica_infos(pcs, world, gen):
-        k = (id(info.pclqs), id(info.pcsgs), gen)
-        got = memo.get(k)
-        if got is None or got[0] is not info.pclqs or got[1] is not info.pcsgs:
-            got = memo[k] = (info.pclqs, info.pcsgs, _replica_counts(pcs, info, gen))
-        ok, both_upd, n_upd_pclq, n_upd_pcsg = got[2]
-        upd_pclqs += n_upd_pclq
-        upd_pcsgs += n_upd_pcsg
-        if ok:
-            available += 1
-            if both_upd:
-                updated += 1
+    # Per replica (``_replica_counts``), recounted only for replicas whose PodCliques or
+    # scaling groups are not the very lists counted last time.
+    by_pclq = U._by_replica(world, "PodClique", pcs, True)
+    by_pcsg = U._by_replica(world, "PodCliqueScalingGroup", pcs, False)
+    memo = pcs.__dict__.get("_pcs_status_memo")
+    if memo is None or memo["gen"] != gen:
+        memo = pcs.__dict__["_pcs_status_memo"] = {"gen": gen, "pclq": {}, "pcsg": {}, "counts": {},
+                                                   "totals": [0, 0, 0, 0]}
+    seen_pclq, seen_pcsg, counts, totals = memo["pclq"], memo["pcsg"], memo["counts"], memo["totals"]
+    empty: list[Obj] = []
+    for i in range(pcs.replicas):
+        a, b = by_pclq.get(i, empty), by_pcsg.get(i, empty)
+        if i in counts and seen_pclq[i] is a and seen_pcsg[i] is b:
+            continue
+        old = counts.get(i)
+        new = _replica_counts(pcs, U.PCSReplicaInfo(i, a, b), gen)
+        for k, v in enumerate(_as_totals(new)):
+            totals[k] += v - (_as_totals(old)[k] if old is not None else 0)
+        counts[i], seen_pclq[i], seen_pcsg[i] = new, a, b
+    available, updated, upd_pclqs, upd_pcsgs = totals
     st: dict[str, Any] = {"replicas": pcs.replicas, "availableReplicas": available, "updatedReplicas": updated}
     up = status.get("updateProgress")
     if isinstance(up, Mapping):
