@@ -150,19 +150,8 @@ def gang_shortfall(pg: Obj, members: list[Obj]) -> list[Obj]:
     return need
 
 
-_gang_order: dict[int, tuple[list[Obj], list[Obj]]] = {}
-
-
-def _sorted_gangs(pcs: PCS, world: World) -> list[Obj]:
-    gangs = owned(world, "PodGang", pcs)
-    ent = _gang_order.get(id(gangs))
-    if ent is not None and ent[0] is gangs:
-        return ent[1]
-    out = sorted(gangs, key=lambda g: (g.labels.get(N.L_BASE_PODGANG) is not None, len(g.name), g.name))
-    if len(_gang_order) > 1000:
-        _gang_order.clear()
-    _gang_order[id(gangs)] = (gangs, out)
-    return out
+def _gang_order_key(g: Obj) -> tuple:
+    return (g.labels.get(N.L_BASE_PODGANG) is not None, len(g.name), g.name)
 
 
 def schedule(pcs: PCS, world: World, env: Environment) -> tuple[World, list[str]]:
@@ -179,8 +168,12 @@ def schedule(pcs: PCS, world: World, env: Environment) -> tuple[World, list[str]
     # only gangs with a pod to place can change anything
     candidates = {p.labels.get(N.L_PODGANG, "") for name in t.pending for p in t.groups[name].active
                   if not O.pod_scheduled(p) and not O.pod_gated(p)}
-    for pg in _sorted_gangs(pcs, world):
-        if pg.terminating or pg.name not in candidates:
+    # the gangs in scheduling order (base gangs first, then by name length and name);
+    # only candidates, the others have nothing to place
+    gangs = [g for g in (world.get("PodGang", pcs.namespace, name) for name in candidates)
+             if g is not None and g.labels.get(N.L_PART_OF) == pcs.name]
+    for pg in sorted(gangs, key=_gang_order_key):
+        if pg.terminating:
             continue
         group = by_gang_index.get(pg.name)
         if not group:

@@ -291,6 +291,15 @@ def _visit(pcs: PCS, slot: str, policy_name: str, kind: str, names: Any, base: W
     dirty = memo.dirty.since(base, world)
     ns = pcs.namespace
     todo: Sequence[Obj]
+    if key is not None and dirty is not None and memo.key is not None and key[0] == memo.key[0] and \
+            key[1] != memo.key[1]:
+        # only the objects of replicas entering or leaving the selection can change
+        more = _replica_names(world, kind, key[1] ^ memo.key[1])
+        dirty = None if more is None else dirty | more
+        if more is not None:
+            memo.key = key
+            for name in more:  # what they did last time no longer says what they do now
+                memo.settled.pop(name, None)
     if key is None or dirty is None or key != memo.key:
         memo.settled.clear()
         memo.unsettled = set()
@@ -320,6 +329,15 @@ def _visit(pcs: PCS, slot: str, policy_name: str, kind: str, names: Any, base: W
             memo.settled.pop(o.name, None)
             memo.unsettled.add(o.name)
     return out
+
+
+def _replica_names(world: World, kind: str, replicas: Any) -> set[str] | None:
+    """Names of the ``kind`` objects of these PodCliqueSet replicas; None when a
+    replica label is not the plain decimal index (then the caller looks at all)."""
+    idx = world.index(kind, N.L_PCS_REPLICA)
+    if not all(v.isdigit() and str(int(v)) == v for v in idx):
+        return None
+    return {o.name for r in replicas for o in idx.get(str(r), ())}
 
 
 _VIEWS = (("Pod", N.L_PCLQ), ("Pod", N.L_PODGANG), ("Pod", N.L_PART_OF), ("PodClique", N.L_PART_OF),

@@ -48,11 +48,13 @@ class Policy:
         return C.sync_pods(pclq, world)
 
     def pclq_pass_key(self, pcs: PCS, world: World) -> Any:
-        """What ``pclq_pass`` reads besides the PodClique and its pods, as a value the
-        model compares between rounds; None: the pass reads more (then the model runs
-        it for every PodClique every round). A PodClique whose pass did nothing is not
-        visited again until it, its pods or this key change."""
-        return () if type(self).pclq_pass is Policy.pclq_pass else None
+        """What ``pclq_pass`` reads besides the PodClique and its pods, as
+        ``(value, replicas)``: a value the model compares between rounds and the
+        PodCliqueSet replicas whose objects the pass treats specially (the selected
+        ones); None: the pass reads more (then the model runs it for every PodClique
+        every round). A PodClique whose pass did nothing is not visited again until
+        it, its pods or the value change, or its replica enters or leaves the set."""
+        return ((), frozenset()) if type(self).pclq_pass is Policy.pclq_pass else None
 
     def pclq_pass_settles(self, pcs: PCS, pclq: Obj, world: World) -> bool:
         """Whether an empty ``pclq_pass`` of ``pclq`` depends only on the PodClique, its
@@ -64,7 +66,7 @@ class Policy:
         ``surge_pcsg_replicas`` (read by the scaling-group controller's PodClique sync)."""
         plain = type(self).may_create_pcsg_replica is Policy.may_create_pcsg_replica and \
             type(self).surge_pcsg_replicas is Policy.surge_pcsg_replicas
-        return () if plain else None
+        return ((), frozenset()) if plain else None
 
     def pcsg_hooks_settle(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
         return True
@@ -72,7 +74,7 @@ class Policy:
     def pcsg_pass_key(self, pcs: PCS, world: World) -> Any:
         """Like ``pclq_pass_key`` for ``pcsg_pass`` (a scaling group, its member
         PodCliques and this key)."""
-        return () if type(self).pcsg_pass is Policy.pcsg_pass else None
+        return ((), frozenset()) if type(self).pcsg_pass is Policy.pcsg_pass else None
 
     def pcsg_pass_settles(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
         return True

@@ -470,23 +470,27 @@ class RollingRecreate(Policy):
 
     def pclq_pass_key(self, pcs: PCS, world: World) -> Any:
         """``pclq_pass`` reads the PodCliqueSet status only through the generation
-        hash, whether an update is recorded or ended, and the replica being updated."""
+        hash, whether an update is recorded or ended, and whether its replica is the
+        one being updated."""
         if type(self).pclq_pass is not RollingRecreate.pclq_pass:
             return None
         live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
         st = live.status if live is not None else {}
         up = st.get("updateProgress")
-        return (st.get("currentGenerationHash"), isinstance(up, Mapping),
-                bool(up.get("updateEndedAt")) if isinstance(up, Mapping) else None, U.currently_updating(st))
+        cur = U.currently_updating(st)
+        return ((st.get("currentGenerationHash"), isinstance(up, Mapping),
+                 bool(up.get("updateEndedAt")) if isinstance(up, Mapping) else None),
+                frozenset(() if cur is None else (cur,)))
 
     def pcsg_pass_key(self, pcs: PCS, world: World) -> Any:
         """``pcsg_pass`` reads the PodCliqueSet status through the generation hash and
-        the replica being updated."""
+        whether its replica is the one being updated."""
         if type(self).pcsg_pass is not RollingRecreate.pcsg_pass:
             return None
         live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
         st = live.status if live is not None else {}
-        return (st.get("currentGenerationHash"), U.currently_updating(st))
+        cur = U.currently_updating(st)
+        return ((st.get("currentGenerationHash"),), frozenset(() if cur is None else (cur,)))
 
     def pcsg_pass_settles(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
         return not U.is_update_in_progress(pcsg)

@@ -198,7 +198,12 @@ class RollingUpdatePolicy(Policy):
         if type(self).pclq_pass is not RollingUpdatePolicy.pclq_pass:
             return None
         st = self.status(pcs, world)
-        return (S.update_active(st), tuple(S.updating_replicas(st)))
+        return self._selection_key(st)
+
+    @staticmethod
+    def _selection_key(st: Mapping[str, Any]) -> Any:
+        active = S.update_active(st)
+        return ((active,), frozenset(S.updating_replicas(st) if active else ()))
 
     def pcsg_hooks_key(self, pcs: PCS, world: World) -> Any:
         """Outside the selected replicas the surge is what exists (the member
@@ -207,7 +212,7 @@ class RollingUpdatePolicy(Policy):
                 type(self).may_create_pcsg_replica is not Policy.may_create_pcsg_replica:
             return None
         st = self.status(pcs, world)
-        return (S.update_active(st), tuple(S.updating_replicas(st)))
+        return self._selection_key(st)
 
     def pcsg_hooks_settle(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
         return not self.selected(pcs, world, C.replica_of(pcsg))
@@ -216,7 +221,7 @@ class RollingUpdatePolicy(Policy):
         if type(self).pcsg_pass is not RollingUpdatePolicy.pcsg_pass:
             return None
         st = self.status(pcs, world)
-        return (S.update_active(st), tuple(S.updating_replicas(st)))
+        return self._selection_key(st)
 
     def pcsg_pass_settles(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
         return not self.selected(pcs, world, C.replica_of(pcsg))
