@@ -69,6 +69,65 @@ def load(paths: Sequence[str], limits: Limits, *, what: str = "") -> Loaded:
     return loaded
 
 
+def load_all(*groups: Sequence[str], limits: Limits) -> list[Loaded]:
+    """Load several groups of paths (desired, observed, ...) and report the problems
+    of all of them at once, one line each, before any of them is used."""
+    loaded = [load_paths(g, limits) if g else Loaded() for g in groups]
+    errors = [e for l in loaded for e in l.errors]
+    if errors:
+        raise InputProblem(errors)
+    return loaded
+
+
+def _int_or(v: Any, default: int) -> int:
+    return v if isinstance(v, int) and not isinstance(v, bool) else default
+
+
+def pods_of_podcliqueset(raw: Mapping[str, Any]) -> int:
+    """How many pods a PodCliqueSet asks for: per replica, each standalone clique's
+    replicas plus, per scaling group, its replicas times its cliques' replicas.
+    Tolerant of any shape (it runs before the models and bounds their work)."""
+    spec = raw.get("spec") if isinstance(raw.get("spec"), Mapping) else {}
+    tmpl = spec.get("template") if isinstance(spec.get("template"), Mapping) else {}
+    cliques = tmpl.get("cliques") if isinstance(tmpl.get("cliques"), list) else []
+    groups = tmpl.get("podCliqueScalingGroups") if isinstance(tmpl.get("podCliqueScalingGroups"), list) else []
+    per_clique: dict[str, int] = {}
+    for c in cliques:
+        if isinstance(c, Mapping):
+            cs = c.get("spec") if isinstance(c.get("spec"), Mapping) else {}
+            name = c.get("name") if isinstance(c.get("name"), str) else ""
+            per_clique[name] = per_clique.get(name, 0) + max(0, _int_or(cs.get("replicas"), 1))
+    grouped: set[str] = set()
+    per_replica = 0
+    for g in groups:
+        if not isinstance(g, Mapping):
+            continue
+        names = [n for n in (g.get("cliqueNames") if isinstance(g.get("cliqueNames"), list) else [])
+                 if isinstance(n, str)]
+        grouped.update(names)
+        reps = max(0, _int_or(g.get("replicas"), 1), _int_or(g.get("minAvailable"), 1))
+        per_replica += reps * sum(per_clique.get(n, 0) for n in set(names))
+    per_replica += sum(v for k, v in per_clique.items() if k not in grouped)
+    return max(0, _int_or(spec.get("replicas"), 1)) * per_replica
+
+
+def check_scale(objs: Iterable[Obj], limits: Limits) -> None:
+    """Refuse a plan whose pods would exceed ``--max-pods`` before modelling it: the
+    models create every pod, so ``replicas: 1000000000`` would otherwise run for
+    hours and exhaust memory instead of answering."""
+    errors = []
+    for o in objs:
+        if o.kind != "PodCliqueSet":
+            continue
+        pods = pods_of_podcliqueset(o.raw)
+        if pods > limits.max_pods:
+            errors.append(InputError(o.file, o.line_of("spec", "replicas"),
+                                     f"PodCliqueSet {o.namespace}/{o.name} asks for {pods} pods; rolloutctl plans at "
+                                     f"most {limits.max_pods} (raise --max-pods if this is intended)"))
+    if errors:
+        raise InputProblem(errors)
+
+
 def check_duplicates(objs: Sequence[Obj]) -> None:
     seen: dict[tuple, Obj] = {}
     errors: list[InputError] = []
@@ -84,10 +143,13 @@ def check_duplicates(objs: Sequence[Obj]) -> None:
         raise InputProblem(errors)
 
 
-def targets(objs: Sequence[Obj], source: str) -> list[Obj]:
+def targets(objs: Sequence[Obj], source: str | Sequence[str]) -> list[Obj]:
     found = sorted((o for o in objs if is_modelled(o)), key=lambda o: (o.kind, o.namespace, o.name))
     if not found:
-        raise InputProblem([f"{source}: no RayService (ray.io/v1) or PodCliqueSet (grove.io/v1alpha1) found"])
+        names = [source] if isinstance(source, str) else list(source) or ["-"]
+        raise InputProblem([InputError("<stdin>" if n == "-" else n, 1,
+                                       "no RayService (ray.io/v1) or PodCliqueSet (grove.io/v1alpha1) found")
+                            for n in names])
     return found
 
 
@@ -106,12 +168,13 @@ def plan(paths: Sequence[str], opts: PlanOptions) -> list[Plan]:
     from .core.simulate import simulate
 
     env = environment(opts)
-    desired = load(paths, opts.limits).objects
+    loaded_desired, loaded_observed = load_all(paths, opts.observed, limits=opts.limits)
+    desired, observed = loaded_desired.objects, loaded_observed.objects
     check_duplicates(desired)
-    observed = load(opts.observed, opts.limits).objects if opts.observed else []
     check_duplicates(observed)
+    check_scale([*desired, *observed], opts.limits)
     plans = []
-    for obj in targets(desired, " ".join(paths) or "input"):
+    for obj in targets(desired, paths):
         cls = model_class(obj)
         model = cls(**opts.model_options)
         old = _previous(obj, observed)

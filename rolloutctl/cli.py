@@ -51,11 +51,31 @@ def _root(
 
 
 def _err(line: str) -> None:
-    sys.stderr.write(line.rstrip("\n") + "\n")
+    from .load.files import one_line
+
+    try:
+        sys.stderr.write(one_line(line.rstrip("\n")) + "\n")
+        sys.stderr.flush()
+    except (BrokenPipeError, OSError):  # nowhere left to say it
+        pass
+
+
+def _stdout_gone() -> None:
+    """The reader of standard output went away (``rolloutctl plan … | head``): stop
+    quietly, and keep the interpreter from complaining when it flushes stdout at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (test runners)
+        pass
 
 
 def run_guarded(fn: Callable[[], int]) -> None:
-    """Run a command body; turn problems into one line each and an exit code."""
+    """Run a command body; turn problems into one line each and an exit code.
+
+    Nothing reaches standard output unless ``fn`` returns normally: commands
+    compute and render everything first and ``emit`` once, at the end, so a
+    failure never leaves a partial result a script could mistake for output."""
     from .app import InputProblem, ToolFailure
 
     try:
@@ -72,6 +92,17 @@ def run_guarded(fn: Callable[[], int]) -> None:
     except KeyboardInterrupt:
         _err("rolloutctl: interrupted")
         raise typer.Exit(130)
+    except BrokenPipeError:
+        _stdout_gone()
+        raise typer.Exit(EXIT_TOOL)
+    except RecursionError:
+        if os.environ.get("ROLLOUTCTL_DEBUG"):
+            raise
+        _err("rolloutctl: internal error: input nested too deeply to process")
+        raise typer.Exit(EXIT_TOOL)
+    except MemoryError:
+        _err("rolloutctl: out of memory (lower the input size or --max-pods)")
+        raise typer.Exit(EXIT_TOOL)
     except Exception as exc:  # never a traceback for users
         if os.environ.get("ROLLOUTCTL_DEBUG"):
             raise
@@ -111,6 +142,7 @@ def _plan_command(first: bool):
         kuberay_version: Optional[str] = typer.Option(None, "--kuberay-version", help="KubeRay operator version to model (RayService)."),
         max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
         max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
+        max_pods: int = typer.Option(100_000, "--max-pods", min=1, help="Refuse to plan a workload of more pods."),
     ) -> None:
         def body() -> int:
             from . import app as usecases
@@ -119,7 +151,7 @@ def _plan_command(first: bool):
 
             opts = usecases.PlanOptions(
                 observed=tuple(observed), capacity=tuple(capacity), never_ready=tuple(never_ready),
-                max_steps=max_steps, limits=Limits(max_input_bytes, max_alias_nodes),
+                max_steps=max_steps, limits=Limits(max_input_bytes, max_alias_nodes, max_pods),
                 model_options={"kuberay_version": kuberay_version} if kuberay_version else {},
             )
             plans = (usecases.next_step if first else usecases.plan)(paths or ["-"], opts)
