@@ -180,6 +180,15 @@ class GroveModel:
             return []
         return validation.validate(obj, old)
 
+    def defaults(self, raw: dict) -> dict:
+        """The PodCliqueSet as the API server stores it, for ``diff``."""
+        from .classify import defaults
+        return defaults(raw)
+
+    def order_matters(self, list_path: tuple) -> bool:
+        from .classify import order_matters
+        return order_matters(list_path)
+
     def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]:
         from . import classify
         return classify.classify(changes, desired, live)

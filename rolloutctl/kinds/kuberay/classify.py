@@ -1,0 +1,124 @@
+"""The effect of each change of a RayService on the live service (``diff``).
+
+The cluster-spec changes are judged by the same decision functions the planner uses
+(``decisions.is_cluster_spec_hash_equal``, ``should_update_cluster``,
+``is_zero_downtime_upgrade_enabled``), against a RayCluster standing for the live one:
+its spec is the live RayService's ``rayClusterConfig`` (the settled assumption).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Sequence
+
+from ...core.model import Change, Impact, Obj
+from . import validation as val
+from .decisions import (KUBERAY_VERSION_ANNOTATION, NUM_WORKER_GROUPS_ANNOTATION, is_cluster_spec_hash_equal,
+                        is_zero_downtime_upgrade_enabled, strategy_name)
+
+CLUSTER = "spec.rayClusterConfig"
+_WORKER_IGNORED = re.compile(r"^spec\.rayClusterConfig\.workerGroupSpecs\[[^\]]*\]\.(replicas|minReplicas|maxReplicas|"
+                             r"scaleStrategy\.workersToDelete)(\.|\[|$)")
+_SCHED_IGNORED = re.compile(r"^spec\.rayClusterConfig\.(headGroupSpec|workerGroupSpecs\[[^\]]*\])\.template\.spec\."
+                            r"(tolerations|schedulingGates)(\.|\[|$)")
+
+
+def _live_cluster(live: Obj, version: str) -> Obj:
+    spec = live.spec.get("rayClusterConfig") or {}
+    return Obj({"apiVersion": "ray.io/v1", "kind": "RayCluster",
+                "metadata": {"name": f"{live.name}-<random>", "namespace": live.namespace,
+                             "annotations": {NUM_WORKER_GROUPS_ANNOTATION: str(len(spec.get("workerGroupSpecs") or [])),
+                                             KUBERAY_VERSION_ANNOTATION: version}},
+                "spec": spec})
+
+
+def _under(path: str, prefix: str) -> bool:
+    return path == prefix or path.startswith(prefix + ".") or path.startswith(prefix + "[")
+
+
+def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str) -> list[Impact]:
+    """One Impact per effect, each listing the paths that cause it."""
+    buckets: dict[tuple[str, str], list[str]] = {}
+
+    def put(effect: str, message: str, path: str) -> None:
+        buckets.setdefault((effect, message), []).append(path)
+
+    errors = val.controller_errors(desired)
+    if errors:
+        put("rejected", f"the controller fails the RayService (Ready=False/ValidationFailed): {errors[0].message} "
+            "(rayservice_controller.go#validateRayService)", errors[0].path or "spec")
+    cluster = _live_cluster(live, version)
+    full = is_cluster_spec_hash_equal(desired, cluster, False)
+    partial = not full and is_cluster_spec_hash_equal(desired, cluster, True)
+    if full:
+        cluster_effect, cluster_msg = "none", ""
+    elif partial:
+        cluster_effect = "in-place"
+        cluster_msg = ("worker groups appended at the end: the active RayCluster is updated in place "
+                       "(rayservice_controller.go#shouldUpdateCluster)")
+    elif is_zero_downtime_upgrade_enabled(desired):
+        if val.is_incremental_upgrade_enabled(desired.spec):
+            cluster_effect = "rollout"
+            cluster_msg = ("a new RayCluster is created and traffic moves to it step by step through the Gateway "
+                           "(NewClusterWithIncrementalUpgrade; rayservice_controller.go#shouldPrepareNewCluster)")
+        else:
+            cluster_effect = "rollout"
+            cluster_msg = ("a new pending RayCluster is created; the Services switch to it once its Serve "
+                           "applications are RUNNING and the old cluster is deleted after "
+                           "rayClusterDeletionDelaySeconds (rayservice_controller.go#shouldPrepareNewCluster)")
+    else:
+        cluster_effect = "ignored"
+        cluster_msg = (f"upgradeStrategy {strategy_name(desired)}: no new cluster is created and the running "
+                       "cluster keeps its spec (rayservice_controller.go#isZeroDowntimeUpgradeEnabled)")
+
+    for ch in changes:
+        p = ch.path
+        if p == "spec.suspend":
+            if ch.new is True:
+                put("teardown", "spec.suspend: true deletes every RayCluster, the RayService Services and (incremental) "
+                    "the Gateway and HTTPRoute, after a status-only commit pass (rayservice_controller.go#handleSuspend)", p)
+            else:
+                put("rollout", "resuming creates a new RayCluster from the current spec, as for a new RayService "
+                    "(rayservice_controller.go#handleSuspend, Case 1)", p)
+        elif p == "spec.managedBy":
+            put("rejected", "spec.managedBy is immutable (CRD validation rule)", p)
+        elif _under(p, f"{CLUSTER}.suspend"):
+            put("ignored", "rayClusterConfig.suspend is copied only when a RayCluster is created; the live cluster "
+                "keeps its value (rayservice_controller.go#rayClusterSpecForHashing, #modifyRayCluster)", p)
+        elif _WORKER_IGNORED.match(p) and cluster_effect in ("none", "ignored"):
+            put("ignored", "worker replicas/minReplicas/maxReplicas/workersToDelete are left out of the cluster "
+                "comparison; the live RayCluster keeps its values (utils/util.go#"
+                "GenerateHashWithoutReplicasAndWorkersToDelete)", p)
+        elif _SCHED_IGNORED.match(p) and cluster_effect in ("none", "ignored"):
+            put("ignored", "template tolerations and schedulingGates are left out of the cluster comparison "
+                "(utils/util.go#GenerateHashWithoutReplicasAndWorkersToDelete)", p)
+        elif _under(p, f"{CLUSTER}.upgradeStrategy"):
+            put("ignored", "rayClusterConfig.upgradeStrategy is left out of the cluster comparison (and the RayCluster "
+                "controller refuses it on clusters a RayService creates)", p)
+        elif _under(p, CLUSTER):
+            if cluster_effect == "none":
+                put("none", "no effect on the running cluster (equal after the comparison's normalisation)", p)
+            else:
+                put(cluster_effect, cluster_msg, p)
+        elif _under(p, "spec.serveConfigV2"):
+            put("in-place", "the new Serve config is submitted to the serving cluster's dashboard (the pending "
+                "cluster during an upgrade) (rayservice_controller.go#checkIfNeedSubmitServeApplications)", p)
+        elif _under(p, "spec.serveService"):
+            put("ignored", "an existing serve Service is updated only when it must point at another cluster; other "
+                "serveService edits are not applied to it (rayservice_controller.go#reconcileServices)", p)
+        elif _under(p, "spec.excludeHeadPodFromServeSvc"):
+            put("in-place", "the head Pod's ray.io/serve label is updated on the next pass "
+                "(rayservice_controller.go#updateHeadPodServeLabel)", p)
+        elif _under(p, "spec.upgradeStrategy") or _under(p, "spec.rayClusterDeletionDelaySeconds"):
+            put("none", "affects only future upgrades and deletions", p)
+        elif p.startswith("metadata.labels") or p.startswith("metadata.annotations"):
+            if f"[{val.INITIALIZING_TIMEOUT_ANNOTATION}]" in p or p.endswith(val.INITIALIZING_TIMEOUT_ANNOTATION):
+                put("none", "the initializing timeout applies while Ready is False/Initializing", p)
+            else:
+                put("ignored", "RayService labels and annotations reach a RayCluster only when one is created or "
+                    "updated in place (rayservice_controller.go#constructRayClusterForRayService)", p)
+        else:
+            put("none", "no effect on the running service", p)
+    return [Impact(e, m, tuple(sorted(paths))) for (e, m), paths in sorted(buckets.items())]
+
+

@@ -1,0 +1,238 @@
+"""Cluster decisions of the KubeRay RayService controller: the spec comparison that
+stands in for upstream's cluster hash, in-place update, new pending cluster, upgrade
+strategy. The planner (``model``), ``classify`` and the warnings call these functions
+and nothing else.
+
+Upstream: ``ray-operator/controllers/ray/rayservice_controller.go`` (ray-project/kuberay
+@ feeaf72f) ``rayClusterSpecForHashing``, ``isClusterSpecHashEqual``,
+``shouldUpdateCluster``, ``shouldPrepareNewCluster``, ``isZeroDowntimeUpgradeEnabled``;
+``ray-operator/controllers/ray/utils/util.go`` ``GenerateHashWithoutReplicasAndWorkersToDelete``.
+
+Upstream hashes the RayService's ``rayClusterConfig`` when it creates a RayCluster and
+stores the hash on the cluster (annotation ``ray.io/hash-without-replicas-and-workers-to-delete``);
+later passes compare the hash of the current ``rayClusterConfig`` with that annotation.
+A SHA-1 of Go's JSON encoding cannot be recomputed here, so the model compares the
+live RayCluster's spec with the desired ``rayClusterConfig``, both reduced the same way
+(the ignored fields blanked, CRD defaults applied, empty values dropped). For clusters
+the RayService created and nobody edited, this gives the same answer.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Mapping
+
+from ...core.model import Obj
+from .validation import GATES, INCREMENTAL, is_incremental_upgrade_enabled
+
+CTRL = "rayservice_controller.go"
+KUBERAY_VERSION_ANNOTATION = "ray.io/kuberay-version"
+NUM_WORKER_GROUPS_ANNOTATION = "ray.io/num-worker-groups"
+HASH_ANNOTATION = "ray.io/hash-without-replicas-and-workers-to-delete"
+#: ``utils.KUBERAY_VERSION`` at the modelled commit.
+MODELLED_KUBERAY_VERSION = "nightly"
+
+# Worker-group fields the hash blanks (GenerateHashWithoutReplicasAndWorkersToDelete).
+WORKER_IGNORED = ("replicas", "minReplicas", "maxReplicas")
+# Pod-template fields the hash blanks (so that Kueue-injected ones are neutral).
+TEMPLATE_IGNORED = ("tolerations", "schedulingGates")
+# Cluster-level fields rayClusterSpecForHashing / the hash blank.
+CLUSTER_IGNORED = ("suspend", "upgradeStrategy")
+
+
+def _m(v: Any) -> Mapping[str, Any]:
+    return v if isinstance(v, Mapping) else {}
+
+
+def _prune(v: Any) -> Any:
+    """Drop None, empty mappings, empty lists and empty strings (omitempty on both sides)."""
+    if isinstance(v, Mapping):
+        out = {}
+        for k, x in v.items():
+            px = _prune(x)
+            if px is None or px == {} or px == [] or px == "":
+                continue
+            out[k] = px
+        return out
+    if isinstance(v, list):
+        return [_prune(x) for x in v]
+    return v
+
+
+def _default_ports(template: dict) -> None:
+    spec = template.get("spec")
+    if not isinstance(spec, dict):
+        return
+    for key in ("containers", "initContainers"):
+        for c in spec.get(key) or []:
+            if isinstance(c, dict):
+                for p in c.get("ports") or []:
+                    if isinstance(p, dict):
+                        p.setdefault("protocol", "TCP")
+
+
+def _strip_template(template: Any) -> Any:
+    if not isinstance(template, dict):
+        return template
+    spec = template.get("spec")
+    if isinstance(spec, dict):
+        for f in TEMPLATE_IGNORED:
+            spec.pop(f, None)
+    _default_ports(template)
+    return template
+
+
+def ray_cluster_spec_for_hashing(cluster_spec: Mapping[str, Any]) -> dict[str, Any]:
+    """``rayClusterSpecForHashing`` + ``GenerateHashWithoutReplicasAndWorkersToDelete``:
+    the cluster spec with ``suspend``, ``upgradeStrategy``, worker ``replicas``/``minReplicas``/
+    ``maxReplicas``/``scaleStrategy.workersToDelete`` and template ``tolerations``/
+    ``schedulingGates`` removed; CRD defaults (``numOfHosts: 1``, port protocol TCP) applied."""
+    spec = copy.deepcopy(dict(cluster_spec)) if isinstance(cluster_spec, Mapping) else {}
+    for f in CLUSTER_IGNORED:
+        spec.pop(f, None)
+    head = spec.get("headGroupSpec")
+    if isinstance(head, dict):
+        _strip_template(head.get("template"))
+    groups = spec.get("workerGroupSpecs")
+    if isinstance(groups, list):
+        for g in groups:
+            if not isinstance(g, dict):
+                continue
+            for f in WORKER_IGNORED:
+                g.pop(f, None)
+            ss = g.get("scaleStrategy")
+            if isinstance(ss, dict):
+                ss.pop("workersToDelete", None)
+            g.setdefault("numOfHosts", 1)
+            _strip_template(g.get("template"))
+    return _prune(spec)
+
+
+def goal_cluster_spec(desired: Obj) -> Mapping[str, Any]:
+    return _m(desired.spec.get("rayClusterConfig"))
+
+
+def cluster_num_worker_groups(cluster: Obj) -> int:
+    v = cluster.annotations.get(NUM_WORKER_GROUPS_ANNOTATION)
+    try:
+        return int(v) if v is not None else len(cluster.spec.get("workerGroupSpecs") or [])
+    except (TypeError, ValueError):
+        return -1
+
+
+def is_cluster_spec_hash_equal(desired: Obj, cluster: Obj, partial: bool) -> bool:
+    """``isClusterSpecHashEqual`` (rayservice_controller.go). ``partial``: compare only the
+    first N worker groups of the goal, N = the cluster's ``ray.io/num-worker-groups``
+    (worker groups appended at the end). The live cluster's spec stands for its hash."""
+    live = ray_cluster_spec_for_hashing(cluster.spec)
+    goal_src = copy.deepcopy(dict(goal_cluster_spec(desired)))
+    if not partial:
+        return ray_cluster_spec_for_hashing(goal_src) == live
+    n = cluster_num_worker_groups(cluster)
+    if n < 0:
+        return True  # upstream: an unparsable annotation counts as equal
+    groups = goal_src.get("workerGroupSpecs") or []
+    if len(groups) < n:
+        return False
+    goal_src["workerGroupSpecs"] = list(groups[:n])
+    live_src = copy.deepcopy(dict(cluster.spec))
+    live_src["workerGroupSpecs"] = list((live_src.get("workerGroupSpecs") or [])[:n])
+    return ray_cluster_spec_for_hashing(goal_src) == ray_cluster_spec_for_hashing(live_src)
+
+
+def is_zero_downtime_upgrade_enabled(desired: Obj) -> bool:
+    """``isZeroDowntimeUpgradeEnabled`` (rayservice_controller.go). With the incremental
+    gate on, only NewCluster and NewClusterWithIncrementalUpgrade create new clusters;
+    unset type means enabled (the ``ENABLE_ZERO_DOWNTIME`` env var is taken as unset)."""
+    t = _m(desired.spec.get("upgradeStrategy")).get("type")
+    if t is None:
+        return True
+    if GATES["RayServiceIncrementalUpgrade"]:
+        return t in ("NewCluster", INCREMENTAL)
+    return t == "NewCluster"
+
+
+def strategy_name(desired: Obj) -> str:
+    """The upgrade strategy in force, as the operator names it."""
+    t = _m(desired.spec.get("upgradeStrategy")).get("type")
+    if t == INCREMENTAL and not is_incremental_upgrade_enabled(desired.spec):
+        return "None"
+    return str(t) if t else "NewCluster"
+
+
+def cluster_kuberay_version(cluster: Obj, operator_version: str) -> str:
+    """The ``ray.io/kuberay-version`` of a live cluster; a cluster without the annotation
+    (a hand-made snapshot) is taken as created by the modelled operator version."""
+    v = cluster.annotations.get(KUBERAY_VERSION_ANNOTATION)
+    return operator_version if v is None else str(v)
+
+
+def should_update_cluster(desired: Obj, cluster: Obj | None, is_active: bool, upgrade_in_progress: bool,
+                          operator_version: str) -> bool:
+    """``shouldUpdateCluster`` (rayservice_controller.go): in-place update when the
+    KubeRay version differs (active only, not during an upgrade) or when only worker
+    groups were appended at the end."""
+    if cluster is None:
+        return False
+    if is_active:
+        if upgrade_in_progress:
+            return False
+        if cluster_kuberay_version(cluster, operator_version) != operator_version:
+            return True
+    if is_cluster_spec_hash_equal(desired, cluster, False):
+        return False
+    return is_cluster_spec_hash_equal(desired, cluster, True)
+
+
+def should_prepare_new_cluster(desired: Obj, active: Obj | None, pending: Obj | None,
+                               is_pending_cluster_serving: bool, rollback_in_progress: bool) -> bool:
+    """``shouldPrepareNewCluster`` (rayservice_controller.go)."""
+    if is_pending_cluster_serving:
+        return False
+    if rollback_in_progress:
+        return False
+    if active is None and pending is None:
+        return True
+    cluster = pending if pending is not None else active
+    assert cluster is not None
+    if is_cluster_spec_hash_equal(desired, cluster, False):
+        return False
+    if is_cluster_spec_hash_equal(desired, cluster, True):
+        return False
+    return is_zero_downtime_upgrade_enabled(desired)
+
+
+# --------------------------------------------------------------------------- explaining a comparison
+
+
+def ignored_differences(goal: Mapping[str, Any], live: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Differences between two cluster specs that the comparison ignores, as
+    (kind, dotted path) with kind in ``replicas`` / ``suspend`` / ``scheduling`` /
+    ``upgradeStrategy``. Worker groups are matched by ``groupName``."""
+    out: list[tuple[str, str]] = []
+    base = "spec.rayClusterConfig"
+    if bool(goal.get("suspend")) != bool(live.get("suspend")):
+        out.append(("suspend", f"{base}.suspend"))
+    if _prune(goal.get("upgradeStrategy")) != _prune(live.get("upgradeStrategy")):
+        out.append(("upgradeStrategy", f"{base}.upgradeStrategy"))
+    lg = {str(_m(g).get("groupName")): _m(g) for g in live.get("workerGroupSpecs") or []}
+    for g in goal.get("workerGroupSpecs") or []:
+        g = _m(g)
+        name = str(g.get("groupName"))
+        other = lg.get(name)
+        if other is None:
+            continue
+        wp = f"{base}.workerGroupSpecs[groupName={name}]"
+        for f in WORKER_IGNORED:
+            if g.get(f) != other.get(f):
+                out.append(("replicas", f"{wp}.{f}"))
+        if _prune(_m(g.get("scaleStrategy")).get("workersToDelete")) != _prune(_m(other.get("scaleStrategy")).get("workersToDelete")):
+            out.append(("replicas", f"{wp}.scaleStrategy.workersToDelete"))
+        for f in TEMPLATE_IGNORED:
+            if _prune(_m(_m(g.get("template")).get("spec")).get(f)) != _prune(_m(_m(other.get("template")).get("spec")).get(f)):
+                out.append(("scheduling", f"{wp}.template.spec.{f}"))
+    hg, hl = _m(goal.get("headGroupSpec")), _m(live.get("headGroupSpec"))
+    for f in TEMPLATE_IGNORED:
+        if _prune(_m(_m(hg.get("template")).get("spec")).get(f)) != _prune(_m(_m(hl.get("template")).get("spec")).get(f)):
+            out.append(("scheduling", f"{base}.headGroupSpec.template.spec.{f}"))
+    return out

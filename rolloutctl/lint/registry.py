@@ -1,0 +1,317 @@
+"""The rule registry: every rule ``lint`` can report, with a stable ID, severity, the
+upstream source it mirrors, a bad and a good example and a remediation.
+
+Rules are data plus a function. The operator rules live in the kinds
+(``kinds/grove/validation.py`` ``RULES``, ``kinds/kuberay/validation.py``); the
+input, schema and suppression rules are documented here. Documentation is the
+rule function's docstring, in sections: summary paragraph, description,
+``Upstream:``, ``Bad:``, ``Good:``, ``Remediation:``.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any, Mapping
+
+SEVERITIES = ("error", "warning")
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    name: str
+    severity: str
+    scope: str  # input | schema | suppression | create | update | design | hazard
+    operator: str  # "" (rolloutctl itself) | grove | kuberay
+    summary: str
+    description: str
+    upstream: str
+    bad: str
+    good: str
+    remediation: str
+
+    @property
+    def help_text(self) -> str:
+        parts = [self.summary]
+        if self.description:
+            parts.append(self.description)
+        if self.remediation:
+            parts.append("Remediation: " + self.remediation)
+        return "\n\n".join(parts)
+
+
+class UnknownRule(LookupError):
+    pass
+
+
+_SECTIONS = ("Upstream:", "Bad:", "Good:", "Remediation:")
+
+
+def parse_doc(doc: str) -> dict[str, str]:
+    """Split a rule docstring into summary, description and the named sections."""
+    text = textwrap.dedent(doc or "").strip("\n")
+    lines = text.splitlines()
+    # the first line of a docstring is not indented: dedent the rest separately
+    if lines:
+        head, rest = lines[0].strip(), textwrap.dedent("\n".join(lines[1:]))
+        lines = [head, *rest.splitlines()]
+    out = {"summary": "", "description": "", "upstream": "", "bad": "", "good": "", "remediation": ""}
+    current = "intro"
+    buf: dict[str, list[str]] = {"intro": []}
+    for ln in lines:
+        stripped = ln.strip()
+        sec = next((s for s in _SECTIONS if stripped.startswith(s)), None)
+        if sec and not ln.startswith(" "):
+            current = sec[:-1].lower()
+            buf[current] = [stripped[len(sec):].strip()] if stripped[len(sec):].strip() else []
+            continue
+        buf.setdefault(current, []).append(ln)
+    intro = "\n".join(buf.get("intro", [])).strip()
+    paras = [p.strip() for p in intro.split("\n\n") if p.strip()]
+    if paras:
+        out["summary"] = " ".join(paras[0].split())
+        out["description"] = "\n\n".join(" ".join(p.split()) for p in paras[1:])
+    for key in ("upstream", "remediation"):
+        out[key] = " ".join(" ".join(buf.get(key, [])).split())
+    for key in ("bad", "good"):
+        out[key] = textwrap.dedent("\n".join(buf.get(key, []))).strip("\n")
+    return out
+
+
+def _make(rule_id: str, name: str, severity: str, scope: str, operator: str, doc: str) -> Rule:
+    d = parse_doc(doc)
+    return Rule(rule_id, name, severity, scope, operator, d["summary"], d["description"], d["upstream"],
+                d["bad"], d["good"], d["remediation"])
+
+
+# --------------------------------------------------------------------------- rules of rolloutctl itself
+
+_BUILTIN: list[tuple[str, str, str, str, str]] = [
+    ("IN001", "input-unreadable", "error", "input", """A file cannot be read or a document cannot be parsed.
+
+    The file is not valid YAML or JSON, is not UTF-8, has duplicate keys, or a
+    document is not a Kubernetes object (no apiVersion, kind or metadata.name).
+    ``lint`` reports it and exits 2, after checking every other document.
+
+    Upstream: rolloutctl (the API server rejects such a request before any validation)
+
+    Bad:
+        metadata:
+          name: svc
+          name: svc2
+
+    Good:
+        metadata:
+          name: svc
+
+    Remediation: Fix the YAML syntax or the object at the reported line.
+    """),
+    ("IN002", "kind-not-modelled", "error", "input", """The object is of a kind rolloutctl does not check.
+
+    Reported only with ``--strict``; without it, such objects are counted and skipped.
+    rolloutctl checks ``ray.io/v1`` RayService and ``grove.io/v1alpha1`` PodCliqueSet.
+
+    Upstream: rolloutctl
+
+    Bad:
+        apiVersion: v1
+        kind: ConfigMap
+
+    Good:
+        apiVersion: ray.io/v1
+        kind: RayService
+
+    Remediation: Leave such files out of the lint run, or run without --strict.
+    """),
+    ("SC001", "unknown-field", "error", "schema", """The object has a field the schema does not define.
+
+    The API server rejects unknown fields (strict field validation) or drops them
+    silently; either way the setting has no effect. A close known name is suggested.
+
+    Upstream: CRD openAPIV3Schema (ray.io_rayservices.yaml, grove.io_podcliquesets.yaml); apiserver strict field validation
+
+    Bad:
+        spec:
+          rayClusterConfig:
+            workerGroupSpec: []
+
+    Good:
+        spec:
+          rayClusterConfig:
+            workerGroupSpecs: []
+
+    Remediation: Fix the spelling (see the suggestion) or remove the field.
+    """),
+    ("SC002", "required-field", "error", "schema", """A field the schema requires is missing.
+
+    Upstream: CRD openAPIV3Schema (required lists)
+
+    Bad:
+        cliques:
+        - name: frontend
+          spec: {replicas: 1, podSpec: {containers: [{name: f, image: nginx}]}}
+
+    Good:
+        cliques:
+        - name: frontend
+          spec: {roleName: frontend, replicas: 1, podSpec: {containers: [{name: f, image: nginx}]}}
+
+    Remediation: Add the missing field.
+    """),
+    ("SC003", "wrong-type", "error", "schema", """A field has the wrong type.
+
+    Upstream: CRD openAPIV3Schema (type, x-kubernetes-int-or-string)
+
+    Bad:
+        spec:
+          replicas: "3"
+
+    Good:
+        spec:
+          replicas: 3
+
+    Remediation: Use the type the schema expects (quote strings, not numbers).
+    """),
+    ("SC004", "bad-value", "error", "schema", """A field's value is outside what the schema allows.
+
+    Enumerations, minimums, lengths and patterns of the CRD.
+
+    Upstream: CRD openAPIV3Schema (enum, minimum, maxLength, pattern; CEL rules of managedBy)
+
+    Bad:
+        spec:
+          template:
+            cliqueStartupType: InOrder
+
+    Good:
+        spec:
+          template:
+            cliqueStartupType: CliqueStartupTypeInOrder
+
+    Remediation: Use one of the allowed values.
+    """),
+    ("SC005", "unserved-version", "error", "schema", """The object names a kind rolloutctl checks under an API version it does not check.
+
+    Upstream: CRD spec.versions (RayService is checked as ray.io/v1, PodCliqueSet as grove.io/v1alpha1)
+
+    Bad:
+        apiVersion: ray.io/v1alpha1
+        kind: RayService
+
+    Good:
+        apiVersion: ray.io/v1
+        kind: RayService
+
+    Remediation: Convert the object to the checked version.
+    """),
+    ("SP001", "suppression-needs-reason", "error", "suppression", """A ``rolloutctl.dev/ignore`` annotation entry has no reason.
+
+    Each entry reads ``ID: reason`` (several IDs may share a reason: ``ID1,ID2: reason``;
+    entries are separated by ``;`` or new lines). Without a reason the entry is
+    refused and suppresses nothing.
+
+    Upstream: rolloutctl
+
+    Bad:
+        metadata:
+          annotations:
+            rolloutctl.dev/ignore: "GV301"
+
+    Good:
+        metadata:
+          annotations:
+            rolloutctl.dev/ignore: "GV301: worker template reuse is intended"
+
+    Remediation: Add a reason after the rule ID.
+    """),
+    ("SP002", "suppression-unknown-rule", "warning", "suppression", """A ``rolloutctl.dev/ignore`` annotation names a rule that does not exist.
+
+    Upstream: rolloutctl
+
+    Bad:
+        rolloutctl.dev/ignore: "GV999: typo"
+
+    Good:
+        rolloutctl.dev/ignore: "GV301: intended"
+
+    Remediation: Use an ID from `rolloutctl rules`.
+    """),
+]
+
+#: rules that a suppression annotation cannot silence
+UNSUPPRESSIBLE = frozenset({"IN001", "IN002", "SP001", "SP002"})
+
+
+def _slug(text: str) -> str:
+    text = re.sub(r"([a-z0-9])([A-Z])", r"\1-\2", text)
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _from_specs(specs: Any, operator: str) -> list[Rule]:
+    """Rules from a kind's ``RULES``: rule specs whose check function carries the
+    documentation (Grove), or plain records with summary/upstream/bad/good (KubeRay)."""
+    items = list(specs.values()) if isinstance(specs, Mapping) else list(specs)
+    out = []
+    for s in items:
+        doc = getattr(s, "doc", None) or getattr(getattr(s, "check", None), "__doc__", None)
+        if doc:
+            out.append(_make(s.id, getattr(s, "name", s.id.lower()), getattr(s, "severity", "error"),
+                             getattr(s, "scope", "create"), operator, doc))
+            continue
+        upstream = getattr(s, "upstream", "")
+        name = getattr(s, "name", "") or _slug(upstream.rsplit("#", 1)[-1].rsplit(".", 1)[-1]) or s.id.lower()
+        out.append(Rule(s.id, name, getattr(s, "severity", "error"), getattr(s, "scope", "create"), operator,
+                        getattr(s, "summary", ""), getattr(s, "description", ""), upstream,
+                        getattr(s, "bad", ""), getattr(s, "good", ""), getattr(s, "remediation", "")))
+    return out
+
+
+def _operator_rules() -> list[Rule]:
+    rules: list[Rule] = []
+    grove = import_module("rolloutctl.kinds.grove.validation")
+    rules += _from_specs(grove.RULES, "grove")
+    try:
+        kuberay = import_module("rolloutctl.kinds.kuberay.validation")
+    except ImportError:  # the KubeRay rules are not part of this build
+        kuberay = None
+    if kuberay is not None and getattr(kuberay, "RULES", None):
+        rules += _from_specs(kuberay.RULES, "kuberay")
+    return rules
+
+
+_cache: tuple[Rule, ...] | None = None
+
+
+def all_rules() -> tuple[Rule, ...]:
+    """Every rule, sorted by ID (frozen after the first call)."""
+    global _cache
+    if _cache is None:
+        builtin = [_make(i, n, sev, scope, "", doc) for i, n, sev, scope, doc in _BUILTIN]
+        rules = builtin + _operator_rules()
+        ids = [r.id for r in rules]
+        dup = {i for i in ids if ids.count(i) > 1}
+        if dup:
+            raise RuntimeError(f"duplicate rule IDs: {sorted(dup)}")
+        _cache = tuple(sorted(rules, key=lambda r: r.id))
+    return _cache
+
+
+def rule_ids() -> frozenset[str]:
+    return frozenset(r.id for r in all_rules())
+
+
+def get_rule(rule_id: str) -> Rule:
+    want = rule_id.strip().upper()
+    for r in all_rules():
+        if r.id == want:
+            return r
+    raise UnknownRule(f"unknown rule {rule_id!r}; known rules: {', '.join(r.id for r in all_rules())}")
+
+
+def rule_docs() -> dict[str, dict[str, str]]:
+    """Plain data for renderers (SARIF rule descriptors)."""
+    return {r.id: {"name": r.name, "severity": r.severity, "summary": r.summary, "help": r.help_text,
+                   "upstream": r.upstream, "remediation": r.remediation} for r in all_rules()}

@@ -1,0 +1,122 @@
+"""Validation rules (utils/validation.go) and diff classification."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rolloutctl.core.model import Change
+from rolloutctl.kinds.kuberay.model import RayServiceModel
+from rolloutctl.kinds.kuberay.validation import RULES, first_error, validate
+from rolloutctl.load.files import load_paths
+
+from .helpers import base, edit, incremental, obj
+
+UPSTREAM = Path(__file__).resolve().parents[3] / ".." / "shared" / "upstream" / "kuberay" / "samples"
+
+
+def rules_of(raw: dict) -> set[str]:
+    return {f.rule for f in validate(obj(raw))}
+
+
+def test_sample_is_clean():
+    assert rules_of(base()) == set()
+
+
+def test_upstream_samples_are_clean():
+    if not UPSTREAM.is_dir():
+        pytest.skip("../shared/upstream is not present")
+    loaded = load_paths([str(p) for p in sorted(UPSTREAM.glob("*.yaml"))])
+    for o in loaded.objects:
+        if o.kind == "RayService":
+            assert [f for f in validate(o) if f.severity == "error"] == [], o.file
+
+
+@pytest.mark.parametrize("rule,change", [
+    ("RS001", lambda d: d["metadata"].__setitem__("name", "a" * 48)),
+    ("RS002", lambda d: d["metadata"].__setitem__("name", "1svc")),
+    ("RS003", lambda d: d["metadata"].__setitem__("annotations", {"ray.io/initializing-timeout": "-5m"})),
+    ("RS006", lambda d: d["spec"]["rayClusterConfig"]["headGroupSpec"].__setitem__("resources", {"CPU": "1"})),
+    ("RS010", lambda d: d["spec"]["rayClusterConfig"]["workerGroupSpecs"][0].update(minReplicas=7, maxReplicas=2)),
+    ("RS025", lambda d: d["spec"]["rayClusterConfig"]["headGroupSpec"].__setitem__("headService", {"metadata": {"name": "x"}})),
+    ("RS026", lambda d: d["spec"].__setitem__("upgradeStrategy", {"type": "BlueGreen"})),
+    ("RS027", lambda d: d["spec"].__setitem__("rayClusterDeletionDelaySeconds", -1)),
+    ("RS029", lambda d: d["spec"].__setitem__("managedBy", "someone")),
+    ("RS030", lambda d: d["spec"]["rayClusterConfig"].__setitem__("upgradeStrategy", {"type": "Recreate"})),
+    ("RS033", lambda d: d["spec"]["rayClusterConfig"].__setitem__("suspend", True)),
+])
+def test_rule_fires(rule, change):
+    assert rule in RULES
+    assert rule in rules_of(edit(base(), change))
+
+
+def test_incremental_options_rule():
+    bad = edit(incremental(base()), lambda d: d["spec"]["upgradeStrategy"]["clusterUpgradeOptions"].update(
+        stepSizePercent=80, maxSurgePercent=50))
+    fs = [f for f in validate(obj(bad)) if f.rule == "RS028"]
+    assert fs and "less than or equal to maxSurgePercent" in fs[0].message
+    no_autoscaler = edit(incremental(base()), lambda d: d["spec"]["rayClusterConfig"].pop("enableInTreeAutoscaling"))
+    assert "Ray Autoscaler is required" in first_error(obj(no_autoscaler))
+
+
+def test_findings_carry_file_and_line(tmp_path):
+    p = tmp_path / "bad.yaml"
+    p.write_text("apiVersion: ray.io/v1\nkind: RayService\nmetadata:\n  name: svc\nspec:\n"
+                 "  rayClusterDeletionDelaySeconds: -3\n  rayClusterConfig:\n    headGroupSpec:\n"
+                 "      template:\n        spec:\n          containers: [{name: h, image: x}]\n")
+    (o,) = load_paths([str(p)]).objects
+    (f,) = [f for f in validate(o) if f.rule == "RS027"]
+    assert f.file == str(p) and f.line == 6
+    assert first_error(o).startswith("The RayService spec is invalid:")
+
+
+def test_managed_by_is_immutable():
+    old = obj(base())
+    new = obj(edit(base(), lambda d: d["spec"].__setitem__("managedBy", "kueue.x-k8s.io/multikueue")))
+    assert any(f.rule == "RS029" and "immutable" in f.message for f in validate(new, old))
+
+
+# --------------------------------------------------------------------------- classify
+
+def effects(changes, desired):
+    return {i.effect: i for i in RayServiceModel().classify(changes, obj(desired), obj(base()))}
+
+
+def test_classify_replicas_ignored_and_image_rollout():
+    d = edit(base(), lambda d: d["spec"]["rayClusterConfig"]["workerGroupSpecs"][0].__setitem__("replicas", 5))
+    e = effects([Change("spec.rayClusterConfig.workerGroupSpecs[groupName=cpu].replicas", "replace", 3, 5)], d)
+    assert set(e) == {"ignored"}
+    path = "spec.rayClusterConfig.headGroupSpec.template.spec.containers[name=ray-head].image"
+    d2 = edit(d, lambda d: d["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]["containers"][0]
+              .__setitem__("image", "x:2"))
+    e2 = effects([Change(path, "replace", "a", "x:2"),
+                  Change("spec.rayClusterConfig.workerGroupSpecs[groupName=cpu].replicas", "replace", 3, 5)], d2)
+    assert e2["rollout"].paths == (path, "spec.rayClusterConfig.workerGroupSpecs[groupName=cpu].replicas")
+
+
+def test_classify_suspend_and_nested_suspend():
+    d = edit(base(), lambda d: d["spec"].__setitem__("suspend", True))
+    assert set(effects([Change("spec.suspend", "add", None, True)], d)) == {"teardown"}
+    n = edit(base(), lambda d: d["spec"]["rayClusterConfig"].__setitem__("suspend", True))
+    assert set(effects([Change("spec.rayClusterConfig.suspend", "add", None, True)], n)) == {"ignored"}
+
+
+def test_classify_serve_config_in_place_and_none_strategy_ignored():
+    d = edit(base(), lambda d: d["spec"].__setitem__("serveConfigV2", "applications: []"))
+    assert set(effects([Change("spec.serveConfigV2", "replace", "a", "b")], d)) == {"in-place"}
+    none = edit(base(), lambda d: (d["spec"].__setitem__("upgradeStrategy", {"type": "None"}),
+                                   d["spec"]["rayClusterConfig"].__setitem__("rayVersion", "2.53.0")))
+    e = effects([Change("spec.rayClusterConfig.rayVersion", "replace", "2.52.0", "2.53.0")], none)
+    assert "ignored" in e
+
+
+def test_classify_appended_group_in_place():
+    import copy
+
+    def f(d):
+        g = copy.deepcopy(d["spec"]["rayClusterConfig"]["workerGroupSpecs"][0])
+        g["groupName"] = "more"
+        d["spec"]["rayClusterConfig"]["workerGroupSpecs"].append(g)
+    e = effects([Change("spec.rayClusterConfig.workerGroupSpecs[groupName=more]", "add", None, {})], edit(base(), f))
+    assert set(e) == {"in-place"}

@@ -1,0 +1,67 @@
+"""Fixtures for the KubeRay RayService rules (RS###): a failing and a passing manifest each."""
+
+from __future__ import annotations
+
+from .cases import Case, rs
+
+HEAD_CTR = "          containers:\n          - name: ray-head\n            image: rayproject/ray:2.46.0\n"
+WORKER_CTR = "          containers:\n          - name: ray-worker\n            image: rayproject/ray:2.46.0\n"
+PARAMS = "      rayStartParams: {}\n"
+FT = "gcsFaultToleranceOptions: {redisAddress: 'redis:6379'}"
+AUTOSCALE = "enableInTreeAutoscaling: true"
+EXTRA_GROUP = ("    - groupName: small\n      minReplicas: 0\n      maxReplicas: 1\n      template:\n        spec:\n"
+               "          containers:\n          - name: w\n            image: rayproject/ray:2.46.0\n")
+INCREMENTAL = ("upgradeStrategy:\n  type: NewClusterWithIncrementalUpgrade\n  clusterUpgradeOptions: "
+               "{gatewayClassName: istio, stepSizePercent: 10, intervalSeconds: 30, maxSurgePercent: 20}")
+
+RS_CASES: dict[str, Case] = {
+    "RS001": Case(fail=rs(name="a" * 48), ok=rs(name="a" * 47)),
+    "RS002": Case(fail=rs(name="1svc"), ok=rs(name="svc1")),
+    "RS003": Case(fail=rs(meta="annotations: {ray.io/initializing-timeout: '-5m'}"),
+                  ok=rs(meta="annotations: {ray.io/initializing-timeout: 30m}")),
+    "RS004": Case(fail=rs(cluster="authOptions: {mode: token, enableK8sTokenAuth: true}").replace("2.46.0", "2.55.0"),
+                  ok=rs(cluster="authOptions: {mode: token}").replace("2.46.0", "2.55.0")),
+    "RS005": Case(fail=rs().replace(HEAD_CTR, "          containers: []\n"), ok=rs()),
+    "RS006": Case(fail=rs().replace(PARAMS, "      rayStartParams: {num-cpus: '1'}\n      resources: {CPU: '1'}\n", 1),
+                  ok=rs().replace(PARAMS, "      rayStartParams: {}\n      resources: {CPU: '1'}\n", 1)),
+    "RS007": Case(fail=rs().replace(PARAMS, "      rayStartParams: {labels: 'a=b'}\n", 1), ok=rs(head="labels: {tier: head}")),
+    "RS008": Case(fail=rs().replace(WORKER_CTR, "          containers: []\n"), ok=rs()),
+    "RS009": Case(fail=rs().replace("      minReplicas: 1\n", "      minReplicas: null\n"), ok=rs(), direct=True),
+    "RS010": Case(fail=rs().replace("      minReplicas: 1\n      maxReplicas: 5\n", "      minReplicas: 3\n      maxReplicas: 1\n"),
+                  ok=rs()),
+    "RS011": Case(fail=rs(worker="idleTimeoutSeconds: 60"),
+                  ok=rs(worker="idleTimeoutSeconds: 60", cluster=AUTOSCALE + "\nautoscalerOptions: {version: v2}")),
+    "RS012": Case(fail=rs(worker="priority: 5"), ok=rs(worker="priority: 0")),
+    "RS013": Case(fail=rs(meta="annotations: {ray.io/ft-enabled: 'true'}", cluster=FT), ok=rs(cluster=FT)),
+    "RS014": Case(fail=rs(head_ctr="env: [{name: RAY_REDIS_ADDRESS, value: 'redis:6379'}]"),
+                  ok=rs(head_ctr="env: [{name: RAY_ADDRESS, value: auto}]")),
+    "RS015": Case(fail=rs(cluster=FT, head_ctr="env: [{name: REDIS_PASSWORD, value: x}]"), ok=rs(cluster=FT)),
+    "RS016": Case(fail=rs(cluster="gcsFaultToleranceOptions: {redisAddress: 'redis:6379', storage: {size: 1Gi}}"),
+                  ok=rs(cluster=FT)),
+    "RS017": Case(fail=rs(head_ctr="env: [{name: REDIS_USERNAME, value: x}]"),
+                  ok=rs(cluster="gcsFaultToleranceOptions: {redisAddress: 'redis:6379', redisUsername: {value: x}}")),
+    "RS018": Case(fail=rs(cluster=AUTOSCALE, worker="suspend: true"), ok=rs(cluster=AUTOSCALE)),
+    "RS019": Case(fail=rs(head_ctr="env: [{name: RAY_enable_autoscaler_v2, value: '1'}]"),
+                  ok=rs(cluster=AUTOSCALE, head_ctr="env: [{name: RAY_enable_autoscaler_v2, value: '1'}]")),
+    "RS020": Case(fail=rs(cluster=AUTOSCALE + "\nautoscalerOptions: {idleTimeoutSeconds: -1}"),
+                  ok=rs(cluster=AUTOSCALE + "\nautoscalerOptions: {idleTimeoutSeconds: 60}")),
+    "RS021": Case(fail=rs(cluster="historyServerOptions: {collectorOptions: {}}"), ok=rs()),
+    "RS022": Case(fail=rs(cluster="authOptions: {mode: token}"),
+                  ok=rs(cluster="authOptions: {mode: token}").replace("2.46.0", "2.52.0")),
+    "RS023": Case(fail=rs(cluster="networkPolicy: {mode: deny-all}"), ok=rs()),
+    "RS024": Case(fail=rs(cluster="tlsOptions: {enabled: true}"), ok=rs()),
+    "RS025": Case(fail=rs(head="headService: {metadata: {name: my-head}}"),
+                  ok=rs(head="headService: {metadata: {labels: {a: b}}}")),
+    "RS026": Case(fail=rs(spec="upgradeStrategy: {type: BlueGreen}"), ok=rs(spec="upgradeStrategy: {type: NewCluster}")),
+    "RS027": Case(fail=rs(spec="rayClusterDeletionDelaySeconds: -1"), ok=rs(spec="rayClusterDeletionDelaySeconds: 0"),
+                  direct=True),
+    "RS028": Case(fail=rs(spec=INCREMENTAL), ok=rs(spec=INCREMENTAL, cluster=AUTOSCALE)),
+    "RS029": Case(fail=rs(spec="managedBy: kueue.x-k8s.io/multikueue"), ok=rs(), live=rs()),
+    "RS030": Case(fail=rs(cluster="upgradeStrategy: {type: Recreate}"), ok=rs()),
+    "RS031": Case(fail=rs() + EXTRA_GROUP, ok=rs() + EXTRA_GROUP.replace("groupName: small", "groupName: large")),
+    "RS032": Case(fail=rs(head_ctr="ports: [{containerPort: 6379, name: gcs}]"),
+                  ok=rs(head_ctr="ports: [{containerPort: 6379, name: gcs}, {containerPort: 8000, name: serve}]")),
+    "RS033": Case(fail=rs(cluster="suspend: true"), ok=rs(cluster="suspend: false")),
+    "RS034": Case(fail=rs(spec="serviceUnhealthySecondThreshold: 900"), ok=rs()),
+    "RS035": Case(fail=rs().replace("  serveConfigV2: |\n    applications: []\n", ""), ok=rs()),
+}

@@ -1,0 +1,135 @@
+"""Unit tests of Grove's PodCliqueSet admission rules (kinds/grove/validation.py),
+mirroring upstream's podcliqueset_test.go / podcliquedeps_test.go cases."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+import yaml
+
+from rolloutctl.core.model import Obj
+from rolloutctl.kinds.grove import validation as v
+
+from .cases import CASES, EXPLICIT, clique, pcs
+
+
+def obj(text: str) -> Obj:
+    return Obj(yaml.safe_load(text), "m.yaml", 1)
+
+
+def rules(text: str, old: str | None = None) -> list[str]:
+    return [f.rule for f in v.validate(obj(text), obj(old) if old else None)]
+
+
+@pytest.mark.parametrize("pcs_name,group,member,ok", [
+    # TestResourceNamingValidation (podcliqueset_test.go)
+    ("inference", "workers", "prefill", True),
+    ("verylongpodcliquesetname", "verylongscalinggroup", "verylongpodcliquename", False),
+    ("pcs", "sg", "cliquename20charssss", True),
+])
+def test_validate_pod_name_constraints__upstream_cases(pcs_name, group, member, ok):
+    text = pcs(clique(member), name=pcs_name, groups=f"- {{name: {group}, cliqueNames: [{member}]}}")
+    found = [f for f in v.validate(obj(text)) if f.rule == "GV005"]
+    assert (not found) == ok
+    if not ok:  # errors on the member name, the group name and metadata.name (as upstream)
+        assert {f.path for f in found} == {
+            f"spec.template.podCliqueScalingGroups[name={group}].cliqueNames[0]",
+            f"spec.template.podCliqueScalingGroups[name={group}].name", "metadata.name"}
+
+
+def test_strongly_connected_cliques__only_components_larger_than_one():
+    adj = {"a": ["b"], "b": ["c"], "c": ["a"], "d": ["d"], "e": ["a"]}
+    assert [sorted(c) for c in v.strongly_connected_cliques(adj)] == [["a", "b", "c"]]
+
+
+def test_starts_after_ignored_unless_explicit():
+    body = clique("a", spec="startsAfter: [b]") + clique("b", spec="startsAfter: [a]")
+    assert "GV013" not in rules(pcs(body))
+    assert "GV013" in rules(pcs(body, template=EXPLICIT))
+
+
+@pytest.mark.parametrize("text,secs", [("4h", 14400), ("1h30m", 5400), ("0", 0), ("-5s", -5), ("300ms", 0.3),
+                                       ("4", None), ("h", None), ("", None)])
+def test_parse_go_duration(text, secs):
+    assert v.parse_go_duration(text) == secs
+
+
+@pytest.mark.parametrize("value,total,up,want", [("25%", 10, False, 2), ("25%", 10, True, 3), (1, 10, True, 1),
+                                                 ("0%", 3, True, 0), ("x", 3, True, None)])
+def test_scaled_value_rounding(value, total, up, want):
+    assert v.scaled_value(value, total, up) == want
+
+
+def test_suffix_hazard_only_when_the_shorter_name_comes_first():
+    assert "GV301" in rules(pcs(clique("worker") + clique("pworker")))
+    assert "GV301" not in rules(pcs(clique("pworker") + clique("worker")))
+
+
+def test_explicit_replicas_zero_is_defaulted_then_rejected():
+    # defaulting quirk: replicas 0 -> 1 but minAvailable 0 -> "must be greater than 0"
+    found = [f for f in v.validate(obj(pcs(clique("worker", replicas=0)))) if f.rule == "GV010"]
+    assert [f.path for f in found] == ["spec.template.cliques[name=worker].spec.minAvailable"]
+
+
+def test_update_rules_run_only_when_create_rules_pass():
+    # ValidateUpdate returns early when validate() found errors (handler.go)
+    live = pcs(clique("worker", replicas=4, spec="minAvailable: 2"))
+    new = pcs(clique("worker", replicas=4, spec="minAvailable: 3"), replicas=-1)
+    assert "GV102" not in rules(new, live) and "GV002" in rules(new, live)
+
+
+def test_mutable_fields_may_change_on_update():
+    live = pcs(clique("worker", replicas=2), template="priorityClassName: low")
+    new = pcs(clique("worker", replicas=5), template="priorityClassName: high", replicas=3)
+    assert rules(new, live) == []
+
+
+def test_findings_carry_file_line_and_object():
+    text = pcs(clique("worker", replicas=2, spec="minAvailable: 3"))
+    (f,) = v.validate(obj_with_lines(text))
+    assert f.file == "m.yaml" and f.line == text.splitlines().index("        minAvailable: 3") + 1
+    assert f.object.kind == "PodCliqueSet" and f.object.name == "inf"
+
+
+def obj_with_lines(text: str) -> Obj:
+    from rolloutctl.load.files import parse_documents
+
+    objs, errors, _ = parse_documents(text, "m.yaml")
+    assert not errors
+    return objs[0]
+
+
+JUNK = [None, -1, "x", [], {}, [1], {"a": 1}, True]
+
+
+def _paths(value, path=()):
+    yield path
+    if isinstance(value, dict):
+        for k, x in value.items():
+            yield from _paths(x, (*path, k))
+    elif isinstance(value, list):
+        for i, x in enumerate(value):
+            yield from _paths(x, (*path, i))
+
+
+@pytest.mark.parametrize("rule_id", ["GV005", "GV013", "GV021", "GV025", "GV026", "GV105", "GV203"])
+def test_validate_never_raises_on_malformed_fields(rule_id):
+    """The planner calls validate() on manifests the schema has not checked."""
+    doc = yaml.safe_load(CASES[rule_id].fail)
+    for path in list(_paths(doc))[1:]:
+        for junk in JUNK:
+            bad = copy.deepcopy(doc)
+            cur = bad
+            for k in path[:-1]:
+                cur = cur[k]
+            cur[path[-1]] = junk
+            v.validate(Obj(bad), None)
+            v.validate(Obj(bad), Obj(doc))
+
+
+def test_defaulted_min_available_keeps_its_live_value_on_apply():
+    """kubectl apply leaves server-defaulted fields alone; only an explicit change is rejected."""
+    live = pcs(clique("worker", replicas=2))
+    assert rules(pcs(clique("worker", replicas=5)), live) == []
+    assert rules(pcs(clique("worker", replicas=5, spec="minAvailable: 5")), live) == ["GV102"]
