@@ -153,6 +153,37 @@ def targets(objs: Sequence[Obj], source: str | Sequence[str]) -> list[Obj]:
     return found
 
 
+#: schema rules that make a live (observed) object unusable for the models. Unknown
+#: fields and values are tolerated there: a newer operator or API server may have
+#: written them, and the models never read them.
+_LIVE_SCHEMA_RULES = frozenset({"SC003"})
+
+
+def reject_schema_errors(desired: Iterable[Obj], observed: Iterable[Obj] = ()) -> None:
+    """Run lint's JSON-schema check of the input kinds (``lint.schema.check_schema``,
+    the same function ``lint`` uses) before any model sees the objects, so the models
+    only ever read well-typed input: ``replicas: "3"``, ``replicas: -1``,
+    ``cliques: {}`` or an unserved apiVersion stop here as
+    ``PATH:LINE: RULE: field: message`` (exit 2). Observed top-level objects are
+    checked for wrong types only."""
+    from .lint.schema import check_schema
+
+    errors: list[InputError] = []
+    for objs, live in ((desired, False), (observed, True)):
+        for o in objs:
+            if not is_modelled(o):
+                continue
+            for f in check_schema(o):
+                if f.severity != "error" or (live and f.rule not in _LIVE_SCHEMA_RULES):
+                    continue
+                where = "the live object" if live else "this manifest"
+                errors.append(InputError(f.file or o.file, f.line or o.line,
+                                         f"{f.rule}: {f.path + ': ' if f.path else ''}{f.message} "
+                                         f"(the API server would reject {where})"))
+    if errors:
+        raise InputProblem(errors)
+
+
 def reject_invalid(model: Any, obj: Obj, old: Obj | None) -> None:
     """A plan of a manifest the operator's webhook would reject is meaningless:
     stop with the rule that rejects it."""
@@ -172,6 +203,7 @@ def plan(paths: Sequence[str], opts: PlanOptions) -> list[Plan]:
     desired, observed = loaded_desired.objects, loaded_observed.objects
     check_duplicates(desired)
     check_duplicates(observed)
+    reject_schema_errors(desired, observed)
     check_scale([*desired, *observed], opts.limits)
     plans = []
     for obj in targets(desired, paths):
@@ -241,13 +273,15 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
                             "manifests or the live state as a file"])
     default_ns = opts.namespace or "default"
     desired = [_with_namespace(o, default_ns) for o in load(paths, opts.limits).objects]
-    desired = targets(desired, " ".join(paths) or "input")
+    desired = targets(desired, paths)
     check_duplicates(desired)
+    reject_schema_errors(desired)
     if opts.from_cluster:
         live = _live_from_cluster(desired, opts, kubectl_run)
     else:
         live = [o for o in load(opts.live, opts.limits).objects if is_modelled(o)]
     check_duplicates(live)
+    reject_schema_errors((), live)
     by_key = {_match_key(o): o for o in live}
     results: list[ObjectDiff] = []
     seen: set[tuple] = set()

@@ -20,6 +20,7 @@ limits cheap and exact:
 from __future__ import annotations
 
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,10 +126,20 @@ _TAG_MERGE = _TAG + "merge"
 _AS_TEXT = {_TAG + "timestamp", _TAG + "binary", _TAG + "value"}
 _MAP_TAGS = {None, "!", _TAG_MAP, _TAG + "set"}
 _SEQ_TAGS = {None, "!", _TAG_SEQ, _TAG + "omap", _TAG + "pairs"}
-_RESOLVER = yaml.resolver.Resolver()
+
+
+class _Resolver(yaml.resolver.Resolver):
+    """YAML 1.1 tag resolution as PyYAML has it, plus the floats go-yaml (which
+    kubectl uses) also reads: an exponent without a dot, ``1e3``."""
+
+
+_Resolver.add_implicit_resolver(
+    _TAG + "float", re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)$"), list("-+0123456789."))
+_RESOLVER = _Resolver()
 _CTOR = yaml.constructor.SafeConstructor()
 _PLAIN_CACHE: dict[str, Any] = {}
 _PLAIN_CACHE_MAX = 20_000
+_INT64 = float(2 ** 63)
 
 
 def _construct(tag: str, value: str, line: int) -> Any:
@@ -138,9 +149,14 @@ def _construct(tag: str, value: str, line: int) -> Any:
     if fn is None or tag in (_TAG_MAP, _TAG_SEQ, _TAG + "set", _TAG + "omap", _TAG + "pairs"):
         raise _Fail(line, f"unsupported YAML tag {quote(tag)[1:-1]}")
     try:
-        return fn(_CTOR, yaml.ScalarNode(tag, value))
+        out = fn(_CTOR, yaml.ScalarNode(tag, value))
     except Exception as exc:  # bad int/float/bool literal, ...
         raise _Fail(line, f"bad {tag.rsplit(':', 1)[-1]} value {quote(value)}: {one_line(str(exc), 200)}") from None
+    if out.__class__ is float and out.is_integer() and -_INT64 <= out < _INT64:
+        # kubectl sends YAML as JSON, and Go writes the float64 2.0 as 2: what the
+        # API server and the operators see of `replicas: 2.0` is the integer 2.
+        return int(out)
+    return out
 
 
 def _scalar(ev: yaml.ScalarEvent, line: int) -> Any:

@@ -92,7 +92,9 @@ def test_input_size_limit_flag(cli, command):
 @pytest.mark.parametrize("command", PLANNERS)
 def test_alias_budget_flag(cli, tmp_path, command):
     doc = sample_pcs()
-    text = yaml.safe_dump(doc).replace("spec:\n  replicas: 1", "x: &one 1\nspec:\n  replicas: *one", 1)
+    doc["metadata"]["labels"] = {"team": "inference", "owner": "inference"}
+    text = yaml.safe_dump(doc, sort_keys=False).replace("team: inference", "team: &t inference").replace("owner: inference",
+                                                                                       "owner: *t")
     p = write(tmp_path, "aliased.yaml", text)
     assert_input_error(cli(command, p, "--max-alias-nodes", "0"), p, "YAML aliases expand to more than 0 nodes")
     assert cli(command, p, "-o", "json").exit_code == 0

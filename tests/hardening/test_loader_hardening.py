@@ -226,3 +226,13 @@ def test_a_directory_named_like_a_manifest_is_walked_not_read(tmp_path):
     write(tmp_path, "x.yaml/inner.yaml", CM)
     loaded = load_paths([str(tmp_path / "x.yaml")])
     assert loaded.errors == [] and [o.name for o in loaded.objects] == ["a"]
+
+
+def test_integral_floats_are_integers_as_kubernetes_stores_them():
+    """kubectl converts YAML to JSON and Go prints the float64 2.0 as 2, so the
+    operator reads `replicas: 2.0` as 2; fractions, huge values, inf and nan stay floats."""
+    objs, errs, _ = parse(CM + "a: 2.0\nb: -3.0\nc: 2.5\nd: 1e300\ne: .inf\nf: '2.0'\ng: 1e3\n")
+    assert errs == []
+    raw = objs[0].raw
+    assert (raw["a"], raw["b"], raw["c"], raw["f"], raw["g"]) == (2, -3, 2.5, "2.0", 1000)
+    assert type(raw["a"]) is int and type(raw["d"]) is float and raw["e"] == float("inf")
