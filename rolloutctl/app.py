@@ -277,6 +277,7 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
     check_duplicates(desired)
     reject_schema_errors(desired)
     if opts.from_cluster:
+        check_names_for_kubectl(desired)
         live = _live_from_cluster(desired, opts, kubectl_run)
     else:
         live = [o for o in load(opts.live, opts.limits).objects if is_modelled(o)]
@@ -343,6 +344,30 @@ def _with_namespace(obj: Obj, namespace: str) -> Obj:
 
 def _match_key(o: Obj) -> tuple[str, str, str, str]:
     return (o.api_version.split("/")[0], o.kind, o.namespace, o.name)
+
+
+_DNS_SUBDOMAIN = r"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$"
+_DNS_LABEL = r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"
+
+
+def check_names_for_kubectl(objs: Sequence[Obj]) -> None:
+    """Names and namespaces that go on kubectl's command line must be Kubernetes
+    names: no object of another shape can exist in a cluster, and a name such as
+    ``--server=https://elsewhere`` would otherwise be read by kubectl as an option."""
+    import re
+
+    errors = []
+    for o in objs:
+        if not re.match(_DNS_SUBDOMAIN, o.name):
+            errors.append(InputError(o.file, o.line_of("metadata", "name"),
+                                     f"metadata.name: {o.name[:80]!r} is not a valid Kubernetes name "
+                                     "(lower-case letters, digits, '-' and '.')"))
+        if not re.match(_DNS_LABEL, o.namespace):
+            errors.append(InputError(o.file, o.line_of("metadata", "namespace"),
+                                     f"metadata.namespace: {o.namespace[:80]!r} is not a valid Kubernetes namespace "
+                                     "(lower-case letters, digits and '-')"))
+    if errors:
+        raise InputProblem(errors)
 
 
 def _live_from_cluster(desired: Sequence[Obj], opts: DiffOptions, run: Any) -> list[Obj]:
