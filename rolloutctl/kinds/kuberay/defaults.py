@@ -14,21 +14,32 @@ def _pod_template_defaults(prefix: str) -> list[tuple[str, Any]]:
     return [(f"{prefix}.spec.{c}[].ports[].protocol", "TCP") for c in ("containers", "initContainers")]
 
 
+#: CRD-level defaults of a RayCluster spec (``ray.io_rayclusters.yaml``; the same Go types
+#: generate ``rayClusterConfig`` in ``ray.io_rayservices.yaml``), relative to the spec.
+RAYCLUSTER_SPEC_DEFAULTS: tuple[tuple[str, Any], ...] = (
+    ("workerGroupSpecs[].replicas", 0),
+    ("workerGroupSpecs[].minReplicas", 0),
+    ("workerGroupSpecs[].maxReplicas", 2147483647),
+    ("workerGroupSpecs[].numOfHosts", 1),
+    ("workerGroupSpecs[].priority", 0),
+    ("headGroupSpec.headService.spec.ports[].protocol", "TCP"),
+    ("networkPolicy.mode", "DenyAll"),
+    *_pod_template_defaults("headGroupSpec.template"),
+    *_pod_template_defaults("workerGroupSpecs[].template"),
+)
+
 #: CRD-level defaults of ``ray.io/v1`` RayService (``ray.io_rayservices.yaml`` at the
 #: modelled KubeRay commit).
 RAYSERVICE_CRD_DEFAULTS: tuple[tuple[str, Any], ...] = (
-    ("spec.rayClusterConfig.workerGroupSpecs[].replicas", 0),
-    ("spec.rayClusterConfig.workerGroupSpecs[].minReplicas", 0),
-    ("spec.rayClusterConfig.workerGroupSpecs[].maxReplicas", 2147483647),
-    ("spec.rayClusterConfig.workerGroupSpecs[].numOfHosts", 1),
-    ("spec.rayClusterConfig.workerGroupSpecs[].priority", 0),
-    ("spec.rayClusterConfig.headGroupSpec.headService.spec.ports[].protocol", "TCP"),
-    ("spec.rayClusterConfig.networkPolicy.mode", "DenyAll"),
+    *((f"spec.rayClusterConfig.{path}", value) for path, value in RAYCLUSTER_SPEC_DEFAULTS),
     ("spec.serveService.spec.ports[].protocol", "TCP"),
     ("spec.upgradeStrategy.clusterUpgradeOptions.maxSurgePercent", 100),
-    *_pod_template_defaults("spec.rayClusterConfig.headGroupSpec.template"),
-    *_pod_template_defaults("spec.rayClusterConfig.workerGroupSpecs[].template"),
 )
+
+
+def raycluster_spec_defaults(spec: Mapping[str, Any]) -> dict:
+    """A RayCluster spec with its CRD defaults (both sides of a cluster comparison)."""
+    return apply_crd_defaults(spec, RAYCLUSTER_SPEC_DEFAULTS)
 
 
 def rayservice_crd_defaults(raw: Mapping[str, Any]) -> dict:
