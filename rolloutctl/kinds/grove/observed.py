@@ -90,7 +90,10 @@ def translate_live(desired: PCS, live_pcs: Obj | None, children: Sequence[Obj]) 
     live_spec_pcs = PCS(live_pcs) if live_pcs is not None and isinstance(live_pcs.spec.get("template"), Mapping) else None
     pcn = (live_spec_pcs or desired).priority_class_name
     pod_table: dict[str, str] = {}
-    pclqs = [o for o in children if o.kind == "PodClique"]
+    # only this PodCliqueSet's PodCliques (part-of label, as controllers.owned selects
+    # them): another PodCliqueSet's children in the namespace say nothing about ours
+    pclqs = [o for o in children if o.kind == "PodClique" and o.labels.get(N.L_PART_OF) == desired.name
+             and o.namespace == desired.namespace]
     all_desired = True
     for pclq in pclqs:
         tok = pclq.labels.get(N.L_TEMPLATE_HASH)
