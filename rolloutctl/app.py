@@ -194,17 +194,25 @@ def reject_invalid(model: Any, obj: Obj, old: Obj | None) -> None:
                                        "(the operator would reject this manifest)") for f in findings])
 
 
-def plan(paths: Sequence[str], opts: PlanOptions) -> list[Plan]:
-    """``rolloutctl plan``: one Plan per RayService or PodCliqueSet in ``paths``."""
-    from .core.simulate import simulate
-
-    env = environment(opts)
+def checked_inputs(paths: Sequence[str], opts: PlanOptions) -> tuple[list[Obj], list[Obj]]:
+    """Desired and observed objects for ``plan``/``next``/``plan --compare``, after
+    every input check that must pass before a model sees them: readable files,
+    no duplicates, well-typed objects (schema), a modellable size."""
     loaded_desired, loaded_observed = load_all(paths, opts.observed, limits=opts.limits)
     desired, observed = loaded_desired.objects, loaded_observed.objects
     check_duplicates(desired)
     check_duplicates(observed)
     reject_schema_errors(desired, observed)
     check_scale([*desired, *observed], opts.limits)
+    return desired, observed
+
+
+def plan(paths: Sequence[str], opts: PlanOptions) -> list[Plan]:
+    """``rolloutctl plan``: one Plan per RayService or PodCliqueSet in ``paths``."""
+    from .core.simulate import simulate
+
+    env = environment(opts)
+    desired, observed = checked_inputs(paths, opts)
     plans = []
     for obj in targets(desired, paths):
         cls = model_class(obj)
@@ -425,3 +433,37 @@ def lint(paths: Sequence[str], opts: LintOptions, stdin: Any = None) -> LintResu
     report = run_lint(LintInput(objects=loaded.objects, errors=loaded.errors, files=loaded.files,
                                 live=live.objects, live_errors=live.errors, strict=opts.strict))
     return LintResult(report, tuple((o.file, o.ref) for o in loaded.objects), exit_code(report))
+
+
+# ----------------------------------------------------------------------------- plan --compare (issue 4)
+
+
+@dataclass(frozen=True)
+class Compared:
+    """One target's Comparison and the strategy its manifest asks for."""
+
+    comparison: Any
+    own_strategy: str
+
+    @property
+    def own_row_stuck(self) -> bool:
+        """Exit code 1 of ``plan --compare``: the manifest's own strategy gets stuck
+        (other rows being stuck is information, not failure)."""
+        return any(r.strategy == self.own_strategy and r.outcome == "stuck" for r in self.comparison.rows)
+
+
+def compare(paths: Sequence[str], opts: PlanOptions) -> list[Compared]:
+    """``rolloutctl plan --compare``: for each target, the same change planned under
+    every update strategy its kind has, side by side (CONTRACT.md ``Comparison``).
+    The manifest itself must be valid; the variants are derived from it."""
+    env = environment(opts)
+    desired, observed = checked_inputs(paths, opts)
+    out = []
+    for obj in targets(desired, paths):
+        model = model_class(obj)(**opts.model_options)
+        if not hasattr(model, "compare"):
+            raise InputProblem([InputError(obj.file, obj.line, f"plan --compare: no alternative update strategies "
+                                           f"are modelled for {obj.kind}")])
+        reject_invalid(model, obj, _previous(obj, observed))
+        out.append(Compared(model.compare(obj, _related(obj, observed), env), model.own_strategy(obj)))
+    return out
