@@ -253,6 +253,12 @@ def plan_checks(cli, tmp_path, desired: dict, observed: dict | None, extra: list
         r = cli("diff", str(d), "--live", str(tmp_path / "observed.yaml"), "-o", "json")
         assert r.exit_code in (0, 1), (r.exit_code, r.stderr)
         validate("diff", json.loads(r.stdout))
+        if desired["kind"] == "PodCliqueSet":
+            r = cli(*args, "--compare")
+            assert r.exit_code in (0, 1), (r.exit_code, r.stderr)
+            cmp = json.loads(r.stdout)
+            validate("comparison", cmp)
+            assert all(row["steps"] <= 80 for row in cmp["rows"])
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
