@@ -232,3 +232,20 @@ def test_bad_files_through_lint(cli, tmp_path, case, content, fragments):
                 assert findings[0]["line"] == expected_line[0]
             for f in frag:
                 assert any(f in x["message"] for x in findings), (f, findings)
+
+
+@pytest.mark.parametrize("fn", [_set("metadata.name", "x" * 5000), _set("spec.updateStrategy", {"type": "y" * 5000}),
+                                _set("spec.template.cliques.0.spec.roleName", ["z" * 5000])],
+                         ids=["long-name", "long-enum-value", "long-value-of-wrong-type"])
+def test_very_long_values_are_not_repeated_in_findings(cli, tmp_path, fn):
+    p = write(tmp_path, "in.yaml", _text(PCS, fn))
+    findings = _lint_findings(cli("lint", p, "-o", "json"))
+    assert findings and all(len(f["message"]) < 300 for f in findings), [len(f["message"]) for f in findings]
+    r = cli("plan", p)
+    assert r.exit_code == 2 and all(len(line) < 500 for line in r.stderr.splitlines())
+
+
+def test_a_null_where_an_object_belongs_is_said_once(cli, tmp_path):
+    p = write(tmp_path, "in.yaml", _text(PCS, _set("spec.template", None)))
+    r = cli("plan", p)
+    assert r.exit_code == 2 and "expected object, got null (" in r.stderr
