@@ -90,3 +90,22 @@ def test_a_recursion_error_inside_is_reported_not_dumped(cli, monkeypatch):
     monkeypatch.setattr(usecases, "plan", deep)
     r = cli("plan", str(PCS_SAMPLE))
     assert r.exit_code == 3 and r.stdout == "" and len(r.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("args", [
+    ["lint", "{dir}/desired", "{bad}", "-o", "json"],
+    ["lint", "{dir}/desired", "-o", "sarif"],
+    ["diff", "{dir}/desired", "--live", "{a}", "--prune", "-o", "json"],
+    ["plan", "{b}", "--observed", "{a}", "--compare", "-o", "json"],
+], ids=["lint-json", "lint-sarif", "diff-json", "plan-compare"])
+def test_lint_diff_and_compare_are_byte_identical_across_hash_seeds(scenario, args):
+    d, a, b = scenario
+    bad = write(d, "bad.yaml", mutated(lambda x: (x["spec"].__setitem__("replicas", "2"),
+                                                  x["spec"]["template"].__setitem__("cliqueStartupType", "Nope"))))
+    old_b = write(d, "old-b.yaml", open(b).read().replace("frontend:1.4.0", "frontend:1.3.0"))
+    argv = [x.format(dir=d, a=a, b=b, bad=bad) for x in args]
+    if args[0] == "plan":
+        argv[argv.index(a)] = old_b
+    runs = [_rolloutctl(*argv, seed=s) for s in SEEDS[:2]]
+    assert all(r.returncode in (0, 1) for r in runs), [r.stderr for r in runs]
+    assert runs[0].stdout == runs[1].stdout and len(runs[0].stdout) > 200
