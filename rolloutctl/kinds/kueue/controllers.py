@@ -313,6 +313,8 @@ class KueuePass:
         self.replace_for: Obj | None = None
         if not ws:
             return None
+        if len(ws) == 1 and evicted(ws[0]):
+            return ws[0]  # eviction is handled by the reconciler (stop the job, then requeue)
         reserved = [w for w in ws if quota_reserved(w) and not evicted(w)]
         pending = [w for w in ws if not quota_reserved(w)]
         keep: list[Obj] = []
@@ -373,7 +375,7 @@ class KueuePass:
             role = f"slice-{slice_number(name)}"
             if old is not None:
                 ann[REPLACEMENT_ANN] = f"{job.namespace}/{old.name}"
-                why = (f"the job's pod sets grew ({counts(wl_pod_sets(old))} -> {counts(pss)}) while slice "
+                why = (f"the job's pod sets grew ({_ps(counts(wl_pod_sets(old)))} -> {_ps(counts(pss))}) while slice "
                        f"{display(old.name)} holds quota: create a replacement slice")
                 fn = "prepareWorkloadSlice"
         if self.mode == TOP and job.kind == RS:
@@ -643,7 +645,8 @@ class KueuePass:
                 "Preempted": ("True", "InClusterQueue", "")})
             self.act("update", WL, v.name, f"preempted: Workload {display(w.name)} (priority {mine}) needs its quota "
                      f"and ClusterQueue {cq} allows preemption ({q.preemption})", "kueue:preemption/preemption.go#"
-                     "IssuePreemptions", payload=raw, fields={"conditions": {"Evicted": "True/Preempted"}})
+                     "IssuePreemptions", payload=raw, fields={"conditions": {"Evicted": "True/Preempted"}},
+                     role=f"slice-{slice_number(v.name)}" if v.annotations.get(ELASTIC_ANN) == "true" else None)
         self.pending(w, "WaitingForPreemptedWorkloads", "waiting for the preempted workloads to release their quota")
         return True
 
@@ -675,8 +678,12 @@ class KueuePass:
             role = ("active" if c.name == _m(st.get("activeServiceStatus")).get("rayClusterName") else
                     "pending" if c.name == _m(st.get("pendingServiceStatus")).get("rayClusterName") else None)
             self.act("update", RC, c.name, f"Workload {display(newest.name)} is admitted and covers every child "
-                     f"({have} >= {need}): unsuspend the RayCluster", rule(RSC, "unsuspendAdmittedChildren", True),
+                     f"({_ps(have)} >= {_ps(need)}): unsuspend the RayCluster", rule(RSC, "unsuspendAdmittedChildren", True),
                      payload=raw, fields={"spec.suspend": False}, role=role)
+
+
+def _ps(c: Mapping[str, int]) -> str:
+    return ", ".join(f"{n}×{v}" for n, v in c.items()) or "none"
 
 
 def display_rc(name: str) -> str:

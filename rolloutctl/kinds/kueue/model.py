@@ -148,9 +148,13 @@ class KueueRayServiceModel:
             world = world.replace(put=qobs.values()).with_memory(**{k.MEM_CREATE: True})
         else:
             kids = [o for o in others if o.kind in (RC, "Service", "Gateway", "HTTPRoute")]
-            ours = [w for w in qobs.values() if w.kind == WL and w.namespace == desired.namespace]
+            ours = [w for w in qobs.values() if w.kind == WL and w.namespace == desired.namespace and (
+                owner_of(w) == (RS, desired.name) or (owner_of(w) or ("", ""))[1].startswith(desired.name + "-"))]
             if not rs_obs.status and not kids and not ours:
-                base = self._settled(rs_obs, list(qobs.values()), env)
+                # pending Workloads of other jobs arrived after the RayService settled
+                before = [o for o in qobs.values() if o.kind != WL or quota_reserved(o)]
+                base = self._settled(rs_obs, before, env)
+                base = base.replace(put=[o for o in qobs.values() if o.kind == WL and not quota_reserved(o)])
                 live = base.get(RS, desired.namespace, desired.name) or rs_obs
                 merged = carry_kueue_fields(live, desired)
                 world = self._retarget(base, live, merged)
@@ -384,7 +388,7 @@ class KueueRayServiceModel:
             blocked.append(ObjectRef(CQ, "", cq.name, KUEUE_API))
         pss = wl_pod_sets(w)
         req = requests_of(pss)
-        what = (f"Workload {display(w.name)} (pod sets {counts(pss)}, requests {_fmt(req)}) is not admitted "
+        what = (f"Workload {display(w.name)} (pod sets {_ps(counts(pss))}, requests {_fmt(req)}) is not admitted "
                 f"(QuotaReserved=False/{why}: {c.get('message') or 'pending'})")
         if why in ("Misconfigured",) or lq is None or cq is None:
             return Stuck("QueueMisconfigured", what + f". Fields: RayService metadata.labels[{QUEUE_LABEL}]="
@@ -417,9 +421,9 @@ class KueueRayServiceModel:
         if upgrade:
             held = old if old is not None else next(o for o in ours if quota_reserved(o) and o.name != w.name)
             head = (f"admitted for the old size but not the upgrade size: Workload {display(held.name)} holds "
-                    f"{counts(wl_pod_sets(held))} ({_fmt(requests_of(wl_pod_sets(held)))}); the upgrade needs ")
+                    f"{_ps(counts(wl_pod_sets(held)))} ({_fmt(requests_of(wl_pod_sets(held)))}); the upgrade needs ")
             if self.mode == k.TOP:
-                head += (f"slice {display(w.name)} for both clusters {counts(pss)} ({_fmt(req)}; only the delta "
+                head += (f"slice {display(w.name)} for both clusters, {_ps(counts(pss))} ({_fmt(req)}; only the delta "
                          "must fit next to the other Workloads)")
                 pend_rc = [c for c in k.children(world, rs) if c.spec.get("suspend") is True and not c.terminating]
                 blocked += [ObjectRef(RC, c.namespace, kr_display(c.name) or c.name, RAY_API) for c in pend_rc]
@@ -429,6 +433,9 @@ class KueueRayServiceModel:
                 head += f"Workload {display(w.name)} for the new RayCluster ({_fmt(req)}, its full request)"
             message = head + ". " + what
             remedies.append("or make the change without a new RayCluster (an in-place change needs no extra quota)")
+        elif condition(w, "Requeued") is not None:
+            message = ("preempted and re-queued: " + what + f"; evicted because "
+                       f"{(condition(w, 'Requeued') or {}).get('reason')}, the RayService was stopped")
         else:
             message = "never admitted: " + what
             if self.mode != k.LEGACY and k.is_suspended(self.mode, rs):
@@ -436,7 +443,7 @@ class KueueRayServiceModel:
                             ": true) and no RayCluster runs")
                 blocked.append(ObjectRef(RS, rs.namespace, rs.name, RAY_API))
         if need_lines:
-            message += ". " + "; ".join(need_lines)
+            message = message.replace(f": {c.get('message') or 'pending'})", ")") + ". " + "; ".join(need_lines)
         if code == "QuotaExceeded" and not remedies:
             remedies.append(f"add the missing resource or a matching flavor to ClusterQueue {cq.name}")
         return Stuck(code, message, tuple(blocked), tuple(remedies))
@@ -451,7 +458,7 @@ class KueueRayServiceModel:
             ws = [w for w in self.our_workloads(desired, world) if not finished(w) and admitted(w)]
             grant = counts(wl_pod_sets(ws[-1])) if ws else {}
             return Stuck("PodsGated", f"the Pods of RayCluster {kr_display(c.name)} keep the scheduling gate "
-                         f"{ELASTIC_GATE}: the admitted Workload grants {grant} and the other cluster's Pods already "
+                         f"{ELASTIC_GATE}: the admitted Workload grants {_ps(grant)} and the other cluster's Pods already "
                          "use it; under the nested model an upgrade does not grow the Workload (Kueue sizes it from "
                          "the RayService template, kubernetes-sigs/kueue#11102) [derived]",
                          (ObjectRef(RC, c.namespace, kr_display(c.name) or c.name, RAY_API),) +
@@ -476,7 +483,12 @@ class KueueRayServiceModel:
                        "The RayService status is frozen (every pass stops at \"found 0 head\") while the Workload "
                        "holds quota")
             else:
-                msg = (f"RayCluster {names} is suspended and the RayService has "
+                st = rs.status
+                active = _m(st.get("activeServiceStatus")).get("rayClusterName")
+                outage = any(c.name == active for c in susp)
+                msg = ((f"the serving RayCluster {kr_display(active)} was suspended by Kueue (its Pods are deleted) "
+                        "while the RayService status still says Ready=True; " if outage else "") +
+                       f"RayCluster {names} is suspended and the RayService has "
                        + (f"Workload {display(ws[-1].name)} not admitted" if ws else "no Workload") +
                        ": Kueue suspended it as a child job (reconciler.go#shouldSuspendChildJob) or KubeRay created "
                        "it while rayClusterConfig.suspend was true; Kueue creates no new Workload while the "
@@ -534,7 +546,11 @@ class KueueRayServiceModel:
         return " | ".join(parts)
 
     def warnings(self, desired: Obj, world: World) -> list[Warning]:
-        return list(self.kr.warnings(desired, world)) + list(world.memory.get(k.MEM_NOTES, ()))
+        kr = list(self.kr.warnings(desired, world))
+        if self.mode == k.TOP:
+            # rayClusterConfig.suspend: true is Kueue's persistent child gate here, not a user choice
+            kr = [w for w in kr if w.code not in ("ClusterBornSuspended", "NestedSuspendIgnored")]
+        return kr + list(world.memory.get(k.MEM_NOTES, ()))
 
     def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]:
         return list(self.kr.validate(obj, old)) + validate_kueue(obj)
@@ -571,6 +587,11 @@ def compare_rows(model: KueueRayServiceModel, desired: Obj, observed: Sequence[O
     return rows
 
 
+def _ps(c: Mapping[str, int]) -> str:
+    """Pod set counts as ``head×2, gpu×4``."""
+    return ", ".join(f"{n}×{v}" for n, v in c.items()) or "none"
+
+
 def _fmt(res: Mapping[str, int]) -> str:
     return ", ".join(f"{r} {v}" for r, v in quantities(res).items()) or "nothing"
 
@@ -581,7 +602,7 @@ def _kueue_phrase(a: Action) -> str:
     if a.kind == WL:
         tag = f" ({a.role})" if a.role else ""
         if a.verb == "create":
-            return f"create Workload {a.name}{tag} {f.get('podSets')}"
+            return f"create Workload {a.name}{tag} [{_ps(_m(f.get('podSets')))}]"
         if a.verb == "delete":
             return f"delete Workload {a.name}"
         if "admission.clusterQueue" in f:
@@ -595,7 +616,7 @@ def _kueue_phrase(a: Action) -> str:
         if str(conds.get("QuotaReserved", "")).startswith("False"):
             return f"Workload {a.name}{tag} waits ({conds['QuotaReserved'].split('/', 1)[1]})"
         if "podSets" in f:
-            return f"resize Workload {a.name}{tag} to {f['podSets']}"
+            return f"resize Workload {a.name}{tag} to [{_ps(_m(f['podSets']))}]"
         return f"update Workload {a.name}"
     for key in ("spec.suspend", "spec.rayClusterConfig.suspend"):
         if key in f and a.kind == RS:
