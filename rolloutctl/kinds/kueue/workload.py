@@ -410,8 +410,8 @@ def assign_flavors(q: Quota, pod_sets: Sequence[PodSet], used: Mapping[tuple[str
                 if not any_match:
                     return Assignment(False, "NoMatchingFlavor", f"no flavor of ClusterQueue {q.name} matches pod "
                                       f"set {ps.name}'s node selector", {}, {})
-                exceeds = exceeds and all(
-                    acc.get((f, r), 0) + v > q.nominal.get((f, r), 0) for f in choices for r, v in need.items())
+                exceeds = all(any(acc.get((f, r), 0) + v > q.nominal.get((f, r), 0) for r, v in need.items())
+                              for f in choices if flavor_matches(rfs.get(f), ps.template))
                 why = "ExceedsMaxQuota" if exceeds else "WaitingForQuota"
                 parts = [f"{r} in flavor {f}: request {format_quantity(t, r)}, free {format_quantity(fr, r)} of "
                          f"nominal {format_quantity(n, r)}" for (f, r), (t, fr, n) in sorted(short.items())]
