@@ -157,6 +157,134 @@ def _input_warnings(obj: Obj, observed: Sequence[Obj]) -> tuple[Warning, ...]:
     return ()
 
 
+# ----------------------------------------------------------------------------- diff (issue 6)
+
+
+@dataclass(frozen=True)
+class DiffOptions:
+    live: tuple[str, ...] = ()
+    from_cluster: bool = False
+    context: str | None = None
+    namespace: str | None = None
+    prune: bool = False
+    kubectl_timeout: float = 60.0
+    limits: Limits = field(default_factory=Limits)
+    model_options: Mapping[str, Any] = field(default_factory=dict)
+
+
+def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) -> Any:
+    """``rolloutctl diff``: desired manifests against the live state, with what each
+    change will cause (``core.model.Diff``). Objects are matched by (api group, kind,
+    namespace, name); kinds the tool does not model are skipped (CONTRACT.md)."""
+    from .core.model import Diff, ObjectDiff
+
+    if opts.from_cluster and opts.live:
+        raise InputProblem(["rolloutctl diff: give either --live PATH or --from-cluster, not both"])
+    if not opts.from_cluster and not opts.live:
+        raise InputProblem(["rolloutctl diff: say where the live state comes from: --live PATH "
+                            "(e.g. kubectl get rayservice my-svc -o yaml | rolloutctl diff svc.yaml --live -) "
+                            "or --from-cluster"])
+    if "-" in opts.live and "-" in paths:
+        raise InputProblem(["rolloutctl diff: standard input (-) can be read only once: give the desired "
+                            "manifests or the live state as a file"])
+    default_ns = opts.namespace or "default"
+    desired = [_with_namespace(o, default_ns) for o in load(paths, opts.limits).objects]
+    desired = targets(desired, " ".join(paths) or "input")
+    check_duplicates(desired)
+    if opts.from_cluster:
+        live = _live_from_cluster(desired, opts, kubectl_run)
+    else:
+        live = [o for o in load(opts.live, opts.limits).objects if is_modelled(o)]
+    check_duplicates(live)
+    by_key = {_match_key(o): o for o in live}
+    results: list[ObjectDiff] = []
+    seen: set[tuple] = set()
+    for obj in desired:
+        key = _match_key(obj)
+        seen.add(key)
+        model = _model_for(obj, opts.model_options)
+        old = by_key.get(key)
+        if old is None:
+            results.append(ObjectDiff(obj.ref, "added", (), (_added_impact(obj),)))
+            continue
+        hooks = diff_hooks(obj, model)
+        changes = _diff_objects(obj, old, hooks)
+        impact = ()
+        if changes and model is not None:
+            # the kind judges the same defaulted objects the diff compared
+            impact = tuple(model.classify(changes, _defaulted(obj, hooks), _defaulted(old, hooks)))
+        results.append(ObjectDiff(obj.ref, "changed" if changes else "unchanged", changes, impact))
+    if opts.prune:
+        for o in live:
+            if _match_key(o) not in seen and not o.owner_references:
+                results.append(ObjectDiff(o.ref, "removed", (), (_removed_impact(o),)))
+    results.sort(key=lambda d: (d.target.kind, d.target.namespace, d.target.name))
+    return Diff(tuple(results))
+
+
+def _diff_objects(desired: Obj, live: Obj, hooks: Any) -> tuple:
+    from .core.diff import diff_objects
+
+    return diff_objects(desired, live, hooks)
+
+
+def _defaulted(obj: Obj, hooks: Any) -> Obj:
+    return Obj(hooks.defaults(dict(obj.raw)), obj.file, obj.line, obj.lines)
+
+
+def diff_hooks(obj: Obj, model: Any) -> Any:
+    """What the kind adds to the generic diff: its defaulting (``model.defaults``) and
+    which list orders matter (``model.order_matters``)."""
+    from .core import diff as D
+
+    return D.DiffHooks(defaults=model.defaults, order_matters=model.order_matters)
+
+
+def _model_for(obj: Obj, options: Mapping[str, Any]) -> Any:
+    cls = model_class(obj)
+    return cls(**options) if cls is not None else None
+
+
+def _with_namespace(obj: Obj, namespace: str) -> Obj:
+    """Objects without ``metadata.namespace`` go to ``-n`` (else ``default``), as
+    ``kubectl apply`` would put them."""
+    if obj.metadata.get("namespace"):
+        return obj
+    raw = dict(obj.raw)
+    raw["metadata"] = {**obj.metadata, "namespace": namespace}
+    return Obj(raw, obj.file, obj.line, obj.lines)
+
+
+def _match_key(o: Obj) -> tuple[str, str, str, str]:
+    return (o.api_version.split("/")[0], o.kind, o.namespace, o.name)
+
+
+def _live_from_cluster(desired: Sequence[Obj], opts: DiffOptions, run: Any) -> list[Obj]:
+    from .load.kubectl import KubectlError, Target, fetch
+
+    wanted = [Target(o.api_version.split("/")[0], o.kind, o.namespace, o.name) for o in desired]
+    try:
+        objs = fetch(wanted, prune=opts.prune, context=opts.context, timeout=opts.kubectl_timeout,
+                     limits=opts.limits, run=run)
+    except KubectlError as exc:
+        raise ToolFailure(str(exc)) from None
+    return [o for o in objs if is_modelled(o)]
+
+
+def _added_impact(obj: Obj) -> Any:
+    from .core.model import Impact
+
+    return Impact("scale", f"new {obj.kind}: the operator creates everything it owns; nothing existing is replaced",
+                  ())
+
+
+def _removed_impact(obj: Obj) -> Any:
+    from .core.model import Impact
+
+    return Impact("teardown", f"{obj.kind} is not in the manifests: kubectl apply --prune deletes it and Kubernetes "
+                  "garbage-collects everything it owns", ())
+
+
 # ----------------------------------------------------------------------------- lint (issue 7)
 
 

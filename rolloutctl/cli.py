@@ -186,6 +186,68 @@ def schema_command(name: str = typer.Argument(..., metavar="NAME", help="One of:
 
 # ----------------------------------------------------------------------------- diff (issue 6)
 
+_DIFF_EFFECTS = ("none", "in-place", "scale", "rollout", "recreate", "teardown", "ignored", "rejected")
+
+
+@app.command(
+    "diff",
+    help="What changes before kubectl apply, and what each change will cause.\n\n"
+    "Compares the desired manifests with the live objects (matched by API group, kind, namespace and name) "
+    "and asks the operator's model what each change does: none, in-place, scale, rollout, recreate, "
+    "teardown, ignored or rejected. Read-only: never writes to a cluster.\n\n"
+    "Examples:\n\n"
+    "  kubectl get rayservice my-svc -o yaml | rolloutctl diff svc.yaml --live -\n\n"
+    "  rolloutctl diff manifests/ --from-cluster --context prod -n serving\n\n"
+    "  rolloutctl diff pcs.yaml --live live.yaml --fail-on rollout,recreate,teardown,rejected -o markdown\n\n"
+    "Exit codes: 0 no differences, 1 differences found (with --fail-on: a change has one of those effects), "
+    "2 bad usage or invalid input, 3 kubectl missing or failing, or another tool failure.",
+)
+def diff_command(
+    paths: List[str] = typer.Argument(None, metavar="[PATH]...", help="Desired manifests: files, directories, or - for stdin."),
+    live: List[str] = typer.Option([], "--live", help="Live state: a kubectl get -o yaml snapshot (kind: List included), "
+                                   "a directory, or - for stdin. Repeatable."),
+    from_cluster: bool = typer.Option(False, "--from-cluster", help="Read the live objects with your kubectl (kubectl get only)."),
+    context: Optional[str] = typer.Option(None, "--context", help="kubectl context for --from-cluster."),
+    namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help="Namespace of manifests that name none (default: default)."),
+    prune: bool = typer.Option(False, "--prune", help="Also report live objects missing from the manifests (not owned ones)."),
+    fail_on: Optional[str] = typer.Option(None, "--fail-on", metavar="EFFECT[,EFFECT]",
+                                          help="Exit 1 only if some change has one of these effects: " + ", ".join(_DIFF_EFFECTS) + "."),
+    output: PlanFormat = typer.Option(PlanFormat.table, "-o", "--output", help="Output format."),
+    no_color: bool = typer.Option(False, "--no-color", help="No colour (also: NO_COLOR=1)."),
+    kubectl_timeout: float = typer.Option(60.0, "--kubectl-timeout", min=1, help="Seconds to wait for each kubectl get."),
+    kuberay_version: Optional[str] = typer.Option(None, "--kuberay-version", help="KubeRay operator version to model (RayService)."),
+    max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
+    max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
+) -> None:
+    def body() -> int:
+        from . import app as usecases
+        from .load.files import Limits
+        from .render.diff_common import render_diff
+
+        effects: set[str] = set()
+        if fail_on is not None:
+            effects = {e.strip() for e in fail_on.split(",") if e.strip()}
+            unknown = sorted(effects - set(_DIFF_EFFECTS))
+            if unknown or not effects:
+                raise usecases.InputProblem([f"--fail-on {fail_on!r}: unknown effect {', '.join(unknown) or '(none given)'}; "
+                                             f"choose from {', '.join(_DIFF_EFFECTS)}"])
+        if not paths:
+            raise usecases.InputProblem(["rolloutctl diff: give the desired manifests (a file, a directory, or - for stdin)"])
+        opts = usecases.DiffOptions(
+            live=tuple(live), from_cluster=from_cluster, context=context, namespace=namespace, prune=prune,
+            kubectl_timeout=kubectl_timeout, limits=Limits(max_input_bytes, max_alias_nodes),
+            model_options={"kuberay_version": kuberay_version} if kuberay_version else {},
+        )
+        result = usecases.diff(paths, opts)
+        emit(render_diff(result, output.value, use_color(no_color)))
+        if fail_on is not None:
+            hit = any(i.effect in effects for o in result.objects for i in o.impact)
+            return EXIT_FINDINGS if hit else EXIT_OK
+        return EXIT_FINDINGS if any(o.status != "unchanged" for o in result.objects) else EXIT_OK
+
+    run_guarded(body)
+
+
 # ----------------------------------------------------------------------------- lint / rules (issue 7)
 
 

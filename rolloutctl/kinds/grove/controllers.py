@@ -134,11 +134,53 @@ def sync_standalone_podcliques(pcs: PCS, world: World) -> list[Action]:
             if cur is None:
                 acts.append(_create(raw, f"standalone clique {c.name} of replica {i}",
                                     f"{R_PCS}/components/podclique/podclique.go#buildResource", index=i))
+            elif not cur.terminating:
+                a = patch_podclique(cur, raw, f"{R_PCS}/components/podclique/podclique.go#buildResource", index=i)
+                if a is not None:
+                    acts.append(a)
     for pclq in owned(world, "PodClique", pcs):
         if pclq.labels.get(N.L_COMPONENT) == "pcs-podclique" and pclq.name not in expected and not pclq.terminating:
             acts.append(_delete(pclq, "its replica or clique is no longer in the spec",
                                 f"{R_PCS}/components/podclique/podclique.go#getPodCliqueNamesToDelete", index=replica_of(pclq)))
     return acts
+
+
+def pclq_needs_patch(cur: Obj, raw: dict[str, Any]) -> list[str]:
+    """What a create-or-patch of an existing PodClique would change: the template
+    hash label (and with it the pod template), the clique's own template labels and
+    annotations, or the autoscaler config. ``replicas`` is never patched (an HPA or
+    the scale subresource owns it); live-only fields (finalizers, injected env) are
+    not compared, since the hash label already says whether the template moved."""
+    changed = []
+    if cur.labels.get(N.L_TEMPLATE_HASH) != raw["metadata"]["labels"].get(N.L_TEMPLATE_HASH):
+        changed.append("pod template")
+    want_labels = {k: v for k, v in raw["metadata"]["labels"].items() if k != N.L_TEMPLATE_HASH}
+    if not changed and any(cur.labels.get(k) != v for k, v in want_labels.items()):
+        changed.append("labels")
+    if cur.spec.get("autoScalingConfig") != raw["spec"].get("autoScalingConfig"):
+        changed.append("autoScalingConfig")
+    return changed
+
+
+def patch_podclique(cur: Obj, raw: dict[str, Any], rule: str, *, index: int | None = None) -> Action | None:
+    """Create-or-patch of an existing PodClique: spec and labels from the template,
+    ``replicas`` and status kept. None when nothing would change."""
+    changed = pclq_needs_patch(cur, raw)
+    if not changed:
+        return None
+    new = dict(raw)
+    md = dict(cur.metadata)
+    md["labels"] = dict(raw["metadata"]["labels"])
+    md["annotations"] = dict(raw["metadata"].get("annotations") or {})
+    new["metadata"] = md
+    spec = dict(raw["spec"])
+    spec["replicas"] = cur.spec.get("replicas", spec.get("replicas"))
+    new["spec"] = spec
+    if cur.raw.get("status") is not None:
+        new["status"] = cur.raw["status"]
+    what = " and ".join(changed)
+    return _update(cur, new, f"{what} patched in place from the clique template (replicas kept at {spec['replicas']})",
+                   rule, fields={"changed": changed}, index=index, revision="new")
 
 
 def sync_scaling_groups(pcs: PCS, world: World) -> list[Action]:
@@ -297,9 +339,13 @@ def _created_stamp(world: World) -> str:
 
 
 def internal_pod_name(world: World, ns: str, pclq: str, index: int, taken: set[str]) -> str:
+    """A name unique over the whole plan (the real one has a random suffix): a
+    replacement never takes the name of the pod it replaces, which upstream's
+    ``readyPodsSelectedToUpdate`` bookkeeping relies on."""
     k = 1
+    tick = int(world.memory.get("tick", 0))
     while True:
-        name = f"{pclq}-{index}.{k}"
+        name = f"{pclq}-{index}.{k}" if tick == 0 else f"{pclq}-{index}.{tick}.{k}"
         if name not in taken and world.get("Pod", ns, name) is None:
             return name
         k += 1

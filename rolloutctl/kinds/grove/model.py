@@ -16,8 +16,16 @@ from . import cluster
 from . import controllers as C
 from . import names as N
 from . import objects as O
+from . import observed as OBS
+from . import ondelete as _ondelete  # noqa: F401  (registers the OnDelete policy)
+from . import rolling_recreate as _rolling_recreate  # noqa: F401  (registers RollingRecreate)
+from . import status as ST
+from . import update_common as U
 from .policy import policy_for
 from .spec import PCS
+
+#: world.memory key: warnings about the starting state, computed once by ``observe``
+MEM_WARNINGS = "grove.warnings"
 
 
 class GroveModel:
@@ -46,6 +54,7 @@ class GroveModel:
         previously applied PodCliqueSet: the settled cluster at that spec (derived by
         planning its creation with unlimited capacity). Live children: as given."""
         assert desired is not None
+        pcs = self.pcs(desired)
         tops = [o for o in observed if o.kind == "PodCliqueSet" and o.name == desired.name and o.namespace == desired.namespace]
         children = [o for o in observed if o.kind != "PodCliqueSet"]
         if not tops and not children:
@@ -53,29 +62,47 @@ class GroveModel:
         if tops and not children:
             from ...core.simulate import run
             old = tops[0]
-            _plan, settled = run(self, old, World([_with_status(old, {})]), Environment(max_steps=100000))
+            _plan, settled = run(GroveModel(**self.options), old, World([_with_status(old, {})]),
+                                 Environment(max_steps=100000))
             old_pcs = settled.get("PodCliqueSet", old.namespace, old.name)
             status = dict(old_pcs.status) if old_pcs is not None else {}
-            return settled.replace(put=[_with_status(desired, status)])
-        status = dict(tops[0].status) if tops else {}
-        return World(list(children) + [_with_status(desired, status)])
+            world = settled.replace(put=[_with_status(desired, status)])
+        else:
+            kids, status = OBS.translate_live(pcs, tops[0] if tops else None, children)
+            world = World(list(kids) + [_with_status(desired, status)])
+        return world.with_memory(**{MEM_WARNINGS: OBS.initial_warnings(pcs, world)})
 
     def reconcile(self, desired: Obj, world: World) -> list[Action]:
         pcs = self.pcs(desired)
         actions: list[Action] = []
+        policy = policy_for(pcs)
+        # status bookkeeping of what happened since the last round (every controller's
+        # reconcileStatus), hidden
+        pass_actions = ST.refresh(pcs, world)
+        if pass_actions:
+            world = world.apply(pass_actions)
+            actions += pass_actions
+        # PodCliqueSet controller: generation hash, update orchestration, components
         live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
         status = dict(live.status) if live is not None else {}
-        # PodCliqueSet controller
-        policy = policy_for(pcs)
-        pass_actions = C.sync_podcliqueset(pcs, world, status)
-        if not status.get("currentGenerationHash"):
-            pass_actions.append(Action(
-                verb="status", kind="PodCliqueSet", name=pcs.name, namespace=pcs.namespace,
-                reason="first reconcile stores the generation hash; no update is started",
-                rule="grove:operator/internal/controller/podcliqueset/reconcilespec.go#processGenerationHashChange",
-                fields={"currentGenerationHash": pcs.generation_hash}))
-        pass_actions += policy.pcs_pass(pcs, world, status)
-        world = world.apply(pass_actions)
+        pass_actions = U.process_generation_hash_change(pcs, world, status) if live is not None else []
+        first_hash: list[Action] = []
+        if pass_actions and not status.get("currentGenerationHash"):
+            # the very first reconcile only stores the hash; listed after the creations
+            first_hash, pass_actions = pass_actions, []
+        if pass_actions:
+            world = world.apply(pass_actions)
+            live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
+            status = dict(live.status) if live is not None else {}
+        more = policy.pcs_pass(pcs, world, status)
+        if more:
+            world = world.apply(more)
+            pass_actions += more
+            live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
+            status = dict(live.status) if live is not None else {}
+        more = C.sync_podcliqueset(pcs, world, status) + first_hash
+        world = world.apply(more)
+        pass_actions += more
         actions += pass_actions
         # PodCliqueScalingGroup controller
         pass_actions = C.sync_scaling_group_podcliques(
@@ -152,7 +179,7 @@ class GroveModel:
                 clique = pcs.clique_by_name.get(name.rsplit("-", 1)[-1])
                 want += _template_replicas(pcs, name)
         total = ready = scheduled = updated = 0
-        targets = {p.name: p.labels.get(N.L_TEMPLATE_HASH) for p in C.owned(world, "PodClique", pcs)}
+        targets = {p.name: U.expected_pod_template_hash(pcs, p) for p in C.owned(world, "PodClique", pcs)}
         for p in C.owned(world, "Pod", pcs):
             if not O.pod_active(p):
                 continue
@@ -167,11 +194,16 @@ class GroveModel:
         return out
 
     def title(self, actions: Sequence[Action], world: World) -> str:
-        return describe_actions(actions)
+        pcs = next(iter(self._pcs_cache.values()), None)
+        t = policy_for(pcs).title(actions, world) if pcs is not None else None
+        return t or describe_actions(actions)
 
     def warnings(self, desired: Obj, world: World) -> list[Warning]:
         pcs = self.pcs(desired)
-        return policy_for(pcs).warnings(pcs, world)
+        out = list(world.memory.get(MEM_WARNINGS, ()))
+        out += OBS.hazard_warnings(pcs)
+        out += policy_for(pcs).warnings(pcs, world)
+        return out
 
     def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]:
         try:
@@ -179,6 +211,15 @@ class GroveModel:
         except ImportError:  # pragma: no cover - validation lands with lint
             return []
         return validation.validate(obj, old)
+
+    def defaults(self, raw: dict) -> dict:
+        """The PodCliqueSet as the API server stores it, for ``diff``."""
+        from .classify import defaults
+        return defaults(raw)
+
+    def order_matters(self, list_path: tuple) -> bool:
+        from .classify import order_matters
+        return order_matters(list_path)
 
     def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]:
         from . import classify

@@ -148,6 +148,8 @@ def _pclq_spec(pcs: PCS, clique: Clique, replicas: int, starts_after: list[str])
     }
     if starts_after:
         spec["startsAfter"] = starts_after
+    if isinstance(cs.get("autoScalingConfig"), Mapping):
+        spec["autoScalingConfig"] = dict(cs["autoScalingConfig"])
     return spec
 
 

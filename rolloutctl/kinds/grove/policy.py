@@ -8,7 +8,7 @@ register themselves in ``POLICIES``.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from ...core.environment import Environment
 from ...core.model import Action, Obj, Stuck, Warning
@@ -50,6 +50,10 @@ class Policy:
 
     def counts(self, pcs: PCS, world: World) -> Mapping[str, Any]:
         return {}
+
+    def title(self, actions: Sequence[Action], world: World) -> str | None:
+        """A step title a person reads; None lets the model count verbs and kinds."""
+        return None
 
 
 POLICIES: dict[str, Callable[[], Policy]] = {}

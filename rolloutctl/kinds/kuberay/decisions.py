@@ -59,18 +59,6 @@ def _prune(v: Any) -> Any:
     return v
 
 
-def _default_ports(template: dict) -> None:
-    spec = template.get("spec")
-    if not isinstance(spec, dict):
-        return
-    for key in ("containers", "initContainers"):
-        for c in spec.get(key) or []:
-            if isinstance(c, dict):
-                for p in c.get("ports") or []:
-                    if isinstance(p, dict):
-                        p.setdefault("protocol", "TCP")
-
-
 def _strip_template(template: Any) -> Any:
     if not isinstance(template, dict):
         return template
@@ -78,7 +66,6 @@ def _strip_template(template: Any) -> Any:
     if isinstance(spec, dict):
         for f in TEMPLATE_IGNORED:
             spec.pop(f, None)
-    _default_ports(template)
     return template
 
 
@@ -86,8 +73,11 @@ def ray_cluster_spec_for_hashing(cluster_spec: Mapping[str, Any]) -> dict[str, A
     """``rayClusterSpecForHashing`` + ``GenerateHashWithoutReplicasAndWorkersToDelete``:
     the cluster spec with ``suspend``, ``upgradeStrategy``, worker ``replicas``/``minReplicas``/
     ``maxReplicas``/``scaleStrategy.workersToDelete`` and template ``tolerations``/
-    ``schedulingGates`` removed; CRD defaults (``numOfHosts: 1``, port protocol TCP) applied."""
-    spec = copy.deepcopy(dict(cluster_spec)) if isinstance(cluster_spec, Mapping) else {}
+    ``schedulingGates`` removed, after the CRD defaults (``defaults.RAYCLUSTER_SPEC_DEFAULTS``):
+    the live cluster was defaulted by the API server, the manifest was not."""
+    from .defaults import raycluster_spec_defaults
+
+    spec = raycluster_spec_defaults(cluster_spec) if isinstance(cluster_spec, Mapping) else {}
     for f in CLUSTER_IGNORED:
         spec.pop(f, None)
     head = spec.get("headGroupSpec")
@@ -103,7 +93,6 @@ def ray_cluster_spec_for_hashing(cluster_spec: Mapping[str, Any]) -> dict[str, A
             ss = g.get("scaleStrategy")
             if isinstance(ss, dict):
                 ss.pop("workersToDelete", None)
-            g.setdefault("numOfHosts", 1)
             _strip_template(g.get("template"))
     return _prune(spec)
 

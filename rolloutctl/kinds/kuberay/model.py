@@ -1679,6 +1679,15 @@ class RayServiceModel:
     def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]:
         return val.validate(obj, old)
 
+    def defaults(self, raw: dict) -> dict:
+        """The RayService as the API server stores it (CRD defaults), for ``diff``."""
+        from .defaults import rayservice_crd_defaults
+        return rayservice_crd_defaults(raw)
+
+    def order_matters(self, list_path: tuple) -> bool:
+        from .defaults import rayservice_order_matters
+        return rayservice_order_matters(list_path)
+
     def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]:
         from .classify import classify
         return classify(changes, desired, live, self.version)

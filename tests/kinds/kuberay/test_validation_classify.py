@@ -120,3 +120,28 @@ def test_classify_appended_group_in_place():
         d["spec"]["rayClusterConfig"]["workerGroupSpecs"].append(g)
     e = effects([Change("spec.rayClusterConfig.workerGroupSpecs[groupName=more]", "add", None, {})], edit(base(), f))
     assert set(e) == {"in-place"}
+
+
+def test_live_cluster_defaulted_by_the_api_server_matches_its_manifest():
+    """A RayCluster read back from the API server carries CRD defaults the manifest
+    never wrote (priority 0, numOfHosts 1, port protocol TCP, min/max replicas); the
+    cluster decision must not mistake them for a spec change (no new pending cluster)."""
+    import copy
+
+    from rolloutctl.core.model import Obj
+    from rolloutctl.kinds.kuberay.decisions import is_cluster_spec_hash_equal
+
+    cfg = {"headGroupSpec": {"rayStartParams": {}, "template": {"spec": {"containers": [
+               {"name": "ray-head", "image": "rayproject/ray:2.46.0", "ports": [{"containerPort": 8265, "name": "dashboard"}]}]}}},
+           "workerGroupSpecs": [{"groupName": "gpu", "replicas": 2, "rayStartParams": {},
+                                 "template": {"spec": {"containers": [{"name": "ray-worker", "image": "rayproject/ray:2.46.0"}]}}}]}
+    desired = Obj({"apiVersion": "ray.io/v1", "kind": "RayService", "metadata": {"name": "s"},
+                   "spec": {"rayClusterConfig": cfg}})
+    live_spec = copy.deepcopy(cfg)
+    live_spec["headGroupSpec"]["template"]["spec"]["containers"][0]["ports"][0]["protocol"] = "TCP"
+    live_spec["workerGroupSpecs"][0].update({"priority": 0, "numOfHosts": 1, "minReplicas": 0, "maxReplicas": 2147483647})
+    cluster = Obj({"apiVersion": "ray.io/v1", "kind": "RayCluster", "metadata": {"name": "s-abcde"}, "spec": live_spec})
+    assert is_cluster_spec_hash_equal(desired, cluster, partial=False)
+    changed = copy.deepcopy(live_spec)
+    changed["workerGroupSpecs"][0]["priority"] = 5
+    assert not is_cluster_spec_hash_equal(desired, Obj({**cluster.raw, "spec": changed}), partial=False)

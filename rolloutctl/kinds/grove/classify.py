@@ -1,0 +1,208 @@
+"""What each change to a PodCliqueSet will cause (``rolloutctl diff``).
+
+Every decision here is taken by a function of the Grove model, never by a second
+copy of an operator rule:
+
+- ``rejected``: the PodCliqueSet validating webhook's rules, ``validation.validate(new, old)``
+  (upstream ``operator/internal/webhook/admission/pcs/validation/``), e.g. an
+  immutable ``minAvailable``; the impact names the rule;
+- which clique's pods roll: the pod-template-hash inputs, ``hashing.pod_template_inputs``
+  (upstream ``ComputePCLQPodTemplateHash``), of the defaulted old and new clique
+  (``defaults.default_pcs``);
+- scaling-group member or standalone: the PodCliqueSet view ``spec.PCS.group_of_clique``;
+  a member clique's change recreates whole scaling-group replicas
+  (upstream ``podcliquescalinggroup/components/podclique/rollingupdate.go``);
+- the update strategy in force: ``spec.PCS.strategy_type`` (``ReplicaRecreate`` recreates
+  whole PodCliqueSet replicas; ``OnDelete`` only patches PodCliques);
+- ``spec.replicas`` only adds or removes replicas (``controllers.sync_standalone_podcliques``,
+  ``sync_scaling_groups``); template ``replicas`` of cliques and scaling groups are read only
+  when a PodClique or PodCliqueScalingGroup is created (same functions), so they do not
+  touch existing objects.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ...core.diff import Key, split_path
+from ...core.model import Change, Impact, Obj
+from .defaults import default_pcs
+from .hashing import pod_template_inputs
+from .spec import PCS
+
+#: the order in which impacts are listed: most disruptive first
+EFFECT_ORDER = ("rejected", "teardown", "recreate", "rollout", "scale", "in-place", "ignored", "none")
+
+_CLIQUES = ("spec", "template", "cliques")
+_GROUPS = ("spec", "template", "podCliqueScalingGroups")
+
+
+# ----------------------------------------------------------------------------- diff hooks
+
+
+def defaults(raw: dict) -> dict:
+    """Both sides of a diff are compared as the API server stores them: CRD defaults and
+    the Grove defaulting webhook (``defaults.default_pcs``)."""
+    return default_pcs(raw)
+
+
+def order_matters(list_path: tuple) -> bool:
+    """Reordering ``cliques`` changes the generation hash (computed in ``cliques`` order,
+    ``hashing.compute_generation_hash``) and is refused under InOrder/Explicit startup;
+    reordering any list inside a clique's pod spec changes its pod template hash (the
+    hash renders the pod spec as written; upstream reverted an order-insensitive hash,
+    PRs #566/#661). Other lists (e.g. ``podCliqueScalingGroups``) may be reordered freely."""
+    if tuple(list_path) == _CLIQUES:
+        return True
+    return len(list_path) > 4 and tuple(list_path[:3]) == _CLIQUES and "podSpec" in list_path
+
+
+# ----------------------------------------------------------------------------- classification
+
+
+def classify(changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]:
+    """One impact per consequence, each with the paths of the changes that cause it."""
+    if not changes:
+        return []
+    rejected = rejections(desired, live)
+    if rejected:
+        return rejected
+    new, old = PCS(desired), PCS(live)
+    parsed = [(c, split_path(c.path)) for c in changes]
+    claimed: set[str] = set()
+    impacts: list[Impact] = []
+
+    # pod templates: which cliques roll, and how
+    strategy = new.strategy_type
+    recreated_groups: dict[str, list[str]] = {}
+    for clique in new.cliques:
+        before = old.clique_by_name.get(clique.name)
+        if before is None:
+            continue
+        a = pod_template_inputs(before.raw, old.priority_class_name)
+        b = pod_template_inputs(clique.raw, new.priority_class_name)
+        if a == b:
+            continue
+        paths = _template_paths(parsed, clique.name, a, b)
+        claimed.update(paths)
+        group = new.group_of_clique.get(clique.name)
+        if strategy == "OnDelete":
+            impacts.append(Impact("in-place", f"clique {clique.name}: pod template changed; under OnDelete its "
+                                  "PodCliques are updated in place and existing pods keep the old template until "
+                                  "you delete them", tuple(paths)))
+        elif strategy == "ReplicaRecreate":
+            impacts.append(Impact("recreate", f"clique {clique.name}: pod template changed; under ReplicaRecreate "
+                                  "each PodCliqueSet replica is torn down and recreated as a whole", tuple(paths)))
+        elif group is not None:
+            recreated_groups.setdefault(group.name, []).extend(paths)
+            impacts.append(Impact("recreate", f"clique {clique.name}: pod template changed; it is a member of "
+                                  f"scaling group {group.name}, so every replica of {group.name} is deleted and "
+                                  "recreated whole (all its cliques), one at a time", tuple(paths)))
+        else:
+            impacts.append(Impact("rollout", f"clique {clique.name}: pod template changed; its pods are replaced "
+                                  f"one at a time ({strategy}, one PodCliqueSet replica at a time)", tuple(paths)))
+
+    for c, seg in parsed:
+        if c.path in claimed:
+            continue
+        impacts.append(_field_impact(c, seg, new, old, strategy, recreated_groups))
+    return _merge(impacts)
+
+
+def rejections(desired: Obj, live: Obj) -> list[Impact]:
+    """The webhook's verdict on the update, one impact per error finding."""
+    try:
+        from . import validation
+    except ImportError:  # pragma: no cover - validation ships with lint
+        return []
+    names = {r.id: r.name for r in getattr(validation, "RULES", ())}
+    out = []
+    for f in validation.validate(desired, live):
+        if f.severity != "error":
+            continue
+        rule = f"{f.rule} {names[f.rule]}" if f.rule in names else f.rule
+        where = f"{f.path}: " if f.path else ""
+        out.append(Impact("rejected", f"{rule}: {where}{f.message}; the PodCliqueSet webhook refuses the whole "
+                          "update", (f.path,) if f.path else ()))
+    return out
+
+
+def _template_paths(parsed: list[tuple[Change, list[Any]]], clique: str, a: Mapping[str, Any],
+                    b: Mapping[str, Any]) -> list[str]:
+    """The changes that feed the inputs of ``clique``'s pod template hash that differ.
+    ``pod_template_inputs`` takes the clique's ``labels``, ``annotations`` and
+    ``spec.podSpec``, with the template's ``priorityClassName`` injected into the pod spec."""
+    prefixes: list[tuple] = []
+    base = (*_CLIQUES, Key("name", clique))
+    for k in sorted(set(a) | set(b)):
+        if a.get(k) == b.get(k):
+            continue
+        if k == "podSpec":
+            prefixes += [(*base, "spec", "podSpec"), ("spec", "template", "priorityClassName")]
+        else:
+            prefixes.append((*base, k))
+    out = []
+    for c, seg in parsed:
+        t = tuple(seg)
+        if any(t[:len(p)] == p or p[:len(t)] == t for p in prefixes) and t != _CLIQUES:
+            out.append(c.path)
+    return out
+
+
+def _field_impact(c: Change, seg: list[Any], new: PCS, old: PCS, strategy: str,
+                  recreated_groups: Mapping[str, list[str]]) -> Impact:
+    t = tuple(seg)
+    if t == ("spec", "replicas"):
+        return Impact("scale", _replicas_message(c), (c.path,))
+    if t == _CLIQUES:
+        # (under InOrder/Explicit startup the webhook refuses a reordering: see ``rejections``)
+        return Impact("none", "cliques reordered: the generation hash changes and every replica is visited, "
+                      "but no clique's pod template changes, so no pod is replaced", (c.path,))
+    if t[:3] == _CLIQUES and len(t) >= 5 and isinstance(t[3], Key):
+        clique = t[3].value
+        rest = t[4:]
+        if rest == ("spec", "replicas"):
+            group = new.group_of_clique.get(clique)
+            if group is not None and group.name in recreated_groups or strategy == "ReplicaRecreate":
+                return Impact("recreate", f"clique {clique}: new replicas apply to the PodCliques recreated by "
+                              "this update", (c.path,))
+            return Impact("ignored", f"clique {clique}: replicas is read only when a PodClique is created; "
+                          "existing PodCliques keep their replicas (new PodCliqueSet replicas and recreated "
+                          "scaling-group replicas use it)", (c.path,))
+        if rest[:2] == ("spec", "autoScalingConfig"):
+            return Impact("in-place", f"clique {clique}: its HorizontalPodAutoscaler is updated; no pod is replaced",
+                          (c.path,))
+    if t[:3] == _GROUPS and len(t) >= 5 and isinstance(t[3], Key):
+        group = t[3].value
+        rest = t[4:]
+        if rest == ("replicas",):
+            return Impact("ignored", f"scaling group {group}: replicas is read only when a PodCliqueScalingGroup "
+                          "is created; existing ones keep their replicas", (c.path,))
+        if rest[:1] == ("scaleConfig",):
+            return Impact("in-place", f"scaling group {group}: its HorizontalPodAutoscaler is updated; no pod is "
+                          "replaced", (c.path,))
+    if t[:3] == ("spec", "template", "headlessServiceConfig"):
+        return Impact("in-place", "the headless Services of every replica are updated in place", (c.path,))
+    if t[:2] == ("spec", "updateStrategy"):
+        return Impact("none", "the update strategy applies to the next pod-template change; nothing rolls now",
+                      (c.path,))
+    return Impact("none", "not part of any pod template: no pod is replaced", (c.path,))
+
+
+def _replicas_message(c: Change) -> str:
+    old, new = c.old if isinstance(c.old, int) else 0, c.new if isinstance(c.new, int) else 0
+    if new > old:
+        idx = f"{old}" if new - old == 1 else f"{old}-{new - 1}"
+        return f"replicas {old} → {new}: replica {idx} is created with all its children; nothing is replaced"
+    idx = f"{new}" if old - new == 1 else f"{new}-{old - 1}"
+    return f"replicas {old} → {new}: replica {idx} is deleted with all its children; nothing else is touched"
+
+
+def _merge(impacts: list[Impact]) -> list[Impact]:
+    """Impacts with the same effect and message become one, with all their paths."""
+    merged: dict[tuple[str, str], list[str]] = {}
+    for i in impacts:
+        paths = merged.setdefault((i.effect, i.message), [])
+        paths.extend(p for p in i.paths if p not in paths)
+    out = [Impact(e, m, tuple(sorted(p))) for (e, m), p in merged.items()]
+    return sorted(out, key=lambda i: (EFFECT_ORDER.index(i.effect) if i.effect in EFFECT_ORDER else 99, i.message))

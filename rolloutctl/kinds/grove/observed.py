@@ -1,0 +1,300 @@
+"""Observed Grove state: hash tokens made comparable, and the warnings a plan can
+only give from where the cluster starts.
+
+Upstream hash values (FNV over Go structures) cannot be recomputed here, so observed
+hash labels and status hashes are opaque tokens. ``translate_live`` turns them into
+the model's own digests where an observed object says what the token stands for:
+
+- a PodClique's ``grove.io/pod-template-hash`` label and its ``spec.podSpec`` are
+  written together by the operator, so the label token stands for the digest of the
+  PodClique's own template inputs: its non-operator labels, its annotations and its
+  pod spec with the operator-injected scaling-group env vars removed, defaulted, and
+  with the PodCliqueSet ``priorityClassName`` injected (``pod_template_inputs``);
+- the PodCliqueSet ``status.currentGenerationHash`` token stands for the generation
+  digest of the observed PodCliqueSet's own spec (assumed reconciled, i.e.
+  ``observedGeneration == generation``);
+- any other token (pods of a template no PodClique carries any more, stale status
+  hashes) becomes ``observed:<token>``, which never equals a digest: such pods are
+  outdated whatever the target.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Mapping, Sequence
+
+from ...core.model import Obj, Warning
+from ...core.world import World
+from . import names as N
+from . import update_common as U
+from .hashing import _digest, pod_template_inputs
+from .spec import PCS
+
+#: env vars the operator writes into a scaling-group member PodClique's pod spec
+#: (docs/user-guide/03_environment-variables-for-pod-discovery/02_env_var_reference.md)
+INJECTED_ENV = {"GROVE_PCSG_NAME", "GROVE_PCSG_INDEX", "GROVE_PCSG_TEMPLATE_NUM_PODS", "GROVE_PCS_NAME",
+                "GROVE_PCS_INDEX", "GROVE_PCLQ_NAME", "GROVE_HEADLESS_SERVICE", "GROVE_PCLQ_POD_INDEX"}
+OPERATOR_LABELS = {N.L_MANAGED_BY, N.L_PART_OF, N.L_NAME, N.L_COMPONENT}
+OPAQUE = "observed:"
+
+
+def _strip_injected(pod_spec: Any) -> dict[str, Any]:
+    spec = copy.deepcopy(dict(pod_spec)) if isinstance(pod_spec, Mapping) else {}
+    for key in ("containers", "initContainers"):
+        cs = spec.get(key)
+        if not isinstance(cs, list):
+            continue
+        out = []
+        for c in cs:
+            if isinstance(c, dict) and isinstance(c.get("env"), list):
+                c = dict(c)
+                env = [e for e in c["env"] if not (isinstance(e, Mapping) and e.get("name") in INJECTED_ENV)]
+                if env:
+                    c["env"] = env
+                else:
+                    c.pop("env")
+            out.append(c)
+        spec[key] = out
+    return spec
+
+
+def pclq_template_digest(pclq: Obj, priority_class_name: str | None) -> str:
+    """Our digest of the template an observed PodClique carries (see module doc)."""
+    labels = {k: v for k, v in pclq.labels.items() if k not in OPERATOR_LABELS and not k.startswith("grove.io/")}
+    clique = {"labels": labels, "annotations": dict(pclq.annotations),
+              "spec": {"podSpec": _strip_injected(pclq.spec.get("podSpec"))}}
+    return _digest(pod_template_inputs(clique, priority_class_name))
+
+
+def _map(token: Any, table: Mapping[str, str]) -> Any:
+    if not isinstance(token, str) or not token:
+        return token
+    if token in table:
+        return table[token]
+    return token if token.startswith(OPAQUE) else OPAQUE + token
+
+
+def _relabel(raw: dict[str, Any], table: Mapping[str, str]) -> None:
+    md = raw.get("metadata")
+    if isinstance(md, dict) and isinstance(md.get("labels"), Mapping) and N.L_TEMPLATE_HASH in md["labels"]:
+        labels = dict(md["labels"])
+        labels[N.L_TEMPLATE_HASH] = _map(labels[N.L_TEMPLATE_HASH], table)
+        md["labels"] = labels
+
+
+def translate_live(desired: PCS, live_pcs: Obj | None, children: Sequence[Obj]) -> tuple[list[Obj], dict[str, Any]]:
+    """Observed children with hash tokens translated, and the PodCliqueSet status to
+    start from. Without an observed PodCliqueSet the current generation is taken as
+    the desired one when every observed PodClique already carries the desired
+    template, else as unknown (so an update starts)."""
+    live_spec_pcs = PCS(live_pcs) if live_pcs is not None and isinstance(live_pcs.spec.get("template"), Mapping) else None
+    pcn = (live_spec_pcs or desired).priority_class_name
+    pod_table: dict[str, str] = {}
+    pclqs = [o for o in children if o.kind == "PodClique"]
+    all_desired = True
+    for pclq in pclqs:
+        tok = pclq.labels.get(N.L_TEMPLATE_HASH)
+        if not tok:
+            continue
+        d = pclq_template_digest(pclq, pcn)
+        pod_table.setdefault(tok, d)
+        c = U.clique_of(desired, pclq)
+        if c is None or d != c.template_hash:
+            all_desired = False
+    status: dict[str, Any] = dict(live_pcs.status) if live_pcs is not None else {}
+    gen_table: dict[str, str] = {}
+    tok = status.get("currentGenerationHash")
+    if isinstance(tok, str) and tok:
+        if live_spec_pcs is not None:
+            gen_table[tok] = live_spec_pcs.generation_hash
+        elif all_desired:
+            gen_table[tok] = desired.generation_hash
+    if not status.get("currentGenerationHash") and pclqs:
+        status["currentGenerationHash"] = desired.generation_hash if all_desired else OPAQUE + "unknown"
+    else:
+        status["currentGenerationHash"] = _map(status.get("currentGenerationHash"), gen_table)
+    out: list[Obj] = []
+    for o in children:
+        if o.kind not in ("PodClique", "Pod", "PodCliqueScalingGroup"):
+            out.append(o)
+            continue
+        raw = copy.deepcopy(dict(o.raw))
+        _relabel(raw, pod_table)
+        st = raw.get("status")
+        if isinstance(st, dict):
+            for k in ("currentPodTemplateHash",):
+                if k in st:
+                    st[k] = _map(st[k], pod_table)
+            for k in ("currentPodCliqueSetGenerationHash",):
+                if k in st:
+                    st[k] = _map(st[k], gen_table)
+            up = st.get("updateProgress")
+            if isinstance(up, dict):
+                if "podTemplateHash" in up:
+                    up["podTemplateHash"] = _map(up["podTemplateHash"], pod_table)
+                if "podCliqueSetGenerationHash" in up:
+                    up["podCliqueSetGenerationHash"] = _map(up["podCliqueSetGenerationHash"], gen_table)
+        out.append(Obj(raw, o.file, o.line, o.lines))
+    return out, status
+
+
+# ----------------------------------------------------------------------------- warnings
+
+
+def hazard_warnings(pcs: PCS) -> list[Warning]:
+    """Clique names where one is a suffix of another: the PodCliqueSet and scaling-group
+    builders pick a PodClique's template by "name ends with clique name", first match
+    in ``cliques`` order, so the longer name can get the shorter one's template.
+    Upstream: ``podcliqueset/components/podclique/podclique.go`` ``buildResource``
+    (``strings.HasSuffix``); no upstream issue yet."""
+    out = []
+    for i, a in enumerate(pcs.cliques):
+        for b in pcs.cliques:
+            if a.name != b.name and b.name.endswith(a.name) and a.index < b.index:
+                out.append(Warning(
+                    "CliqueNameSuffixHazard",
+                    f"clique {a.name!r} is a suffix of {b.name!r} and is listed first: the operator matches a "
+                    f"PodClique's template by name suffix and takes the first match, so PodCliques of {b.name!r} "
+                    f"would be built from {a.name!r}'s template (upstream podclique.go buildResource, "
+                    "strings.HasSuffix). Rename one of them.",
+                    f"spec.template.cliques[{b.index}].name"))
+    return out
+
+
+def rolling_cliques(pcs: PCS, world: World) -> set[str]:
+    """Cliques whose existing PodCliques carry another template than the desired one."""
+    out = set()
+    for pclq in world.index("PodClique", N.L_PART_OF).get(pcs.name, ()):
+        c = U.clique_of(pcs, pclq)
+        if c is not None and pclq.labels.get(N.L_TEMPLATE_HASH) != c.template_hash:
+            out.add(c.name)
+        elif c is not None:
+            target = c.template_hash
+            if any(U.pod_outdated(p, target) and not p.terminating for p in U.pods_of(world, pclq)):
+                out.add(c.name)
+    return out
+
+
+def initial_warnings(pcs: PCS, world: World) -> tuple[Warning, ...]:
+    """Warnings about where the plan starts: a rollout that restarts, cliques whose
+    rollout dips below ``minAvailable`` (the ``<`` guard, issue #697), Ready pods with a
+    past crash that are deleted at once (#697), an update that ends before the new pods
+    are Ready (#786), template ``replicas`` edits that existing objects ignore."""
+    out: list[Warning] = []
+    live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
+    st = live.status if live is not None else {}
+    auto = U.is_auto_update_strategy(pcs)
+    gen = st.get("currentGenerationHash")
+    up = st.get("updateProgress")
+    if auto and gen and gen != pcs.generation_hash and isinstance(up, Mapping) and not up.get("updateEndedAt"):
+        cur = U.currently_updating(st)
+        where = f" (replica {cur} was being updated)" if cur is not None else ""
+        out.append(Warning(
+            "RolloutRestarts",
+            f"a rolling update is in progress{where} and this change moves the template again: the operator "
+            "resets the update, picks replicas again from the first in order, and pods already on the "
+            "intermediate template count as old and are replaced again (upstream issues #400, #565)",
+            "spec.template"))
+    changing = rolling_cliques(pcs, world) if gen else set()
+    pclqs = world.index("PodClique", N.L_PART_OF).get(pcs.name, ())
+    if auto:
+        for c in pcs.standalone:
+            if c.name not in changing:
+                continue
+            if not c.rolling_update:
+                reps = {U.int_field(p.spec.get("replicas"), c.replicas) for p in pclqs
+                        if U.is_standalone_pclq(p) and U.clique_of(pcs, p) is c}
+                if any(r <= c.min_available for r in reps):
+                    out.append(Warning(
+                        "MinAvailableDipDuringUpdate",
+                        f"clique {c.name}: replicas equal minAvailable ({c.min_available}), yet the update deletes a "
+                        "Ready pod whenever readyReplicas is not below minAvailable, so each replacement drops the "
+                        "clique below minAvailable until the new pod is Ready (upstream issue #697, PR #698)",
+                        f"spec.template.cliques[{c.index}].spec.minAvailable"))
+                out.append(Warning(
+                    "UpdateEndsBeforeReady",
+                    f"clique {c.name}: the PodClique marks its update ended once the last old pod is deleted, "
+                    "before the replacement is Ready; do not read status.updateProgress.updateEndedAt as "
+                    "'rollout healthy' (upstream issue #786, PR #785)",
+                    f"spec.template.cliques[{c.index}]"))
+            crashed = []
+            for p in pclqs:
+                if U.is_standalone_pclq(p) and U.clique_of(pcs, p) is c:
+                    for pod in U.pods_of(world, p):
+                        if not pod.terminating and U.pod_outdated(pod, c.template_hash) and \
+                                U.has_past_crash(pod) and _ready(pod):
+                            crashed.append(pod.name)
+            if crashed:
+                out.append(Warning(
+                    "ReadyPodDeletedAtOnce",
+                    f"clique {c.name}: Ready pod{'s' if len(crashed) > 1 else ''} {', '.join(sorted(crashed))} "
+                    "once exited with a non-zero code; the operator classes such a pod as unhealthy and deletes it "
+                    "at once, outside the one-at-a-time order and the minAvailable guard (upstream issue #697, PR #766)",
+                    f"spec.template.cliques[{c.index}]"))
+        for g in pcs.groups:
+            if not any(cn in changing for cn in g.clique_names) or g.rolling_update:
+                continue
+            for pcsg in world.index("PodCliqueScalingGroup", N.L_PART_OF).get(pcs.name, ()):
+                if U.group_of_pcsg(pcs, pcsg) is g and U.int_field(pcsg.spec.get("replicas"), g.replicas) <= g.min_available:
+                    out.append(Warning(
+                        "MinAvailableDipDuringUpdate",
+                        f"scaling group {g.name}: replicas equal minAvailable ({g.min_available}); a ready replica is "
+                        "recreated whenever availableReplicas is not below minAvailable, so the group drops below "
+                        "minAvailable while each replica is recreated (upstream podcliquescalinggroup rollingupdate.go)",
+                        f"spec.template.podCliqueScalingGroups[{pcs.groups.index(g)}].minAvailable"))
+                    break
+    out += template_replicas_warnings(pcs, world)
+    return tuple(out)
+
+
+def _ready(pod: Obj) -> bool:
+    from . import objects as O
+    return O.pod_ready(pod)
+
+
+def template_replicas_warnings(pcs: PCS, world: World) -> list[Warning]:
+    """A template ``replicas`` that existing objects ignore: a PodClique keeps its own
+    ``spec.replicas`` and a scaling group its own, the template value applies only to
+    objects created later (new PodCliqueSet replicas; scaling-group members recreated
+    by an update or gang termination).
+    Upstream: ``podcliqueset/components/podclique/podclique.go`` and
+    ``components/podcliquescalinggroup/podcliquescalinggroup.go`` ``buildResource``."""
+    out = []
+    seen: set[str] = set()
+    for p in world.index("PodClique", N.L_PART_OF).get(pcs.name, ()):
+        c = U.clique_of(pcs, p)
+        if c is None or c.name in seen or not U.is_standalone_pclq(p):
+            continue
+        have = U.int_field(p.spec.get("replicas"), c.replicas)
+        if have != c.replicas:
+            seen.add(c.name)
+            out.append(Warning(
+                "TemplateReplicasIgnored",
+                f"clique {c.name}: template replicas is {c.replicas} but existing PodCliques keep {have}; only "
+                "PodCliques created later use the template value (scale the PodClique itself, or its HPA, to change "
+                "running replicas)", f"spec.template.cliques[{c.index}].spec.replicas"))
+    for pcsg in world.index("PodCliqueScalingGroup", N.L_PART_OF).get(pcs.name, ()):
+        g = U.group_of_pcsg(pcs, pcsg)
+        if g is None or g.name in seen:
+            continue
+        have = U.int_field(pcsg.spec.get("replicas"), g.replicas)
+        if have != g.replicas:
+            seen.add(g.name)
+            out.append(Warning(
+                "TemplateReplicasIgnored",
+                f"scaling group {g.name}: template replicas is {g.replicas} but existing scaling groups keep {have}; "
+                "spec.replicas of a PodCliqueScalingGroup is set only when it is created",
+                f"spec.template.podCliqueScalingGroups[{pcs.groups.index(g)}].replicas"))
+    for c in pcs.cliques:
+        if c.name in seen or c.name not in pcs.group_of_clique:
+            continue
+        for p in world.index("PodClique", N.L_PART_OF).get(pcs.name, ()):
+            if U.clique_of(pcs, p) is c and U.int_field(p.spec.get("replicas"), c.replicas) != c.replicas:
+                seen.add(c.name)
+                out.append(Warning(
+                    "TemplateReplicasIgnored",
+                    f"clique {c.name}: template replicas is {c.replicas} but existing member PodCliques keep "
+                    f"{U.int_field(p.spec.get('replicas'), c.replicas)}; recreated scaling-group replicas take the "
+                    "template value", f"spec.template.cliques[{c.index}].spec.replicas"))
+                break
+    return out

@@ -1,0 +1,240 @@
+"""Status bookkeeping of the three Grove controllers (their ``reconcileStatus``).
+
+Each function computes the status fields the controller writes from the objects
+below it and returns a hidden ``status`` action when they changed: the write is
+applied to the world (later decisions read it) but not shown as a plan action.
+Fields the function does not own (``updateProgress`` written by the spec passes,
+``observedGeneration`` of live objects) are left as they are.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...core.model import Action, Obj
+from ...core.world import World
+from . import names as N
+from . import objects as O
+from . import update_common as U
+from .spec import PCS
+
+R_PCLQ_ST = f"{U.RULE_ROOT}/podclique/reconcilestatus.go"
+R_PCSG_ST = f"{U.RULE_ROOT}/podcliquescalinggroup/reconcilestatus.go"
+R_PCS_ST = f"{U.RULE_ROOT}/podcliqueset/reconcilestatus.go"
+
+
+def _status_action(o: Obj, fields: Mapping[str, Any], reason: str, rule: str) -> Action | None:
+    """A hidden status write of ``fields`` when any of them differs from ``o``."""
+    changed = {k: v for k, v in fields.items() if o.status.get(k) != v}
+    if not changed:
+        return None
+    return Action(verb="status", kind=o.kind, name=o.name, namespace=o.namespace, reason=reason, rule=rule,
+                  fields=changed, hidden=True)
+
+
+def _condition(o: Obj, ctype: str, status: str, reason: str) -> dict[str, Any]:
+    """A condition, keeping the observed one when type/status/reason are unchanged."""
+    for c in o.status.get("conditions") or []:
+        if isinstance(c, Mapping) and c.get("type") == ctype and c.get("status") == status and c.get("reason") == reason:
+            return dict(c)
+    return {"type": ctype, "status": status, "reason": reason}
+
+
+def _with_conditions(o: Obj, new: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    types = {c["type"] for c in new}
+    kept = [dict(c) for c in o.status.get("conditions") or [] if isinstance(c, Mapping) and c.get("type") not in types]
+    return sorted(kept + new, key=lambda c: str(c.get("type")))
+
+
+# ----------------------------------------------------------------------------- PodClique
+
+
+def pclq_status(pcs: PCS, pclq: Obj, pods: list[Obj], generation_hash: str | None) -> dict[str, Any]:
+    """PodClique status from its pods: replica counts (``mutateReplicas``), updated
+    pods (``mutateUpdatedReplica``), current hashes (``mutateCurrentHashes``) and the
+    ``PodCliqueScheduled`` / ``MinAvailableBreached`` conditions.
+    Upstream: ``operator/internal/controller/podclique/reconcilestatus.go``."""
+    active = [p for p in pods if not p.terminating]
+    replicas = len(active)
+    ready = sum(1 for p in active if O.pod_ready(p))
+    scheduled = sum(1 for p in active if O.pod_scheduled(p))
+    gated = sum(1 for p in active if O.pod_gated(p))
+    st: dict[str, Any] = {"replicas": replicas, "readyReplicas": ready, "scheduledReplicas": scheduled,
+                          "scheduleGatedReplicas": gated}
+    target = U.pclq_target_hash(pclq)
+    updated = U.status_int(pclq, "updatedReplicas")
+    if target:
+        updated = sum(1 for p in pods if p.labels.get(N.L_TEMPLATE_HASH) == target)
+    st["updatedReplicas"] = updated
+    # mutateCurrentHashes
+    cur_t = pclq.status.get("currentPodTemplateHash")
+    cur_g = pclq.status.get("currentPodCliqueSetGenerationHash")
+    if not U.is_update_in_progress(pclq) and updated == replicas:
+        up = U.update_progress(pclq)
+        if up is None:
+            expected = U.expected_pod_template_hash(pcs, pclq)
+            if expected and pclq.labels.get(N.L_TEMPLATE_HASH) == expected:
+                cur_t, cur_g = expected, generation_hash
+        elif up.get("updateEndedAt"):
+            cur_t, cur_g = up.get("podTemplateHash"), up.get("podCliqueSetGenerationHash")
+    if cur_t is not None:
+        st["currentPodTemplateHash"] = cur_t
+    if cur_g is not None:
+        st["currentPodCliqueSetGenerationHash"] = cur_g
+    ma = U.min_available(pclq)
+    conds = [_condition(pclq, "PodCliqueScheduled", "True" if scheduled >= ma else "False",
+                        "SufficientScheduledPods" if scheduled >= ma else "InsufficientScheduledPods")]
+    if U.is_update_in_progress(pclq):
+        conds.append(_condition(pclq, "MinAvailableBreached", "Unknown", "UpdateInProgress"))
+    elif scheduled < ma:
+        conds.append(_condition(pclq, "MinAvailableBreached", "True", "ScheduledReplicasBelowMinAvailable"))
+    elif ready < ma:
+        conds.append(_condition(pclq, "MinAvailableBreached", "True", "InsufficientReadyPods"))
+    else:
+        conds.append(_condition(pclq, "MinAvailableBreached", "False", "SufficientReadyPods"))
+    st["conditions"] = _with_conditions(pclq, conds)
+    return st
+
+
+# ----------------------------------------------------------------------------- PodCliqueScalingGroup
+
+
+def pcsg_status(pcs: PCS, pcsg: Obj, members: list[Obj], generation_hash: str | None) -> dict[str, Any]:
+    """Scaling-group status from its member PodCliques: scheduled, available and
+    updated replicas (``mutateReplicas`` / ``computeReplicaStatus``), the
+    ``MinAvailableBreached`` condition and the current PodCliqueSet hash, which
+    advances only when no member is pending update, no update is active and every
+    expected member has converged (``mutateCurrentPodCliqueSetGenerationHash``).
+    Upstream: ``operator/internal/controller/podcliquescalinggroup/reconcilestatus.go``."""
+    reps = U.int_field(pcsg.spec.get("replicas"), 0)
+    cliques = [str(c) for c in pcsg.spec.get("cliqueNames") or []]
+    by_rep: dict[int, list[Obj]] = {}
+    for m in members:
+        by_rep.setdefault(U.pcsg_replica_of(m), []).append(m)
+    scheduled = available = updated = not_breached = 0
+    for j in range(reps):
+        live = [m for m in by_rep.get(j, []) if not m.terminating]
+        if len(live) != len(cliques):
+            continue
+        is_sched = all(U.condition_status(m, "PodCliqueScheduled") == "True" for m in live)
+        is_avail = is_sched and all(U.status_int(m, "readyReplicas") >= U.min_available(m) for m in live)
+        is_upd = is_avail and all(U.is_pcsg_member_converged(pcs, m, generation_hash) for m in live)
+        scheduled += is_sched
+        available += is_avail
+        updated += is_upd
+        if not any(U.condition_status(m, "MinAvailableBreached") == "True" for m in live):
+            not_breached += 1
+    st: dict[str, Any] = {"replicas": reps, "scheduledReplicas": scheduled, "availableReplicas": available,
+                          "updatedReplicas": updated}
+    ma = U.int_field(pcsg.spec.get("minAvailable"), 1)
+    if U.is_update_in_progress(pcsg):
+        cond = _condition(pcsg, "MinAvailableBreached", "Unknown", "UpdateInProgress")
+    elif not_breached < ma:
+        cond = _condition(pcsg, "MinAvailableBreached", "True", "InsufficientAvailablePodCliqueScalingGroupReplicas")
+    else:
+        cond = _condition(pcsg, "MinAvailableBreached", "False", "SufficientAvailablePodCliqueScalingGroupReplicas")
+    st["conditions"] = _with_conditions(pcsg, [cond])
+    # mutateCurrentPodCliqueSetGenerationHash
+    pending = any(m.labels.get(N.L_TEMPLATE_HASH) != U.expected_pod_template_hash(pcs, m) for m in members)
+    if generation_hash and not pending and not U.is_update_in_progress(pcsg):
+        expected = {pcs.member_pclq_fqn(U.pcs_replica_of(pcsg), g, j, cn)
+                    for g in pcs.groups if pcs.pcsg_fqn(U.pcs_replica_of(pcsg), g) == pcsg.name
+                    for j in range(reps) for cn in g.clique_names}
+        by_name = {m.name: m for m in members}
+        converged = bool(expected) and all(
+            (m := by_name.get(n)) is not None and not m.terminating
+            and m.labels.get(N.L_TEMPLATE_HASH) == U.expected_pod_template_hash(pcs, m)
+            and m.status.get("currentPodTemplateHash") == U.expected_pod_template_hash(pcs, m)
+            and m.status.get("currentPodCliqueSetGenerationHash") == generation_hash
+            for n in expected)
+        if converged:
+            st["currentPodCliqueSetGenerationHash"] = generation_hash
+    return st
+
+
+# ----------------------------------------------------------------------------- PodCliqueSet
+
+
+def pcs_status(pcs: PCS, world: World, status: Mapping[str, Any]) -> dict[str, Any]:
+    """PodCliqueSet replica counts and update-progress counts.
+    Upstream: ``podcliqueset/reconcilestatus.go`` ``mutateReplicas`` /
+    ``computeAvailableAndUpdatedReplicas``."""
+    gen = status.get("currentGenerationHash")
+    available = updated = upd_pclqs = upd_pcsgs = 0
+    for info in U.pcs_replica_infos(pcs, world, gen):
+        pclqs = [p for p in info.pclqs if not p.terminating]
+        pcsgs = [g for g in info.pcsgs if not g.terminating]
+        pclq_ok = len(pclqs) == len(pcs.standalone) and all(
+            U.status_int(p, "readyReplicas") >= U.min_available(p) for p in pclqs)
+        pcsg_ok = len(pcsgs) == len(pcs.groups) and all(
+            U.status_int(g, "availableReplicas") >= U.int_field(g.spec.get("minAvailable"), 1) for g in pcsgs)
+        n_upd_pclq = sum(1 for p in pclqs if U.is_pclq_update_complete(pcs, p, gen))
+        n_upd_pcsg = sum(1 for g in pcsgs if U.is_pcsg_update_complete(g, gen))
+        upd_pclqs += n_upd_pclq
+        upd_pcsgs += n_upd_pcsg
+        if pclq_ok and pcsg_ok:
+            available += 1
+            if n_upd_pclq == len(pclqs) and n_upd_pcsg == len(pcsgs):
+                updated += 1
+    st: dict[str, Any] = {"replicas": pcs.replicas, "availableReplicas": available, "updatedReplicas": updated}
+    up = status.get("updateProgress")
+    if isinstance(up, Mapping):
+        new_up = dict(up)
+        new_up.update({"updatedPodCliquesCount": upd_pclqs, "totalPodCliquesCount": pcs.replicas * len(pcs.standalone),
+                       "updatedPodCliqueScalingGroupsCount": upd_pcsgs,
+                       "totalPodCliqueScalingGroupsCount": pcs.replicas * len(pcs.groups)})
+        st["updateProgress"] = new_up
+    return st
+
+
+# ----------------------------------------------------------------------------- the status pass
+
+
+def refresh(pcs: PCS, world: World) -> list[Action]:
+    """Every controller's status write for this round, bottom-up (PodCliques, then
+    scaling groups, then the PodCliqueSet), as hidden actions. Returns the actions;
+    the caller applies them."""
+    live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
+    status = dict(live.status) if live is not None else {}
+    gen = status.get("currentGenerationHash")
+    acts: list[Action] = []
+    # Objects are immutable values: a PodClique whose object and pods are the very
+    # ones seen when its status last needed no write needs none now (and likewise for
+    # scaling groups). This keeps a round's bookkeeping proportional to what changed.
+    settled: dict[tuple, tuple] = pcs.__dict__.setdefault("_settled_status", {})
+    if len(settled) > 200_000:
+        settled.clear()
+    pods_by_pclq = world.index("Pod", N.L_PCLQ)
+    pclqs = [p for p in world.index("PodClique", N.L_PART_OF).get(pcs.name, ()) if p.namespace == pcs.namespace]
+    for pclq in pclqs:
+        pods = [p for p in pods_by_pclq.get(pclq.name, ()) if p.namespace == pclq.namespace]
+        key = (id(pclq), gen, tuple(id(p) for p in pods))
+        if key in settled:
+            continue
+        a = _status_action(pclq, pclq_status(pcs, pclq, pods, gen), "PodClique status from its pods", R_PCLQ_ST)
+        if a is not None:
+            acts.append(a)
+        else:
+            settled[key] = (pclq, pods)
+    if acts:
+        world = world.apply(acts)
+    n = len(acts)
+    for pcsg in [g for g in world.index("PodCliqueScalingGroup", N.L_PART_OF).get(pcs.name, ())
+                 if g.namespace == pcs.namespace]:
+        members = U.pclqs_of_pcsg(world, pcsg)
+        key = (id(pcsg), gen, tuple(id(m) for m in members))
+        if key in settled:
+            continue
+        a = _status_action(pcsg, pcsg_status(pcs, pcsg, members, gen),
+                           "scaling-group status from its PodCliques", R_PCSG_ST)
+        if a is not None:
+            acts.append(a)
+        else:
+            settled[key] = (pcsg, members)
+    if len(acts) > n:
+        world = world.apply(acts[n:])
+    if live is not None:
+        a = _status_action(live, pcs_status(pcs, world, status), "PodCliqueSet replica counts", R_PCS_ST)
+        if a is not None:
+            acts.append(a)
+    return acts

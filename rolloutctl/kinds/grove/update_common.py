@@ -1,0 +1,456 @@
+"""Update helpers shared by every Grove update strategy: which PodClique template a
+child follows, whether a pod or PodClique is outdated, the "updated" and "done"
+predicates, PodCliqueSet replica ordering, and availability counts.
+
+Strategy modules (``rolling_recreate.py``, ``ondelete.py``, ``proposed/``) build on
+these; each helper names the upstream function it models. Hash values are compared
+as opaque tokens: in a planned world they are our own digests
+(``hashing.py``), in an observed world they were translated by ``observed.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+from ...core.model import Obj
+from ...core.world import World
+from . import names as N
+from . import objects as O
+from .spec import PCS, Clique, Group
+
+RULE_ROOT = "grove:operator/internal/controller"
+R_PCS_RU = f"{RULE_ROOT}/podcliqueset/components/podcliquesetreplica/rollingupdate.go"
+R_PCLQ_RU = f"{RULE_ROOT}/podclique/components/pod/rollingupdate.go"
+R_PCSG_RU = f"{RULE_ROOT}/podcliquescalinggroup/components/podclique/rollingupdate.go"
+R_PCS_SPEC = f"{RULE_ROOT}/podcliqueset/reconcilespec.go"
+R_PCLQ_SPEC = f"{RULE_ROOT}/podclique/reconcilespec.go"
+R_PCSG_SPEC = f"{RULE_ROOT}/podcliquescalinggroup/reconcilespec.go"
+
+ON_DELETE = "OnDelete"
+
+
+def stamp(world: World) -> str:
+    """A deterministic timestamp for status fields the plan writes (the model is
+    untimed; stamps only order events)."""
+    return f"~sim-{int(world.memory.get('tick', 0)):08d}"
+
+
+def is_auto_update_strategy(pcs: PCS) -> bool:
+    """Anything but OnDelete is orchestrated by Grove.
+    Upstream: ``operator/internal/controller/common/component/utils/podcliqueset.go``
+    ``IsAutoUpdateStrategy``."""
+    return pcs.strategy_type != ON_DELETE
+
+
+# ----------------------------------------------------------------------------- identity
+
+
+def is_standalone_pclq(pclq: Obj) -> bool:
+    return N.L_PCSG not in pclq.labels
+
+
+def clique_of(pcs: PCS, pclq: Obj | str) -> Clique | None:
+    """The clique template a PodClique follows, parsed from its name
+    (``<pcs>-<i>-<clique>`` or ``<pcsgFQN>-<j>-<clique>``).
+    Upstream: ``GetPodCliqueNameFromPodCliqueFQN`` / ``FindPodCliqueTemplateSpecByName``
+    in ``common/component/utils/podclique.go`` (the PCS and PCSG builders match by
+    name suffix instead; ``hazard_warnings`` flags where the two disagree)."""
+    if isinstance(pclq, str):
+        return _clique_of_name(pcs, pclq)
+    name = pclq.name
+    owner = pclq.labels.get(N.L_PCSG) or pcs.name
+    if not name.startswith(owner + "-"):
+        return None
+    rest = name[len(owner) + 1:]
+    idx, sep, cname = rest.partition("-")
+    if not sep or not idx.isdigit():
+        return None
+    return pcs.clique_by_name.get(cname)
+
+
+def _clique_of_name(pcs: PCS, name: str) -> Clique | None:
+    if not name.startswith(pcs.name + "-"):
+        return None
+    idx, sep, rest = name[len(pcs.name) + 1:].partition("-")
+    if not sep or not idx.isdigit():
+        return None
+    if rest in pcs.clique_by_name and rest not in pcs.group_of_clique:
+        return pcs.clique_by_name[rest]
+    for g in pcs.groups:
+        if rest.startswith(g.name + "-"):
+            j, sep2, cname = rest[len(g.name) + 1:].partition("-")
+            if sep2 and j.isdigit() and cname in g.clique_names:
+                return pcs.clique_by_name.get(cname)
+    return None
+
+
+def expected_pod_template_hash(pcs: PCS, pclq: Obj) -> str:
+    """The template hash the desired PodCliqueSet gives this PodClique's pods.
+    Upstream: ``common/component/utils/podclique.go`` ``GetExpectedPCLQPodTemplateHash``."""
+    c = clique_of(pcs, pclq)
+    return c.template_hash if c is not None else ""
+
+
+def pclq_target_hash(pclq: Obj) -> str:
+    """The hash a PodClique's pods are measured against: the update target when an
+    update is recorded, else the PodClique's label, else its current hash.
+    Upstream: ``podclique/reconcilestatus.go`` ``mutateUpdatedReplica``."""
+    up = pclq.status.get("updateProgress")
+    if isinstance(up, Mapping) and up.get("podTemplateHash"):
+        return str(up["podTemplateHash"])
+    lab = pclq.labels.get(N.L_TEMPLATE_HASH)
+    if lab:
+        return lab
+    return str(pclq.status.get("currentPodTemplateHash") or "")
+
+
+def pod_outdated(pod: Obj, target_hash: str) -> bool:
+    """A pod is outdated when its ``grove.io/pod-template-hash`` label differs from the
+    target hash. Upstream: ``podclique/components/pod/rollingupdate.go`` ``computeUpdateWork``."""
+    return pod.labels.get(N.L_TEMPLATE_HASH) != target_hash
+
+
+def pods_of(world: World, pclq: Obj) -> list[Obj]:
+    return [p for p in world.index("Pod", N.L_PCLQ).get(pclq.name, ()) if p.namespace == pclq.namespace]
+
+
+def pclqs_of_pcsg(world: World, pcsg: Obj) -> list[Obj]:
+    return [p for p in world.index("PodClique", N.L_PCSG).get(pcsg.name, ()) if p.namespace == pcsg.namespace]
+
+
+def pcsg_replica_of(pclq: Obj) -> int:
+    try:
+        return int(pclq.labels.get(N.L_PCSG_REPLICA, "-1"))
+    except ValueError:
+        return -1
+
+
+def pcs_replica_of(o: Obj) -> int:
+    try:
+        return int(o.labels.get(N.L_PCS_REPLICA, "-1"))
+    except ValueError:
+        return -1
+
+
+def group_of_pcsg(pcs: PCS, pcsg: Obj) -> Group | None:
+    i = pcs_replica_of(pcsg)
+    return next((g for g in pcs.groups if pcs.pcsg_fqn(i, g) == pcsg.name), None)
+
+
+def int_field(v: Any, default: int = 0) -> int:
+    return v if isinstance(v, int) and not isinstance(v, bool) else default
+
+
+def min_available(pclq: Obj) -> int:
+    return int_field(pclq.spec.get("minAvailable"), 1)
+
+
+def status_int(o: Obj, key: str) -> int:
+    return int_field(o.status.get(key), 0)
+
+
+def condition_status(o: Obj, ctype: str) -> str | None:
+    for c in o.status.get("conditions") or []:
+        if isinstance(c, Mapping) and c.get("type") == ctype:
+            return str(c.get("status"))
+    return None
+
+
+# ----------------------------------------------------------------------------- update progress
+
+
+def update_progress(o: Obj) -> Mapping[str, Any] | None:
+    up = o.status.get("updateProgress")
+    return up if isinstance(up, Mapping) else None
+
+
+def is_update_in_progress(o: Obj) -> bool:
+    """``updateProgress`` set and not ended. Upstream: ``IsPCLQAutoUpdateInProgress``,
+    ``IsPCSGUpdateInProgress`` (``common/component/utils``)."""
+    up = update_progress(o)
+    return up is not None and not up.get("updateEndedAt")
+
+
+def is_last_update_completed(o: Obj) -> bool:
+    """Upstream: ``IsLastPCLQUpdateCompleted``."""
+    up = update_progress(o)
+    return up is not None and bool(up.get("updateEndedAt"))
+
+
+def pcs_update_in_progress(pcs: PCS, status: Mapping[str, Any]) -> bool:
+    """RollingRecreate orchestration runs while the PodCliqueSet update has not ended.
+    Upstream: ``podcliquesetreplica/rollingupdate.go`` ``isAutoUpdateInProgress``."""
+    up = status.get("updateProgress")
+    return is_auto_update_strategy(pcs) and isinstance(up, Mapping) and not up.get("updateEndedAt")
+
+
+def currently_updating(status: Mapping[str, Any]) -> int | None:
+    up = status.get("updateProgress")
+    if not isinstance(up, Mapping):
+        return None
+    cu = up.get("currentlyUpdating")
+    if isinstance(cu, list) and cu and isinstance(cu[0], Mapping):
+        return int_field(cu[0].get("replicaIndex"), -1)
+    return None
+
+
+# ----------------------------------------------------------------------------- "updated" predicates
+
+
+def is_pclq_update_complete(pcs: PCS, pclq: Obj, generation_hash: str | None) -> bool:
+    """A standalone PodClique counts as updated for its PodCliqueSet replica: label
+    hash, current hash and current PodCliqueSet hash all match, and at least
+    ``minAvailable`` pods are updated and Ready.
+    Upstream: ``podcliquesetreplica/rollingupdate.go`` ``isPCLQUpdateComplete``;
+    ``podcliqueset/reconcilestatus.go`` ``isStandalonePCLQUpdated``."""
+    if not generation_hash:
+        return False
+    expected = expected_pod_template_hash(pcs, pclq)
+    if not expected:
+        return False
+    st = pclq.status
+    ma = min_available(pclq)
+    return (pclq.labels.get(N.L_TEMPLATE_HASH) == expected
+            and st.get("currentPodTemplateHash") == expected
+            and st.get("currentPodCliqueSetGenerationHash") == generation_hash
+            and status_int(pclq, "updatedReplicas") >= ma
+            and status_int(pclq, "readyReplicas") >= ma)
+
+
+def is_pcsg_update_complete(pcsg: Obj, generation_hash: str | None) -> bool:
+    """Upstream: ``common/component/utils/podcliquescalinggroup.go`` ``IsPCSGUpdateComplete``."""
+    return bool(generation_hash) and pcsg.status.get("currentPodCliqueSetGenerationHash") == generation_hash
+
+
+def is_pcsg_replica_updated(pcs: PCS, pclqs: Iterable[Obj]) -> bool:
+    """Every member PodClique of a scaling-group replica carries the expected hash label.
+    Upstream: ``podcliquescalinggroup/components/podclique/rollingupdate.go`` ``isReplicaUpdated``."""
+    return all(p.labels.get(N.L_TEMPLATE_HASH) == expected_pod_template_hash(pcs, p) for p in pclqs)
+
+
+PENDING, UNAVAILABLE, READY = "pending", "unavailable", "ready"
+
+
+def pcsg_replica_state(pclqs: Sequence[Obj]) -> str:
+    """First member failing a check decides: fewer than ``minAvailable`` scheduled →
+    pending; fewer Ready → unavailable; else ready.
+    Upstream: ``podcliquescalinggroup/components/podclique/rollingupdate.go`` ``getReplicaState``."""
+    for p in pclqs:
+        if status_int(p, "scheduledReplicas") < min_available(p):
+            return PENDING
+        if status_int(p, "readyReplicas") < min_available(p):
+            return UNAVAILABLE
+    return READY
+
+
+def is_pcsg_member_converged(pcs: PCS, pclq: Obj, generation_hash: str | None) -> bool:
+    """A recreated member PodClique is done: hashes match and ``minAvailable`` pods are
+    updated and Ready. Upstream: ``rollingupdate.go`` ``isCurrentReplicaUpdateComplete``;
+    ``podcliquescalinggroup/reconcilestatus.go`` ``isPCSGChildPCLQUpdated``."""
+    return is_pclq_update_complete(pcs, pclq, generation_hash)
+
+
+# ----------------------------------------------------------------------------- old pods
+
+
+PENDING_POD, UNHEALTHY_POD, READY_POD, STARTING_POD, OTHER_POD = "pending", "unhealthy", "ready", "starting", "other"
+
+
+def container_statuses(pod: Obj) -> list[Mapping[str, Any]]:
+    cs = pod.status.get("containerStatuses")
+    return [c for c in cs if isinstance(c, Mapping)] if isinstance(cs, list) else []
+
+
+def has_past_crash(pod: Obj) -> bool:
+    """A container whose *last* termination had a non-zero exit code.
+    Upstream: ``internal/utils/kubernetes/pod.go`` ``HasAnyContainerExitedErroneously``."""
+    for c in container_statuses(pod):
+        last = c.get("lastState")
+        term = last.get("terminated") if isinstance(last, Mapping) else None
+        if isinstance(term, Mapping) and int_field(term.get("exitCode"), 0) != 0:
+            return True
+    return False
+
+
+def started_not_ready(pod: Obj) -> bool:
+    """Upstream: ``HasAnyStartedButNotReadyContainer``."""
+    return any(c.get("started") is True and c.get("ready") is False for c in container_statuses(pod))
+
+
+def not_started(pod: Obj) -> bool:
+    """Upstream: ``HasAnyContainerNotStarted``."""
+    return any(c.get("started") is False for c in container_statuses(pod))
+
+
+def classify_old_pod(pod: Obj) -> str:
+    """The class of an old-hash pod, in upstream's order (the crash check comes before
+    readiness, issue #697). Upstream: ``rollingupdate.go`` ``computeUpdateWork``."""
+    if O.pod_phase(pod) == "Pending" or not O.pod_scheduled(pod):
+        return PENDING_POD
+    if started_not_ready(pod) or has_past_crash(pod):
+        return UNHEALTHY_POD
+    if O.pod_ready(pod):
+        return READY_POD
+    if not_started(pod):
+        return STARTING_POD
+    return OTHER_POD
+
+
+def created_key(pod: Obj) -> tuple:
+    return (str(pod.metadata.get("creationTimestamp") or ""), pod.name)
+
+
+# ----------------------------------------------------------------------------- PCS replica ordering
+
+
+@dataclass
+class PCSReplicaInfo:
+    """Children of one PodCliqueSet replica and whether its update is done.
+    Upstream: ``podcliquesetreplica/rollingupdate.go`` ``pcsReplicaInfo``."""
+
+    index: int
+    pclqs: list[Obj] = field(default_factory=list)   # standalone PodCliques
+    pcsgs: list[Obj] = field(default_factory=list)
+    done: bool = False
+
+
+def pcs_replica_infos(pcs: PCS, world: World, generation_hash: str | None,
+                      skip: Iterable[int] = ()) -> list[PCSReplicaInfo]:
+    """Replica infos for ``0..spec.replicas-1`` with ``done`` computed.
+    Upstream: ``getPCSReplicaInfos`` and ``pcsReplicaInfo.computeUpdateProgress``."""
+    skipped = set(skip)
+    by_replica_pclq: dict[int, list[Obj]] = {}
+    for p in world.index("PodClique", N.L_PART_OF).get(pcs.name, ()):
+        if p.namespace == pcs.namespace and is_standalone_pclq(p):
+            by_replica_pclq.setdefault(pcs_replica_of(p), []).append(p)
+    by_replica_pcsg: dict[int, list[Obj]] = {}
+    for g in world.index("PodCliqueScalingGroup", N.L_PART_OF).get(pcs.name, ()):
+        if g.namespace == pcs.namespace:
+            by_replica_pcsg.setdefault(pcs_replica_of(g), []).append(g)
+    out = []
+    for i in range(pcs.replicas):
+        if i in skipped:
+            continue
+        info = PCSReplicaInfo(i, by_replica_pclq.get(i, []), by_replica_pcsg.get(i, []))
+        updated_pclqs = sum(1 for p in info.pclqs if is_pclq_update_complete(pcs, p, generation_hash))
+        updated_pcsgs = sum(1 for g in info.pcsgs if is_pcsg_update_complete(g, generation_hash))
+        info.done = updated_pclqs == len(pcs.standalone) and updated_pcsgs == len(pcs.groups)
+        out.append(info)
+    return out
+
+
+def num_scheduled_pods(pcs: PCS, info: PCSReplicaInfo) -> int:
+    """Scheduled pods of a replica: standalone ``scheduledReplicas`` plus, per scaling
+    group, ``scheduledReplicas × minAvailable`` of each member clique.
+    Upstream: ``pcsReplicaInfo.getNumScheduledPods``."""
+    n = sum(status_int(p, "scheduledReplicas") for p in info.pclqs)
+    for g in info.pcsgs:
+        for cn in g.spec.get("cliqueNames") or []:
+            c = pcs.clique_by_name.get(cn)
+            n += status_int(g, "scheduledReplicas") * (c.min_available if c else 1)
+    return n
+
+
+def order_pcs_replica_info(pcs: PCS, infos: Sequence[PCSReplicaInfo], breached: Iterable[int]) -> list[PCSReplicaInfo]:
+    """Replicas with no scheduled pod first, then those with a ``MinAvailableBreached``
+    constituent, then ascending index.
+    Upstream: ``podcliquesetreplica/rollingupdate.go`` ``orderPCSReplicaInfo``."""
+    b = set(breached)
+    return sorted(infos, key=lambda r: (num_scheduled_pods(pcs, r) != 0, r.index not in b, r.index))
+
+
+def min_available_breached_replicas(pcs: PCS, world: World) -> list[int]:
+    """PodCliqueSet replicas with a standalone PodClique or a scaling group whose
+    ``MinAvailableBreached`` condition is True (the model has no termination delay
+    clock, so none of them is ever gang-terminated).
+    Upstream: ``podcliquesetreplica/gangterminate.go`` ``getPCSReplicaDeletionWork``
+    (``minAvailableBreachedConstituents``)."""
+    out: set[int] = set()
+    for p in world.index("PodClique", N.L_PART_OF).get(pcs.name, ()):
+        if is_standalone_pclq(p) and condition_status(p, "MinAvailableBreached") == "True" and \
+                status_int(p, "scheduledReplicas") > 0:
+            out.add(pcs_replica_of(p))
+    for g in world.index("PodCliqueScalingGroup", N.L_PART_OF).get(pcs.name, ()):
+        if condition_status(g, "MinAvailableBreached") == "True" and status_int(g, "scheduledReplicas") > 0:
+            out.add(pcs_replica_of(g))
+    return sorted(out)
+
+
+# ----------------------------------------------------------------------------- availability
+
+
+def pclq_unavailable(pclq: Obj, pods: Sequence[Obj]) -> int:
+    """Pods of a PodClique that count against a ``maxUnavailable`` budget: the desired
+    count minus Ready non-terminating pods, or the pods in flight (terminating or not
+    Ready), whichever is larger. Assumption: PR #817's exact formula is not public in
+    the corpus; this is the one PR #740 spells out (``pod/rollingupdatebudget.go``)."""
+    desired = int_field(pclq.spec.get("replicas"), 0)
+    ready = sum(1 for p in pods if O.pod_ready(p))
+    in_flight = sum(1 for p in pods if p.terminating or not O.pod_ready(p))
+    return max(desired - min(ready, desired), in_flight)
+
+
+def pcsg_unavailable(pcsg: Obj) -> int:
+    """Scaling-group replicas that count against a ``maxUnavailable`` budget: the
+    replicas that are not available (assumption, see ``pclq_unavailable``)."""
+    return max(0, int_field(pcsg.spec.get("replicas"), 0) - status_int(pcsg, "availableReplicas"))
+
+
+def rolling_update_config(pcs: PCS, component: Clique | Group) -> Mapping[str, Any] | None:
+    """The PR #817 ``rollingUpdate`` block of a standalone clique or scaling group, or
+    None when the manifest does not set one (then HEAD behaviour applies)."""
+    ru = component.rolling_update
+    return ru if ru else None
+
+
+def max_unavailable(ru: Mapping[str, Any] | None) -> int | None:
+    if not ru:
+        return None
+    v = ru.get("maxUnavailable")
+    return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else 1
+
+
+def progress_deadline(ru: Mapping[str, Any] | None) -> str | None:
+    if not ru:
+        return None
+    v = ru.get("progressDeadline")
+    return str(v) if v else None
+
+
+# ----------------------------------------------------------------------------- generation hash
+
+
+def process_generation_hash_change(pcs: PCS, world: World, status: Mapping[str, Any]) -> list[Any]:
+    """First reconcile stores the generation hash; a later change of the hash starts
+    an update: ``updateProgress`` reset (a running rollout's ``currentlyUpdating`` is
+    dropped), ``updatedReplicas`` 0, and for OnDelete ``updateEndedAt`` stamped at once.
+    Upstream: ``operator/internal/controller/podcliqueset/reconcilespec.go``
+    ``processGenerationHashChange`` / ``initUpdateProgress``."""
+    from ...core.model import Action
+
+    cur = status.get("currentGenerationHash")
+    new = pcs.generation_hash
+    if cur == new:
+        return []
+    rule = f"{R_PCS_SPEC}#processGenerationHashChange"
+    if not cur:
+        return [Action(verb="status", kind="PodCliqueSet", name=pcs.name, namespace=pcs.namespace,
+                       reason="first reconcile stores the generation hash; no update is started", rule=rule,
+                       fields={"currentGenerationHash": new})]
+    now = stamp(world)
+    up: dict[str, Any] = {"updateStartedAt": now}
+    was = status.get("updateProgress")
+    restarting = isinstance(was, Mapping) and not was.get("updateEndedAt") and is_auto_update_strategy(pcs)
+    if not is_auto_update_strategy(pcs):
+        up["updateEndedAt"] = now
+        reason = ("pod templates changed: new generation hash recorded; OnDelete patches the PodClique specs "
+                  "and replaces no pod")
+    elif restarting:
+        reason = ("pod templates changed again during a rolling update: the update restarts from the first "
+                  "replica in order (upstream issues #400, #565)")
+    else:
+        reason = "pod templates changed: a rolling update starts, one PodCliqueSet replica at a time"
+    return [Action(verb="status", kind="PodCliqueSet", name=pcs.name, namespace=pcs.namespace, reason=reason,
+                   rule=f"{R_PCS_SPEC}#initUpdateProgress",
+                   fields={"currentGenerationHash": new, "updateProgress": up, "updatedReplicas": 0})]

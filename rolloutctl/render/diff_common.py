@@ -1,0 +1,104 @@
+"""Shared presentation of a Diff (lookups and wording only; nothing is computed here
+that is not already in the Diff) and the format dispatcher."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..core.model import EFFECTS, Change, Diff, Impact, ObjectDiff
+
+STATUS_MARK = {"added": "+", "removed": "-", "changed": "~", "unchanged": "="}
+OP_MARK = {"add": "+", "remove": "-", "replace": "~"}
+STATUS_STYLE = {"added": "green", "removed": "red", "changed": "yellow", "unchanged": "dim"}
+EFFECT_STYLE = {"rejected": "bold red", "teardown": "bold red", "recreate": "red", "rollout": "yellow",
+                "scale": "cyan", "in-place": "green", "ignored": "magenta", "none": "dim"}
+#: effects listed again after the summary line, most disruptive first
+DISRUPTIVE = ("rejected", "teardown", "recreate", "rollout")
+MAX_VALUE = 60
+
+
+def render_diff(diff: Diff, fmt: str, color: bool) -> str:
+    if fmt == "json":
+        from .data import to_json
+        return to_json(diff.to_dict())
+    if fmt == "yaml":
+        from .data import to_yaml
+        return to_yaml(diff.to_dict())
+    if fmt == "markdown":
+        from .diff_markdown import render
+        return render(diff)
+    from .diff_table import render
+    return render(diff, color)
+
+
+def _covers(impact_path: str, change_path: str) -> bool:
+    if not impact_path:
+        return False
+    if impact_path == change_path:
+        return True
+    for a, b in ((impact_path, change_path), (change_path, impact_path)):
+        if b.startswith(a) and b[len(a):len(a) + 1] in (".", "["):
+            return True
+    return False
+
+
+def effects_of(change: Change, impacts: tuple[Impact, ...]) -> list[str]:
+    """The effects of the impacts that name this change's path, in impact order."""
+    out: list[str] = []
+    for i in impacts:
+        if any(_covers(p, change.path) for p in i.paths) and i.effect not in out:
+            out.append(i.effect)
+    return out
+
+
+def value(v: Any, limit: int = MAX_VALUE) -> str:
+    if v is None:
+        return "(none)"
+    text = v if isinstance(v, str) and v.startswith("***") else json.dumps(v, ensure_ascii=False, separators=(", ", ": "))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def change_text(c: Change) -> str:
+    if c.op == "add":
+        return value(c.new)
+    if c.op == "remove":
+        return value(c.old) + " → (removed)"
+    return f"{value(c.old)} → {value(c.new)}"
+
+
+def where(c: Change) -> str:
+    return f"{c.file}:{c.line}" if c.file else ""
+
+
+def title(o: ObjectDiff) -> str:
+    t = o.target
+    return f"{STATUS_MARK[o.status]} {t.kind} {t.namespace}/{t.name} ({o.status})"
+
+
+def effect_counts(diff: Diff) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for o in diff.objects:
+        for i in o.impact:
+            counts[i.effect] = counts.get(i.effect, 0) + 1
+    return {e: counts[e] for e in EFFECTS if e in counts}
+
+
+def summary_line(diff: Diff) -> str:
+    s = diff.to_dict()["summary"]
+    line = (f"Diff: {s['added']} to add, {s['changed']} to change, {s['removed']} to remove, "
+            f"{s['unchanged']} unchanged.")
+    counts = effect_counts(diff)
+    if counts:
+        line += " Effects: " + ", ".join(f"{n} {e}" for e, n in counts.items()) + "."
+    return line
+
+
+def disruptive(diff: Diff) -> list[tuple[str, ObjectDiff, Impact]]:
+    out = []
+    for e in DISRUPTIVE:
+        for o in diff.objects:
+            for i in o.impact:
+                if i.effect == e:
+                    out.append((e, o, i))
+    return out

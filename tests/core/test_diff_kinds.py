@@ -1,0 +1,212 @@
+"""What each change causes: the diff use case with the Grove and KubeRay models.
+
+The RayService cases are the issue's acceptance cases; the effects come from
+``RayServiceModel.classify`` (``kinds/kuberay/classify.py``), the Grove ones from
+``kinds/grove/classify.py``, which decides with the Grove model's own functions
+(``pod_template_inputs``, ``group_of_clique``, ``validation.validate``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rolloutctl import app
+from rolloutctl.core.model import Diff, ObjectDiff
+
+import diff_cases as C
+
+
+def run_diff(tmp_path: Path, desired: str, live: str, **opts) -> Diff:
+    d = tmp_path / "desired.yaml"
+    lv = tmp_path / "live.yaml"
+    d.write_text(desired)
+    lv.write_text(live)
+    return app.diff([str(d)], app.DiffOptions(live=(str(lv),), **opts))
+
+
+def one(diff: Diff) -> ObjectDiff:
+    [o] = diff.objects
+    return o
+
+
+def effects(o: ObjectDiff) -> dict[str, set[str]]:
+    """path -> effects of the impacts that name it"""
+    out: dict[str, set[str]] = {}
+    for i in o.impact:
+        for p in i.paths:
+            out.setdefault(p, set()).add(i.effect)
+    return out
+
+
+# --------------------------------------------------------------------------- RayService
+
+
+def test_rayservice_from_kubectl_get_diffs_clean(tmp_path):
+    # given a live copy with status, managedFields, resourceVersion, uid, generation,
+    # creationTimestamp, a finalizer, the last-applied annotation and CRD defaults
+    live = C.live_copy(C.RS)
+    for field in ("managedFields", "resourceVersion", "uid", "generation", "creationTimestamp",
+                  "last-applied-configuration", "status:", "numOfHosts", "protocol: TCP", "finalizers"):
+        assert field in live
+    # when it is diffed against the manifest, then nothing differs
+    o = one(run_diff(tmp_path, C.RS, live))
+    assert (o.status, o.changes, o.impact) == ("unchanged", (), ())
+
+
+def test_rayservice_head_image_change_is_a_rollout(tmp_path):
+    desired = C.edit(C.RS, lambda r: r["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]
+                     ["containers"][0].update(image="rayproject/ray:2.53.0"))
+    o = one(run_diff(tmp_path, desired, C.live_copy(C.RS)))
+    path = "spec.rayClusterConfig.headGroupSpec.template.spec.containers[name=ray-head].image"
+    [c] = o.changes
+    assert (c.path, c.old, c.new) == (path, "rayproject/ray:2.52.0", "rayproject/ray:2.53.0")
+    assert c.line == C.line_of(desired, "image: rayproject/ray:2.53.0")
+    assert effects(o) == {path: {"rollout"}}
+    [impact] = o.impact
+    assert "new" in impact.message and "RayCluster" in impact.message
+
+
+def test_rayservice_worker_replicas_edit_is_ignored_with_the_reason(tmp_path):
+    desired = C.edit(C.RS, lambda r: r["spec"]["rayClusterConfig"]["workerGroupSpecs"][1].update(replicas=2))
+    o = one(run_diff(tmp_path, desired, C.live_copy(C.RS)))
+    path = "spec.rayClusterConfig.workerGroupSpecs[groupName=gpu].replicas"
+    assert [c.path for c in o.changes] == [path]
+    assert effects(o) == {path: {"ignored"}}
+    assert "replicas" in o.impact[0].message
+
+
+def test_rayservice_cluster_suspend_edit_is_ignored_with_the_reason(tmp_path):
+    desired = C.edit(C.RS, lambda r: r["spec"]["rayClusterConfig"].update(suspend=True))
+    o = one(run_diff(tmp_path, desired, C.live_copy(C.RS)))
+    assert effects(o) == {"spec.rayClusterConfig.suspend": {"ignored"}}
+    assert "suspend" in o.impact[0].message
+
+
+def test_rayservice_top_level_suspend_is_a_teardown(tmp_path):
+    desired = C.edit(C.RS, lambda r: r["spec"].update(suspend=True))
+    o = one(run_diff(tmp_path, desired, C.live_copy(C.RS)))
+    assert effects(o) == {"spec.suspend": {"teardown"}}
+
+
+def test_rayservice_worker_group_reorder_is_reported_because_kuberay_hashes_the_order(tmp_path):
+    desired = C.edit(C.RS, lambda r: r["spec"]["rayClusterConfig"]["workerGroupSpecs"].reverse())
+    o = one(run_diff(tmp_path, desired, C.live_copy(C.RS)))
+    [c] = o.changes
+    assert (c.path, c.old, c.new) == ("spec.rayClusterConfig.workerGroupSpecs", ["cpu", "gpu"], ["gpu", "cpu"])
+
+
+def test_rayservice_live_only_serve_label_is_not_a_change(tmp_path):
+    live = C.live_copy(C.RS, mutate=lambda r: r["metadata"].setdefault("labels", {}).update({"ray.io/serve": "x"}))
+    assert one(run_diff(tmp_path, C.RS, live)).status == "unchanged"
+
+
+# --------------------------------------------------------------------------- Grove
+
+
+def clique(raw: dict, name: str) -> dict:
+    return next(c for c in raw["spec"]["template"]["cliques"] if c["name"] == name)
+
+
+def grove(tmp_path: Path, f, live_text: str | None = None) -> ObjectDiff:
+    desired = C.edit(C.PCS, f)
+    return one(run_diff(tmp_path, desired, live_text or C.live_copy(C.PCS)))
+
+
+def test_grove_from_kubectl_get_diffs_clean(tmp_path):
+    o = one(run_diff(tmp_path, C.PCS, C.live_copy(C.PCS, as_list=True)))
+    assert (o.status, o.changes) == ("unchanged", ())
+
+
+def test_grove_standalone_clique_image_edit_is_a_rollout(tmp_path):
+    o = grove(tmp_path, lambda r: clique(r, "frontend")["spec"]["podSpec"]["containers"][0].update(image="example.com/frontend:2.0"))
+    path = "spec.template.cliques[name=frontend].spec.podSpec.containers[name=web].image"
+    assert effects(o) == {path: {"rollout"}}
+    assert "frontend" in o.impact[0].message
+
+
+def test_grove_scaling_group_member_image_edit_recreates_the_group_replicas(tmp_path):
+    o = grove(tmp_path, lambda r: clique(r, "pworker")["spec"]["podSpec"]["containers"][0].update(image="example.com/engine:2.0"))
+    path = "spec.template.cliques[name=pworker].spec.podSpec.containers[name=engine].image"
+    assert effects(o) == {path: {"recreate"}}
+    assert "prefill" in o.impact[0].message
+
+
+def test_grove_min_available_edit_is_rejected_naming_the_immutable_field_rule(tmp_path):
+    o = grove(tmp_path, lambda r: clique(r, "frontend")["spec"].update(minAvailable=1))
+    path = "spec.template.cliques[name=frontend].spec.minAvailable"
+    assert effects(o) == {path: {"rejected"}}
+    [impact] = o.impact
+    assert "GV102" in impact.message and "immutable" in impact.message
+
+
+def test_grove_rejected_update_lists_only_the_rejection(tmp_path):
+    def f(r):
+        clique(r, "frontend")["spec"].update(minAvailable=1)
+        clique(r, "frontend")["spec"]["podSpec"]["containers"][0].update(image="example.com/frontend:2.0")
+    o = grove(tmp_path, f)
+    assert {i.effect for i in o.impact} == {"rejected"}
+    assert len(o.changes) == 2
+
+
+def test_grove_pcs_replicas_edit_is_a_scale(tmp_path):
+    o = grove(tmp_path, lambda r: r["spec"].update(replicas=3))
+    assert effects(o) == {"spec.replicas": {"scale"}}
+    assert "1 → 3" in o.impact[0].message
+
+
+def test_grove_clique_template_replicas_edit_does_not_touch_existing_podcliques(tmp_path):
+    o = grove(tmp_path, lambda r: clique(r, "frontend")["spec"].update(replicas=5, minAvailable=2))
+    assert effects(o) == {"spec.template.cliques[name=frontend].spec.replicas": {"ignored"}}
+
+
+def test_grove_priority_class_change_rolls_every_clique(tmp_path):
+    o = grove(tmp_path, lambda r: r["spec"]["template"].update(priorityClassName="high"))
+    by_effect = sorted((i.effect, i.message.split(":")[0]) for i in o.impact)
+    assert by_effect == [("recreate", "clique decode"), ("recreate", "clique pleader"),
+                         ("recreate", "clique pworker"), ("rollout", "clique frontend")]
+    assert all(i.paths == ("spec.template.priorityClassName",) for i in o.impact)
+
+
+def test_grove_env_reorder_in_pod_spec_rolls_because_the_template_hash_keeps_order(tmp_path):
+    o = grove(tmp_path, lambda r: clique(r, "frontend")["spec"]["podSpec"]["containers"][0]["env"].reverse())
+    path = "spec.template.cliques[name=frontend].spec.podSpec.containers[name=web].env"
+    [c] = o.changes
+    assert (c.path, c.old, c.new) == (path, ["MODE", "LOG"], ["LOG", "MODE"])
+    assert effects(o) == {path: {"rollout"}}
+
+
+def test_grove_scaling_group_reorder_is_not_a_change(tmp_path):
+    o = grove(tmp_path, lambda r: r["spec"]["template"]["podCliqueScalingGroups"].reverse())
+    assert (o.status, o.changes) == ("unchanged", ())
+
+
+def test_grove_clique_reorder_under_any_order_replaces_no_pod(tmp_path):
+    o = grove(tmp_path, lambda r: r["spec"]["template"]["cliques"].reverse())
+    assert effects(o) == {"spec.template.cliques": {"none"}}
+
+
+def test_grove_explicit_default_left_out_is_not_a_change(tmp_path):
+    # applied with minAvailable written out (= replicas, the webhook default), then removed
+    applied = C.edit(C.PCS, lambda r: clique(r, "frontend")["spec"].update(minAvailable=2))
+    o = one(run_diff(tmp_path, C.PCS, C.live_copy(C.PCS, applied=applied)))
+    assert (o.status, o.changes) == ("unchanged", ())
+
+
+def test_grove_replica_recreate_strategy_recreates(tmp_path):
+    def f(r):
+        r["spec"]["updateStrategy"] = {"type": "ReplicaRecreate"}
+        clique(r, "frontend")["spec"]["podSpec"]["containers"][0].update(image="example.com/frontend:2.0")
+    live = C.live_copy(C.edit(C.PCS, lambda r: r["spec"].update(updateStrategy={"type": "ReplicaRecreate"})))
+    o = grove(tmp_path, f, live)
+    assert {i.effect for i in o.impact} == {"recreate"}
+
+
+def test_grove_on_delete_strategy_updates_in_place(tmp_path):
+    def f(r):
+        r["spec"]["updateStrategy"] = {"type": "OnDelete"}
+        clique(r, "frontend")["spec"]["podSpec"]["containers"][0].update(image="example.com/frontend:2.0")
+    live = C.live_copy(C.edit(C.PCS, lambda r: r["spec"].update(updateStrategy={"type": "OnDelete"})))
+    o = grove(tmp_path, f, live)
+    assert {i.effect for i in o.impact} == {"in-place"}
+    assert "delete" in o.impact[0].message

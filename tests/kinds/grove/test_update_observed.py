@@ -1,0 +1,135 @@
+"""Observed live objects (``kubectl get pcs,pclq,pcsg,pods,podgangs -o yaml``) with
+opaque upstream hash tokens, settled or mid-rollout: the plan continues from where the
+cluster is. Mirrors the states the upstream e2e helpers wait on
+(``operator/e2e/tests/update/utils.go`` ``waitForRollingUpdateComplete``)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rolloutctl.core.environment import Environment
+from rolloutctl.core.model import Obj
+from rolloutctl.core.simulate import run
+from rolloutctl.kinds.grove.model import GroveModel
+
+UPSTREAM = Path(__file__).resolve().parents[3] / ".." / "shared" / "upstream" / "grove" / "samples"
+
+
+def workload1() -> dict:
+    p = UPSTREAM / "workload1.yaml"
+    if not p.exists():
+        pytest.skip("upstream samples not available")
+    return yaml.safe_load(p.read_text())
+
+
+def with_image(pcs: dict, clique: str, image: str) -> dict:
+    out = copy.deepcopy(pcs)
+    for c in out["spec"]["template"]["cliques"]:
+        if c["name"] == clique:
+            c["spec"]["podSpec"]["containers"][0]["image"] = image
+    return out
+
+
+def as_live(world, pcs_raw: dict) -> list[Obj]:
+    """What kubectl would print for a simulated world: our digests replaced by
+    Go-looking tokens, pod names with random-looking suffixes, the live PCS with its
+    spec and status."""
+    text = json.dumps([o.raw for o in world if o.kind != "PodCliqueSet"])
+    import re
+    text = re.sub(r'"r([0-9a-f]{10})"', lambda m: '"' + str(int(m.group(1), 16) % 10**9) + 'x"', text)
+    text = re.sub(r'"(~sim-\d+)"', '"2026-09-01T10:00:00Z"', text)
+    objs = [Obj(r) for r in json.loads(text)]
+    live = world.get("PodCliqueSet", "default", pcs_raw["metadata"]["name"])
+    st = json.loads(re.sub(r'"r([0-9a-f]{10})"', lambda m: '"' + str(int(m.group(1), 16) % 10**9) + 'x"',
+                           json.dumps(dict(live.status))))
+    top = copy.deepcopy(pcs_raw)
+    top["status"] = st
+    return objs + [Obj(top)]
+
+
+def test_live_settled_cluster_with_opaque_hashes_plans_like_the_previous_manifest():
+    """Given the live objects of a settled WL1 (hash labels are upstream tokens), when
+    pc-a's image changes, then the plan is the same as from the previous manifest."""
+    old = workload1()
+    new = with_image(old, "pc-a", "busybox:v2")
+    model = GroveModel()
+    w_prev = model.observe(Obj(new), [Obj(old)], Environment())
+    p_prev, _ = run(model, Obj(new), w_prev, Environment())
+    _p, settled = run(GroveModel(), Obj(old), GroveModel().observe(Obj(old), [], Environment()), Environment())
+    live = as_live(settled, old)
+    assert not any(o.labels.get("grove.io/pod-template-hash", "").startswith("r") for o in live)
+    w_live = GroveModel().observe(Obj(new), live, Environment())
+    p_live, _ = run(GroveModel(), Obj(new), w_live, Environment())
+    assert p_live.outcome == "converged"
+    assert [(a.verb, a.kind, a.index) for s in p_live.steps for a in s.actions if a.verb == "delete"] == \
+        [(a.verb, a.kind, a.index) for s in p_prev.steps for a in s.actions if a.verb == "delete"]
+
+
+def test_live_cluster_with_unchanged_spec_is_a_noop():
+    """Applying the same manifest again to a settled cluster does nothing."""
+    old = workload1()
+    _p, settled = run(GroveModel(), Obj(old), GroveModel().observe(Obj(old), [], Environment()), Environment())
+    live = as_live(settled, old)
+    p, _ = run(GroveModel(), Obj(old), GroveModel().observe(Obj(old), live, Environment()), Environment())
+    assert p.outcome == "noop"
+    assert not p.steps
+
+
+def test_mid_rollout_live_state_continues_where_it_is():
+    """Given a cluster in the middle of a pc-a rollout (one pod replaced, the second
+    not yet), when the same manifest is planned, then only the remaining old pod is
+    replaced and no update restarts."""
+    old = workload1()
+    new = with_image(old, "pc-a", "busybox:v2")
+    model = GroveModel()
+    world = model.observe(Obj(new), [Obj(old)], Environment())
+    deleted = 0
+    while deleted < 1 or any(o.kind == "Pod" and o.terminating for o in world) or \
+            len([o for o in world if o.kind == "Pod"]) < 10:
+        acts = model.reconcile(Obj(new), world)
+        deleted += sum(1 for a in acts if a.verb == "delete")
+        world = model.advance(Obj(new), world.apply(acts), Environment()).world
+    live = as_live(world, new)
+    p, _ = run(GroveModel(), Obj(new), GroveModel().observe(Obj(new), live, Environment()), Environment())
+    assert p.outcome == "converged"
+    dels = [a for s in p.steps for a in s.actions if a.verb == "delete"]
+    assert len(dels) == 1 and dels[0].kind == "Pod"
+    assert "RolloutRestarts" not in {w.code for w in p.warnings}
+    assert not any("update starts" in s.title for s in p.steps)
+
+
+def test_live_children_without_the_podcliqueset_still_detect_the_change():
+    """Only children were captured: a changed clique is still detected from the
+    PodClique spec and rolled."""
+    old = workload1()
+    new = with_image(old, "pc-a", "busybox:v2")
+    _p, settled = run(GroveModel(), Obj(old), GroveModel().observe(Obj(old), [], Environment()), Environment())
+    live = [o for o in as_live(settled, old) if o.kind != "PodCliqueSet"]
+    p, _ = run(GroveModel(), Obj(new), GroveModel().observe(Obj(new), live, Environment()), Environment())
+    assert p.outcome == "converged"
+    assert len([a for s in p.steps for a in s.actions if a.verb == "delete" and a.kind == "Pod"]) == 2
+
+
+def test_ready_pod_with_past_crash_is_deleted_at_once_and_warned():
+    """Issue #697: an old Ready pod whose container once exited non-zero is classed
+    unhealthy and deleted in the same pass as the first Ready pod."""
+    old = workload1()
+    new = with_image(old, "pc-a", "busybox:v2")
+    _p, settled = run(GroveModel(), Obj(old), GroveModel().observe(Obj(old), [], Environment()), Environment())
+    live = as_live(settled, old)
+    pods = [o for o in live if o.kind == "Pod" and o.name.startswith("workload1-0-pc-a-")]
+    crashed = max(pods, key=lambda p: p.name)
+    raw = copy.deepcopy(dict(crashed.raw))
+    raw["status"]["containerStatuses"] = [{"name": "pc-a", "ready": True, "started": True,
+                                           "lastState": {"terminated": {"exitCode": 137}}}]
+    live = [Obj(raw) if o is crashed else o for o in live]
+    p, _ = run(GroveModel(), Obj(new), GroveModel().observe(Obj(new), live, Environment()), Environment())
+    first = [a for a in p.steps[0].actions if a.verb == "delete"]
+    assert len(first) == 2
+    assert any("#697" in a.reason for a in first)
+    assert "ReadyPodDeletedAtOnce" in {w.code for w in p.warnings}
