@@ -112,7 +112,7 @@ def plan(paths: Sequence[str], opts: PlanOptions) -> list[Plan]:
     check_duplicates(observed)
     plans = []
     for obj in targets(desired, " ".join(paths) or "input"):
-        model = _model_for(obj, opts, desired, observed)
+        model = _plan_model(obj, opts, desired, observed)
         old = _previous(obj, observed)
         reject_invalid(model, obj, old)
         world = model.observe(obj, _related(obj, observed), env)
@@ -120,7 +120,7 @@ def plan(paths: Sequence[str], opts: PlanOptions) -> list[Plan]:
     return plans
 
 
-def _model_for(obj: Obj, opts: PlanOptions, desired: Sequence[Obj], observed: Sequence[Obj]) -> Any:
+def _plan_model(obj: Obj, opts: PlanOptions, desired: Sequence[Obj], observed: Sequence[Obj]) -> Any:
     """The model of ``obj``; a RayService with ``--kueue MODEL`` gets KubeRay and Kueue
     interleaved (kinds/kueue), with the Kueue objects of the desired and observed input."""
     options = {k: v for k, v in opts.model_options.items() if k != "kueue"}
