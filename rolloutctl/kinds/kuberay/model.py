@@ -1294,6 +1294,9 @@ class RayServiceModel:
     #: RayCluster whose Pods would be created and the world, the reason its Pods stay
     #: unschedulable (a scheduling gate not yet removed), or None. Default: no gates.
     pod_gate: Any = None
+    #: Hook for the same: how this controller reads the world (e.g. without fields another
+    #: controller injected into RayClusters after KubeRay hashed them). Default: as is.
+    world_view: Any = None
 
     def __init__(self, kuberay_version: str | None = None, **_: Any) -> None:
         self.version = kuberay_version or MODELLED_KUBERAY_VERSION
@@ -1519,6 +1522,8 @@ class RayServiceModel:
         return strategy_name(desired)
 
     def reconcile(self, desired: Obj, world: World) -> list[Action]:
+        if self.world_view is not None:
+            world = self.world_view(world)
         p = _Pass(self, desired, world)
         p.run()
         return p.actions

@@ -127,6 +127,7 @@ class KueueRayServiceModel:
         self.kuberay_version = kuberay_version
         self.kr = RayServiceModel(kuberay_version=kuberay_version)
         self.kr.pod_gate = self._pod_gate
+        self.kr.world_view = self._kr_view
         self.queues = tuple(queues)
         self.observed_queues = tuple(observed_queues)
 
@@ -279,7 +280,7 @@ class KueueRayServiceModel:
             a = k.rayservice_webhook_default(self.mode, rs, w)
             if a is not None:
                 return [a]  # the create request itself: stored mutated, before any controller sees it
-        kacts = self.kr.reconcile(rs, self._kr_view(w))
+        kacts = self.kr.reconcile(rs, w)
         if kacts:
             w = w.apply(self._real_payloads(kacts, w))
             out.extend(kacts)
