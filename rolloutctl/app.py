@@ -314,3 +314,42 @@ def lint(paths: Sequence[str], opts: LintOptions, stdin: Any = None) -> LintResu
     report = run_lint(LintInput(objects=loaded.objects, errors=loaded.errors, files=loaded.files,
                                 live=live.objects, live_errors=live.errors, strict=opts.strict))
     return LintResult(report, tuple((o.file, o.ref) for o in loaded.objects), exit_code(report))
+
+
+# ----------------------------------------------------------------------------- plan --compare (issue 4)
+
+
+@dataclass(frozen=True)
+class Compared:
+    """One target's Comparison and the strategy its manifest asks for."""
+
+    comparison: Any
+    own_strategy: str
+
+    @property
+    def own_row_stuck(self) -> bool:
+        """Exit code 1 of ``plan --compare``: the manifest's own strategy gets stuck
+        (other rows being stuck is information, not failure)."""
+        return any(r.strategy == self.own_strategy and r.outcome == "stuck" for r in self.comparison.rows)
+
+
+def compare(paths: Sequence[str], opts: PlanOptions) -> list[Compared]:
+    """``rolloutctl plan --compare``: for each target, the same change planned under
+    every update strategy its kind has, side by side (CONTRACT.md ``Comparison``).
+    The manifest itself must be valid; the variants are derived from it."""
+    env = environment(opts)
+    desired = load(paths, opts.limits).objects
+    check_duplicates(desired)
+    observed = load(opts.observed, opts.limits).objects if opts.observed else []
+    check_duplicates(observed)
+    out = []
+    for obj in targets(desired, " ".join(paths) or "input"):
+        model = _plan_model(obj, opts, desired, observed)
+        if not hasattr(model, "compare"):
+            raise InputProblem([InputError(obj.file, obj.line, f"plan --compare: no alternative update strategies "
+                                           f"are modelled for {obj.kind}"
+                                           + (" (with --kueue MODEL it compares the three Kueue integration models)"
+                                              if obj.kind == "RayService" else ""))])
+        reject_invalid(model, obj, _previous(obj, observed))
+        out.append(Compared(model.compare(obj, _related(obj, observed), env), model.own_strategy(obj)))
+    return out

@@ -105,6 +105,9 @@ _CAPACITY_HELP = "Total the workload may request, e.g. nvidia.com/gpu=16 or memo
 _KUEUE_HELP = ("RayService under Kueue: top-level (Kueue owns spec.suspend; Kueue PR #11264, unmerged), nested "
                "(Kueue >= v0.17 owns rayClusterConfig.suspend) or legacy (Kueue manages each RayCluster). Kueue "
                "objects (ClusterQueue, LocalQueue, ResourceFlavor, Workload) come from --observed and the desired files.")
+_COMPARE_HELP = ("Plan the same change under every update strategy (Grove: RollingRecreate, RollingUpdate, "
+                 "ReplicaRecreate, ScaleThenRoll; a RayService with --kueue: the three Kueue models) side by side. "
+                 "Exit 1 only when the manifest's own strategy gets stuck.")
 _NEVER_READY_HELP = "Objects the plan creates whose names match this glob never become Ready (failure drills). Repeatable."
 
 
@@ -120,6 +123,7 @@ def _plan_command(first: bool):
         kuberay_version: Optional[str] = typer.Option(None, "--kuberay-version", help="KubeRay operator version to model (RayService)."),
         max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
         max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
+        compare: bool = typer.Option(False, "--compare", hidden=first, help=_COMPARE_HELP),
         kueue: Optional[KueueModel] = typer.Option(None, "--kueue", metavar="MODEL", help=_KUEUE_HELP),
     ) -> None:
         def body() -> int:
@@ -133,6 +137,14 @@ def _plan_command(first: bool):
                 model_options={**({"kuberay_version": kuberay_version} if kuberay_version else {}),
                                **({"kueue": kueue.value} if kueue else {})},
             )
+            if compare:
+                if first:
+                    raise usecases.InputProblem(["--compare works with plan, not next"])
+                from .render import render_comparisons
+
+                results = usecases.compare(paths or ["-"], opts)
+                emit(render_comparisons([r.comparison for r in results], output.value, use_color(no_color)))
+                return EXIT_FINDINGS if any(r.own_row_stuck for r in results) else EXIT_OK
             plans = (usecases.next_step if first else usecases.plan)(paths or ["-"], opts)
             emit(render_plans(plans, output.value, use_color(no_color)))
             return EXIT_FINDINGS if any(p.outcome == "stuck" for p in plans) else EXIT_OK
@@ -149,7 +161,9 @@ app.command(
     "  rolloutctl plan samples/disaggregated-inference.yaml\n\n"
     "  rolloutctl plan new.yaml --observed old.yaml --capacity nvidia.com/gpu=16\n\n"
     "  kubectl get pcs,pclq,pcsg,pods,podgangs -o yaml > live.yaml; rolloutctl plan pcs.yaml --observed live.yaml -o json\n\n"
-    "Exit codes: 0 converged or nothing to do, 1 stuck, 2 bad input, 3 tool failure.",
+    "  rolloutctl plan new.yaml --observed old.yaml --capacity nvidia.com/gpu=16 --compare\n\n"
+    "Exit codes: 0 converged or nothing to do, 1 stuck (with --compare: the manifest's own strategy is stuck), "
+    "2 bad input, 3 tool failure.",
 )(_plan_command(first=False))
 
 app.command(

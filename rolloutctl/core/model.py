@@ -47,6 +47,16 @@ class ObjectRef:
         return f"{self.kind}/{self.namespace}/{self.name}"
 
 
+class _FrozenEmpty(dict):
+    """The shared empty mapping returned for absent fields (never to be written)."""
+
+    def __setitem__(self, key: Any, value: Any) -> None:  # pragma: no cover - guard
+        raise TypeError("read-only")
+
+
+_EMPTY: Mapping[str, Any] = _FrozenEmpty()
+
+
 class Obj:
     """Read-only view of one Kubernetes object with the file and line it came from.
 
@@ -55,7 +65,7 @@ class Obj:
     and list indices) to the line it starts on, when the loader knew it.
     """
 
-    __slots__ = ("raw", "file", "line", "lines", "_ref")
+    __slots__ = ("raw", "file", "line", "lines", "_ref", "_md", "_labels", "_spec", "_status")
 
     def __init__(
         self,
@@ -69,6 +79,12 @@ class Obj:
         self.line = line
         self.lines = lines or {}
         self._ref: ObjectRef | None = None
+        md = raw.get("metadata") if isinstance(raw, dict) else None
+        self._md: Mapping[str, Any] = md if isinstance(md, dict) else _EMPTY
+        v = self._md.get("labels")
+        self._labels: Mapping[str, str] = v if isinstance(v, dict) else _EMPTY
+        self._spec: Mapping[str, Any] | None = None
+        self._status: Mapping[str, Any] | None = None
 
     # identity ---------------------------------------------------------------
     @property
@@ -81,8 +97,7 @@ class Obj:
 
     @property
     def metadata(self) -> Mapping[str, Any]:
-        md = self.raw.get("metadata")
-        return md if isinstance(md, dict) else {}
+        return self._md
 
     @property
     def name(self) -> str:
@@ -101,8 +116,7 @@ class Obj:
     # content ----------------------------------------------------------------
     @property
     def labels(self) -> Mapping[str, str]:
-        v = self.metadata.get("labels")
-        return v if isinstance(v, dict) else {}
+        return self._labels
 
     @property
     def annotations(self) -> Mapping[str, str]:
@@ -111,13 +125,17 @@ class Obj:
 
     @property
     def spec(self) -> Mapping[str, Any]:
-        v = self.raw.get("spec")
-        return v if isinstance(v, dict) else {}
+        if self._spec is None:
+            v = self.raw.get("spec")
+            self._spec = v if isinstance(v, dict) else _EMPTY
+        return self._spec
 
     @property
     def status(self) -> Mapping[str, Any]:
-        v = self.raw.get("status")
-        return v if isinstance(v, dict) else {}
+        if self._status is None:
+            v = self.raw.get("status")
+            self._status = v if isinstance(v, dict) else _EMPTY
+        return self._status
 
     @property
     def owner_references(self) -> list[Mapping[str, Any]]:
@@ -126,7 +144,7 @@ class Obj:
 
     @property
     def terminating(self) -> bool:
-        return bool(self.metadata.get("deletionTimestamp"))
+        return bool(self._md.get("deletionTimestamp"))
 
     def get(self, *path: Any, default: Any = None) -> Any:
         """Walk ``path`` (keys and list indices) through the raw object."""

@@ -26,3 +26,15 @@ def render_plans(plans: Sequence[Plan], fmt: str, color: bool) -> str:
         return render(plans)
     from .plan_table import render
     return render(plans, color)
+
+
+def render_comparisons(comparisons: Sequence[Any], fmt: str, color: bool) -> str:
+    """``plan --compare`` output (``kind: Comparison``; several as ``ComparisonList``)."""
+    if fmt in ("json", "yaml"):
+        from .comparison_data import render
+        return render(comparisons, fmt)
+    if fmt == "markdown":
+        from .comparison_markdown import render
+        return render(comparisons)
+    from .comparison_table import render
+    return render(comparisons, color)

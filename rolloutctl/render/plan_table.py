@@ -31,9 +31,9 @@ def render(plans: Sequence[Plan], color: bool, width: int = 100) -> str:
             table.add_column("Step", justify="right", no_wrap=True)
             if timed:
                 table.add_column("Time", justify="right", no_wrap=True)
-            table.add_column("What happens", ratio=2)
-            table.add_column("Objects", ratio=3)
-            table.add_column("Then waits for", ratio=2)
+            table.add_column("What happens", ratio=2, overflow="fold")
+            table.add_column("Objects", ratio=3, overflow="fold")
+            table.add_column("Then waits for", ratio=2, overflow="fold")
             for s in p.steps:
                 objs = Text()
                 groups = grouped(s.actions)

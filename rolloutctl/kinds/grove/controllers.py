@@ -63,36 +63,49 @@ def pod_display_name(pod: Obj) -> str:
 # ----------------------------------------------------------------------------- PCS controller
 
 
-def sync_podcliqueset(pcs: PCS, world: World, pcs_status: dict[str, Any]) -> list[Action]:
+def sync_podcliqueset(pcs: PCS, world: World, pcs_status: dict[str, Any], *, surge_replicas: int = 0,
+                      pcsg_surge: Callable[[Obj], int] | None = None) -> list[Action]:
     """One PodCliqueSet reconcile: components in the upstream group order (SA, Role,
     RoleBinding, token Secret, headless Services, HPAs; then standalone PodCliques;
     then PodCliqueScalingGroups and PodGangs).
     Upstream: ``operator/internal/controller/podcliqueset/reconcilespec.go``
-    ``getKindSyncGroups`` / ``syncPodCliqueSetResources``."""
+    ``getKindSyncGroups`` / ``syncPodCliqueSetResources``.
+
+    ``surge_replicas`` (proposed strategies only) adds replicas at indices
+    ``spec.replicas..`` that the components build like any other replica;
+    ``pcsg_surge`` gives the surge replicas a scaling group keeps above its
+    ``spec.replicas`` (their scaled PodGangs are expected too)."""
     acts: list[Action] = []
+    n = pcs.replicas + surge_replicas
     ns = pcs.namespace
     for raw in O.build_rbac(pcs):
         if world.get(raw["kind"], ns, raw["metadata"]["name"]) is None:
             acts.append(_create(raw, f"{raw['kind']} for the pods of {pcs.name}", f"{R_PCS}/components#Sync", revision=None))
-    acts += sync_headless_services(pcs, world)
+    acts += sync_headless_services(pcs, world, n)
     acts += sync_hpas(pcs, world)
-    acts += sync_standalone_podcliques(pcs, world)
-    acts += sync_scaling_groups(pcs, world)
-    acts += sync_podgangs(pcs, world)
+    acts += sync_standalone_podcliques(pcs, world, n)
+    acts += sync_scaling_groups(pcs, world, n)
+    acts += sync_podgangs(pcs, world, n, pcsg_surge)
     return acts
 
 
-def sync_headless_services(pcs: PCS, world: World) -> list[Action]:
+def _role(pcs: PCS, i: int, role: str | None = None) -> str | None:
+    """Objects of replicas at or above ``spec.replicas`` exist only as surge."""
+    return "surge" if i >= pcs.replicas else role
+
+
+def sync_headless_services(pcs: PCS, world: World, n: int | None = None) -> list[Action]:
     """One headless Service per replica; excess ones deleted.
     Upstream: ``podcliqueset/components/service/service.go`` ``Sync``."""
     acts = []
-    for i in range(pcs.replicas):
+    n = pcs.replicas if n is None else n
+    for i in range(n):
         raw = O.build_headless_service(pcs, i)
         if world.get("Service", pcs.namespace, raw["metadata"]["name"]) is None:
             acts.append(_create(raw, f"headless Service of replica {i}", f"{R_PCS}/components/service/service.go#Sync",
-                                index=i, revision=None))
+                                index=i, revision=None, role=_role(pcs, i)))
     for svc in owned(world, "Service", pcs):
-        if svc.labels.get(N.L_COMPONENT) == "pcs-headless-service" and replica_of(svc) >= pcs.replicas and not svc.terminating:
+        if svc.labels.get(N.L_COMPONENT) == "pcs-headless-service" and replica_of(svc) >= n and not svc.terminating:
             acts.append(_delete(svc, f"replica {replica_of(svc)} scaled away", f"{R_PCS}/components/service/service.go#Sync",
                                 index=replica_of(svc)))
     return acts
@@ -118,14 +131,14 @@ def sync_hpas(pcs: PCS, world: World) -> list[Action]:
     return acts
 
 
-def sync_standalone_podcliques(pcs: PCS, world: World) -> list[Action]:
+def sync_standalone_podcliques(pcs: PCS, world: World, n: int | None = None) -> list[Action]:
     """Create missing standalone PodCliques for every replica and delete those of
     replicas scaled away. Existing PodCliques keep their ``replicas``.
     Upstream: ``podcliqueset/components/podclique/podclique.go`` ``Sync`` /
     ``getPodCliqueNamesToDelete``."""
     acts = []
     expected: set[str] = set()
-    for i in range(pcs.replicas):
+    for i in range(pcs.replicas if n is None else n):
         for c in pcs.standalone:
             raw = O.build_standalone_pclq(pcs, i, c)
             name = raw["metadata"]["name"]
@@ -133,7 +146,8 @@ def sync_standalone_podcliques(pcs: PCS, world: World) -> list[Action]:
             cur = world.get("PodClique", pcs.namespace, name)
             if cur is None:
                 acts.append(_create(raw, f"standalone clique {c.name} of replica {i}",
-                                    f"{R_PCS}/components/podclique/podclique.go#buildResource", index=i))
+                                    f"{R_PCS}/components/podclique/podclique.go#buildResource", index=i,
+                                    role=_role(pcs, i)))
             elif not cur.terminating:
                 a = patch_podclique(cur, raw, f"{R_PCS}/components/podclique/podclique.go#buildResource", index=i)
                 if a is not None:
@@ -183,20 +197,21 @@ def patch_podclique(cur: Obj, raw: dict[str, Any], rule: str, *, index: int | No
                    rule, fields={"changed": changed}, index=index, revision="new")
 
 
-def sync_scaling_groups(pcs: PCS, world: World) -> list[Action]:
+def sync_scaling_groups(pcs: PCS, world: World, n: int | None = None) -> list[Action]:
     """PodCliqueScalingGroups (``spec.replicas`` only on create), then the PodGangs
     that need them. Upstream: ``podcliqueset/components/podcliquescalinggroup/
     podcliquescalinggroup.go`` ``buildResource``."""
     acts = []
     expected: set[str] = set()
-    for i in range(pcs.replicas):
+    for i in range(pcs.replicas if n is None else n):
         for g in pcs.groups:
             raw = O.build_pcsg(pcs, i, g)
             name = raw["metadata"]["name"]
             expected.add(name)
             if world.get("PodCliqueScalingGroup", pcs.namespace, name) is None:
                 acts.append(_create(raw, f"scaling group {g.name} of replica {i} ({g.replicas} replicas)",
-                                    f"{R_PCS}/components/podcliquescalinggroup/podcliquescalinggroup.go#buildResource", index=i))
+                                    f"{R_PCS}/components/podcliquescalinggroup/podcliquescalinggroup.go#buildResource", index=i,
+                                    role=_role(pcs, i)))
     for o in owned(world, "PodCliqueScalingGroup", pcs):
         if o.name not in expected and not o.terminating:
             acts.append(_delete(o, "its replica or group is no longer in the spec",
@@ -204,7 +219,8 @@ def sync_scaling_groups(pcs: PCS, world: World) -> list[Action]:
     return acts
 
 
-def expected_podgangs(pcs: PCS, world: World) -> list[tuple[str, int, list[tuple[str, int]]]]:
+def expected_podgangs(pcs: PCS, world: World, n: int | None = None,
+                      pcsg_surge: Callable[[Obj], int] | None = None) -> list[tuple[str, int, list[tuple[str, int]]]]:
     """(name, pcs replica, [(PodClique FQN, minReplicas)]) of every expected PodGang: a base
     gang per replica with the standalone cliques and the scaling-group replicas below
     minAvailable; a scaled gang per scaling-group replica at or above minAvailable.
@@ -212,7 +228,7 @@ def expected_podgangs(pcs: PCS, world: World) -> list[tuple[str, int, list[tuple
     Upstream: ``podcliqueset/components/podgang/syncflow.go`` ``computeExpectedPodGangs``,
     ``determinePCSGReplicas``."""
     out = []
-    for i in range(pcs.replicas):
+    for i in range(pcs.replicas if n is None else n):
         base = N.base_podgang_name(pcs.name, i)
         groups = [(pcs.standalone_pclq_fqn(i, c.name), c.min_available) for c in pcs.standalone]
         scaled = []
@@ -221,6 +237,8 @@ def expected_podgangs(pcs: PCS, world: World) -> list[tuple[str, int, list[tuple
             live = world.get("PodCliqueScalingGroup", pcs.namespace, fqn)
             reps = live.spec.get("replicas") if live is not None else g.replicas
             reps = reps if isinstance(reps, int) else g.replicas
+            if live is not None and pcsg_surge is not None:
+                reps += pcsg_surge(live)
             for j in range(min(g.min_available, reps)):
                 for cn in g.clique_names:
                     c = pcs.clique_by_name.get(cn)
@@ -236,7 +254,8 @@ def expected_podgangs(pcs: PCS, world: World) -> list[tuple[str, int, list[tuple
     return out
 
 
-def sync_podgangs(pcs: PCS, world: World) -> list[Action]:
+def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
+                  pcsg_surge: Callable[[Obj], int] | None = None) -> list[Action]:
     """Create expected PodGangs (empty podReferences, Initialized=False), fill their
     podReferences once every pod of every constituent PodClique exists and mark them
     Initialized=True, and delete PodGangs no longer expected.
@@ -245,7 +264,7 @@ def sync_podgangs(pcs: PCS, world: World) -> list[Action]:
     acts = []
     ns = pcs.namespace
     pods_by_gang = world.index("Pod", N.L_PODGANG)
-    expected = expected_podgangs(pcs, world)
+    expected = expected_podgangs(pcs, world, n, pcsg_surge)
     names_expected = set()
     for name, i, groups in expected:
         names_expected.add(name)
@@ -266,7 +285,7 @@ def sync_podgangs(pcs: PCS, world: World) -> list[Action]:
             pending += max(0, want - len(refs.get(pclq_name, [])))
         initialized = pending == 0
         raw = O.build_podgang(pcs, name, groups, refs if initialized else None, initialized)
-        role = "base-gang" if name == N.base_podgang_name(pcs.name, i) else "scaled-gang"
+        role = _role(pcs, i, "base-gang" if name == N.base_podgang_name(pcs.name, i) else "scaled-gang")
         if cur is None:
             acts.append(_create(O.build_podgang(pcs, name, groups), f"{role} with {len(groups)} pod groups",
                                 f"{R_PCS}/components/podgang/syncflow.go#createOrUpdatePodGangs", index=i, role=role, revision=None))
@@ -289,12 +308,14 @@ def sync_podgangs(pcs: PCS, world: World) -> list[Action]:
 # ----------------------------------------------------------------------------- PCSG controller
 
 
-def sync_scaling_group_podcliques(pcs: PCS, world: World, may_create: Callable[[Obj, int], bool] | None = None) -> list[Action]:
+def sync_scaling_group_podcliques(pcs: PCS, world: World, may_create: Callable[[Obj, int], bool] | None = None,
+                                  surge: Callable[[Obj], int] | None = None) -> list[Action]:
     """For each PodCliqueScalingGroup: create the member PodCliques of replicas
     ``0..spec.replicas-1`` that do not exist (waiting while an old one with the same
     name is still terminating) and delete those of replicas scaled in (highest
     indices). Upstream: ``operator/internal/controller/podcliquescalinggroup/components/
-    podclique/sync.go`` ``runSyncFlow``, ``createExpectedPCLQs``, ``computePCSGReplicasToDelete``."""
+    podclique/sync.go`` ``runSyncFlow``, ``createExpectedPCLQs``, ``computePCSGReplicasToDelete``.
+    Replicas that ``surge`` says the strategy keeps above ``spec.replicas`` are not scaled in."""
     acts = []
     ns = pcs.namespace
     pclqs_by_pcsg = world.index("PodClique", N.L_PCSG)
@@ -307,6 +328,7 @@ def sync_scaling_group_podcliques(pcs: PCS, world: World, may_create: Callable[[
             continue
         reps = pcsg.spec.get("replicas")
         reps = reps if isinstance(reps, int) else g.replicas
+        keep = reps + (surge(pcsg) if surge is not None else 0)
         for j in range(reps):
             if may_create is not None and not may_create(pcsg, j):
                 continue
@@ -325,7 +347,7 @@ def sync_scaling_group_podcliques(pcs: PCS, world: World, may_create: Callable[[
                 j = int(pclq.labels.get(N.L_PCSG_REPLICA, "0"))
             except ValueError:
                 continue
-            if j >= reps and not pclq.terminating:
+            if j >= keep and not pclq.terminating:
                 acts.append(_delete(pclq, f"scaling-group replica {j} scaled in",
                                     f"{R_PCSG}/components/podclique/sync.go#computePCSGReplicasToDelete", index=j))
     return acts

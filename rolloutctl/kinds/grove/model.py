@@ -8,7 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from ...core.environment import Environment, add
 from ...core.kind import Progress
-from ...core.model import (STUCK_GANG_GATED, STUCK_INSUFFICIENT_CAPACITY, STUCK_NEVER_READY, Action, Change,
+from ...core.model import (Comparison, STUCK_GANG_GATED, STUCK_INSUFFICIENT_CAPACITY, STUCK_NEVER_READY, Action, Change,
                            Finding, Impact, Obj, ObjectRef, Stuck, Warning, describe_actions)
 from ...core.quantity import format_quantity
 from ...core.world import World, key_of
@@ -23,6 +23,7 @@ from . import status as ST
 from . import update_common as U
 from .policy import policy_for
 from .spec import PCS
+from . import proposed  # noqa: F401,E402  registers the proposed strategies (RollingUpdate, ReplicaRecreate)
 
 #: world.memory key: warnings about the starting state, computed once by ``observe``
 MEM_WARNINGS = "grove.warnings"
@@ -100,13 +101,16 @@ class GroveModel:
             pass_actions += more
             live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
             status = dict(live.status) if live is not None else {}
-        more = C.sync_podcliqueset(pcs, world, status) + first_hash
+        more = C.sync_podcliqueset(
+            pcs, world, status, surge_replicas=policy.surge_pcs_replicas(pcs, world),
+            pcsg_surge=lambda pcsg, w=world: policy.surge_pcsg_replicas(pcs, pcsg, w)) + first_hash
         world = world.apply(more)
         pass_actions += more
         actions += pass_actions
         # PodCliqueScalingGroup controller
         pass_actions = C.sync_scaling_group_podcliques(
-            pcs, world, may_create=lambda pcsg, j: policy.may_create_pcsg_replica(pcs, pcsg, j, world))
+            pcs, world, may_create=lambda pcsg, j: policy.may_create_pcsg_replica(pcs, pcsg, j, world),
+            surge=lambda pcsg, w=world: policy.surge_pcsg_replicas(pcs, pcsg, w))
         for pcsg in C.owned(world, "PodCliqueScalingGroup", pcs):
             if not pcsg.terminating:
                 pass_actions += policy.pcsg_pass(pcs, pcsg, world)
@@ -211,6 +215,15 @@ class GroveModel:
         except ImportError:  # pragma: no cover - validation lands with lint
             return []
         return validation.validate(obj, old)
+
+    def compare(self, desired: Obj, observed: Sequence[Obj], env: Environment) -> "Comparison":
+        """``plan --compare``: the change under every Grove update strategy
+        (``proposed/compare.py``)."""
+        from .proposed.compare import compare
+        return compare(GroveModel(**self.options), desired, observed, env)
+
+    def own_strategy(self, desired: Obj) -> str:
+        return self.pcs(desired).strategy_type
 
     def defaults(self, raw: dict) -> dict:
         """The PodCliqueSet as the API server stores it, for ``diff``."""

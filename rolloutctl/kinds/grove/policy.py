@@ -29,6 +29,16 @@ class Policy:
     def may_create_pcsg_replica(self, pcs: PCS, pcsg: Obj, j: int, world: World) -> bool:
         return True
 
+    def surge_pcs_replicas(self, pcs: PCS, world: World) -> int:
+        """PodCliqueSet replicas kept above ``spec.replicas`` as surge (proposed
+        ReplicaRecreate with maxSurge); the PodCliqueSet components build them."""
+        return 0
+
+    def surge_pcsg_replicas(self, pcs: PCS, pcsg: Obj, world: World) -> int:
+        """Scaling-group replicas kept above ``spec.replicas`` as surge (proposed
+        RollingUpdate); they are not scaled in and their scaled PodGangs are expected."""
+        return 0
+
     def pcsg_pass(self, pcs: PCS, pcsg: Obj, world: World) -> list[Action]:
         """Extra PodCliqueScalingGroup-controller work for one PCSG."""
         return []

@@ -54,3 +54,20 @@ def test_next_under_kueue(cli):
 def test_unknown_model_is_bad_usage(cli):
     r = cli("plan", "--kueue", "sideways", RS)
     assert r.exit_code == 2
+
+
+def test_compare_three_kueue_models_json(cli):
+    r = cli("plan", "--compare", "--kueue", "top-level", NEW, Q2, "--observed", RS, "--observed", Q1, "-o", "json")
+    assert r.exit_code == 0, r.stderr  # the manifest's own model (top-level) converges
+    doc = r.json()
+    jsonschema.Draft202012Validator(schema("comparison")).validate(doc)
+    rows = {row["strategy"]: row for row in doc["rows"]}
+    assert list(rows) == ["kueue:top-level", "kueue:nested", "kueue:legacy"]
+    assert rows["kueue:nested"]["stuck"]["reason"] == "PodsGated"
+    r = cli("plan", "--compare", "--kueue", "nested", NEW, Q2, "--observed", RS, "--observed", Q1, "-o", "json")
+    assert r.exit_code == 1  # now the own model is the stuck one
+
+
+def test_compare_rayservice_without_kueue_says_how(cli):
+    r = cli("plan", "--compare", NEW, "--observed", RS)
+    assert r.exit_code == 2 and "--kueue MODEL" in r.stderr

@@ -1,0 +1,143 @@
+"""The proposed ``ReplicaRecreate`` strategy: whole PodCliqueSet replicas are torn
+down (standalone PodCliques, scaling groups with their PodCliques, PodGangs,
+headless Service) and recreated from the new template, within the PodCliqueSet-level
+``spec.updateStrategy.rollingUpdate.{maxUnavailable, maxSurge}`` (defaults 1 / 0).
+Surge replicas take indices >= ``spec.replicas`` and are torn down at the end.
+Component-level strategies do not apply (the validation rules reject them).
+
+Design: ai-dynamo/grove PR #262 ``docs/designs/update-strategy.md`` ("ReplicaRecreate",
+"PCS Replica MaxSurge with ReplicaRecreate"). Not implemented by the Grove operator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Mapping
+
+from ....core.environment import Environment
+from ....core.model import Action, Obj, Stuck, Warning
+from ....core.world import World
+from .. import controllers as C
+from .. import names as N
+from .. import update_common as U
+from ..policy import Policy
+from ..spec import PCS
+from . import state as S
+from .budgets import Budget, pcs_budget
+from .rollout import Decision, Unit, decide
+
+R_RECREATE = S.DESIGN + "#pcs-replica-maxsurge-with-replicarecreate"
+
+
+class ReplicaRecreatePolicy(Policy):
+    name = "ReplicaRecreate"
+
+    def __init__(self) -> None:
+        self._view: tuple[World, S.View] | None = None
+
+    def view(self, pcs: PCS, world: World) -> S.View:
+        if self._view is None or self._view[0] is not world:
+            self._view = (world, S.View(pcs, world))
+        return self._view[1]
+
+    @staticmethod
+    def status(pcs: PCS, world: World) -> Mapping[str, Any]:
+        live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
+        return live.status if live is not None else {}
+
+    def budget(self, pcs: PCS) -> Budget:
+        return pcs_budget(pcs.update_strategy, pcs.replicas)
+
+    def units(self, pcs: PCS, view: S.View) -> list[Unit]:
+        """Every PodCliqueSet replica that has children and none of them terminating."""
+        idx = set(view.standalone) | set(view.pcsg_by_replica)
+        out = []
+        for i in sorted(k for k in idx if k >= 0):
+            if view.replica_terminating(i) or not view.replica_present(i):
+                continue
+            out.append(Unit(i, view.replica_outdated(i), view.replica_available(i), view.replica_scheduled_pods(i) > 0))
+        return out
+
+    def decision(self, pcs: PCS, world: World) -> Decision:
+        return decide(self.units(pcs, self.view(pcs, world)), self.budget(pcs))
+
+    def surge_pcs_replicas(self, pcs: PCS, world: World) -> int:
+        view = self.view(pcs, world)
+        present = [i for i in set(view.standalone) | set(view.pcsg_by_replica)
+                   if i >= pcs.replicas and view.replica_present(i)]
+        extent = (max(present) + 1 - pcs.replicas) if present else 0
+        wanted = self.decision(pcs, world).surge if S.update_active(self.status(pcs, world)) else 0
+        return max(extent, wanted)
+
+    def pcs_pass(self, pcs: PCS, world: World, status: Mapping[str, Any]) -> list[Action]:
+        acts: list[Action] = []
+        st = dict(status)
+        if not S.update_active(st):
+            return acts
+        view = self.view(pcs, world)
+        budget = self.budget(pcs)
+        units = self.units(pcs, view)
+        d = decide(units, budget)
+        why = f"maxUnavailable {budget.max_unavailable}, maxSurge {budget.max_surge}"
+        for u in d.delete:
+            acts += teardown(pcs, world, view, u.index, f"recreate replica {u.index} with the new template "
+                             f"({'available' if u.available else 'unavailable'}; {why})", None)
+        for u in d.remove_surge:
+            acts += teardown(pcs, world, view, u.index, f"every replica is recreated: surge replica {u.index} removed", "surge")
+        busy = sorted(u.index for u in d.delete)
+        if not any(u.old for u in units) and not any(u.index >= pcs.replicas for u in units) \
+                and all(view.replica_available(i) for i in range(pcs.replicas)) and len(units) >= pcs.replicas:
+            a, st = S.progress_write(pcs, st, "every replica is recreated: the update ends", R_RECREATE,
+                                     updatingReplicas=[], updateEndedAt=U.stamp(world))
+            acts.append(a)
+        elif busy:
+            cur = sorted(set(S.updating_replicas(st)) | set(busy))
+            a, st = S.progress_write(pcs, st, f"recreating replicas {', '.join(map(str, cur))}", R_RECREATE,
+                                     updatingReplicas=cur)
+            acts.append(replace(a, hidden=True))
+        return acts
+
+    def converged(self, pcs: PCS, world: World) -> bool:
+        if S.update_active(self.status(pcs, world)):
+            return False
+        view = self.view(pcs, world)
+        return not any(u.old or u.index >= pcs.replicas for u in self.units(pcs, view))
+
+    def diagnose(self, pcs: PCS, world: World, env: Environment) -> Stuck | None:
+        from .stuck import diagnose_replica_recreate
+        return diagnose_replica_recreate(self, pcs, world, env)
+
+    def warnings(self, pcs: PCS, world: World) -> list[Warning]:
+        from .stuck import proposed_warning
+        return [proposed_warning(pcs)]
+
+    def counts(self, pcs: PCS, world: World) -> Mapping[str, Any]:
+        from .stuck import surge_pods
+        return {"surge": len(surge_pods(pcs, world))}
+
+
+def teardown(pcs: PCS, world: World, view: S.View, i: int, reason: str, role: str | None) -> list[Action]:
+    """Delete every child of PodCliqueSet replica ``i``: standalone PodCliques,
+    scaling groups (their PodCliques and pods go with them), PodGangs and the
+    headless Service. The PodCliqueSet components recreate them from the current
+    template once they are gone."""
+    acts = []
+    rev = "new" if role == "surge" else "old"
+    for q in sorted(view.standalone.get(i, []), key=lambda o: o.name):
+        if not q.terminating:
+            acts.append(Action(verb="delete", kind="PodClique", name=q.name, namespace=q.namespace, reason=reason,
+                               rule=R_RECREATE, index=i, revision=rev, role=role))
+    for g in sorted(view.pcsg_by_replica.get(i, []), key=lambda o: o.name):
+        if not g.terminating:
+            acts.append(Action(verb="delete", kind="PodCliqueScalingGroup", name=g.name, namespace=g.namespace,
+                               reason=reason, rule=R_RECREATE, index=i, revision=rev, role=role))
+    gangs = {name for name, r, _ in C.expected_podgangs(pcs, world, max(pcs.replicas, i + 1)) if r == i}
+    for pg in C.owned(world, "PodGang", pcs):
+        if pg.name in gangs and not pg.terminating:
+            acts.append(Action(verb="delete", kind="PodGang", name=pg.name, namespace=pg.namespace, reason=reason,
+                               rule=R_RECREATE, index=i, role=role))
+    svc = world.get("Service", pcs.namespace, N.headless_service_name(pcs.name, i))
+    if svc is not None and not svc.terminating:
+        acts.append(Action(verb="delete", kind="Service", name=svc.name, namespace=svc.namespace, reason=reason,
+                           rule=R_RECREATE, index=i, role=role))
+    return acts

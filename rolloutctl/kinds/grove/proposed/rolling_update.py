@@ -1,0 +1,252 @@
+"""The proposed ``RollingUpdate`` strategy: PodCliqueSet replicas one at a time
+(as today); inside the selected replica every standalone clique rolls its pods and
+every scaling group rolls its replicas at the same time, each within its own
+``updateStrategy.{maxUnavailable, maxSurge}`` (defaults 1 / 0 reproduce today's
+one-at-a-time delete-then-create).
+
+Design: ai-dynamo/grove PR #262 ``docs/designs/update-strategy.md`` ("Proposed
+semantics", "MaxSurge Considerations", worked examples). The Grove operator does not
+implement it; rolloutctl plans it as the design describes (docs/grove-proposed.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Mapping
+
+from ....core.environment import Environment
+from ....core.model import Action, Obj, Stuck, Warning
+from ....core.world import World
+from .. import controllers as C
+from .. import names as N
+from .. import objects as O
+from .. import update_common as U
+from ..policy import Policy
+from ..spec import PCS
+from . import state as S
+from .budgets import Budget, resolve
+from .rollout import Unit, decide
+
+R_SELECT = "grove:operator/internal/controller/podcliqueset/components/podcliquesetreplica/rollingupdate.go#orchestrateRollingUpdate"
+R_POD_ROLL = S.DESIGN + "#podclique-maxsurge"
+R_PCSG_ROLL = S.DESIGN + "#podcliquescalinggroup-maxsurge"
+
+
+def clique_budget(pcs: PCS, pclq: Obj) -> Budget:
+    c = S.clique_of(pcs, pclq)
+    return resolve(c.update_strategy if c is not None else None, S.spec_replicas(pclq))
+
+
+def group_budget(pcs: PCS, view: S.View, pcsg: Obj) -> Budget:
+    g = view.group_of(pcsg)
+    return resolve(g.update_strategy if g is not None else None, S.spec_replicas(pcsg, g.replicas if g else 1))
+
+
+def pod_units(view: S.View, pclq: Obj) -> list[Unit]:
+    t = pclq.labels.get(N.L_TEMPLATE_HASH)
+    return [Unit(O.pod_index(p) if O.pod_index(p) is not None else -1, p.labels.get(N.L_TEMPLATE_HASH) != t,
+                 O.pod_ready(p), O.pod_scheduled(p)) for p in view.pods(pclq)]
+
+
+def pcsg_units(view: S.View, pcsg: Obj) -> list[Unit]:
+    out = []
+    for j, members in sorted(view.pcsg_units(pcsg).items()):
+        if any(q.terminating for q in members):
+            continue
+        out.append(Unit(j, any(view.pclq_outdated(q) for q in members), view.pcsg_replica_available(pcsg, j),
+                        any(O.pod_scheduled(p) for q in members for p in view.pods(q))))
+    return out
+
+
+class RollingUpdatePolicy(Policy):
+    name = "RollingUpdate"
+
+    def __init__(self) -> None:
+        self._view: tuple[World, S.View] | None = None
+
+    def view(self, pcs: PCS, world: World) -> S.View:
+        if self._view is None or self._view[0] is not world:
+            self._view = (world, S.View(pcs, world))
+        return self._view[1]
+
+    @staticmethod
+    def status(pcs: PCS, world: World) -> Mapping[str, Any]:
+        live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
+        return live.status if live is not None else {}
+
+    def selected(self, pcs: PCS, world: World, replica: int) -> bool:
+        st = self.status(pcs, world)
+        return S.update_active(st) and replica in S.updating_replicas(st)
+
+    # PodCliqueSet controller -------------------------------------------------
+    def replica_has_surge(self, view: S.View, i: int) -> bool:
+        for q in view.standalone.get(i, []):
+            if any((O.pod_index(p) or 0) >= S.spec_replicas(q) for p in view.pods(q)):
+                return True
+        for g in view.pcsg_by_replica.get(i, []):
+            reps = S.spec_replicas(g)
+            if any(j >= reps and any(not q.terminating for q in qs) for j, qs in view.pcsg_units(g).items()):
+                return True
+        return False
+
+    def replica_done(self, view: S.View, i: int) -> bool:
+        return not view.replica_outdated(i) and not self.replica_has_surge(view, i) and view.replica_available(i)
+
+    def pcs_pass(self, pcs: PCS, world: World, status: Mapping[str, Any]) -> list[Action]:
+        """Select PodCliqueSet replicas one at a time once the model has started the
+        update (new generation hash) (``orchestrateRollingUpdate``; unchanged by the design)."""
+        acts: list[Action] = []
+        st = dict(status)
+        if not S.update_active(st):
+            return acts
+        view = self.view(pcs, world)
+        cur = [i for i in S.updating_replicas(st) if i < pcs.replicas]
+        if cur and not self.replica_done(view, cur[0]):
+            return acts
+        pending = [i for i in range(pcs.replicas) if i not in cur and not self.replica_done(view, i)]
+        if pending:
+            nxt = S.order_replicas(pcs, world, pending)[0]
+            a, st = S.progress_write(pcs, st, f"update PodCliqueSet replica {nxt} (one replica at a time)", R_SELECT,
+                                     updatingReplicas=[nxt])
+            a = replace(a, index=nxt)
+        else:
+            a, st = S.progress_write(pcs, st, "every replica is updated: the update ends", R_SELECT,
+                                     updatingReplicas=[], updateEndedAt=U.stamp(world))
+            a = replace(a, fields={**a.fields, "updatedReplicas": pcs.replicas})
+        acts.append(a)
+        return acts
+
+    # PodCliqueScalingGroup controller -----------------------------------------
+    def surge_pcsg_replicas(self, pcs: PCS, pcsg: Obj, world: World) -> int:
+        reps = S.spec_replicas(pcsg)
+        present = []
+        for q in world.index("PodClique", N.L_PCSG).get(pcsg.name, ()):
+            j = S._to_int(q.labels.get(N.L_PCSG_REPLICA))
+            if j is not None and j >= reps and not q.terminating:
+                present.append(j)
+        extent = (max(present) + 1 - reps) if present else 0
+        wanted = 0
+        if self.selected(pcs, world, C.replica_of(pcsg)):
+            view = self.view(pcs, world)
+            key = ("surge", pcsg.name)
+            if key not in view.memo:
+                units = pcsg_units(view, pcsg)
+                view.memo[key] = decide(units, group_budget(pcs, view, pcsg)).surge if any(u.old for u in units) else 0
+            wanted = view.memo[key]
+        return max(extent, wanted)
+
+    def pcsg_pass(self, pcs: PCS, pcsg: Obj, world: World) -> list[Action]:
+        """Roll the scaling group's replicas within its budgets: surge replicas at
+        indices >= replicas (each in its own scaled PodGang, gated on the base gang),
+        old replicas deleted whole (all member PodCliques) within maxUnavailable,
+        surge replicas deleted at the end."""
+        i = C.replica_of(pcsg)
+        if not self.selected(pcs, world, i):
+            return []
+        view = self.view(pcs, world)
+        g = view.group_of(pcsg)
+        if g is None:
+            return []
+        budget = group_budget(pcs, view, pcsg)
+        units = pcsg_units(view, pcsg)
+        reps = budget.replicas
+        if not any(u.old or u.index >= reps for u in units):
+            return []
+        d = decide(units, budget)
+        acts: list[Action] = []
+        present = set(view.pcsg_units(pcsg))
+        why = f"maxUnavailable {budget.max_unavailable}, maxSurge {budget.max_surge}"
+        for j in range(reps, reps + d.surge):
+            if j in present:
+                continue
+            for cn in g.clique_names:
+                c = pcs.clique_by_name.get(cn)
+                if c is None:
+                    continue
+                raw = O.build_member_pclq(pcs, i, g, j, c)
+                acts.append(Action(verb="create", kind="PodClique", name=raw["metadata"]["name"], namespace=pcs.namespace,
+                                   reason=f"surge replica {j} of {g.name} ({why}); scaled PodGang "
+                                          f"{raw['metadata']['labels'][N.L_PODGANG]}, gated on the base gang",
+                                   rule=R_PCSG_ROLL, index=j, revision="new", role="surge", payload=raw))
+        for u in d.delete:
+            for q in sorted(view.pcsg_units(pcsg).get(u.index, []), key=lambda q: q.name):
+                acts.append(Action(verb="delete", kind="PodClique", name=q.name, namespace=q.namespace,
+                                   reason=f"replace {g.name} replica {u.index} ({'available' if u.available else 'unavailable'}; {why})",
+                                   rule=R_PCSG_ROLL, index=u.index, revision="old"))
+        for u in d.remove_surge:
+            for q in sorted(view.pcsg_units(pcsg).get(u.index, []), key=lambda q: q.name):
+                acts.append(Action(verb="delete", kind="PodClique", name=q.name, namespace=q.namespace,
+                                   reason=f"every replica of {g.name} is updated: surge replica {u.index} removed",
+                                   rule=R_PCSG_ROLL, index=u.index, revision="new", role="surge"))
+        return acts
+
+    # PodClique controller -------------------------------------------------------
+    def pclq_pass(self, pcs: PCS, pclq: Obj, world: World) -> list[Action]:
+        if N.L_PCSG in pclq.labels or not self.selected(pcs, world, C.replica_of(pclq)):
+            return C.sync_pods(pclq, world)
+        return roll_pods(pcs, pclq, world, self.view(pcs, world))
+
+    # model hooks ------------------------------------------------------------------
+    def converged(self, pcs: PCS, world: World) -> bool:
+        view = self.view(pcs, world)
+        if S.update_active(self.status(pcs, world)):
+            return False
+        return not any(view.replica_outdated(i) or self.replica_has_surge(view, i) for i in range(pcs.replicas))
+
+    def diagnose(self, pcs: PCS, world: World, env: Environment) -> Stuck | None:
+        from .stuck import diagnose_rolling_update
+        return diagnose_rolling_update(self, pcs, world, env)
+
+    def warnings(self, pcs: PCS, world: World) -> list[Warning]:
+        from .stuck import proposed_warning
+        return [proposed_warning(pcs)]
+
+    def counts(self, pcs: PCS, world: World) -> Mapping[str, Any]:
+        from .stuck import surge_pods
+        return {"surge": len(surge_pods(pcs, world))}
+
+
+def roll_pods(pcs: PCS, pclq: Obj, world: World, view: S.View) -> list[Action]:
+    """One PodClique pass of the pod-level rolling update: create new pods up to
+    ``replicas`` plus the wanted surge (lowest free indices, so holes first and surge
+    at indices >= replicas, ``GetAvailableIndices``), delete old pods within
+    maxUnavailable, and delete surge pods once no old pod is left."""
+    budget = clique_budget(pcs, pclq)
+    units = pod_units(view, pclq)
+    reps = budget.replicas
+    if not any(u.old or u.index >= reps for u in units):
+        return C.sync_pods(pclq, world)
+    d = decide(units, budget)
+    acts: list[Action] = []
+    why = f"maxUnavailable {budget.max_unavailable}, maxSurge {budget.max_surge}"
+    taken = {u.index for u in units}
+    holes = sum(1 for k in range(reps) if k not in taken)
+    n_create = max(reps + d.surge - len(units), holes)
+    if n_create > 0:
+        raw = dict(pclq.raw)
+        raw["spec"] = dict(pclq.spec)
+        raw["spec"]["replicas"] = len(units) + n_create
+        for a in C.sync_pods(Obj(raw, pclq.file, pclq.line, pclq.lines), world):
+            if a.verb != "create":
+                continue
+            if a.index is not None and a.index >= reps:
+                a = replace(a, role="surge", reason=f"surge pod {a.index} of {pclq.name} ({why})", rule=R_POD_ROLL)
+            else:
+                a = replace(a, reason=f"pod {a.index} of {pclq.name} with the new template", rule=R_POD_ROLL)
+            acts.append(a)
+    by_index = {O.pod_index(p): p for p in view.pods(pclq)}
+    for u in d.delete:
+        p = by_index.get(u.index)
+        if p is not None:
+            acts.append(Action(verb="delete", kind="Pod", name=C.pod_display_name(p), namespace=p.namespace,
+                               reason=f"replace old pod {u.index} of {pclq.name} ({'Ready' if u.available else 'not Ready'}; {why})",
+                               rule=R_POD_ROLL, index=u.index, revision="old",
+                               uid=p.name if C.pod_display_name(p) != p.name else None))
+    for u in d.remove_surge:
+        p = by_index.get(u.index)
+        if p is not None:
+            acts.append(Action(verb="delete", kind="Pod", name=C.pod_display_name(p), namespace=p.namespace,
+                               reason=f"every pod of {pclq.name} is updated: surge pod {u.index} removed",
+                               rule=R_POD_ROLL, index=u.index, revision="new", role="surge",
+                               uid=p.name if C.pod_display_name(p) != p.name else None))
+    return acts

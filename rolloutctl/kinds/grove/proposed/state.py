@@ -1,0 +1,204 @@
+"""What a proposed-strategy controller reads from the world: which objects carry an
+outdated pod template, which are available, which are surge, and the update
+bookkeeping in the PodCliqueSet status.
+
+Availability follows the upstream status rules the design builds on:
+a PodClique is available with ``readyReplicas >= minAvailable``, a scaling-group
+replica when every member PodClique is, a PodCliqueSet replica when every
+standalone PodClique is and every scaling group has ``minAvailable`` available
+replicas (``podcliqueset/reconcilestatus.go`` ``computeAvailableAndUpdatedReplicas``,
+``podcliquescalinggroup/reconcilestatus.go``). Outdated = the
+``grove.io/pod-template-hash`` label differs from the desired clique template
+(``componentutils.ComputePCLQPodTemplateHash``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from ....core.model import Action, Obj
+from ....core.world import World
+from .. import controllers as C
+from .. import names as N
+from .. import objects as O
+from .. import update_common as U
+from ..spec import PCS, Clique
+
+DESIGN = "grove-design:docs/designs/update-strategy.md"  # ai-dynamo/grove PR #262
+
+
+def _int(v: Any, default: int = 0) -> int:
+    return v if isinstance(v, int) and not isinstance(v, bool) else default
+
+
+def clique_of(pcs: PCS, pclq: Obj) -> Clique | None:
+    return U.clique_of(pcs, pclq)
+
+
+def target_hash(pcs: PCS, pclq: Obj) -> str | None:
+    return U.expected_pod_template_hash(pcs, pclq) or None
+
+
+def min_available(pclq: Obj) -> int:
+    return _int(pclq.spec.get("minAvailable"), 1)
+
+
+def spec_replicas(o: Obj, default: int = 0) -> int:
+    return _int(o.spec.get("replicas"), default)
+
+
+class View:
+    """One pass's read model of a PodCliqueSet's children (built once per pass)."""
+
+    def __init__(self, pcs: PCS, world: World) -> None:
+        self.pcs = pcs
+        self.world = world
+        ns = pcs.namespace
+        self._pods_index = world.index("Pod", N.L_PCLQ)
+        self.pods_by_pclq: dict[str, list[Obj]] = {}  # filled lazily
+        self.pclqs = [p for p in C.owned(world, "PodClique", pcs)]
+        self.pcsgs = [p for p in C.owned(world, "PodCliqueScalingGroup", pcs)]
+        self.members: dict[str, dict[int, list[Obj]]] = {}
+        self.standalone: dict[int, list[Obj]] = {}
+        for q in self.pclqs:
+            if N.L_PCSG in q.labels:
+                j = _int(_to_int(q.labels.get(N.L_PCSG_REPLICA)), -1)
+                self.members.setdefault(q.labels[N.L_PCSG], {}).setdefault(j, []).append(q)
+            else:
+                self.standalone.setdefault(C.replica_of(q), []).append(q)
+        self.pcsg_by_replica: dict[int, list[Obj]] = {}
+        for g in self.pcsgs:
+            self.pcsg_by_replica.setdefault(C.replica_of(g), []).append(g)
+        self._hash: dict[str, str | None] = {}
+        self.memo: dict[tuple, Any] = {}  # per-pass results of the policies
+
+    # PodCliques ---------------------------------------------------------------
+    def target(self, pclq: Obj) -> str | None:
+        h = self._hash.get(pclq.name, "?")
+        if h == "?":
+            h = target_hash(self.pcs, pclq)
+            self._hash[pclq.name] = h
+        return h
+
+    def pods(self, pclq: Obj) -> list[Obj]:
+        """Active pods of ``pclq`` (computed once per view)."""
+        got = self.pods_by_pclq.get(pclq.name)
+        if got is None:
+            got = [p for p in self._pods_index.get(pclq.name, ()) if p.namespace == pclq.namespace and O.pod_active(p)]
+            self.pods_by_pclq[pclq.name] = got
+        return got
+
+    def ready(self, pclq: Obj) -> int:
+        return sum(1 for p in self.pods(pclq) if O.pod_ready(p))
+
+    def pclq_available(self, pclq: Obj) -> bool:
+        return not pclq.terminating and self.ready(pclq) >= min_available(pclq)
+
+    def pclq_outdated(self, pclq: Obj) -> bool:
+        """The PodClique's template or any of its pods is not the desired one."""
+        t = self.target(pclq)
+        if pclq.labels.get(N.L_TEMPLATE_HASH) != t:
+            return True
+        return any(p.labels.get(N.L_TEMPLATE_HASH) != t for p in self.pods(pclq))
+
+    # scaling-group replicas ----------------------------------------------------
+    def group_of(self, pcsg: Obj):
+        i = C.replica_of(pcsg)
+        return next((g for g in self.pcs.groups if self.pcs.pcsg_fqn(i, g) == pcsg.name), None)
+
+    def pcsg_units(self, pcsg: Obj) -> dict[int, list[Obj]]:
+        return self.members.get(pcsg.name, {})
+
+    def pcsg_replica_available(self, pcsg: Obj, j: int) -> bool:
+        g = self.group_of(pcsg)
+        members = [q for q in self.pcsg_units(pcsg).get(j, []) if not q.terminating]
+        if g is None or len(members) < len(g.clique_names):
+            return False
+        return all(self.pclq_available(q) for q in members)
+
+    def pcsg_available_replicas(self, pcsg: Obj) -> int:
+        return sum(1 for j in self.pcsg_units(pcsg) if self.pcsg_replica_available(pcsg, j))
+
+    # PodCliqueSet replicas -----------------------------------------------------
+    def replica_pclqs(self, i: int) -> list[Obj]:
+        out = list(self.standalone.get(i, []))
+        for g in self.pcsg_by_replica.get(i, []):
+            for qs in self.pcsg_units(g).values():
+                out.extend(qs)
+        return out
+
+    def replica_outdated(self, i: int) -> bool:
+        return any(self.pclq_outdated(q) for q in self.replica_pclqs(i) if not q.terminating)
+
+    def replica_present(self, i: int) -> bool:
+        """Some non-terminating child of replica ``i`` exists."""
+        return any(not q.terminating for q in self.standalone.get(i, [])) or \
+            any(not g.terminating for g in self.pcsg_by_replica.get(i, []))
+
+    def replica_terminating(self, i: int) -> bool:
+        return any(q.terminating for q in self.standalone.get(i, [])) or \
+            any(g.terminating for g in self.pcsg_by_replica.get(i, []))
+
+    def replica_available(self, i: int) -> bool:
+        """``availableReplicas`` rule: every standalone PodClique and every scaling group
+        of replica ``i`` exists and meets its minimum."""
+        pcs = self.pcs
+        names = {q.name: q for q in self.standalone.get(i, []) if not q.terminating}
+        for c in pcs.standalone:
+            q = names.get(pcs.standalone_pclq_fqn(i, c.name))
+            if q is None or not self.pclq_available(q):
+                return False
+        groups = {g.name: g for g in self.pcsg_by_replica.get(i, []) if not g.terminating}
+        for g in pcs.groups:
+            live = groups.get(pcs.pcsg_fqn(i, g))
+            if live is None:
+                return False
+            if self.pcsg_available_replicas(live) < _int(live.spec.get("minAvailable"), g.min_available):
+                return False
+        return True
+
+    def replica_scheduled_pods(self, i: int) -> int:
+        return sum(1 for q in self.replica_pclqs(i) for p in self.pods(q) if O.pod_scheduled(p))
+
+    def replica_pods(self, i: int) -> list[Obj]:
+        return [p for q in self.replica_pclqs(i) for p in self.pods(q)]
+
+
+def _to_int(v: Any) -> int | None:
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        return None
+
+
+# ----------------------------------------------------------------------------- status
+
+
+def update_active(status: Mapping[str, Any]) -> bool:
+    prog = status.get("updateProgress")
+    return isinstance(prog, Mapping) and prog.get("updateEndedAt") is None
+
+
+def updating_replicas(status: Mapping[str, Any]) -> list[int]:
+    prog = status.get("updateProgress")
+    if not isinstance(prog, Mapping):
+        return []
+    return [i for i in prog.get("updatingReplicas") or [] if isinstance(i, int)]
+
+
+def progress_write(pcs: PCS, status: Mapping[str, Any], reason: str, rule: str, **changes: Any) -> tuple[Action, dict[str, Any]]:
+    st = dict(status)
+    prog = dict(st.get("updateProgress") or {})
+    prog.update(changes)
+    st["updateProgress"] = prog
+    return Action(verb="status", kind="PodCliqueSet", name=pcs.name, namespace=pcs.namespace, reason=reason,
+                  rule=rule, fields={"updateProgress": prog}), st
+
+
+def order_replicas(pcs: PCS, world: World, pending: Iterable[int]) -> list[int]:
+    """The design keeps today's order ("unscheduled → unhealthy → ascending ordinal"):
+    ``update_common.order_pcs_replica_info`` (upstream ``orderPCSReplicaInfo``)."""
+    want = set(pending)
+    infos = [r for r in U.pcs_replica_infos(pcs, world, None) if r.index in want]
+    return [r.index for r in U.order_pcs_replica_info(pcs, infos, U.min_available_breached_replicas(pcs, world))]
