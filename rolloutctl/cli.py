@@ -28,6 +28,12 @@ app = typer.Typer(
 )
 
 
+class KueueModel(str, Enum):
+    top_level = "top-level"
+    nested = "nested"
+    legacy = "legacy"
+
+
 class PlanFormat(str, Enum):
     table = "table"
     json = "json"
@@ -96,8 +102,12 @@ def emit(text: str) -> None:
 _OBSERVED_HELP = ("What is in the cluster now: live objects (kubectl get -o yaml) or the previously applied "
                   "manifest alone (a settled cluster at that spec). Repeatable. Without it the object is new.")
 _CAPACITY_HELP = "Total the workload may request, e.g. nvidia.com/gpu=16 or memory=800Mi. Repeatable. Default: unlimited."
+_KUEUE_HELP = ("RayService under Kueue: top-level (Kueue owns spec.suspend; Kueue PR #11264, unmerged), nested "
+               "(Kueue >= v0.17 owns rayClusterConfig.suspend) or legacy (Kueue manages each RayCluster). Kueue "
+               "objects (ClusterQueue, LocalQueue, ResourceFlavor, Workload) come from --observed and the desired files.")
 _COMPARE_HELP = ("Plan the same change under every update strategy (Grove: RollingRecreate, RollingUpdate, "
-                 "ReplicaRecreate, ScaleThenRoll) side by side. Exit 1 only when the manifest's own strategy gets stuck.")
+                 "ReplicaRecreate, ScaleThenRoll; a RayService with --kueue: the three Kueue models) side by side. "
+                 "Exit 1 only when the manifest's own strategy gets stuck.")
 _NEVER_READY_HELP = "Objects the plan creates whose names match this glob never become Ready (failure drills). Repeatable."
 
 
@@ -114,6 +124,7 @@ def _plan_command(first: bool):
         max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
         max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
         compare: bool = typer.Option(False, "--compare", hidden=first, help=_COMPARE_HELP),
+        kueue: Optional[KueueModel] = typer.Option(None, "--kueue", metavar="MODEL", help=_KUEUE_HELP),
     ) -> None:
         def body() -> int:
             from . import app as usecases
@@ -123,7 +134,8 @@ def _plan_command(first: bool):
             opts = usecases.PlanOptions(
                 observed=tuple(observed), capacity=tuple(capacity), never_ready=tuple(never_ready),
                 max_steps=max_steps, limits=Limits(max_input_bytes, max_alias_nodes),
-                model_options={"kuberay_version": kuberay_version} if kuberay_version else {},
+                model_options={**({"kuberay_version": kuberay_version} if kuberay_version else {}),
+                               **({"kueue": kueue.value} if kueue else {})},
             )
             if compare:
                 if first:
