@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Mapping, Sequence
 
+from . import validation as kueue_validation
 from ...core.environment import Environment
 from ...core.kind import Progress
 from ...core.model import (Action, Change, Comparison, ComparisonRow, Finding, Impact, Obj, ObjectRef, Stuck,
@@ -554,7 +555,7 @@ class KueueRayServiceModel:
         return kr + list(world.memory.get(k.MEM_NOTES, ()))
 
     def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]:
-        return list(self.kr.validate(obj, old)) + validate_kueue(obj)
+        return list(self.kr.validate(obj, old)) + kueue_validation.validate(obj, old)
 
     def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]:
         return self.kr.classify(changes, desired, live)
@@ -632,35 +633,6 @@ def _kueue_phrase(a: Action) -> str:
 
 
 # --------------------------------------------------------------------------- webhook validation
-
-
-def validate_kueue(obj: Obj) -> list[Finding]:
-    """Kueue's RayService validating webhook (``rayservice_webhook.go`` → raycluster/common.go
-    ``ValidateCreate``), applied when the RayService has a queue label."""
-    if obj.kind != RS or not obj.labels.get(QUEUE_LABEL):
-        return []
-    out: list[Finding] = []
-    rcc = _m(obj.spec.get("rayClusterConfig"))
-    groups = _l(rcc.get("workerGroupSpecs"))
-
-    def f(rule_id: str, path: tuple, msg: str, dotted: str) -> None:
-        out.append(Finding(rule_id, "error", obj.file, obj.line_of(*path), msg, dotted, obj.ref))
-
-    if rcc.get("enableInTreeAutoscaling") is True and obj.annotations.get("kueue.x-k8s.io/elastic-job") != "true":
-        f("KQ001", ("spec", "rayClusterConfig", "enableInTreeAutoscaling"),
-          "a Kueue-managed RayService may autoscale only with workload slicing (annotation "
-          "kueue.x-k8s.io/elastic-job: \"true\") (kueue raycluster/common.go#ValidateCreate)",
-          "spec.rayClusterConfig.enableInTreeAutoscaling")
-    if len(groups) + 1 > 18:
-        f("KQ002", ("spec", "rayClusterConfig", "workerGroupSpecs"),
-          f"{len(groups) + 1} pod sets: a Kueue Workload holds at most 18 (the head and 17 worker groups) "
-          "(kueue jobframework/constants.go#MaxPodSets)", "spec.rayClusterConfig.workerGroupSpecs")
-    for i, g in enumerate(groups):
-        if _m(g).get("groupName") == "head":
-            f("KQ003", ("spec", "rayClusterConfig", "workerGroupSpecs", i, "groupName"),
-              "the worker group name \"head\" is reserved for the head pod set (kueue raycluster/common.go#"
-              "ValidateCreate)", f"spec.rayClusterConfig.workerGroupSpecs[{i}].groupName")
-    return out
 
 
 def queue_objects(objs: Sequence[Obj]) -> list[Obj]:
