@@ -21,6 +21,7 @@ MAX_POD_SETS = 18
 @dataclass(frozen=True)
 class Rule:
     id: str
+    name: str
     severity: str
     upstream: str
     summary: str
@@ -39,19 +40,19 @@ def _rule(*args: str) -> Rule:
 
 
 R_AUTOSCALING = _rule(
-    "KQ001", "error", "kueue:pkg/controller/jobs/raycluster/common.go#ValidateCreate",
+    "KQ001", "autoscaling-needs-elastic-job", "error", "kueue:pkg/controller/jobs/raycluster/common.go#ValidateCreate",
     "A Kueue-managed RayService may use the in-tree autoscaler only with elastic workload slicing",
     "metadata: {labels: {kueue.x-k8s.io/queue-name: q}}\nspec: {rayClusterConfig: {enableInTreeAutoscaling: true}}",
     "metadata: {labels: {kueue.x-k8s.io/queue-name: q}, annotations: {kueue.x-k8s.io/elastic-job: 'true'}}\n"
     "spec: {rayClusterConfig: {enableInTreeAutoscaling: true}}",
     "Add the annotation kueue.x-k8s.io/elastic-job: \"true\", or turn the autoscaler off.")
 R_POD_SETS = _rule(
-    "KQ002", "error", "kueue:pkg/controller/jobframework/constants.go#MaxPodSets",
+    "KQ002", "max-pod-sets", "error", "kueue:pkg/controller/jobframework/constants.go#MaxPodSets",
     "A Kueue Workload holds at most 18 pod sets: the head and 17 worker groups",
     "18 workerGroupSpecs under a queue label", "at most 17 workerGroupSpecs",
     "Merge worker groups, or run the service outside Kueue.")
 R_HEAD_NAME = _rule(
-    "KQ003", "error", "kueue:pkg/controller/jobs/raycluster/common.go#ValidateCreate",
+    "KQ003", "head-group-name-reserved", "error", "kueue:pkg/controller/jobs/raycluster/common.go#ValidateCreate",
     "The worker group name \"head\" is reserved for the head pod set of the Workload",
     "workerGroupSpecs: [{groupName: head}]", "workerGroupSpecs: [{groupName: gpu}]",
     "Rename the worker group.")
