@@ -175,30 +175,7 @@ app.command(
 )(_plan_command(first=True))
 
 
-# ----------------------------------------------------------------------------- schema
-
-SCHEMA_NAMES = ("plan", "comparison", "diff", "lint", "rayservice", "podcliqueset")
-
-
-@app.command("schema", help="Print a bundled JSON Schema: " + ", ".join(SCHEMA_NAMES) + ".\n\n"
-             "Example: rolloutctl schema plan > plan.schema.json")
-def schema_command(name: str = typer.Argument(..., metavar="NAME", help="One of: " + ", ".join(SCHEMA_NAMES))) -> None:
-    def body() -> int:
-        from .app import InputProblem
-        from .schemas_access import schema_text
-
-        if name not in SCHEMA_NAMES:
-            raise InputProblem([f"unknown schema {name!r}; choose one of: {', '.join(SCHEMA_NAMES)}"])
-        text = schema_text(name)
-        if text is None:
-            raise InputProblem([f"schema {name!r} is not bundled in this build"])
-        emit(text if text.endswith("\n") else text + "\n")
-        return EXIT_OK
-
-    run_guarded(body)
-
-
-# ----------------------------------------------------------------------------- diff (issue 6)
+# ----------------------------------------------------------------------------- diff
 
 _DIFF_EFFECTS = ("none", "in-place", "scale", "rollout", "recreate", "teardown", "ignored", "rejected")
 
@@ -262,7 +239,7 @@ def diff_command(
     run_guarded(body)
 
 
-# ----------------------------------------------------------------------------- lint / rules (issue 7)
+# ----------------------------------------------------------------------------- lint / rules
 
 
 class LintFormat(str, Enum):
@@ -375,6 +352,29 @@ def rules_command(
             emit(docs.render_rule_text(rules[0]))
         else:
             emit(docs.render_rules_list(rules))
+        return EXIT_OK
+
+    run_guarded(body)
+
+
+# ----------------------------------------------------------------------------- schema
+
+SCHEMA_NAMES = ("plan", "comparison", "diff", "lint", "rayservice", "podcliqueset")
+
+
+@app.command("schema", help="Print a bundled JSON Schema: " + ", ".join(SCHEMA_NAMES) + ".\n\n"
+             "Example: rolloutctl schema plan > plan.schema.json")
+def schema_command(name: str = typer.Argument(..., metavar="NAME", help="One of: " + ", ".join(SCHEMA_NAMES))) -> None:
+    def body() -> int:
+        from .app import InputProblem
+        from .schemas_access import schema_text
+
+        if name not in SCHEMA_NAMES:
+            raise InputProblem([f"unknown schema {name!r}; choose one of: {', '.join(SCHEMA_NAMES)}"])
+        text = schema_text(name)
+        if text is None:
+            raise InputProblem([f"schema {name!r} is not bundled in this build"])
+        emit(text if text.endswith("\n") else text + "\n")
         return EXIT_OK
 
     run_guarded(body)
