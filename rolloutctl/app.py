@@ -215,13 +215,24 @@ def plan(paths: Sequence[str], opts: PlanOptions) -> list[Plan]:
     desired, observed = checked_inputs(paths, opts)
     plans = []
     for obj in targets(desired, paths):
-        cls = model_class(obj)
-        model = cls(**opts.model_options)
+        model = _plan_model(obj, opts, desired, observed)
         old = _previous(obj, observed)
         reject_invalid(model, obj, old)
         world = model.observe(obj, _related(obj, observed), env)
         plans.append(simulate(model, obj, world, env, extra_warnings=_input_warnings(obj, observed)))
     return plans
+
+
+def _plan_model(obj: Obj, opts: PlanOptions, desired: Sequence[Obj], observed: Sequence[Obj]) -> Any:
+    """The model of ``obj``; a RayService with ``--kueue MODEL`` gets KubeRay and Kueue
+    interleaved (kinds/kueue), with the Kueue objects of the desired and observed input."""
+    options = {k: v for k, v in opts.model_options.items() if k != "kueue"}
+    if opts.model_options.get("kueue") and obj.kind == "RayService":
+        from .kinds.kueue.model import KueueRayServiceModel, queue_objects
+
+        return KueueRayServiceModel(kueue=opts.model_options["kueue"], queues=queue_objects(desired),
+                                    observed_queues=queue_objects(observed), **options)
+    return model_class(obj)(**options)
 
 
 def next_step(paths: Sequence[str], opts: PlanOptions) -> list[Plan]:
@@ -460,10 +471,12 @@ def compare(paths: Sequence[str], opts: PlanOptions) -> list[Compared]:
     desired, observed = checked_inputs(paths, opts)
     out = []
     for obj in targets(desired, paths):
-        model = model_class(obj)(**opts.model_options)
+        model = _plan_model(obj, opts, desired, observed)
         if not hasattr(model, "compare"):
             raise InputProblem([InputError(obj.file, obj.line, f"plan --compare: no alternative update strategies "
-                                           f"are modelled for {obj.kind}")])
+                                           f"are modelled for {obj.kind}"
+                                           + (" (with --kueue MODEL it compares the three Kueue integration models)"
+                                              if obj.kind == "RayService" else ""))])
         reject_invalid(model, obj, _previous(obj, observed))
         out.append(Compared(model.compare(obj, _related(obj, observed), env), model.own_strategy(obj)))
     return out

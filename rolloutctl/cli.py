@@ -28,6 +28,12 @@ app = typer.Typer(
 )
 
 
+class KueueModel(str, Enum):
+    top_level = "top-level"
+    nested = "nested"
+    legacy = "legacy"
+
+
 class PlanFormat(str, Enum):
     table = "table"
     json = "json"
@@ -127,8 +133,12 @@ def emit(text: str) -> None:
 _OBSERVED_HELP = ("What is in the cluster now: live objects (kubectl get -o yaml) or the previously applied "
                   "manifest alone (a settled cluster at that spec). Repeatable. Without it the object is new.")
 _CAPACITY_HELP = "Total the workload may request, e.g. nvidia.com/gpu=16 or memory=800Mi. Repeatable. Default: unlimited."
+_KUEUE_HELP = ("RayService under Kueue: top-level (Kueue owns spec.suspend; Kueue PR #11264, unmerged), nested "
+               "(Kueue >= v0.17 owns rayClusterConfig.suspend) or legacy (Kueue manages each RayCluster). Kueue "
+               "objects (ClusterQueue, LocalQueue, ResourceFlavor, Workload) come from --observed and the desired files.")
 _COMPARE_HELP = ("Plan the same change under every update strategy (Grove: RollingRecreate, RollingUpdate, "
-                 "ReplicaRecreate, ScaleThenRoll) side by side. Exit 1 only when the manifest's own strategy gets stuck.")
+                 "ReplicaRecreate, ScaleThenRoll; a RayService with --kueue: the three Kueue models) side by side. "
+                 "Exit 1 only when the manifest's own strategy gets stuck.")
 _NEVER_READY_HELP = "Objects the plan creates whose names match this glob never become Ready (failure drills). Repeatable."
 
 
@@ -146,6 +156,7 @@ def _plan_command(first: bool):
         max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
         max_pods: int = typer.Option(100_000, "--max-pods", min=1, help="Refuse to plan a workload of more pods."),
         compare: bool = typer.Option(False, "--compare", hidden=first, help=_COMPARE_HELP),
+        kueue: Optional[KueueModel] = typer.Option(None, "--kueue", metavar="MODEL", help=_KUEUE_HELP),
     ) -> None:
         def body() -> int:
             from . import app as usecases
@@ -155,7 +166,8 @@ def _plan_command(first: bool):
             opts = usecases.PlanOptions(
                 observed=tuple(observed), capacity=tuple(capacity), never_ready=tuple(never_ready),
                 max_steps=max_steps, limits=Limits(max_input_bytes, max_alias_nodes, max_pods),
-                model_options={"kuberay_version": kuberay_version} if kuberay_version else {},
+                model_options={**({"kuberay_version": kuberay_version} if kuberay_version else {}),
+                               **({"kueue": kueue.value} if kueue else {})},
             )
             if compare:
                 if first:
@@ -195,30 +207,7 @@ app.command(
 )(_plan_command(first=True))
 
 
-# ----------------------------------------------------------------------------- schema
-
-SCHEMA_NAMES = ("plan", "comparison", "diff", "lint", "rayservice", "podcliqueset")
-
-
-@app.command("schema", help="Print a bundled JSON Schema: " + ", ".join(SCHEMA_NAMES) + ".\n\n"
-             "Example: rolloutctl schema plan > plan.schema.json")
-def schema_command(name: str = typer.Argument(..., metavar="NAME", help="One of: " + ", ".join(SCHEMA_NAMES))) -> None:
-    def body() -> int:
-        from .app import InputProblem
-        from .schemas_access import schema_text
-
-        if name not in SCHEMA_NAMES:
-            raise InputProblem([f"unknown schema {name!r}; choose one of: {', '.join(SCHEMA_NAMES)}"])
-        text = schema_text(name)
-        if text is None:
-            raise InputProblem([f"schema {name!r} is not bundled in this build"])
-        emit(text if text.endswith("\n") else text + "\n")
-        return EXIT_OK
-
-    run_guarded(body)
-
-
-# ----------------------------------------------------------------------------- diff (issue 6)
+# ----------------------------------------------------------------------------- diff
 
 _DIFF_EFFECTS = ("none", "in-place", "scale", "rollout", "recreate", "teardown", "ignored", "rejected")
 
@@ -282,7 +271,7 @@ def diff_command(
     run_guarded(body)
 
 
-# ----------------------------------------------------------------------------- lint / rules (issue 7)
+# ----------------------------------------------------------------------------- lint / rules
 
 
 class LintFormat(str, Enum):
@@ -395,6 +384,29 @@ def rules_command(
             emit(docs.render_rule_text(rules[0]))
         else:
             emit(docs.render_rules_list(rules))
+        return EXIT_OK
+
+    run_guarded(body)
+
+
+# ----------------------------------------------------------------------------- schema
+
+SCHEMA_NAMES = ("plan", "comparison", "diff", "lint", "rayservice", "podcliqueset")
+
+
+@app.command("schema", help="Print a bundled JSON Schema: " + ", ".join(SCHEMA_NAMES) + ".\n\n"
+             "Example: rolloutctl schema plan > plan.schema.json")
+def schema_command(name: str = typer.Argument(..., metavar="NAME", help="One of: " + ", ".join(SCHEMA_NAMES))) -> None:
+    def body() -> int:
+        from .app import InputProblem
+        from .schemas_access import schema_text
+
+        if name not in SCHEMA_NAMES:
+            raise InputProblem([f"unknown schema {name!r}; choose one of: {', '.join(SCHEMA_NAMES)}"])
+        text = schema_text(name)
+        if text is None:
+            raise InputProblem([f"schema {name!r} is not bundled in this build"])
+        emit(text if text.endswith("\n") else text + "\n")
         return EXIT_OK
 
     run_guarded(body)

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .model import Change, Obj
+from .paths import LIST_KEYS
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
@@ -42,26 +43,6 @@ LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 SERVER_METADATA = ("managedFields", "resourceVersion", "uid", "generation", "creationTimestamp", "selfLink",
                    "deletionTimestamp", "deletionGracePeriodSeconds")
 
-#: list field name -> candidate key fields, tried in order. A list is matched by the
-#: first candidate that identifies every item on both sides uniquely; otherwise by index.
-LIST_KEYS: Mapping[str, tuple[str, ...]] = {
-    "workerGroupSpecs": ("groupName",),
-    "cliques": ("name",),
-    "podCliqueScalingGroups": ("name",),
-    "containers": ("name",),
-    "initContainers": ("name",),
-    "ephemeralContainers": ("name",),
-    "env": ("name",),
-    "ports": ("name", "containerPort", "port"),
-    "volumes": ("name",),
-    "volumeMounts": ("name", "mountPath"),
-    "volumeDevices": ("name", "devicePath"),
-    "imagePullSecrets": ("name",),
-    "resourceClaims": ("name",),
-    "resourceClaimTemplates": ("name",),
-    "hostAliases": ("ip",),
-    "conditions": ("type",),
-}
 
 MASK = "***"
 MASK_BEFORE = "*** (before)"

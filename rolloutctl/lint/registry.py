@@ -279,6 +279,7 @@ def _operator_rules() -> list[Rule]:
         kuberay = None
     if kuberay is not None and getattr(kuberay, "RULES", None):
         rules += _from_specs(kuberay.RULES, "kuberay")
+    rules += _from_specs(import_module("rolloutctl.kinds.kueue.validation").RULES, "kueue")
     return rules
 
 

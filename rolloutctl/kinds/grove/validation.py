@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ...core.model import Finding, Obj
+from ...core.paths import field_path
 from .defaults import default_pcs
 
 API_GROUP = "grove.io"
@@ -145,32 +146,8 @@ def _duplicates(values: Iterable[Any]) -> list[Any]:
 
 
 # Lists whose items Kubernetes identifies by a key (CONTRACT.md path syntax).
-_LIST_KEYS = {
-    "cliques": "name", "podCliqueScalingGroups": "name", "containers": "name", "initContainers": "name",
-    "env": "name", "resourceClaimTemplates": "name", "resourceSharing": "name", "volumes": "name",
-    "ports": "name",
-}
 
 
-def field_path(raw: Mapping[str, Any], path: Path) -> str:
-    """``spec.template.cliques[name=prefill].spec.minAvailable`` for a path tuple."""
-    out = ""
-    cur: Any = raw
-    parent = ""
-    for p in path:
-        if isinstance(p, int):
-            item = cur[p] if isinstance(cur, list) and 0 <= p < len(cur) else None
-            key = _LIST_KEYS.get(parent)
-            if key and isinstance(item, Mapping) and isinstance(item.get(key), str) and item.get(key):
-                out += f"[{key}={item[key]}]"
-            else:
-                out += f"[{p}]"
-            cur = item
-        else:
-            out += ("." if out else "") + str(p)
-            cur = cur.get(p) if isinstance(cur, Mapping) else None
-            parent = str(p)
-    return out
 
 
 # --------------------------------------------------------------------------- the object under check
