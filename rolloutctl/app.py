@@ -311,7 +311,7 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
         model = _model_for(obj, opts.model_options)
         old = by_key.get(key)
         if old is None:
-            results.append(ObjectDiff(obj.ref, "added", (), (_added_impact(obj),)))
+            results.append(ObjectDiff(obj.ref, "added", (), _added_impact(obj, model)))
             continue
         hooks = diff_hooks(obj, model)
         changes = _diff_objects(obj, old, hooks)
@@ -401,11 +401,16 @@ def _live_from_cluster(desired: Sequence[Obj], opts: DiffOptions, run: Any) -> l
     return [o for o in objs if is_modelled(o)]
 
 
-def _added_impact(obj: Obj) -> Any:
+def _added_impact(obj: Obj, model: Any) -> tuple:
+    """A new object: the webhook's create rules decide whether it is accepted at all
+    (the kind's own ``validate``, the rules ``lint`` and ``plan`` use)."""
     from .core.model import Impact
 
-    return Impact("scale", f"new {obj.kind}: the operator creates everything it owns; nothing existing is replaced",
-                  ())
+    errors = [f for f in (model.validate(obj, None) if model is not None else []) if f.severity == "error"]
+    if errors:
+        return tuple(Impact("rejected", f"{f.rule}: {f.message}", (f.path,) if f.path else ()) for f in errors)
+    return (Impact("scale", f"new {obj.kind}: the operator creates everything it owns; nothing existing is replaced",
+                   ()),)
 
 
 def _removed_impact(obj: Obj) -> Any:

@@ -163,10 +163,7 @@ def test_webhook_rejections_stop_planning(cli, tmp_path, command, case, base, fn
 
 
 @pytest.mark.parametrize("case, base, fn, rule, field", [
-    c if c[0] != "pcs-very-long-name" else pytest.param(*c, marks=pytest.mark.xfail(
-        strict=True, reason="known gap: diff reports an added object as 'scale' without asking the kind's "
-                            "validate, so a create the webhook refuses is not 'rejected'"))
-    for c in WEBHOOK_CASES], ids=_ids(WEBHOOK_CASES))
+    c for c in WEBHOOK_CASES], ids=_ids(WEBHOOK_CASES))
 def test_diff_reports_webhook_rejections_as_rejected(cli, tmp_path, case, base, fn, rule, field):
     """diff shows a change the operator would refuse as effect `rejected` (CONTRACT.md), exit 1."""
     p = write(tmp_path, "in.yaml", _text(base, fn))
