@@ -158,6 +158,10 @@ def check_schema(obj: Obj) -> list[Finding]:
             add(BAD_VALUE, path, f"{_short(err.instance)} does not match {err.validator_value}")
         else:
             add(BAD_VALUE, path, err.message or f"invalid value ({v})")
+    if not out:  # a well-typed object: Kubernetes' checks on its pod templates
+        from .pods import check_pod_resources
+
+        out.extend(check_pod_resources(obj))
     return sorted(set(out), key=Finding.sort_key)
 
 
