@@ -15,8 +15,11 @@ def large_pcs(pods: int, image: str = "engine:1") -> dict[str, Any]:
         req = {"cpu": "1", "memory": "1Gi"}
         if gpus:
             req["nvidia.com/gpu"] = gpus
+        res: dict[str, Any] = {"requests": req}
+        if gpus:
+            res["limits"] = {"nvidia.com/gpu": gpus}  # extended resources need equal limits
         return {"name": name, "spec": {"roleName": name, "replicas": reps, "podSpec": {
-            "containers": [{"name": name, "image": image, "resources": {"requests": req}}]}}}
+            "containers": [{"name": name, "image": image, "resources": res}]}}}
 
     return {
         "apiVersion": "grove.io/v1alpha1", "kind": "PodCliqueSet",

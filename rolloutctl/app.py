@@ -69,6 +69,65 @@ def load(paths: Sequence[str], limits: Limits, *, what: str = "") -> Loaded:
     return loaded
 
 
+def load_all(*groups: Sequence[str], limits: Limits) -> list[Loaded]:
+    """Load several groups of paths (desired, observed, ...) and report the problems
+    of all of them at once, one line each, before any of them is used."""
+    loaded = [load_paths(g, limits) if g else Loaded() for g in groups]
+    errors = [e for l in loaded for e in l.errors]
+    if errors:
+        raise InputProblem(errors)
+    return loaded
+
+
+def _int_or(v: Any, default: int) -> int:
+    return v if isinstance(v, int) and not isinstance(v, bool) else default
+
+
+def pods_of_podcliqueset(raw: Mapping[str, Any]) -> int:
+    """How many pods a PodCliqueSet asks for: per replica, each standalone clique's
+    replicas plus, per scaling group, its replicas times its cliques' replicas.
+    Tolerant of any shape (it runs before the models and bounds their work)."""
+    spec = raw.get("spec") if isinstance(raw.get("spec"), Mapping) else {}
+    tmpl = spec.get("template") if isinstance(spec.get("template"), Mapping) else {}
+    cliques = tmpl.get("cliques") if isinstance(tmpl.get("cliques"), list) else []
+    groups = tmpl.get("podCliqueScalingGroups") if isinstance(tmpl.get("podCliqueScalingGroups"), list) else []
+    per_clique: dict[str, int] = {}
+    for c in cliques:
+        if isinstance(c, Mapping):
+            cs = c.get("spec") if isinstance(c.get("spec"), Mapping) else {}
+            name = c.get("name") if isinstance(c.get("name"), str) else ""
+            per_clique[name] = per_clique.get(name, 0) + max(0, _int_or(cs.get("replicas"), 1))
+    grouped: set[str] = set()
+    per_replica = 0
+    for g in groups:
+        if not isinstance(g, Mapping):
+            continue
+        names = [n for n in (g.get("cliqueNames") if isinstance(g.get("cliqueNames"), list) else [])
+                 if isinstance(n, str)]
+        grouped.update(names)
+        reps = max(0, _int_or(g.get("replicas"), 1), _int_or(g.get("minAvailable"), 1))
+        per_replica += reps * sum(per_clique.get(n, 0) for n in set(names))
+    per_replica += sum(v for k, v in per_clique.items() if k not in grouped)
+    return max(0, _int_or(spec.get("replicas"), 1)) * per_replica
+
+
+def check_scale(objs: Iterable[Obj], limits: Limits) -> None:
+    """Refuse a plan whose pods would exceed ``--max-pods`` before modelling it: the
+    models create every pod, so ``replicas: 1000000000`` would otherwise run for
+    hours and exhaust memory instead of answering."""
+    errors = []
+    for o in objs:
+        if o.kind != "PodCliqueSet":
+            continue
+        pods = pods_of_podcliqueset(o.raw)
+        if pods > limits.max_pods:
+            errors.append(InputError(o.file, o.line_of("spec", "replicas"),
+                                     f"PodCliqueSet {o.namespace}/{o.name} asks for {pods} pods; rolloutctl plans at "
+                                     f"most {limits.max_pods} (raise --max-pods if this is intended)"))
+    if errors:
+        raise InputProblem(errors)
+
+
 def check_duplicates(objs: Sequence[Obj]) -> None:
     seen: dict[tuple, Obj] = {}
     errors: list[InputError] = []
@@ -84,11 +143,45 @@ def check_duplicates(objs: Sequence[Obj]) -> None:
         raise InputProblem(errors)
 
 
-def targets(objs: Sequence[Obj], source: str) -> list[Obj]:
+def targets(objs: Sequence[Obj], source: str | Sequence[str]) -> list[Obj]:
     found = sorted((o for o in objs if is_modelled(o)), key=lambda o: (o.kind, o.namespace, o.name))
     if not found:
-        raise InputProblem([f"{source}: no RayService (ray.io/v1) or PodCliqueSet (grove.io/v1alpha1) found"])
+        names = [source] if isinstance(source, str) else list(source) or ["-"]
+        raise InputProblem([InputError("<stdin>" if n == "-" else n, 1,
+                                       "no RayService (ray.io/v1) or PodCliqueSet (grove.io/v1alpha1) found")
+                            for n in names])
     return found
+
+
+#: schema rules that make a live (observed) object unusable for the models. Unknown
+#: fields and values are tolerated there: a newer operator or API server may have
+#: written them, and the models never read them.
+_LIVE_SCHEMA_RULES = frozenset({"SC003"})
+
+
+def reject_schema_errors(desired: Iterable[Obj], observed: Iterable[Obj] = ()) -> None:
+    """Run lint's JSON-schema check of the input kinds (``lint.schema.check_schema``,
+    the same function ``lint`` uses) before any model sees the objects, so the models
+    only ever read well-typed input: ``replicas: "3"``, ``replicas: -1``,
+    ``cliques: {}`` or an unserved apiVersion stop here as
+    ``PATH:LINE: RULE: field: message`` (exit 2). Observed top-level objects are
+    checked for wrong types only."""
+    from .lint.schema import check_schema
+
+    errors: list[InputError] = []
+    for objs, live in ((desired, False), (observed, True)):
+        for o in objs:
+            if not is_modelled(o):
+                continue
+            for f in check_schema(o):
+                if f.severity != "error" or (live and f.rule not in _LIVE_SCHEMA_RULES):
+                    continue
+                where = "the live object" if live else "this manifest"
+                errors.append(InputError(f.file or o.file, f.line or o.line,
+                                         f"{f.rule}: {f.path + ': ' if f.path else ''}{f.message} "
+                                         f"(the API server would reject {where})"))
+    if errors:
+        raise InputProblem(errors)
 
 
 def reject_invalid(model: Any, obj: Obj, old: Obj | None) -> None:
@@ -101,24 +194,45 @@ def reject_invalid(model: Any, obj: Obj, old: Obj | None) -> None:
                                        "(the operator would reject this manifest)") for f in findings])
 
 
+def checked_inputs(paths: Sequence[str], opts: PlanOptions) -> tuple[list[Obj], list[Obj]]:
+    """Desired and observed objects for ``plan``/``next``/``plan --compare``, after
+    every input check that must pass before a model sees them: readable files,
+    no duplicates, well-typed objects (schema), a modellable size."""
+    loaded_desired, loaded_observed = load_all(paths, opts.observed, limits=opts.limits)
+    desired, observed = loaded_desired.objects, loaded_observed.objects
+    check_duplicates(desired)
+    check_duplicates(observed)
+    reject_schema_errors(desired, observed)
+    check_scale([*desired, *observed], opts.limits)
+    return desired, observed
+
+
 def plan(paths: Sequence[str], opts: PlanOptions) -> list[Plan]:
     """``rolloutctl plan``: one Plan per RayService or PodCliqueSet in ``paths``."""
     from .core.simulate import simulate
 
     env = environment(opts)
-    desired = load(paths, opts.limits).objects
-    check_duplicates(desired)
-    observed = load(opts.observed, opts.limits).objects if opts.observed else []
-    check_duplicates(observed)
+    desired, observed = checked_inputs(paths, opts)
     plans = []
-    for obj in targets(desired, " ".join(paths) or "input"):
-        cls = model_class(obj)
-        model = cls(**opts.model_options)
+    for obj in targets(desired, paths):
+        model = _plan_model(obj, opts, desired, observed)
         old = _previous(obj, observed)
         reject_invalid(model, obj, old)
         world = model.observe(obj, _related(obj, observed), env)
         plans.append(simulate(model, obj, world, env, extra_warnings=_input_warnings(obj, observed)))
     return plans
+
+
+def _plan_model(obj: Obj, opts: PlanOptions, desired: Sequence[Obj], observed: Sequence[Obj]) -> Any:
+    """The model of ``obj``; a RayService with ``--kueue MODEL`` gets KubeRay and Kueue
+    interleaved (kinds/kueue), with the Kueue objects of the desired and observed input."""
+    options = {k: v for k, v in opts.model_options.items() if k != "kueue"}
+    if opts.model_options.get("kueue") and obj.kind == "RayService":
+        from .kinds.kueue.model import KueueRayServiceModel, queue_objects
+
+        return KueueRayServiceModel(kueue=opts.model_options["kueue"], queues=queue_objects(desired),
+                                    observed_queues=queue_objects(observed), **options)
+    return model_class(obj)(**options)
 
 
 def next_step(paths: Sequence[str], opts: PlanOptions) -> list[Plan]:
@@ -178,13 +292,16 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
                             "manifests or the live state as a file"])
     default_ns = opts.namespace or "default"
     desired = [_with_namespace(o, default_ns) for o in load(paths, opts.limits).objects]
-    desired = targets(desired, " ".join(paths) or "input")
+    desired = targets(desired, paths)
     check_duplicates(desired)
+    reject_schema_errors(desired)
     if opts.from_cluster:
+        check_names_for_kubectl(desired)
         live = _live_from_cluster(desired, opts, kubectl_run)
     else:
         live = [o for o in load(opts.live, opts.limits).objects if is_modelled(o)]
     check_duplicates(live)
+    reject_schema_errors((), live)
     by_key = {_match_key(o): o for o in live}
     results: list[ObjectDiff] = []
     seen: set[tuple] = set()
@@ -194,7 +311,7 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
         model = _model_for(obj, opts.model_options)
         old = by_key.get(key)
         if old is None:
-            results.append(ObjectDiff(obj.ref, "added", (), (_added_impact(obj),)))
+            results.append(ObjectDiff(obj.ref, "added", (), _added_impact(obj, model)))
             continue
         hooks = diff_hooks(obj, model)
         changes = _diff_objects(obj, old, hooks)
@@ -248,6 +365,30 @@ def _match_key(o: Obj) -> tuple[str, str, str, str]:
     return (o.api_version.split("/")[0], o.kind, o.namespace, o.name)
 
 
+_DNS_SUBDOMAIN = r"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$"
+_DNS_LABEL = r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"
+
+
+def check_names_for_kubectl(objs: Sequence[Obj]) -> None:
+    """Names and namespaces that go on kubectl's command line must be Kubernetes
+    names: no object of another shape can exist in a cluster, and a name such as
+    ``--server=https://elsewhere`` would otherwise be read by kubectl as an option."""
+    import re
+
+    errors = []
+    for o in objs:
+        if not re.match(_DNS_SUBDOMAIN, o.name):
+            errors.append(InputError(o.file, o.line_of("metadata", "name"),
+                                     f"metadata.name: {o.name[:80]!r} is not a valid Kubernetes name "
+                                     "(lower-case letters, digits, '-' and '.')"))
+        if not re.match(_DNS_LABEL, o.namespace):
+            errors.append(InputError(o.file, o.line_of("metadata", "namespace"),
+                                     f"metadata.namespace: {o.namespace[:80]!r} is not a valid Kubernetes namespace "
+                                     "(lower-case letters, digits and '-')"))
+    if errors:
+        raise InputProblem(errors)
+
+
 def _live_from_cluster(desired: Sequence[Obj], opts: DiffOptions, run: Any) -> list[Obj]:
     from .load.kubectl import KubectlError, Target, fetch
 
@@ -260,11 +401,16 @@ def _live_from_cluster(desired: Sequence[Obj], opts: DiffOptions, run: Any) -> l
     return [o for o in objs if is_modelled(o)]
 
 
-def _added_impact(obj: Obj) -> Any:
+def _added_impact(obj: Obj, model: Any) -> tuple:
+    """A new object: the webhook's create rules decide whether it is accepted at all
+    (the kind's own ``validate``, the rules ``lint`` and ``plan`` use)."""
     from .core.model import Impact
 
-    return Impact("scale", f"new {obj.kind}: the operator creates everything it owns; nothing existing is replaced",
-                  ())
+    errors = [f for f in (model.validate(obj, None) if model is not None else []) if f.severity == "error"]
+    if errors:
+        return tuple(Impact("rejected", f"{f.rule}: {f.message}", (f.path,) if f.path else ()) for f in errors)
+    return (Impact("scale", f"new {obj.kind}: the operator creates everything it owns; nothing existing is replaced",
+                   ()),)
 
 
 def _removed_impact(obj: Obj) -> Any:
@@ -327,16 +473,15 @@ def compare(paths: Sequence[str], opts: PlanOptions) -> list[Compared]:
     every update strategy its kind has, side by side (CONTRACT.md ``Comparison``).
     The manifest itself must be valid; the variants are derived from it."""
     env = environment(opts)
-    desired = load(paths, opts.limits).objects
-    check_duplicates(desired)
-    observed = load(opts.observed, opts.limits).objects if opts.observed else []
-    check_duplicates(observed)
+    desired, observed = checked_inputs(paths, opts)
     out = []
-    for obj in targets(desired, " ".join(paths) or "input"):
-        model = model_class(obj)(**opts.model_options)
+    for obj in targets(desired, paths):
+        model = _plan_model(obj, opts, desired, observed)
         if not hasattr(model, "compare"):
             raise InputProblem([InputError(obj.file, obj.line, f"plan --compare: no alternative update strategies "
-                                           f"are modelled for {obj.kind}")])
+                                           f"are modelled for {obj.kind}"
+                                           + (" (with --kueue MODEL it compares the three Kueue integration models)"
+                                              if obj.kind == "RayService" else ""))])
         reject_invalid(model, obj, _previous(obj, observed))
         out.append(Compared(model.compare(obj, _related(obj, observed), env), model.own_strategy(obj)))
     return out

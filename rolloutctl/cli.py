@@ -28,6 +28,12 @@ app = typer.Typer(
 )
 
 
+class KueueModel(str, Enum):
+    top_level = "top-level"
+    nested = "nested"
+    legacy = "legacy"
+
+
 class PlanFormat(str, Enum):
     table = "table"
     json = "json"
@@ -51,11 +57,31 @@ def _root(
 
 
 def _err(line: str) -> None:
-    sys.stderr.write(line.rstrip("\n") + "\n")
+    from .load.files import one_line
+
+    try:
+        sys.stderr.write(one_line(line.rstrip("\n")) + "\n")
+        sys.stderr.flush()
+    except (BrokenPipeError, OSError):  # nowhere left to say it
+        pass
+
+
+def _stdout_gone() -> None:
+    """The reader of standard output went away (``rolloutctl plan … | head``): stop
+    quietly, and keep the interpreter from complaining when it flushes stdout at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (test runners)
+        pass
 
 
 def run_guarded(fn: Callable[[], int]) -> None:
-    """Run a command body; turn problems into one line each and an exit code."""
+    """Run a command body; turn problems into one line each and an exit code.
+
+    Nothing reaches standard output unless ``fn`` returns normally: commands
+    compute and render everything first and ``emit`` once, at the end, so a
+    failure never leaves a partial result a script could mistake for output."""
     from .app import InputProblem, ToolFailure
 
     try:
@@ -72,6 +98,17 @@ def run_guarded(fn: Callable[[], int]) -> None:
     except KeyboardInterrupt:
         _err("rolloutctl: interrupted")
         raise typer.Exit(130)
+    except BrokenPipeError:
+        _stdout_gone()
+        raise typer.Exit(EXIT_TOOL)
+    except RecursionError:
+        if os.environ.get("ROLLOUTCTL_DEBUG"):
+            raise
+        _err("rolloutctl: internal error: input nested too deeply to process")
+        raise typer.Exit(EXIT_TOOL)
+    except MemoryError:
+        _err("rolloutctl: out of memory (lower the input size or --max-pods)")
+        raise typer.Exit(EXIT_TOOL)
     except Exception as exc:  # never a traceback for users
         if os.environ.get("ROLLOUTCTL_DEBUG"):
             raise
@@ -96,8 +133,12 @@ def emit(text: str) -> None:
 _OBSERVED_HELP = ("What is in the cluster now: live objects (kubectl get -o yaml) or the previously applied "
                   "manifest alone (a settled cluster at that spec). Repeatable. Without it the object is new.")
 _CAPACITY_HELP = "Total the workload may request, e.g. nvidia.com/gpu=16 or memory=800Mi. Repeatable. Default: unlimited."
+_KUEUE_HELP = ("RayService under Kueue: top-level (Kueue owns spec.suspend; Kueue PR #11264, unmerged), nested "
+               "(Kueue >= v0.17 owns rayClusterConfig.suspend) or legacy (Kueue manages each RayCluster). Kueue "
+               "objects (ClusterQueue, LocalQueue, ResourceFlavor, Workload) come from --observed and the desired files.")
 _COMPARE_HELP = ("Plan the same change under every update strategy (Grove: RollingRecreate, RollingUpdate, "
-                 "ReplicaRecreate, ScaleThenRoll) side by side. Exit 1 only when the manifest's own strategy gets stuck.")
+                 "ReplicaRecreate, ScaleThenRoll; a RayService with --kueue: the three Kueue models) side by side. "
+                 "Exit 1 only when the manifest's own strategy gets stuck.")
 _NEVER_READY_HELP = "Objects the plan creates whose names match this glob never become Ready (failure drills). Repeatable."
 
 
@@ -113,7 +154,9 @@ def _plan_command(first: bool):
         kuberay_version: Optional[str] = typer.Option(None, "--kuberay-version", help="KubeRay operator version to model (RayService)."),
         max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
         max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
+        max_pods: int = typer.Option(100_000, "--max-pods", min=1, help="Refuse to plan a workload of more pods."),
         compare: bool = typer.Option(False, "--compare", hidden=first, help=_COMPARE_HELP),
+        kueue: Optional[KueueModel] = typer.Option(None, "--kueue", metavar="MODEL", help=_KUEUE_HELP),
     ) -> None:
         def body() -> int:
             from . import app as usecases
@@ -122,8 +165,9 @@ def _plan_command(first: bool):
 
             opts = usecases.PlanOptions(
                 observed=tuple(observed), capacity=tuple(capacity), never_ready=tuple(never_ready),
-                max_steps=max_steps, limits=Limits(max_input_bytes, max_alias_nodes),
-                model_options={"kuberay_version": kuberay_version} if kuberay_version else {},
+                max_steps=max_steps, limits=Limits(max_input_bytes, max_alias_nodes, max_pods),
+                model_options={**({"kuberay_version": kuberay_version} if kuberay_version else {}),
+                               **({"kueue": kueue.value} if kueue else {})},
             )
             if compare:
                 if first:
@@ -163,30 +207,7 @@ app.command(
 )(_plan_command(first=True))
 
 
-# ----------------------------------------------------------------------------- schema
-
-SCHEMA_NAMES = ("plan", "comparison", "diff", "lint", "rayservice", "podcliqueset")
-
-
-@app.command("schema", help="Print a bundled JSON Schema: " + ", ".join(SCHEMA_NAMES) + ".\n\n"
-             "Example: rolloutctl schema plan > plan.schema.json")
-def schema_command(name: str = typer.Argument(..., metavar="NAME", help="One of: " + ", ".join(SCHEMA_NAMES))) -> None:
-    def body() -> int:
-        from .app import InputProblem
-        from .schemas_access import schema_text
-
-        if name not in SCHEMA_NAMES:
-            raise InputProblem([f"unknown schema {name!r}; choose one of: {', '.join(SCHEMA_NAMES)}"])
-        text = schema_text(name)
-        if text is None:
-            raise InputProblem([f"schema {name!r} is not bundled in this build"])
-        emit(text if text.endswith("\n") else text + "\n")
-        return EXIT_OK
-
-    run_guarded(body)
-
-
-# ----------------------------------------------------------------------------- diff (issue 6)
+# ----------------------------------------------------------------------------- diff
 
 _DIFF_EFFECTS = ("none", "in-place", "scale", "rollout", "recreate", "teardown", "ignored", "rejected")
 
@@ -250,7 +271,7 @@ def diff_command(
     run_guarded(body)
 
 
-# ----------------------------------------------------------------------------- lint / rules (issue 7)
+# ----------------------------------------------------------------------------- lint / rules
 
 
 class LintFormat(str, Enum):
@@ -363,6 +384,29 @@ def rules_command(
             emit(docs.render_rule_text(rules[0]))
         else:
             emit(docs.render_rules_list(rules))
+        return EXIT_OK
+
+    run_guarded(body)
+
+
+# ----------------------------------------------------------------------------- schema
+
+SCHEMA_NAMES = ("plan", "comparison", "diff", "lint", "rayservice", "podcliqueset")
+
+
+@app.command("schema", help="Print a bundled JSON Schema: " + ", ".join(SCHEMA_NAMES) + ".\n\n"
+             "Example: rolloutctl schema plan > plan.schema.json")
+def schema_command(name: str = typer.Argument(..., metavar="NAME", help="One of: " + ", ".join(SCHEMA_NAMES))) -> None:
+    def body() -> int:
+        from .app import InputProblem
+        from .schemas_access import schema_text
+
+        if name not in SCHEMA_NAMES:
+            raise InputProblem([f"unknown schema {name!r}; choose one of: {', '.join(SCHEMA_NAMES)}"])
+        text = schema_text(name)
+        if text is None:
+            raise InputProblem([f"schema {name!r} is not bundled in this build"])
+        emit(text if text.endswith("\n") else text + "\n")
         return EXIT_OK
 
     run_guarded(body)

@@ -12,7 +12,8 @@ _TITLES = {
     "create": "Admission rules (create and update)", "update": "Admission rules (update only, with --live)",
     "design": "Proposed update-strategy design (PR #262)", "hazard": "Operator hazards",
 }
-_OPERATORS = {"": "rolloutctl", "kuberay": "KubeRay RayService", "grove": "Grove PodCliqueSet"}
+_OPERATORS = {"": "rolloutctl", "kuberay": "KubeRay RayService", "grove": "Grove PodCliqueSet",
+              "kueue": "Kueue (RayServices with a queue label)"}
 
 
 def _section(rule: Rule) -> str:

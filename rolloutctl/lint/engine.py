@@ -39,10 +39,14 @@ def _validator_for(obj: Obj) -> Callable[[Obj, Obj | None], list[Finding]] | Non
     if (group, obj.kind) == ("grove.io", "PodCliqueSet"):
         return import_module("rolloutctl.kinds.grove.validation").validate
     if (group, obj.kind) == ("ray.io", "RayService"):
-        try:
-            return import_module("rolloutctl.kinds.kuberay.validation").validate
-        except ImportError:  # KubeRay rules not part of this build: schema rules only
-            return None
+        kuberay = import_module("rolloutctl.kinds.kuberay.validation").validate
+        kueue = import_module("rolloutctl.kinds.kueue.validation").validate
+
+        def both(o: Obj, old: Obj | None) -> list[Finding]:
+            # KubeRay's own rules, and Kueue's webhook when the RayService has a queue label
+            return list(kuberay(o, old)) + list(kueue(o, old))
+
+        return both
     return None
 
 

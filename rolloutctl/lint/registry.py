@@ -207,6 +207,26 @@ _BUILTIN: list[tuple[str, str, str, str, str]] = [
 
     Remediation: Convert the object to the checked version.
     """),
+    ("SC006", "pod-resources", "error", "schema", """A pod template asks for resources Kubernetes refuses.
+
+    The CRDs accept any quantity, so the manifest is stored; the pods the operator
+    creates from it are refused, and the rollout never starts. Negative quantities,
+    fractional or limit-less extended resources (``nvidia.com/gpu``), an extended
+    resource whose request differs from its limit, and requests above limits.
+
+    Upstream: k8s.io/kubernetes pkg/apis/core/validation/validation.go#ValidateResourceRequirements
+
+    Bad:
+        resources:
+          requests: {nvidia.com/gpu: "0.5"}
+
+    Good:
+        resources:
+          requests: {nvidia.com/gpu: "1"}
+          limits: {nvidia.com/gpu: "1"}
+
+    Remediation: Request whole GPUs with equal requests and limits, and non-negative quantities.
+    """),
     ("SP001", "suppression-needs-reason", "error", "suppression", """A ``rolloutctl.dev/ignore`` annotation entry has no reason.
 
     Each entry reads ``ID: reason`` (several IDs may share a reason: ``ID1,ID2: reason``;
@@ -279,6 +299,7 @@ def _operator_rules() -> list[Rule]:
         kuberay = None
     if kuberay is not None and getattr(kuberay, "RULES", None):
         rules += _from_specs(kuberay.RULES, "kuberay")
+    rules += _from_specs(import_module("rolloutctl.kinds.kueue.validation").RULES, "kueue")
     return rules
 
 

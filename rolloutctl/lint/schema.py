@@ -105,6 +105,12 @@ def _type_name(v: Any) -> str:
     return "object"
 
 
+def _short(v: Any, limit: int = 60) -> str:
+    """A user's value in a message, cut to ``limit`` characters."""
+    r = repr(v)
+    return r if len(r) <= limit else r[: limit - 4] + "…" + r[-3:]
+
+
 def check_schema(obj: Obj) -> list[Finding]:
     """Schema findings for one object of a modelled kind (empty for other kinds)."""
     filename = schema_file_for(obj)
@@ -137,20 +143,25 @@ def check_schema(obj: Obj) -> list[Finding]:
         elif v in _TYPE_VALIDATORS:
             want = err.validator_value if v == "type" else "a quantity or number"
             want = " or ".join(want) if isinstance(want, list) else want
-            add(WRONG_TYPE, path, f"expected {want}, got {_type_name(err.instance)} {json.dumps(err.instance)[:60]}")
+            shown = "" if err.instance is None else " " + json.dumps(err.instance)[:60]
+            add(WRONG_TYPE, path, f"expected {want}, got {_type_name(err.instance)}{shown}")
         elif v == "const" and path in (("apiVersion",), ("kind",)):
             add(UNSERVED_VERSION, path, f"{path[0]} must be {err.validator_value!r}")
         elif v == "enum":
             allowed = ", ".join(map(str, err.validator_value))
-            add(BAD_VALUE, path, f"unsupported value {err.instance!r}: must be one of {allowed}")
+            add(BAD_VALUE, path, f"unsupported value {_short(err.instance)}: must be one of {allowed}")
         elif v == "minimum":
-            add(BAD_VALUE, path, f"must be greater than or equal to {err.validator_value} (got {err.instance!r})")
+            add(BAD_VALUE, path, f"must be greater than or equal to {err.validator_value} (got {_short(err.instance)})")
         elif v == "maxLength":
             add(BAD_VALUE, path, f"must be no more than {err.validator_value} characters (got {len(err.instance)})")
         elif v == "pattern":
-            add(BAD_VALUE, path, f"{err.instance!r} does not match {err.validator_value}")
+            add(BAD_VALUE, path, f"{_short(err.instance)} does not match {err.validator_value}")
         else:
             add(BAD_VALUE, path, err.message or f"invalid value ({v})")
+    if not out:  # a well-typed object: Kubernetes' checks on its pod templates
+        from .pods import check_pod_resources
+
+        out.extend(check_pod_resources(obj))
     return sorted(set(out), key=Finding.sort_key)
 
 

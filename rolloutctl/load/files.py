@@ -1,11 +1,26 @@
 """Reading manifests: files, directories, standard input; multi-document YAML and
 JSON; ``kind: List``. Every object remembers its file and line, and the line of
 every field. Problems are returned as ``InputError`` values, never raised.
+
+The YAML is read from the parser's event stream (libyaml when available) and
+built into plain values here, without PyYAML's node graph. That is what makes the
+limits cheap and exact:
+
+* an alias is never copied: it costs what its anchor expands to, counted against
+  the per-file budget ``--max-alias-nodes`` before any later stage (schema check,
+  models, JSON output) could expand it;
+* nesting is tracked on an explicit stack (no recursion, no ``RecursionError``);
+* mapping keys become strings as Kubernetes makes them (``sigs.k8s.io/yaml``
+  converts ``1:``/``true:`` keys to ``"1"``/``"true"``), so no later stage meets a
+  non-string key; duplicate keys are an error, as in ``kubectl apply``;
+* a failure inside one document (a duplicate key, an unsupported tag) is
+  reported and the next document is still read.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,8 +32,12 @@ from ..core.model import Obj
 
 try:  # the libyaml parser when available (it is in the usual wheels)
     from yaml import CSafeLoader as _Loader
+
+    _BYTE_POSITIONS = True  # libyaml reports reader errors at byte offsets
 except ImportError:  # pragma: no cover - pure-Python fallback
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+    _BYTE_POSITIONS = False
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -27,7 +46,11 @@ SUFFIXES = (".yaml", ".yml", ".json")
 #: Defaults of the input limits (README "Limits"; flags --max-input-bytes, --max-alias-nodes).
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 DEFAULT_MAX_ALIAS_NODES = 100_000
+#: Default of ``--max-pods`` (README "Limits"): the most pods a plan may model.
+DEFAULT_MAX_PODS = 100_000
 MAX_DEPTH = 256
+#: longest excerpt of a user's value quoted in a message
+_QUOTE = 60
 
 
 @dataclass(frozen=True)
@@ -37,13 +60,39 @@ class InputError:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.message}"
+        return f"{self.file}:{self.line}: {one_line(self.message)}"
+
+
+def one_line(text: str, limit: int = 1000) -> str:
+    """``text`` as one printable line: control characters escaped, length capped
+    (a message must never break the one-line-per-problem contract)."""
+    if any(c < " " or c == "\x7f" for c in text):
+        text = "".join(c if c >= " " and c != "\x7f" else repr(c)[1:-1] for c in text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def quote(value: Any) -> str:
+    """A short rendering of a user's value for a message (YAML spelling of
+    booleans and null)."""
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else ("true" if value else "false")
+    r = _int_text(value) if isinstance(value, int) else repr(value)
+    return r if len(r) <= _QUOTE else r[: _QUOTE - 4] + "…" + r[-3:]
+
+
+def _int_text(v: int) -> str:
+    try:
+        return str(v)
+    except ValueError:  # more digits than Python will print
+        return "<an integer of more than 4300 digits>"
 
 
 @dataclass(frozen=True)
 class Limits:
     max_bytes: int = DEFAULT_MAX_BYTES
     max_alias_nodes: int = DEFAULT_MAX_ALIAS_NODES
+    #: not a loader limit: the planner's (``app.check_scale``), carried with the others
+    max_pods: int = DEFAULT_MAX_PODS
 
 
 @dataclass
@@ -56,95 +105,301 @@ class Loaded:
 
 
 class _Fail(Exception):
-    def __init__(self, line: int, message: str) -> None:
+    """A problem in one document; ``fatal`` ones end the file (the stream cannot be trusted)."""
+
+    def __init__(self, line: int, message: str, fatal: bool = False) -> None:
         super().__init__(message)
         self.line = line
         self.message = message
+        self.fatal = fatal
 
+
+# ----------------------------------------------------------------------------- scalars
 
 _SCALARS = yaml.constructor.SafeConstructor.yaml_constructors
-_TAG_MAP = "tag:yaml.org,2002:map"
-_TAG_SEQ = "tag:yaml.org,2002:seq"
-_TAG_STR = "tag:yaml.org,2002:str"
-_AS_TEXT = {"tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:binary"}
+_TAG = "tag:yaml.org,2002:"
+_TAG_MAP = _TAG + "map"
+_TAG_SEQ = _TAG + "seq"
+_TAG_STR = _TAG + "str"
+_TAG_MERGE = _TAG + "merge"
+#: Kubernetes reads timestamps and binary data as strings; "=" (the YAML 1.1 value key) too.
+_AS_TEXT = {_TAG + "timestamp", _TAG + "binary", _TAG + "value"}
+_MAP_TAGS = {None, "!", _TAG_MAP, _TAG + "set"}
+_SEQ_TAGS = {None, "!", _TAG_SEQ, _TAG + "omap", _TAG + "pairs"}
 
 
-class _Builder:
-    """Turns a composed node graph into plain Python values, with line numbers,
-    duplicate-key detection and an alias-expansion budget."""
-
-    def __init__(self, limits: Limits) -> None:
-        self.limits = limits
-        self.seen: set[int] = set()
-        self.alias_nodes = 0
-        self.ctor = yaml.constructor.SafeConstructor()
-
-    def build(self, node: yaml.Node, lines: dict[tuple, int], path: tuple = (), depth: int = 0,
-              via_alias: bool = False) -> Any:
-        if depth > MAX_DEPTH:
-            raise _Fail(node.start_mark.line + 1, f"document nested deeper than {MAX_DEPTH} levels")
-        nid = id(node)
-        if nid in self.seen and isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
-            via_alias = True
-        if via_alias:
-            self.alias_nodes += 1
-            if self.alias_nodes > self.limits.max_alias_nodes:
-                raise _Fail(node.start_mark.line + 1,
-                            f"YAML aliases expand to more than {self.limits.max_alias_nodes} nodes "
-                            "(alias bomb?); raise --max-alias-nodes if this is intended")
-        else:
-            self.seen.add(nid)
-        if path and not via_alias and path not in lines:
-            lines[path] = node.start_mark.line + 1
-        if isinstance(node, yaml.MappingNode):
-            out: dict[Any, Any] = {}
-            self.ctor.flatten_mapping(node)
-            for knode, vnode in node.value:
-                key = self.build(knode, {}, (), depth + 1, via_alias)
-                if isinstance(key, (dict, list)):
-                    raise _Fail(knode.start_mark.line + 1, "a mapping key must be a scalar")
-                if key in out:
-                    raise _Fail(knode.start_mark.line + 1, f"duplicate key {key!r}")
-                sub = path + (key,)
-                if not via_alias:
-                    lines[sub] = knode.start_mark.line + 1
-                out[key] = self.build(vnode, lines, sub, depth + 1, via_alias)
-            return out
-        if isinstance(node, yaml.SequenceNode):
-            return [self.build(v, lines, path + (i,), depth + 1, via_alias) for i, v in enumerate(node.value)]
-        tag = node.tag
-        if tag == _TAG_STR:
-            return node.value
-        if tag in _AS_TEXT:
-            # Kubernetes reads timestamps and binary data as strings.
-            return node.value
-        fn = _SCALARS.get(tag)
-        if fn is None or not isinstance(node, yaml.ScalarNode):
-            raise _Fail(node.start_mark.line + 1, f"unsupported YAML tag {tag}")
-        try:
-            return fn(self.ctor, node)
-        except Exception as exc:  # bad timestamp, bad base64, ...
-            raise _Fail(node.start_mark.line + 1, f"bad {tag.rsplit(':', 1)[-1]} value {node.value!r}: {exc}")
+class _Resolver(yaml.resolver.Resolver):
+    """YAML 1.1 tag resolution as PyYAML has it, plus the floats go-yaml (which
+    kubectl uses) also reads: an exponent without a dot, ``1e3``."""
 
 
-def _read(path: str, limits: Limits, stdin: BinaryIO | None) -> bytes:
-    if path == STDIN:
-        stream = stdin if stdin is not None else sys.stdin.buffer
-        data = stream.read(limits.max_bytes + 1)
-    else:
-        with open(path, "rb") as fh:
-            data = fh.read(limits.max_bytes + 1)
-    if len(data) > limits.max_bytes:
-        raise _Fail(1, f"input is larger than {limits.max_bytes} bytes; raise --max-input-bytes if this is intended")
-    return data
+_Resolver.add_implicit_resolver(
+    _TAG + "float", re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)$"), list("-+0123456789."))
+_RESOLVER = _Resolver()
+_CTOR = yaml.constructor.SafeConstructor()
+_PLAIN_CACHE: dict[str, Any] = {}
+_PLAIN_CACHE_MAX = 20_000
+_INT64 = float(2 ** 63)
 
 
-def _decode(data: bytes) -> str:
+def _construct(tag: str, value: str, line: int) -> Any:
+    if tag == _TAG_STR or tag in _AS_TEXT:
+        return value
+    fn = _SCALARS.get(tag)
+    if fn is None or tag in (_TAG_MAP, _TAG_SEQ, _TAG + "set", _TAG + "omap", _TAG + "pairs"):
+        raise _Fail(line, f"unsupported YAML tag {quote(tag)[1:-1]}")
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise _Fail(line, f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})") from None
+        out = fn(_CTOR, yaml.ScalarNode(tag, value))
+    except Exception as exc:  # bad int/float/bool literal, ...
+        raise _Fail(line, f"bad {tag.rsplit(':', 1)[-1]} value {quote(value)}: {one_line(str(exc), 200)}") from None
+    if out.__class__ is float and out.is_integer() and -_INT64 <= out < _INT64:
+        # kubectl sends YAML as JSON, and Go writes the float64 2.0 as 2: what the
+        # API server and the operators see of `replicas: 2.0` is the integer 2.
+        return int(out)
+    return out
+
+
+def _scalar(ev: yaml.ScalarEvent, line: int) -> Any:
+    tag = ev.tag
+    if tag is None or tag == "!":
+        if tag == "!" or not ev.implicit[0]:  # quoted, or the non-specific tag
+            return ev.value
+        value = ev.value
+        hit = _PLAIN_CACHE.get(value, _PLAIN_CACHE)
+        if hit is not _PLAIN_CACHE:
+            return hit
+        tag = _RESOLVER.resolve(yaml.ScalarNode, value, (True, False))
+        if tag == _TAG_MERGE:
+            return _MERGE
+        out = _construct(tag, value, line)
+        if len(_PLAIN_CACHE) >= _PLAIN_CACHE_MAX:
+            _PLAIN_CACHE.clear()
+        _PLAIN_CACHE[value] = out
+        return out
+    return _construct(tag, ev.value, line)
+
+
+class _MergeKey:
+    def __repr__(self) -> str:
+        return "'<<'"
+
+
+_MERGE = _MergeKey()
+
+
+def _key_text(key: Any) -> str:
+    """A mapping key as the string Kubernetes makes of it."""
+    if isinstance(key, str):
+        return key
+    if key is None:
+        return "null"
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if isinstance(key, int):
+        return _int_text(key)
+    if isinstance(key, float):
+        return repr(key) if key == key and key not in (float("inf"), float("-inf")) else str(key)
+    return str(key)
+
+
+# ----------------------------------------------------------------------------- documents
+
+
+class _Frame:
+    __slots__ = ("value", "is_map", "path", "size", "anchor", "key", "key_line", "merges")
+
+    def __init__(self, value: Any, path: tuple, anchor: str | None) -> None:
+        self.value = value
+        self.is_map = isinstance(value, dict)
+        self.path = path
+        self.size = 1
+        self.anchor = anchor
+        self.key: Any = _NO_KEY
+        self.key_line = 0
+        self.merges: list[tuple[Any, int]] | None = None
+
+
+_NO_KEY = object()
+_SCALAR_EV = yaml.ScalarEvent
+_ALIAS_EV = yaml.AliasEvent
+_MAP_START, _MAP_END = yaml.MappingStartEvent, yaml.MappingEndEvent
+_SEQ_START, _SEQ_END = yaml.SequenceStartEvent, yaml.SequenceEndEvent
+_DOC_START, _DOC_END = yaml.DocumentStartEvent, yaml.DocumentEndEvent
+
+
+class _Reader:
+    """Builds the documents of one file from parser events."""
+
+    def __init__(self, text: str, limits: Limits) -> None:
+        self.limits = limits
+        self.loader = _Loader(text)
+        self.expanded = 0  # nodes added by alias references, whole file
+
+    def close(self) -> None:
+        try:
+            self.loader.dispose()
+        except Exception:  # pragma: no cover - best effort
+            pass
+
+    def documents(self) -> Iterable[tuple[Any, dict[tuple, int], int] | _Fail]:
+        """Yields ``(value, lines, line)`` per document (value None when empty), or a ``_Fail``."""
+        get = self.loader.get_event
+        while True:
+            ev = get()
+            if ev is None or isinstance(ev, yaml.StreamEndEvent):
+                return
+            if ev.__class__ is _DOC_START:
+                try:
+                    yield self.document()
+                except _Fail as f:
+                    yield f
+                    if f.fatal:
+                        return
+                    self.skip_document()
+
+    def skip_document(self) -> None:
+        get = self.loader.get_event
+        while True:
+            ev = get()
+            if ev is None or isinstance(ev, (_DOC_END, yaml.StreamEndEvent)):
+                return
+
+    def document(self) -> tuple[Any, dict[tuple, int], int]:
+        get = self.loader.get_event
+        lines: dict[tuple, int] = {}
+        anchors: dict[str, tuple[Any, int]] = {}
+        stack: list[_Frame] = []
+        top: _Frame | None = None
+        root: Any = None
+        root_line = 0
+        cache = _PLAIN_CACHE
+        while True:
+            ev = get()
+            cls = ev.__class__
+            line = ev.start_mark.line + 1
+            size = 1
+            if cls is _SCALAR_EV:
+                tag = ev.tag
+                if tag is None and ev.implicit[0]:
+                    value = cache.get(ev.value, cache)
+                    if value is cache:
+                        value = _scalar(ev, line)
+                else:
+                    value = _scalar(ev, line)
+                if ev.anchor is not None:
+                    anchors[ev.anchor] = (value, 1)
+                if value is _MERGE and not (top is not None and top.is_map and top.key is _NO_KEY):
+                    value = "<<"  # only a key merges
+            elif cls is _MAP_START or cls is _SEQ_START:
+                is_map = cls is _MAP_START
+                if ev.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
+                    raise _Fail(line, f"unsupported YAML tag {quote(ev.tag)[1:-1]}")
+                if len(stack) >= MAX_DEPTH:
+                    raise _Fail(line, f"document nested deeper than {MAX_DEPTH} levels", fatal=True)
+                if top is None:
+                    path: tuple = ()
+                    root_line = line
+                elif top.is_map:
+                    if top.key is _NO_KEY:
+                        raise _Fail(line, "a mapping key must be a scalar")
+                    path = top.path + (("<<",) if top.key is _MERGE else (top.key,))
+                else:
+                    path = top.path + (len(top.value),)
+                    lines[path] = line
+                top = _Frame({} if is_map else [], path, ev.anchor)
+                stack.append(top)
+                continue
+            elif cls is _MAP_END or cls is _SEQ_END:
+                done = stack.pop()
+                if done.merges:
+                    _merge(done)
+                if done.anchor is not None:
+                    anchors[done.anchor] = (done.value, done.size)
+                value, size = done.value, done.size
+                top = stack[-1] if stack else None
+                if top is None:
+                    root = value
+                    continue
+                if top.is_map:  # the mapping's key line is the line of the field
+                    line = top.key_line
+            elif cls is _ALIAS_EV:
+                hit = anchors.get(ev.anchor)
+                if hit is None:
+                    raise _Fail(line, f"alias *{quote(ev.anchor)[1:-1]} refers to no complete anchor "
+                                      "(undefined, or recursive)")
+                value, size = hit
+                self.expanded += size
+                if self.expanded > self.limits.max_alias_nodes:
+                    raise _Fail(line, f"YAML aliases expand to more than {self.limits.max_alias_nodes} nodes "
+                                      "(alias bomb?); raise --max-alias-nodes if this is intended", fatal=True)
+                if top is not None and top.is_map and top.key is _NO_KEY and isinstance(value, (dict, list)):
+                    raise _Fail(line, "a mapping key must be a scalar")
+            elif cls is _DOC_END:
+                return root, lines, root_line
+            else:  # pragma: no cover - no other events inside a document
+                raise _Fail(line, f"unexpected YAML event {cls.__name__}", fatal=True)
+            # attach a finished value to its parent
+            if top is None:
+                root, root_line = value, line
+                continue
+            if top.is_map:
+                key = top.key
+                if key is _NO_KEY:  # this value is a key
+                    if value is not _MERGE:
+                        value = value if value.__class__ is str else _key_text(value)
+                        if value in top.value:
+                            raise _Fail(line, f"duplicate key {quote(value)}")
+                    top.key = value
+                    top.key_line = line
+                    continue
+                top.key = _NO_KEY
+                top.size += size
+                if key is _MERGE:
+                    if top.merges is None:
+                        top.merges = []
+                    top.merges.append((value, line))
+                    continue
+                top.value[key] = value
+                lines[top.path + (key,)] = top.key_line
+            else:
+                top.size += size
+                if cls is not _SEQ_END and cls is not _MAP_END:
+                    lines[top.path + (len(top.value),)] = line
+                top.value.append(value)
+
+
+def _merge(frame: _Frame) -> None:
+    """YAML merge keys (``<<: *base``): keys written in the mapping win; among
+    several merged mappings, the earlier wins (PyYAML and go-yaml agree)."""
+    out = frame.value
+    for value, line in frame.merges or ():
+        sources = value if isinstance(value, list) else [value]
+        for src in sources:
+            if not isinstance(src, dict):
+                raise _Fail(line, "merge key '<<' needs a mapping or a list of mappings")
+            for k, v in src.items():
+                if k not in out:
+                    out[k] = v
+
+
+def _syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[int, str]:
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 if mark else 1
+    problem = exc.problem or exc.context or "invalid YAML"
+    lines = text.splitlines()
+    bad = lines[line - 1] if 0 < line <= len(lines) else ""
+    if "'\t'" in problem or bad[: len(bad) - len(bad.lstrip(" \t"))].count("\t"):
+        return line, "tab character used for indentation (YAML allows only spaces)"
+    return line, f"YAML syntax error: {one_line(problem, 200)}"
+
+
+def _reader_error(exc: yaml.reader.ReaderError, text: str) -> tuple[int, str]:
+    pos = exc.position if isinstance(exc.position, int) else 0
+    before = text.encode("utf-8", "surrogatepass")[:pos] if _BYTE_POSITIONS else text[:pos]
+    line = before.count(b"\n" if _BYTE_POSITIONS else "\n") + 1  # type: ignore[arg-type]
+    char = exc.character
+    code = f"#x{char:04x}" if isinstance(char, int) else quote(char)
+    return line, f"character {code} is not allowed in YAML ({one_line(exc.reason, 100)})"
 
 
 def parse_documents(text: str, name: str, limits: Limits = Limits()) -> tuple[list[Obj], list[InputError], int]:
@@ -153,76 +408,98 @@ def parse_documents(text: str, name: str, limits: Limits = Limits()) -> tuple[li
     objs: list[Obj] = []
     errors: list[InputError] = []
     ndocs = 0
-    if "\t" in text:
-        # libyaml refuses tabs in indentation with an obscure message; say it plainly.
-        for i, ln in enumerate(text.splitlines(), 1):
-            stripped = ln.lstrip(" ")
-            if stripped.startswith("\t"):
-                return [], [InputError(name, i, "tab character used for indentation (YAML allows only spaces)")], 0
+    reader = _Reader(text, limits)
     try:
-        nodes = yaml.compose_all(text, Loader=_Loader)
-        builder = _Builder(limits)
-        for node in nodes:
-            if node is None:
+        for doc in reader.documents():
+            if isinstance(doc, _Fail):
+                ndocs += 1
+                errors.append(InputError(name, doc.line, doc.message))
                 continue
-            ndocs += 1
-            line = node.start_mark.line + 1
-            lines: dict[tuple, int] = {}
-            try:
-                value = builder.build(node, lines)
-            except _Fail as f:
-                errors.append(InputError(name, f.line, f.message))
-                continue
+            value, lines, line = doc
             if value is None:
                 continue
+            ndocs += 1
             _collect(value, lines, name, line, objs, errors)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 1
-        problem = exc.problem or exc.context or "invalid YAML"
-        errors.append(InputError(name, line, f"YAML syntax error: {problem}"))
+        errors.append(InputError(name, *_syntax_error(exc, text)))
+    except yaml.reader.ReaderError as exc:
+        errors.append(InputError(name, *_reader_error(exc, text)))
     except yaml.YAMLError as exc:
-        errors.append(InputError(name, 1, f"YAML error: {exc}"))
-    except RecursionError:
-        errors.append(InputError(name, 1, f"document nested too deeply to read"))
+        errors.append(InputError(name, 1, f"YAML error: {one_line(str(exc), 200)}"))
+    finally:
+        reader.close()
     return objs, errors, ndocs
 
 
+# ----------------------------------------------------------------------------- objects
+
+
 def _collect(value: Any, lines: dict[tuple, int], name: str, line: int, objs: list[Obj],
-             errors: list[InputError]) -> None:
+             errors: list[InputError], depth: int = 0) -> None:
     if not isinstance(value, dict):
-        what = type(value).__name__ if not isinstance(value, list) else "list"
         errors.append(InputError(name, line, f"document is a {_kind_word(value)}, expected a Kubernetes object (a mapping)"))
         return
-    if value.get("kind") == "List" and isinstance(value.get("items"), list):
-        for i, item in enumerate(value["items"]):
-            sub = {p[2:]: ln for p, ln in lines.items() if len(p) > 2 and p[0] == "items" and p[1] == i}
-            iline = lines.get(("items", i), line)
-            _collect(item, sub, name, iline, objs, errors)
+    if value.get("kind") == "List" and "items" in value:
+        items = value.get("items")
+        if not isinstance(items, list):
+            errors.append(InputError(name, lines.get(("items",), line),
+                                     f"items: a List needs a list of objects, got a {_kind_word(items)}"))
+            return
+        if depth > 8:
+            errors.append(InputError(name, line, "a List nested in Lists more than 8 deep"))
+            return
+        per_item: list[dict[tuple, int]] = [{} for _ in items]
+        for p, ln in lines.items():
+            if len(p) > 2 and p[0] == "items" and isinstance(p[1], int) and p[1] < len(items):
+                per_item[p[1]][p[2:]] = ln
+        for i, item in enumerate(items):
+            _collect(item, per_item[i], name, lines.get(("items", i), line), objs, errors, depth + 1)
         return
     problems = []
     for f in ("apiVersion", "kind"):
         v = value.get(f)
-        if not isinstance(v, str) or not v:
+        if v is None or v == "":
             problems.append(f)
+        elif not isinstance(v, str):
+            errors.append(InputError(name, lines.get((f,), line), f"{f}: must be a string, got {_describe(v)}"))
+            return
     md = value.get("metadata")
     if not isinstance(md, dict):
         if md is not None:
-            errors.append(InputError(name, lines.get(("metadata",), line), "metadata: must be a mapping"))
+            errors.append(InputError(name, lines.get(("metadata",), line),
+                                     f"metadata: must be a mapping, got {_describe(md)}"))
             return
         problems.append("metadata.name")
-    elif not isinstance(md.get("name"), str) or not md.get("name"):
-        problems.append("metadata.name")
-    elif md.get("namespace") is not None and not isinstance(md.get("namespace"), str):
-        errors.append(InputError(name, lines.get(("metadata", "namespace"), line), "metadata.namespace: must be a string"))
-        return
+    else:
+        n = md.get("name")
+        if n is None or n == "":
+            problems.append("metadata.name")
+        elif not isinstance(n, str):
+            hint = " (quote it: YAML reads yes/no/on/off/true/false as booleans)" if isinstance(n, bool) else ""
+            errors.append(InputError(name, lines.get(("metadata", "name"), line),
+                                     f"metadata.name: must be a string, got {_describe(n)}{hint}"))
+            return
+        ns = md.get("namespace")
+        if ns is not None and not isinstance(ns, str):
+            errors.append(InputError(name, lines.get(("metadata", "namespace"), line),
+                                     f"metadata.namespace: must be a string, got {_describe(ns)}"))
+            return
     if problems:
         errors.append(InputError(name, line, "object without " + ", ".join(problems)))
         return
     objs.append(Obj(value, name, line, lines))
 
 
+def _describe(v: Any) -> str:
+    word = _kind_word(v)
+    if isinstance(v, (dict, list)):
+        return f"a {word}"
+    return f"{word} {quote(v)}"
+
+
 def _kind_word(v: Any) -> str:
+    if isinstance(v, dict):
+        return "mapping"
     if isinstance(v, list):
         return "list"
     if isinstance(v, str):
@@ -234,8 +511,13 @@ def _kind_word(v: Any) -> str:
     return type(v).__name__
 
 
+# ----------------------------------------------------------------------------- files
+
+
 def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[InputError]]:
-    """Files named directly, plus ``*.yaml``/``*.yml``/``*.json`` below directories (sorted)."""
+    """Files named directly, plus ``*.yaml``/``*.yml``/``*.json`` below directories
+    (sorted; hidden files and directories skipped; symbolic links to directories
+    are not followed, so a link cycle cannot make the walk endless)."""
     out: list[str] = []
     errors: list[InputError] = []
     for p in paths:
@@ -243,16 +525,58 @@ def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[InputError]]:
             out.append(p)
             continue
         if os.path.isdir(p):
-            found = sorted(
-                str(f) for f in Path(p).rglob("*")
-                if f.suffix.lower() in SUFFIXES and f.is_file() and not any(part.startswith(".") for part in f.relative_to(p).parts)
-            )
-            out.extend(found)
+            found: list[str] = []
+            walk_errors: list[OSError] = []
+            for root, dirs, files in os.walk(p, onerror=walk_errors.append):
+                dirs[:] = [d for d in dirs if not d.startswith(".")]
+                for f in files:
+                    if f.startswith(".") or not f.lower().endswith(SUFFIXES):
+                        continue
+                    full = os.path.join(root, f)
+                    if os.path.isfile(full):
+                        found.append(full)
+            for exc in walk_errors:
+                errors.append(InputError(exc.filename or p, 0, f"cannot read directory: {exc.strerror or exc}"))
+            out.extend(sorted(found, key=lambda s: Path(s).parts))
         elif os.path.exists(p):
             out.append(p)
         else:
             errors.append(InputError(p, 0, "no such file or directory"))
     return out, errors
+
+
+def _read(path: str, limits: Limits, stdin: BinaryIO | None) -> bytes:
+    if path == STDIN:
+        stream = stdin if stdin is not None else sys.stdin.buffer
+        data = stream.read(limits.max_bytes + 1)
+    else:
+        if os.path.isdir(path):
+            raise _Fail(0, "is a directory")
+        with open(path, "rb") as fh:
+            data = fh.read(limits.max_bytes + 1)
+    if len(data) > limits.max_bytes:
+        raise _Fail(1, f"input is larger than {limits.max_bytes} bytes; raise --max-input-bytes if this is intended")
+    return data
+
+
+_BOMS = ((b"\x00\x00\xfe\xff", "utf-32-be"), (b"\xff\xfe\x00\x00", "utf-32-le"),
+         (b"\xfe\xff", "utf-16-be"), (b"\xff\xfe", "utf-16-le"))
+
+
+def _decode(data: bytes) -> str:
+    """UTF-8 (with or without a BOM); UTF-16/32 when they carry a BOM, as YAML allows
+    (Windows PowerShell 5 writes ``kubectl get -o yaml > f`` as UTF-16)."""
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data[len(bom):].decode(codec)
+            except UnicodeDecodeError as exc:
+                raise _Fail(1, f"not valid {codec.upper()} text (at byte {exc.start + len(bom)})") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise _Fail(line, f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})") from None
 
 
 def load_paths(paths: Iterable[str], limits: Limits = Limits(), stdin: BinaryIO | None = None) -> Loaded:

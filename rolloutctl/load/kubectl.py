@@ -12,6 +12,7 @@ timeout, output that is not YAML) is a ``KubectlError``: the CLI exits 3.
 
 from __future__ import annotations
 
+import re
 import subprocess
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
@@ -26,6 +27,11 @@ RESOURCES = {
 }
 
 ALLOWED_VERBS = frozenset({"get"})
+#: what a name and a namespace may be (DNS-1123 subdomain / label). Anything else is
+#: refused before kubectl runs: a manifest named "--server=https://elsewhere" must
+#: never become a kubectl option (it would send the user's credentials elsewhere).
+_NAME = re.compile(r"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$")
+_NAMESPACE = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
 DEFAULT_TIMEOUT = 60.0
 
 
@@ -53,7 +59,12 @@ def commands(targets: Iterable[Target], *, prune: bool = False, context: str | N
              kubectl: str = "kubectl") -> list[list[str]]:
     """The ``kubectl get`` argument lists that read ``targets`` (sorted, deterministic)."""
     groups: dict[tuple[str, str], set[str]] = {}
+    if context is not None and (not context or context.startswith("-")):
+        raise KubectlError(f"refusing to pass the context {context!r} to kubectl")
     for t in targets:
+        if not _NAME.match(t.name) or not _NAMESPACE.match(t.namespace):
+            raise KubectlError(f"refusing to pass {t.kind} {t.namespace!r}/{t.name!r} to kubectl: not a valid "
+                               "Kubernetes namespace and name")
         groups.setdefault((resource_for(t.group, t.kind), t.namespace), set()).add(t.name)
     out = []
     for (resource, ns), names in sorted(groups.items()):
@@ -85,6 +96,8 @@ def run_get(args: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT, run: Runne
                            "(kubectl get ... -o yaml > live.yaml)") from None
     except PermissionError as exc:
         raise KubectlError(f"cannot run {args[0]}: {exc}") from None
+    except UnicodeDecodeError:
+        raise KubectlError(f"the output of '{shown}' is not UTF-8 text") from None
     except subprocess.TimeoutExpired:
         raise KubectlError(f"'{shown}' did not finish within {timeout:g} seconds "
                            "(is the cluster reachable? raise --kubectl-timeout)") from None
@@ -107,6 +120,9 @@ def fetch(targets: Sequence[Target], *, prune: bool = False, context: str | None
     objs: list[Obj] = []
     for args in commands(targets, prune=prune, context=context, kubectl=kubectl):
         out = run_get(args, timeout=timeout, run=run)
+        if len(out) > limits.max_bytes:
+            raise KubectlError(f"the output of '{' '.join(args)}' is larger than {limits.max_bytes} bytes "
+                               "(raise --max-input-bytes if this is intended)")
         if not out.strip():
             continue
         name = "kubectl " + " ".join(args[1:])

@@ -6,7 +6,7 @@ import io
 from typing import Sequence
 
 from ..core.model import Plan
-from .plan_common import VERB_STYLE, action_line, after_line, grouped, headline, summary_line
+from .plan_common import VERB_STYLE, action_line, grouped, headline, summary_line
 
 MAX_LINES = 12
 
@@ -44,8 +44,6 @@ def render(plans: Sequence[Plan], color: bool, width: int = 100) -> str:
                 if len(groups) > MAX_LINES:
                     objs.append(f"\n… {len(groups) - MAX_LINES} more (-o json lists all)", style="dim")
                 what = Text(s.title)
-                if s.after:
-                    what.append("\n" + after_line(dict(s.after)), style="dim")
                 row = [str(s.step)]
                 if timed:
                     row.append(f"{s.time}s" if s.time is not None else "")

@@ -72,6 +72,8 @@ CASES: dict[str, Case] = {
     "SC004": Case(fail=pcs(template="cliqueStartupType: InOrder"),
                   ok=pcs(template="cliqueStartupType: CliqueStartupTypeInOrder")),
     "SC005": Case(fail=pcs().replace("grove.io/v1alpha1", "grove.io/v1beta9"), ok=pcs()),
+    "SC006": Case(fail=rs(head_ctr="resources: {requests: {nvidia.com/gpu: '0.5'}, limits: {nvidia.com/gpu: '0.5'}}"),
+                  ok=rs(head_ctr="resources: {requests: {nvidia.com/gpu: '1'}, limits: {nvidia.com/gpu: '1'}}")),
     "SP001": Case(fail=pcs(TWO.replace("name: worker", "name: pworker") + clique("worker"),
                            meta="annotations:\n  rolloutctl.dev/ignore: GV301"),
                   ok=pcs(meta="annotations:\n  rolloutctl.dev/ignore: 'GV301: intended'")),

@@ -65,3 +65,17 @@ RS_CASES: dict[str, Case] = {
     "RS034": Case(fail=rs(spec="serviceUnhealthySecondThreshold: 900"), ok=rs()),
     "RS035": Case(fail=rs().replace("  serveConfigV2: |\n    applications: []\n", ""), ok=rs()),
 }
+
+# Kueue's webhook rules (KQ###) apply to RayServices with a queue label.
+QUEUED = "labels: {kueue.x-k8s.io/queue-name: user-queue}"
+ELASTIC = QUEUED + "\nannotations: {kueue.x-k8s.io/elastic-job: 'true'}"
+_MANY_GROUPS = "".join(
+    f"    - groupName: g{i}\n      replicas: 1\n      minReplicas: 1\n      maxReplicas: 1\n      rayStartParams: {{}}\n"
+    f"      template:\n        spec:\n          containers:\n          - name: w\n            image: rayproject/ray:2.46.0\n"
+    for i in range(17))
+
+RS_CASES.update({
+    "KQ001": Case(fail=rs(meta=QUEUED, cluster=AUTOSCALE), ok=rs(meta=ELASTIC, cluster=AUTOSCALE)),
+    "KQ002": Case(fail=rs(meta=QUEUED) + _MANY_GROUPS, ok=rs(meta=QUEUED) + _MANY_GROUPS.split("    - groupName: g16")[0]),
+    "KQ003": Case(fail=rs(meta=QUEUED).replace("groupName: small", "groupName: head"), ok=rs(meta=QUEUED)),
+})

@@ -58,10 +58,10 @@ class GroveModel:
         assert desired is not None
         pcs = self.pcs(desired)
         tops = [o for o in observed if o.kind == "PodCliqueSet" and o.name == desired.name and o.namespace == desired.namespace]
-        children = [o for o in observed if o.kind != "PodCliqueSet"]
+        children, foreign = OBS.partition_owned(pcs, [o for o in observed if o.kind != "PodCliqueSet"])
         if not tops and not children:
-            return World([_with_status(desired, {})])
-        if tops and not children:
+            world = World([_with_status(desired, {})])
+        elif tops and not children:
             from ...core.simulate import run
             old = tops[0]
             _plan, settled = run(GroveModel(**self.options), old, World([_with_status(old, {})]),
@@ -72,7 +72,7 @@ class GroveModel:
         else:
             kids, status = OBS.translate_live(pcs, tops[0] if tops else None, children)
             world = World(list(kids) + [_with_status(desired, status)])
-        return world.with_memory(**{MEM_WARNINGS: OBS.initial_warnings(pcs, world)})
+        return world.with_memory(**{MEM_WARNINGS: OBS.initial_warnings(pcs, world) + OBS.foreign_warnings(pcs, foreign)})
 
     def reconcile(self, desired: Obj, world: World) -> list[Action]:
         pcs = self.pcs(desired)

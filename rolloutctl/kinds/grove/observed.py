@@ -90,7 +90,10 @@ def translate_live(desired: PCS, live_pcs: Obj | None, children: Sequence[Obj]) 
     live_spec_pcs = PCS(live_pcs) if live_pcs is not None and isinstance(live_pcs.spec.get("template"), Mapping) else None
     pcn = (live_spec_pcs or desired).priority_class_name
     pod_table: dict[str, str] = {}
-    pclqs = [o for o in children if o.kind == "PodClique"]
+    # only this PodCliqueSet's PodCliques (part-of label, as controllers.owned selects
+    # them): another PodCliqueSet's children in the namespace say nothing about ours
+    pclqs = [o for o in children if o.kind == "PodClique" and o.labels.get(N.L_PART_OF) == desired.name
+             and o.namespace == desired.namespace]
     all_desired = True
     for pclq in pclqs:
         tok = pclq.labels.get(N.L_TEMPLATE_HASH)
@@ -139,6 +142,37 @@ def translate_live(desired: PCS, live_pcs: Obj | None, children: Sequence[Obj]) 
 
 
 # ----------------------------------------------------------------------------- warnings
+
+
+def partition_owned(pcs: PCS, children: Sequence[Obj]) -> tuple[list[Obj], list[Obj]]:
+    """Observed children that belong to this PodCliqueSet, and those that belong to
+    another one. The operator lists its children by the ``app.kubernetes.io/part-of``
+    label and owns them through a controller reference; it never updates or deletes
+    another owner's objects (``controllerutil.SetControllerReference`` refuses with
+    ``AlreadyOwnedError``). Objects without either mark are taken as ours."""
+    ours: list[Obj] = []
+    foreign: list[Obj] = []
+    for o in children:
+        part_of = o.labels.get(N.L_PART_OF)
+        owner = next((r for r in o.owner_references if r.get("controller")), None)
+        other_label = part_of is not None and part_of != pcs.name
+        other_owner = (owner is not None and owner.get("kind") == "PodCliqueSet" and owner.get("name") != pcs.name)
+        (foreign if (o.namespace == pcs.namespace and (other_label or other_owner)) else ours).append(o)
+    return ours, foreign
+
+
+def foreign_warnings(pcs: PCS, foreign: Sequence[Obj]) -> tuple[Warning, ...]:
+    """Objects of another owner that carry names this PodCliqueSet's children would take:
+    the operator's create of that name fails, so those children never appear."""
+    out = []
+    for o in sorted(foreign, key=lambda o: (o.kind, o.name)):
+        if o.name.startswith(pcs.name + "-") or o.name == pcs.name:
+            owner = o.labels.get(N.L_PART_OF) or next(
+                (r.get("name") for r in o.owner_references if r.get("controller")), "another owner")
+            out.append(Warning("ForeignObject", f"{o.kind} {o.name} belongs to {owner}, not {pcs.name}: the operator "
+                               "never updates or deletes it, and creating a child of that name fails "
+                               "(controllerutil.SetControllerReference: AlreadyOwnedError)", f"{o.kind}/{o.name}"))
+    return tuple(out)
 
 
 def hazard_warnings(pcs: PCS) -> list[Warning]:

@@ -58,6 +58,11 @@ _DURATION_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3,
 _PERCENT_RE = re.compile(r"^(\d+)%$")
 
 
+
+def _q(name: str) -> str:
+    """A user's name in a message; very long ones are cut (their length is in the message)."""
+    return repr(name) if len(name) <= 80 else repr(name[:60]) + f"… ({len(name)} characters)"
+
 def dns_subdomain_errors(value: str) -> list[str]:
     """``IsDNS1123Subdomain`` of k8s.io/apimachinery (lower-case RFC 1123, at most 253)."""
     errs = []
@@ -291,7 +296,7 @@ def validate_object_meta(c: Check) -> Iterator[Problem]:
     Remediation: Rename the PodCliqueSet with lower-case letters, digits and '-'.
     """
     for e in dns_subdomain_errors(c.name):
-        yield ("metadata", "name"), f"invalid name {c.name!r}: {e}"
+        yield ("metadata", "name"), f"invalid name {_q(c.name)}: {e}"
 
 
 @_rule("GV002", "pcs-replicas-non-negative")
@@ -407,7 +412,7 @@ def validate_pod_name_constraints(c: Check) -> Iterator[Problem]:
         total = len(pcs) + len(name)
         if total > MAX_COMBINED_RESOURCE_NAME_LENGTH:
             msg = (f"combined resource name length {total} exceeds the 45-character limit required for pod "
-                   f"naming; shorten PodCliqueSet {pcs!r} or PodClique {name!r}")
+                   f"naming; shorten PodCliqueSet {_q(pcs)} or PodClique {_q(name)}")
             yield _clique(i, "name"), msg
             yield ("metadata", "name"), msg
     for gi, g in c.groups:
@@ -417,7 +422,8 @@ def validate_pod_name_constraints(c: Check) -> Iterator[Problem]:
             total = len(pcs) + len(gname) + len(member)
             if total > MAX_COMBINED_RESOURCE_NAME_LENGTH:
                 msg = (f"combined resource name length {total} exceeds the 45-character limit required for pod "
-                       f"naming; shorten PodCliqueSet {pcs!r}, PodCliqueScalingGroup {gname!r} or PodClique {member!r}")
+                       f"naming; shorten PodCliqueSet {_q(pcs)}, PodCliqueScalingGroup {_q(gname)} or "
+                       f"PodClique {_q(member)}")
                 yield _group(gi, "cliqueNames", j), msg
                 yield _group(gi, "name"), msg
                 yield ("metadata", "name"), msg

@@ -1183,7 +1183,11 @@ class _Advance:
                     self.waits.append(f"RayCluster {display(rc.name)} is suspended (spec.suspend: true)")
             elif phase in (HEAD_NONE, HEAD_PENDING):
                 req = cluster_requests(rc.spec)
-                if self.env.fits(self.used(rc.name), req):
+                gated = self.m.pod_gate(rc, self.w) if self.m.pod_gate is not None else None
+                if gated:
+                    new_phase = HEAD_PENDING
+                    self.waits.append(f"Pods of RayCluster {display(rc.name)} are held: {gated}")
+                elif self.env.fits(self.used(rc.name), req):
                     new_phase = HEAD_STARTING
                 else:
                     new_phase = HEAD_PENDING
@@ -1285,6 +1289,14 @@ class RayServiceModel:
     api_version = API
     kind = RS
     timed = True
+
+    #: Hook for a queueing controller modelled beside KubeRay (kinds/kueue): given a
+    #: RayCluster whose Pods would be created and the world, the reason its Pods stay
+    #: unschedulable (a scheduling gate not yet removed), or None. Default: no gates.
+    pod_gate: Any = None
+    #: Hook for the same: how this controller reads the world (e.g. without fields another
+    #: controller injected into RayClusters after KubeRay hashed them). Default: as is.
+    world_view: Any = None
 
     def __init__(self, kuberay_version: str | None = None, **_: Any) -> None:
         self.version = kuberay_version or MODELLED_KUBERAY_VERSION
@@ -1510,6 +1522,8 @@ class RayServiceModel:
         return strategy_name(desired)
 
     def reconcile(self, desired: Obj, world: World) -> list[Action]:
+        if self.world_view is not None:
+            world = self.world_view(world)
         p = _Pass(self, desired, world)
         p.run()
         return p.actions

@@ -15,7 +15,7 @@ from rolloutctl.kinds.grove.model import GroveModel
 def clique(name: str, replicas: int, *, min_available: int | None = None, gpu: int = 1,
            update_strategy: dict | None = None, image: str = "img:v1") -> dict[str, Any]:
     spec: dict[str, Any] = {"roleName": name, "replicas": replicas, "podSpec": {"containers": [
-        {"name": "main", "image": image, "resources": {"requests": {"nvidia.com/gpu": gpu}}}]}}
+        {"name": "main", "image": image, "resources": {"requests": {"nvidia.com/gpu": gpu}, "limits": {"nvidia.com/gpu": gpu}}}]}}
     if min_available is not None:
         spec["minAvailable"] = min_available
     c: dict[str, Any] = {"name": name, "spec": spec}

@@ -1,0 +1,640 @@
+"""A RayService under Kueue: KubeRay's RayService controller and Kueue's controllers
+interleaved, one round at a time (``rolloutctl plan --kueue MODEL``).
+
+A round is: Kueue's mutating webhook when the RayService is being created, then one
+KubeRay pass (``kinds/kuberay``) reading the RayService as stored (with Kueue's writes),
+then Kueue's pass reacting to it (``controllers.KueuePass``: webhooks on the RayClusters
+KubeRay just created, the job reconciler, the scheduler, the reconciler again, the POC
+post-step). Each action's ``rule`` names its controller: ``kuberay:…``, ``kueue:…`` or
+``kueue[POC]:…`` for behaviour that exists only in Kueue's unmerged PR #11264. Between
+rounds the world moves: KubeRay's world (RayCluster controller, Pods, Serve, GC, timers)
+and Kueue's elastic-job ungater.
+
+Kueue objects (ClusterQueue, LocalQueue, ResourceFlavor, WorkloadPriorityClass, Workload)
+come from ``--observed``; ClusterQueues, LocalQueues and ResourceFlavors in the desired
+files are applied with the change (they replace observed ones of the same name).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Mapping, Sequence
+
+from . import validation as kueue_validation
+from ...core.environment import Environment
+from ...core.kind import Progress
+from ...core.model import (Action, Change, Comparison, ComparisonRow, Finding, Impact, Obj, ObjectRef, Stuck,
+                           Warning)
+from ...core.world import World, key_of
+from ..kuberay.model import API as RAY_API
+from ..kuberay.model import RC, RS, RayServiceModel, head_phase, HEAD_PENDING
+from ..kuberay.model import display as kr_display
+from . import controllers as k
+from .workload import (CQ, ELASTIC_GATE, KUEUE_API, KUEUE_KINDS, LQ, QUEUE_LABEL, RF, WL, Quota, admitted,
+                       assign_flavors, build_pod_sets, cluster_templates, condition, counts, created_at, display,
+                       evicted, find_queue, finished, owner_of, quantities, quota_of, quota_reserved, requests_of,
+                       strip_injection, usage, wl_pod_sets)
+from ...core.quantity import format_quantity
+
+KUEUE_PREFIXES = ("kueue.x-k8s.io/",)
+APPLIED_KINDS = (CQ, LQ, RF, "WorkloadPriorityClass")
+
+
+def _m(v: Any) -> Mapping[str, Any]:
+    return v if isinstance(v, Mapping) else {}
+
+
+def _l(v: Any) -> list[Any]:
+    return v if isinstance(v, list) else []
+
+
+def carry_kueue_fields(live: Obj, desired: Obj) -> Obj:
+    """What ``kubectl apply`` of ``desired`` leaves on the live RayService: fields Kueue set
+    and the manifest does not (the suspend fields, injected template labels, annotations,
+    node selectors, tolerations, scheduling gates) stay."""
+    raw = copy.deepcopy(dict(desired.raw))
+    spec = raw.setdefault("spec", {})
+    if "suspend" in live.spec and "suspend" not in spec:
+        spec["suspend"] = live.spec["suspend"]
+    lrcc = _m(live.spec.get("rayClusterConfig"))
+    rcc = spec.setdefault("rayClusterConfig", {})
+    if "suspend" in lrcc and "suspend" not in rcc:
+        rcc["suspend"] = lrcc["suspend"]
+    lt = _templates_by_group(lrcc)
+    for key, t in _templates_by_group(rcc).items():
+        src = lt.get(key)
+        if src is None:
+            continue
+        md, smd = t.setdefault("metadata", {}), _m(src.get("metadata"))
+        for f in ("labels", "annotations"):
+            extra = {a: b for a, b in _m(smd.get(f)).items() if a.startswith(KUEUE_PREFIXES) and a not in _m(md.get(f))}
+            if extra:
+                md[f] = {**dict(_m(md.get(f))), **extra}
+        if not md:
+            t.pop("metadata")
+        ps, sps = t.setdefault("spec", {}), _m(src.get("spec"))
+        sel = {a: b for a, b in _m(sps.get("nodeSelector")).items() if a not in _m(ps.get("nodeSelector"))}
+        if sel:
+            ps["nodeSelector"] = {**dict(_m(ps.get("nodeSelector"))), **sel}
+        for f in ("tolerations", "schedulingGates"):
+            extra_l = [x for x in _l(sps.get(f)) if x not in _l(ps.get(f))]
+            if extra_l:
+                ps[f] = _l(ps.get(f)) + copy.deepcopy(extra_l)
+    return Obj(raw, desired.file, desired.line, desired.lines)
+
+
+def _templates_by_group(rcc: Mapping[str, Any]) -> dict[str, dict]:
+    out: dict[str, dict] = {}
+    h = rcc.get("headGroupSpec")
+    if isinstance(h, dict) and isinstance(h.get("template"), dict):
+        out["head"] = h["template"]
+    for g in _l(rcc.get("workerGroupSpecs")):
+        if isinstance(g, dict) and isinstance(g.get("template"), dict):
+            out["worker:" + str(g.get("groupName"))] = g["template"]
+    return out
+
+
+class _Keep:
+    """Wraps a model to keep the last world of a simulation."""
+
+    def __init__(self, model: Any, box: list[World]) -> None:
+        self._m, self._box = model, box
+        self.api_version, self.kind, self.timed = model.api_version, model.kind, model.timed
+
+    def __getattr__(self, n: str) -> Any:
+        return getattr(self._m, n)
+
+    def converged(self, d: Obj, w: World) -> bool:
+        self._box.append(w)
+        return self._m.converged(d, w)
+
+    def diagnose(self, d: Obj, w: World, e: Environment) -> Stuck:
+        self._box.append(w)
+        return self._m.diagnose(d, w, e)
+
+
+class KueueRayServiceModel:
+    """KindModel for a RayService planned with Kueue in the loop."""
+
+    api_version = RAY_API
+    kind = RS
+    timed = True
+
+    def __init__(self, kueue: str = k.TOP, kuberay_version: str | None = None, queues: Sequence[Obj] = (),
+                 observed_queues: Sequence[Obj] = (), **_: Any) -> None:
+        if kueue not in k.MODELS:
+            raise ValueError(f"unknown Kueue model {kueue!r}; choose one of {', '.join(k.MODELS)}")
+        self.mode = kueue
+        self.kuberay_version = kuberay_version
+        self.kr = RayServiceModel(kuberay_version=kuberay_version)
+        self.kr.pod_gate = self._pod_gate
+        self.kr.world_view = self._kr_view
+        self.queues = tuple(queues)
+        self.observed_queues = tuple(observed_queues)
+
+    def _pod_gate(self, rc: Obj, world: World) -> str | None:
+        return k.gate_reason(self.mode, rc, world)
+
+    # -- observe -----------------------------------------------------------------------
+    def observe(self, desired: Obj | None, observed: Sequence[Obj], env: Environment) -> World:
+        assert desired is not None
+        qobs: dict[tuple, Obj] = {}
+        for o in list(self.observed_queues) + [o for o in observed if o.kind in KUEUE_KINDS]:
+            qobs[key_of(o)] = o
+        others = [o for o in observed if o.kind not in KUEUE_KINDS]
+        rs_obs = next((o for o in others if o.kind == RS and o.name == desired.name
+                       and o.namespace == desired.namespace), None)
+        notes: list[Warning] = []
+        if rs_obs is None:
+            world = self.kr.observe(desired, [], env)
+            world = world.replace(put=qobs.values()).with_memory(**{k.MEM_CREATE: True})
+        else:
+            kids = [o for o in others if o.kind in (RC, "Service", "Gateway", "HTTPRoute")]
+            ours = [w for w in qobs.values() if w.kind == WL and w.namespace == desired.namespace and (
+                owner_of(w) == (RS, desired.name) or (owner_of(w) or ("", ""))[1].startswith(desired.name + "-"))]
+            if not rs_obs.status and not kids and not ours:
+                # pending Workloads of other jobs arrived after the RayService settled
+                before = [o for o in qobs.values() if o.kind != WL or quota_reserved(o)]
+                base = self._settled(rs_obs, before, env)
+                base = base.replace(put=[o for o in qobs.values() if o.kind == WL and not quota_reserved(o)])
+                live = base.get(RS, desired.namespace, desired.name) or rs_obs
+                merged = carry_kueue_fields(live, desired)
+                world = self._retarget(base, live, merged)
+                world = self.kr.with_notes(merged, world)
+                notes.append(Warning("ObservedFromManifest",
+                                     "only the RayService manifest was observed: assuming the state it settles in "
+                                     f"under Kueue ({self.mode}) with the observed queues — Workload admitted, one "
+                                     "RayCluster serving", ""))
+            else:
+                merged = carry_kueue_fields(rs_obs, desired)
+                world = self.kr.observe(merged, others, env)
+                world = world.replace(put=qobs.values())
+        # queues in the desired files are applied with the change
+        world = world.replace(put=[q for q in self.queues if q.kind in APPLIED_KINDS])
+        return world.with_memory(**{k.MEM_NOTES: tuple(notes) + tuple(self._model_notes(desired, world))})
+
+    def _settled(self, prev: Obj, queues: list[Obj], env: Environment) -> World:
+        """The previous manifest planned from creation under the same Kueue model and the
+        observed queues; Workload creation times are moved before the plan's clock."""
+        from ...core.simulate import simulate
+
+        raw = copy.deepcopy(dict(prev.raw))
+        raw.pop("status", None)
+        md = dict(raw.get("metadata") or {})
+        md.pop("finalizers", None)
+        md["generation"] = 1
+        raw["metadata"] = md
+        base = Obj(raw, prev.file, prev.line, prev.lines)
+        sub = KueueRayServiceModel(self.mode, self.kuberay_version, (), queues)
+        world = sub.observe(base, [], env)
+        box: list[World] = []
+        simulate(_Keep(sub, box), base, world, Environment(capacity=env.capacity, max_steps=200))
+        final = box[-1] if box else world
+        ws = sorted((w for w in final.of_kind(WL)), key=created_at)
+        moved = []
+        for i, w in enumerate(ws):
+            r = copy.deepcopy(dict(w.raw))
+            r["metadata"]["creationTimestamp"] = i - len(ws) - 1
+            moved.append(Obj(r, w.file, w.line, w.lines))
+        mem = {a: b for a, b in final.memory.items() if a not in (k.MEM_CREATE, k.MEM_NOTES, "kuberay/notes")}
+        return World({kk: final.get(*kk) for kk in final.keys()}, 0, mem).replace(put=moved)
+
+    def _retarget(self, world: World, live: Obj, merged: Obj) -> World:
+        raw = copy.deepcopy(dict(live.raw))
+        md = dict(raw.get("metadata") or {})
+        gen = int(md.get("generation") or 1)
+        if _m(live.raw.get("spec")) != _m(merged.raw.get("spec")):
+            gen += 1
+        md["generation"] = gen
+        for f in ("labels", "annotations"):
+            if f in merged.metadata:
+                md[f] = {**copy.deepcopy(dict(merged.metadata[f])),
+                         **{a: b for a, b in _m(live.metadata.get(f)).items() if a.startswith(KUEUE_PREFIXES)
+                            and a not in _m(merged.metadata.get(f))}}
+        raw["metadata"] = md
+        raw["spec"] = copy.deepcopy(dict(merged.spec))
+        return world.replace(put=[Obj(raw, merged.file, merged.line, merged.lines)])
+
+    def _model_notes(self, desired: Obj, world: World) -> list[Warning]:
+        out: list[Warning] = []
+        if not desired.labels.get(QUEUE_LABEL) and world.get(LQ, desired.namespace, "default") is None:
+            out.append(Warning("KueueNotManaging", f"the RayService has no {QUEUE_LABEL} label and the namespace has "
+                               "no LocalQueue named default: Kueue ignores it (manageJobsWithoutQueueName off)",
+                               f"metadata.labels[{QUEUE_LABEL}]"))
+            return out
+        if self.mode == k.TOP:
+            out.append(Warning("KueuePOC", "Kueue model top-level follows Kueue's unmerged PR #11264 (commit "
+                               "1828096a) and KubeRay's RayService spec.suspend; no Kueue release has it. Actions "
+                               "whose rule starts with kueue[POC] exist only there", "spec.suspend"))
+            if desired.annotations.get("kueue.x-k8s.io/elastic-job") != "true":
+                out.append(Warning("KueueNotElastic", "without the kueue.x-k8s.io/elastic-job: \"true\" annotation a "
+                                   "second RayCluster changes the Workload's pod sets, so Kueue stops the whole "
+                                   "RayService (top-level suspend) and re-queues it: the upgrade has downtime "
+                                   "[derived]", "metadata.annotations"))
+        elif self.mode == k.NESTED:
+            out.append(Warning("KueueUpgradeUnaccounted", "Kueue model nested (merged, Kueue >= v0.17): a new "
+                               "RayCluster of an upgrade is not counted against quota (kubernetes-sigs/kueue#11102); "
+                               "upgrade outcomes under this model are predictions [derived]",
+                               "spec.rayClusterConfig"))
+        else:
+            out.append(Warning("KueueLegacy", "Kueue model legacy: each RayCluster is its own job with its own "
+                               "Workload; the upgrade's new cluster must fit its full request next to the old one",
+                               "metadata.labels"))
+        if any(c.kind == CQ and (c.spec.get("cohortName") or c.spec.get("cohort")) for c in world.of_kind(CQ)):
+            out.append(Warning("KueueCohortNotModelled", "ClusterQueue cohorts (borrowing, lending, reclaim) are not "
+                               "modelled: only nominal quota is used", "spec.cohortName"))
+        return out
+
+    # -- the round ---------------------------------------------------------------------
+    def _rs(self, desired: Obj, world: World) -> Obj | None:
+        return world.get(RS, desired.namespace, desired.name)
+
+    def _kr_view(self, world: World) -> World:
+        """Legacy model: KubeRay compared the RayService with the hash it stored when it
+        created the RayCluster, before Kueue injected into the cluster's templates; the
+        model compares specs, so it reads the clusters without that injection."""
+        if self.mode != k.LEGACY:
+            return world
+        rfs = world.of_kind(RF)
+        put = []
+        for rc in world.of_kind(RC):
+            raw = copy.deepcopy(dict(rc.raw))
+            spec = raw.get("spec")
+            if not isinstance(spec, dict):
+                continue
+            h = spec.get("headGroupSpec")
+            if isinstance(h, dict) and isinstance(h.get("template"), dict):
+                h["template"] = strip_injection(h["template"], rfs)
+            for g in _l(spec.get("workerGroupSpecs")):
+                if isinstance(g, dict) and isinstance(g.get("template"), dict):
+                    g["template"] = strip_injection(g["template"], rfs)
+            put.append(Obj(raw, rc.file, rc.line, rc.lines))
+        return world.replace(put=put)
+
+    def reconcile(self, desired: Obj, world: World) -> list[Action]:
+        rs = self._rs(desired, world)
+        if rs is None:
+            return []
+        out: list[Action] = []
+        w = world
+        if w.memory.get(k.MEM_CREATE):
+            a = k.rayservice_webhook_default(self.mode, rs, w)
+            if a is not None:
+                return [a]  # the create request itself: stored mutated, before any controller sees it
+        kacts = self.kr.reconcile(rs, w)
+        if kacts:
+            w = w.apply(self._real_payloads(kacts, w))
+            out.extend(kacts)
+        created = [a.uid or a.name for a in kacts if a.verb == "create" and a.kind == RC]
+        out.extend(k.KueuePass(self.mode, w, (desired.namespace, desired.name), created).run())
+        return out
+
+    def _real_payloads(self, actions: list[Action], world: World) -> list[Action]:
+        return actions
+
+    def advance(self, desired: Obj, world: World, env: Environment) -> Progress:
+        rs = self._rs(desired, world)
+        if rs is None:
+            return self.kr.advance(desired, world, env)
+        w = world
+        if w.memory.get(k.MEM_CREATE):
+            w = w.with_memory(**{k.MEM_CREATE: False})
+        w = k.ungate(self.mode, w, rs)
+        w = self._release_foreign(w, desired)
+        changed = w is not world
+        prog = self.kr.advance(rs, w, env)
+        return Progress(prog.world, prog.waits, prog.progressed or changed)
+
+    def _release_foreign(self, world: World, desired: Obj) -> World:
+        """Workloads of other jobs that were evicted: their jobs stop (not modelled) and the
+        reservation is cleared, as their own job reconciler would."""
+        put = []
+        for w in world.of_kind(WL):
+            own = owner_of(w)
+            if self._ours(w, desired, world) or not evicted(w) or not quota_reserved(w):
+                continue
+            raw = copy.deepcopy(dict(w.raw))
+            st = dict(raw.get("status") or {})
+            st.pop("admission", None)
+            raw["status"] = st
+            from .workload import with_conditions
+            raw = with_conditions(raw, {"QuotaReserved": ("False", "Pending", "evicted"),
+                                        "Admitted": ("False", "NoReservation", ""),
+                                        "Requeued": ("True", "Preempted", "")})
+            put.append(Obj(raw, w.file, w.line, w.lines))
+            del own
+        return world.replace(put=put) if put else world
+
+    def _ours(self, w: Obj, desired: Obj, world: World) -> bool:
+        own = owner_of(w)
+        if own is None or w.namespace != desired.namespace:
+            return False
+        if own == (RS, desired.name):
+            return True
+        if own[0] == RC:
+            rc = world.get(RC, w.namespace, own[1])
+            return rc is None or rc.labels.get("ray.io/originated-from-cr-name") == desired.name
+        return False
+
+    def our_workloads(self, desired: Obj, world: World) -> list[Obj]:
+        return sorted((w for w in world.of_kind(WL) if self._ours(w, desired, world) and not w.terminating),
+                      key=created_at)
+
+    def managed(self, rs: Obj) -> bool:
+        return bool(rs.labels.get(QUEUE_LABEL))
+
+    # -- outcome -----------------------------------------------------------------------
+    def converged(self, desired: Obj, world: World) -> bool:
+        rs = self._rs(desired, world)
+        if rs is None:
+            return False
+        if self.managed(rs):
+            pending = [w for w in self.our_workloads(desired, world) if not finished(w) and not admitted(w)]
+            if pending:
+                return False
+            if self.mode != k.LEGACY and k.is_suspended(self.mode, rs) and self.mode == k.TOP:
+                return False
+            if self.mode == k.LEGACY:
+                for c in k.children(world, rs):
+                    if not c.terminating and c.spec.get("suspend") is True:
+                        return False
+        return self.kr.converged(rs, world)
+
+    def diagnose(self, desired: Obj, world: World, env: Environment) -> Stuck:
+        rs = self._rs(desired, world)
+        if rs is not None and self.managed(rs):
+            s = self._quota_stuck(desired, world, rs)
+            if s is not None:
+                return s
+            s = self._gated_stuck(desired, world, rs)
+            if s is not None:
+                return s
+        base = self.kr.diagnose(rs or desired, world, env)
+        if base.reason == "ClusterSuspended" and rs is not None and self.managed(rs):
+            return self._suspended_stuck(base, desired, world, rs)
+        return base
+
+    def _quota_stuck(self, desired: Obj, world: World, rs: Obj) -> Stuck | None:
+        ours = [w for w in self.our_workloads(desired, world) if not finished(w)]
+        pend = [w for w in ours if not quota_reserved(w)]
+        if not pend:
+            return None
+        w = pend[-1]
+        holding = [o for o in ours if quota_reserved(o) and o.name != w.name]
+        c = condition(w, "QuotaReserved") or {}
+        why = str(c.get("reason") or "Pending")
+        wref = ObjectRef(WL, w.namespace, display(w.name), KUEUE_API)
+        lq, cq = find_queue(world, w.namespace, str(w.spec.get("queueName") or ""))
+        blocked = [wref]
+        if cq is not None:
+            blocked.append(ObjectRef(CQ, "", cq.name, KUEUE_API))
+        pss = wl_pod_sets(w)
+        req = requests_of(pss)
+        what = (f"Workload {display(w.name)} (pod sets {_ps(counts(pss))}, requests {_fmt(req)}) is not admitted "
+                f"(QuotaReserved=False/{why}: {c.get('message') or 'pending'})")
+        if why in ("Misconfigured",) or lq is None or cq is None:
+            return Stuck("QueueMisconfigured", what + f". Fields: RayService metadata.labels[{QUEUE_LABEL}]="
+                         f"{w.spec.get('queueName')!r} → LocalQueue spec.clusterQueue → ClusterQueue",
+                         tuple(blocked), (f"create LocalQueue {w.spec.get('queueName')} in namespace {w.namespace} "
+                                          "pointing at an existing ClusterQueue (include it in the input)",))
+        q = quota_of(cq)
+        if q.stop_policy in ("Hold", "HoldAndDrain"):
+            return Stuck("QueueMisconfigured", what + f". ClusterQueue {cq.name} spec.stopPolicy is {q.stop_policy}",
+                         tuple(blocked), (f"set ClusterQueue {cq.name} spec.stopPolicy: None",))
+        upgrade = bool(holding) or (self.mode == k.LEGACY and any(
+            quota_reserved(o) for o in ours if o.name != w.name))
+        old = next((o for o in holding), None)
+        exclude = [old.name] if (old is not None and self.mode != k.LEGACY) else []
+        used = usage(world, cq.name, exclude=exclude)
+        rfs = {o.name: o for o in world.of_kind(RF)}
+        a = assign_flavors(q, pss, used, rfs)
+        need_lines = []
+        remedies = []
+        for (f, r), (total, free, nom) in sorted(a.short.items()):
+            others = nom - free if free > 0 else sum(v for (ff, rr), v in used.items() if ff == f and rr == r)
+            need = total + others
+            need_lines.append(f"{r} in flavor {f}: nominalQuota {format_quantity(nom, r)}, used by other Workloads "
+                              f"{format_quantity(others, r)}, this Workload needs {format_quantity(total, r)}")
+            remedies.append(f"raise ClusterQueue {cq.name} spec.resourceGroups[].flavors[name={f}].resources"
+                            f"[name={r}].nominalQuota to at least {format_quantity(need, r)}"
+                            + (" (or free the quota the other Workloads hold)" if others and total <= nom else ""))
+        code = "QuotaExceeded" if why in ("ExceedsMaxQuota", "Unavailable", "NoMatchingFlavor") or a.reason in (
+            "ExceedsMaxQuota", "Unavailable") else "InsufficientQuota"
+        if upgrade:
+            held = old if old is not None else next(o for o in ours if quota_reserved(o) and o.name != w.name)
+            head = (f"admitted for the old size but not the upgrade size: Workload {display(held.name)} holds "
+                    f"{_ps(counts(wl_pod_sets(held)))} ({_fmt(requests_of(wl_pod_sets(held)))}); the upgrade needs ")
+            if self.mode == k.TOP:
+                head += (f"slice {display(w.name)} for both clusters, {_ps(counts(pss))} ({_fmt(req)}; only the delta "
+                         "must fit next to the other Workloads)")
+                pend_rc = [c for c in k.children(world, rs) if c.spec.get("suspend") is True and not c.terminating]
+                blocked += [ObjectRef(RC, c.namespace, kr_display(c.name) or c.name, RAY_API) for c in pend_rc]
+                head += (". The new RayCluster stays suspended (spec.suspend: true, the persistent gate) and the "
+                         "old one keeps serving")
+            else:
+                head += f"Workload {display(w.name)} for the new RayCluster ({_fmt(req)}, its full request)"
+            message = head + ". " + what
+            remedies.append("or make the change without a new RayCluster (an in-place change needs no extra quota)")
+        elif condition(w, "Requeued") is not None:
+            message = ("preempted and re-queued: " + what + f"; evicted because "
+                       f"{(condition(w, 'Requeued') or {}).get('reason')}, the RayService was stopped")
+        else:
+            message = "never admitted: " + what
+            if self.mode != k.LEGACY and k.is_suspended(self.mode, rs):
+                message += (f"; the RayService stays suspended ({'spec.suspend' if self.mode == k.TOP else 'spec.rayClusterConfig.suspend'}"
+                            ": true) and no RayCluster runs")
+                blocked.append(ObjectRef(RS, rs.namespace, rs.name, RAY_API))
+        if need_lines:
+            message = message.replace(f": {c.get('message') or 'pending'})", ")") + ". " + "; ".join(need_lines)
+        if code == "QuotaExceeded" and not remedies:
+            remedies.append(f"add the missing resource or a matching flavor to ClusterQueue {cq.name}")
+        return Stuck(code, message, tuple(blocked), tuple(remedies))
+
+    def _gated_stuck(self, desired: Obj, world: World, rs: Obj) -> Stuck | None:
+        for c in k.children(world, rs):
+            if c.terminating or c.spec.get("suspend") is True or head_phase(c) != HEAD_PENDING:
+                continue
+            reason = k.gate_reason(self.mode, c, world)
+            if reason is None:
+                continue
+            ws = [w for w in self.our_workloads(desired, world) if not finished(w) and admitted(w)]
+            grant = counts(wl_pod_sets(ws[-1])) if ws else {}
+            return Stuck("PodsGated", f"the Pods of RayCluster {kr_display(c.name)} keep the scheduling gate "
+                         f"{ELASTIC_GATE}: the admitted Workload grants {_ps(grant)} and the other cluster's Pods already "
+                         "use it; under the nested model an upgrade does not grow the Workload (Kueue sizes it from "
+                         "the RayService template, kubernetes-sigs/kueue#11102) [derived]",
+                         (ObjectRef(RC, c.namespace, kr_display(c.name) or c.name, RAY_API),) +
+                         tuple(ObjectRef(WL, w.namespace, display(w.name), KUEUE_API) for w in ws[-1:]),
+                         ("remove the kueue.x-k8s.io/elastic-job annotation (non-elastic: the new cluster is not "
+                          "gated but also not accounted)", "or use the top-level model (Kueue PR #11264), which "
+                          "sizes a slice for both clusters"))
+        return None
+
+    def _suspended_stuck(self, base: Stuck, desired: Obj, world: World, rs: Obj) -> Stuck:
+        ws = [w for w in self.our_workloads(desired, world) if not finished(w)]
+        susp = [c for c in k.children(world, rs) if not c.terminating and c.spec.get("suspend") is True]
+        refs = tuple(ObjectRef(RC, c.namespace, kr_display(c.name) or c.name, RAY_API) for c in susp)
+        refs += tuple(ObjectRef(WL, w.namespace, display(w.name), KUEUE_API) for w in ws)
+        names = ", ".join(kr_display(c.name) or c.name for c in susp)
+        if self.mode == k.NESTED:
+            if ws and admitted(ws[-1]):
+                msg = (f"RayCluster {names} was created while rayClusterConfig.suspend was still true (Kueue admits "
+                       f"by setting it to false, Workload {display(ws[-1].name)} is Admitted) — KubeRay copies the "
+                       "nested suspend only when it creates a cluster and ignores later flips "
+                       "(rayservice_controller.go#modifyRayCluster), and Kueue never unsuspends a child RayCluster. "
+                       "The RayService status is frozen (every pass stops at \"found 0 head\") while the Workload "
+                       "holds quota")
+            else:
+                st = rs.status
+                active = _m(st.get("activeServiceStatus")).get("rayClusterName")
+                outage = any(c.name == active for c in susp)
+                msg = ((f"the serving RayCluster {kr_display(active)} was suspended by Kueue (its Pods are deleted) "
+                        "while the RayService status still says Ready=True; " if outage else "") +
+                       f"RayCluster {names} is suspended and the RayService has "
+                       + (f"Workload {display(ws[-1].name)} not admitted" if ws else "no Workload") +
+                       ": Kueue suspended it as a child job (reconciler.go#shouldSuspendChildJob) or KubeRay created "
+                       "it while rayClusterConfig.suspend was true; Kueue creates no new Workload while the "
+                       "RayService reports Ready=True, and nobody unsuspends the cluster [derived]")
+        elif self.mode == k.TOP:
+            msg = (f"RayCluster {names} is suspended (born suspended from the persistent nested gate) and Kueue's "
+                   "unsuspendAdmittedChildren does not release it: the newest Workload is not Admitted or does not "
+                   "cover every child (kueue[POC])")
+        else:
+            msg = base.message
+        return Stuck("ClusterSuspended", msg + ". Fields: RayCluster spec.suspend, RayService "
+                     "spec.rayClusterConfig.suspend, Workload status.conditions[Admitted]", refs or base.blocked_on,
+                     base.remedies)
+
+    # -- reporting ---------------------------------------------------------------------
+    def strategy(self, desired: Obj) -> str:
+        return f"{self.kr.strategy(desired)} (Kueue {self.mode})"
+
+    def own_strategy(self, desired: Obj) -> str:
+        return f"kueue:{self.mode}"
+
+    def metrics(self, world: World) -> Mapping[str, Any]:
+        return self.kr.metrics(world)
+
+    def counts(self, desired: Obj, world: World) -> Mapping[str, Any]:
+        out = dict(self.kr.counts(desired, world))
+        ws = [w for w in self.our_workloads(desired, world) if not finished(w)]
+        out["workloads"] = len(ws)
+        out["admittedWorkloads"] = sum(1 for w in ws if admitted(w))
+        res: dict[str, int] = {}
+        for w in ws:
+            if quota_reserved(w):
+                for r, v in requests_of(wl_pod_sets(w)).items():
+                    res[r] = res.get(r, 0) + v
+        out["quotaReserved"] = quantities(res)
+        rs = self._rs(desired, world)
+        if rs is not None:
+            out["rayServiceSuspended"] = k.is_suspended(self.mode, rs) if self.mode != k.LEGACY else False
+        return out
+
+    def title(self, actions: Sequence[Action], world: World) -> str:
+        runs: list[tuple[bool, list[Action]]] = []
+        for a in actions:
+            kr = a.rule.startswith("kuberay:")
+            if runs and runs[-1][0] == kr:
+                runs[-1][1].append(a)
+            else:
+                runs.append((kr, [a]))
+        parts = []
+        for kr, acts in runs:
+            if kr:
+                parts.append("KubeRay: " + self.kr.title(acts, world))
+            else:
+                parts.append("Kueue: " + "; ".join(dict.fromkeys(_kueue_phrase(a) for a in acts)))
+        return " | ".join(parts)
+
+    def warnings(self, desired: Obj, world: World) -> list[Warning]:
+        kr = list(self.kr.warnings(desired, world))
+        if self.mode == k.TOP:
+            # rayClusterConfig.suspend: true is Kueue's persistent child gate here, not a user choice
+            kr = [w for w in kr if w.code not in ("ClusterBornSuspended", "NestedSuspendIgnored")]
+        return kr + list(world.memory.get(k.MEM_NOTES, ()))
+
+    def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]:
+        return list(self.kr.validate(obj, old)) + kueue_validation.validate(obj, old)
+
+    def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]:
+        return self.kr.classify(changes, desired, live)
+
+    # -- plan --compare ----------------------------------------------------------------
+    def compare(self, desired: Obj, observed: Sequence[Obj], env: Environment) -> Comparison:
+        """``plan --compare``: the same change under the three Kueue models, side by side."""
+        return Comparison(desired.ref, tuple(compare_rows(self, desired, observed, env)),
+                          (Warning("KueuePOC", "row kueue:top-level follows Kueue's unmerged PR #11264",
+                                   "spec.suspend"),))
+
+
+def compare_variants() -> tuple[str, ...]:
+    """The rows of ``plan --compare`` for a RayService under Kueue."""
+    return tuple(f"kueue:{m}" for m in k.MODELS)
+
+
+def compare_rows(model: KueueRayServiceModel, desired: Obj, observed: Sequence[Obj],
+                 env: Environment) -> list[ComparisonRow]:
+    from ...core.simulate import simulate
+
+    rows = []
+    for m in k.MODELS:
+        sub = KueueRayServiceModel(m, model.kuberay_version, model.queues, model.observed_queues)
+        world = sub.observe(desired, list(observed), env)
+        p = simulate(sub, desired, world, env)
+        rows.append(ComparisonRow(strategy=f"kueue:{m}", outcome=p.outcome, stuck=p.stuck, steps=len(p.steps),
+                                  min_ready_pods=int(p.summary.get("minReadyPods", 0)),
+                                  peak_pods=int(p.summary.get("peakPods", 0)),
+                                  peak=dict(p.summary.get("peak") or {})))
+    return rows
+
+
+def _ps(c: Mapping[str, int]) -> str:
+    """Pod set counts as ``head×2, gpu×4``."""
+    return ", ".join(f"{n}×{v}" for n, v in c.items()) or "none"
+
+
+def _fmt(res: Mapping[str, int]) -> str:
+    return ", ".join(f"{r} {v}" for r, v in quantities(res).items()) or "nothing"
+
+
+def _kueue_phrase(a: Action) -> str:
+    f = a.fields
+    conds = _m(f.get("conditions"))
+    if a.kind == WL:
+        tag = f" ({a.role})" if a.role else ""
+        if a.verb == "create":
+            return f"create Workload {a.name}{tag} [{_ps(_m(f.get('podSets')))}]"
+        if a.verb == "delete":
+            return f"delete Workload {a.name}"
+        if "admission.clusterQueue" in f:
+            return f"admit Workload {a.name}{tag} in {f['admission.clusterQueue']}"
+        if str(conds.get("Finished", "")).startswith("True"):
+            return f"finish Workload {a.name}{tag}"
+        if str(conds.get("Evicted", "")) == "True/Preempted":
+            return f"preempt Workload {a.name}"
+        if "Requeued" in conds:
+            return f"requeue Workload {a.name}{tag}"
+        if str(conds.get("QuotaReserved", "")).startswith("False"):
+            return f"Workload {a.name}{tag} waits ({conds['QuotaReserved'].split('/', 1)[1]})"
+        if "podSets" in f:
+            return f"resize Workload {a.name}{tag} to [{_ps(_m(f['podSets']))}]"
+        return f"update Workload {a.name}"
+    for key in ("spec.suspend", "spec.rayClusterConfig.suspend"):
+        if key in f and a.kind == RS:
+            v = f[key]
+            if v is True:
+                return f"suspend RayService ({key})"
+            if v is False:
+                return f"unsuspend RayService ({key})"
+    if a.kind == RC and "spec.suspend" in f:
+        return f"{'suspend' if f['spec.suspend'] else 'unsuspend'} RayCluster {a.name}"
+    return f"{a.verb} {a.kind} {a.name}"
+
+
+# --------------------------------------------------------------------------- webhook validation
+
+
+def queue_objects(objs: Sequence[Obj]) -> list[Obj]:
+    """The Kueue objects among ``objs`` (for the app: desired and observed queues)."""
+    return [o for o in objs if o.kind in KUEUE_KINDS and o.api_version.startswith("kueue.x-k8s.io/")]

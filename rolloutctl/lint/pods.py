@@ -1,0 +1,93 @@
+"""Kubernetes' own checks on container resources, applied to the pod templates a
+RayService or PodCliqueSet carries. The CRDs accept any quantity, so nothing refuses
+the manifest; the pods the operator creates from it are refused instead, and the
+rollout never starts. Upstream: ``k8s.io/kubernetes/pkg/apis/core/validation``
+``ValidateResourceRequirements`` / ``validateResourceQuantityValue``."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Mapping
+
+from ..core.model import Finding, Obj
+from ..core.quantity import QuantityError, parse_quantity
+from .paths import field_path
+
+RULE = "SC006"
+_STANDARD_PREFIXES = ("kubernetes.io/", "requests.", "limits.")
+_STANDARD = {"cpu", "memory", "ephemeral-storage", "storage", "pods"}
+
+
+def is_extended_resource(name: str) -> bool:
+    """Extended resources are fully qualified names outside ``kubernetes.io/``
+    (``nvidia.com/gpu``); they are integers and cannot be overcommitted."""
+    return "/" in name and not name.startswith(_STANDARD_PREFIXES) and not name.startswith("hugepages-")
+
+
+def pod_specs(obj: Obj) -> Iterator[tuple[tuple, Mapping[str, Any]]]:
+    """(path, pod spec) of every pod template in a RayService or PodCliqueSet."""
+    spec = obj.spec
+    if obj.kind == "PodCliqueSet":
+        cliques = (spec.get("template") or {}).get("cliques") if isinstance(spec.get("template"), Mapping) else None
+        for i, c in enumerate(cliques if isinstance(cliques, list) else []):
+            ps = c.get("spec", {}).get("podSpec") if isinstance(c, Mapping) and isinstance(c.get("spec"), Mapping) else None
+            if isinstance(ps, Mapping):
+                yield ("spec", "template", "cliques", i, "spec", "podSpec"), ps
+    elif obj.kind == "RayService":
+        rcc = spec.get("rayClusterConfig")
+        if not isinstance(rcc, Mapping):
+            return
+        head = rcc.get("headGroupSpec")
+        if isinstance(head, Mapping) and isinstance(head.get("template"), Mapping):
+            ps = head["template"].get("spec")
+            if isinstance(ps, Mapping):
+                yield ("spec", "rayClusterConfig", "headGroupSpec", "template", "spec"), ps
+        groups = rcc.get("workerGroupSpecs")
+        for i, g in enumerate(groups if isinstance(groups, list) else []):
+            t = g.get("template") if isinstance(g, Mapping) else None
+            ps = t.get("spec") if isinstance(t, Mapping) else None
+            if isinstance(ps, Mapping):
+                yield ("spec", "rayClusterConfig", "workerGroupSpecs", i, "template", "spec"), ps
+
+
+def check_pod_resources(obj: Obj) -> list[Finding]:
+    """Negative quantities; extended resources that are fractional, requested without
+    a limit, or whose request differs from the limit; requests above limits."""
+    out: list[Finding] = []
+
+    def add(path: tuple, message: str) -> None:
+        out.append(Finding(RULE, "error", obj.file, obj.line_of(*path), message, field_path(obj.raw, path), obj.ref))
+
+    for base, ps in pod_specs(obj):
+        for key in ("initContainers", "containers"):
+            ctrs = ps.get(key)
+            for ci, c in enumerate(ctrs if isinstance(ctrs, list) else []):
+                res = c.get("resources") if isinstance(c, Mapping) else None
+                if not isinstance(res, Mapping):
+                    continue
+                parsed: dict[str, dict[str, int]] = {}
+                for kind in ("limits", "requests"):
+                    vals = res.get(kind)
+                    parsed[kind] = {}
+                    for name, value in (vals.items() if isinstance(vals, Mapping) else ()):
+                        path = (*base, key, ci, "resources", kind, name)
+                        try:
+                            q = parse_quantity(value)
+                        except QuantityError as exc:
+                            msg = str(exc)
+                            add(path, "must be greater than or equal to 0" if "negative" in msg else msg)
+                            continue
+                        if is_extended_resource(str(name)) and q % 1000:
+                            add(path, f"{name} is an extended resource: must be a whole number (got {value})")
+                            continue
+                        parsed[kind][str(name)] = q
+                lim, req = parsed["limits"], parsed["requests"]
+                for name, q in req.items():
+                    path = (*base, key, ci, "resources", "requests", name)
+                    if is_extended_resource(name):
+                        if name not in lim:
+                            add(path, f"{name}: a limit must be set for a resource that cannot be overcommitted")
+                        elif lim[name] != q:
+                            add(path, f"{name}: the request must equal the limit for a resource that cannot be overcommitted")
+                    elif name in lim and q > lim[name]:
+                        add(path, f"{name}: the request must be less than or equal to the limit")
+    return out

@@ -1,0 +1,73 @@
+"""`rolloutctl plan --kueue MODEL` on the Kueue samples (Typer runner over rolloutctl.cli.app)."""
+
+from __future__ import annotations
+
+import jsonschema
+
+from rolloutctl.schemas_access import schema
+from tests.conftest import SAMPLES
+
+RS = str(SAMPLES / "kueue-rayservice.yaml")
+NEW = str(SAMPLES / "kueue-rayservice-new-image.yaml")
+Q1 = str(SAMPLES / "kueue-queues.yaml")
+Q2 = str(SAMPLES / "kueue-queues-two-clusters.yaml")
+
+
+def test_create_under_top_level_json_validates(cli):
+    r = cli("plan", "--kueue", "top-level", RS, "--observed", Q1, "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    doc = r.json()
+    jsonschema.Draft202012Validator(schema("plan")).validate(doc)
+    assert doc["strategy"] == "NewCluster (Kueue top-level)"
+    assert doc["steps"][0]["actions"][0]["rule"].startswith("kueue[POC]:")
+    assert cli("plan", "--kueue", "top-level", RS, "--observed", Q1, "-o", "json").stdout == r.stdout
+
+
+def test_upgrade_converges_with_two_clusters_of_quota(cli):
+    r = cli("plan", "--kueue", "top-level", NEW, Q2, "--observed", RS, "--observed", Q1, "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    kinds = [a["kind"] for s in r.json()["steps"] for a in s["actions"]]
+    assert "Workload" in kinds and "RayCluster" in kinds
+
+
+def test_upgrade_with_one_cluster_of_quota_is_stuck(cli):
+    r = cli("plan", "--kueue", "top-level", NEW, "--observed", RS, "--observed", Q1, "-o", "json")
+    assert r.exit_code == 1
+    doc = r.json()
+    jsonschema.Draft202012Validator(schema("plan")).validate(doc)
+    assert doc["stuck"]["reason"] == "QuotaExceeded"
+
+
+def test_table_output_names_both_controllers(cli):
+    r = cli("plan", "--kueue", "legacy", NEW, Q2, "--observed", RS, "--observed", Q1, "--no-color")
+    assert r.exit_code == 0, r.stderr
+    assert "KubeRay:" in r.stdout and "Kueue:" in r.stdout
+
+
+def test_next_under_kueue(cli):
+    r = cli("next", "--kueue", "nested", RS, "--observed", Q1, "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    (step,) = r.json()["steps"]
+    assert step["actions"][0]["rule"] == "kueue:jobs/rayservice/rayservice_webhook.go#Default"
+
+
+def test_unknown_model_is_bad_usage(cli):
+    r = cli("plan", "--kueue", "sideways", RS)
+    assert r.exit_code == 2
+
+
+def test_compare_three_kueue_models_json(cli):
+    r = cli("plan", "--compare", "--kueue", "top-level", NEW, Q2, "--observed", RS, "--observed", Q1, "-o", "json")
+    assert r.exit_code == 0, r.stderr  # the manifest's own model (top-level) converges
+    doc = r.json()
+    jsonschema.Draft202012Validator(schema("comparison")).validate(doc)
+    rows = {row["strategy"]: row for row in doc["rows"]}
+    assert list(rows) == ["kueue:top-level", "kueue:nested", "kueue:legacy"]
+    assert rows["kueue:nested"]["stuck"]["reason"] == "PodsGated"
+    r = cli("plan", "--compare", "--kueue", "nested", NEW, Q2, "--observed", RS, "--observed", Q1, "-o", "json")
+    assert r.exit_code == 1  # now the own model is the stuck one
+
+
+def test_compare_rayservice_without_kueue_says_how(cli):
+    r = cli("plan", "--compare", NEW, "--observed", RS)
+    assert r.exit_code == 2 and "--kueue MODEL" in r.stderr

@@ -1,0 +1,162 @@
+"""Each Kueue integration model's distinctive behaviour (kueue-rayservice digest §3.5-3.7,
+§5.1-5.2): nested (merged) — the cluster born running with free quota, born suspended when
+admission is late, an image upgrade that Kueue answers by stopping the job; legacy — one
+Workload per RayCluster; top-level without the elastic annotation — downtime; preemption."""
+
+from __future__ import annotations
+
+import copy
+
+from rolloutctl.core.environment import Environment
+from rolloutctl.core.model import Obj
+from rolloutctl.kinds.kueue.model import KueueRayServiceModel, compare_rows, compare_variants, queue_objects
+
+from .helpers import edit, not_elastic, obj, plan, queues, queues_two, rs, rs_new_image
+
+
+def test_nested_free_quota_admits_before_the_cluster_exists():
+    """Kueue e2e "Should run a RayService if admitted": the cluster is created running."""
+    run = plan("nested", rs(), observed=queues())
+    assert run.plan.outcome == "converged"
+    rc = next(a for a in run.actions if a.kind == "RayCluster" and a.verb == "create")
+    assert rc.fields["suspend"] is False
+    assert not any(r.startswith("kueue[POC]") for r in run.rules())
+    webhook = run.plan.steps[0].actions[0]
+    assert webhook.fields == {"spec.rayClusterConfig.suspend": True, "schedulingGates": ["kueue.x-k8s.io/elastic-job"]}
+
+
+def test_nested_late_admission_leaves_the_cluster_suspended_forever():
+    """Digest §3.6: admitted after KubeRay created the cluster -> born suspended, stuck."""
+    first = plan("nested", rs(), observed=queues()[:2])  # the LocalQueue is created later
+    assert first.plan.stuck.reason == "QueueMisconfigured"
+    (rc,) = first.world.of_kind("RayCluster")
+    assert rc.spec["suspend"] is True
+    world = first.world.replace(put=[obj(queues()[2])])
+    run = plan("nested", rs(), world=world)
+    admit = [a for a in run.actions if "admission.clusterQueue" in a.fields]
+    assert admit and any(a.kind == "RayService" and a.fields.get("spec.rayClusterConfig.suspend") is False
+                         for a in run.actions)
+    st = run.plan.stuck
+    assert st.reason == "ClusterSuspended"
+    assert "was created while rayClusterConfig.suspend was still true" in st.message
+    assert any("kubectl patch raycluster" in r for r in st.remedies)
+    assert {r.kind for r in st.blocked_on} >= {"RayCluster", "Workload"}
+
+
+def test_nested_image_upgrade_stops_the_job_and_suspends_the_serving_cluster():
+    """Digest §5.1 (derived): containers changed -> no matching Workload -> stopJob and delete;
+    the RayClusters are child jobs Kueue suspends when the RayService has no Workload."""
+    run = plan("nested", not_elastic(rs_new_image()), observed=[not_elastic(rs())] + queues(),
+               desired_queues=queues_two())
+    rules = run.rules()
+    assert "kueue:jobframework/reconciler.go#stopJob" in rules
+    assert "kueue:jobframework/reconciler.go#shouldSuspendChildJob" in rules
+    assert any(a.verb == "delete" and a.kind == "Workload" for a in run.actions)
+    assert run.plan.stuck.reason == "ClusterSuspended"
+    assert "was suspended by Kueue" in run.plan.stuck.message
+    assert run.plan.summary["minReadyPods"] == 0
+    assert "KueueUpgradeUnaccounted" in run.codes()
+
+
+def test_nested_elastic_upgrade_pods_stay_gated():
+    run = plan("nested", rs_new_image(), observed=[rs()] + queues(), desired_queues=queues_two())
+    assert run.plan.stuck.reason == "PodsGated"
+    assert not [a for a in run.actions if a.kind == "Workload"]  # the Workload never grows
+
+
+def test_legacy_one_workload_per_cluster_each_needs_its_full_request():
+    run = plan("legacy", rs_new_image(), observed=[rs()] + queues(), desired_queues=queues_two())
+    assert run.plan.outcome == "converged"
+    created = [a for a in run.actions if a.kind == "Workload" and a.verb == "create"]
+    assert [a.name for a in created] == ["raycluster-test-rayservice-<random>-<hash>"]
+    assert created[0].fields["requests"] == {"cpu": "2", "memory": "4Gi"}
+    i_webhook = run.index(lambda a: a.rule == "kueue:jobs/raycluster/raycluster_webhook.go#Default")
+    i_start = run.index(lambda a: a.kind == "RayCluster" and a.rule.endswith("#startJob"))
+    i_gone = run.index(lambda a: a.kind == "Workload" and a.verb == "delete")
+    assert i_webhook < i_start < i_gone
+    assert not any(r.startswith("kueue[POC]") for r in run.rules())
+    assert not [a for a in run.actions if a.kind == "RayService" and a.rule.startswith("kueue")]
+    assert len([w for w in run.world.of_kind("Workload") if not w.terminating]) == 1
+
+
+def test_legacy_quota_for_one_cluster_waits_for_quota():
+    run = plan("legacy", rs_new_image(), observed=[rs()] + queues())
+    assert run.plan.stuck.reason == "InsufficientQuota"
+    assert "its full request" in run.plan.stuck.message
+
+
+def test_top_level_without_elastic_annotation_stops_the_service_to_upgrade():
+    """Digest §4.6 (derived): pod sets change without slicing -> stopJob -> teardown, requeue."""
+    run = plan("top-level", not_elastic(rs_new_image()), observed=[not_elastic(rs())] + queues(),
+               desired_queues=queues_two())
+    assert run.plan.outcome == "converged"
+    assert run.plan.summary["minReadyPods"] == 0
+    assert any(a.kind == "RayService" and a.fields.get("spec.suspend") is True for a in run.actions)
+    assert "kuberay:rayservice_controller.go#deleteRayServiceOwnedResources" in run.rules()
+    assert "KueueNotElastic" in run.codes()
+
+
+def test_preemption_stops_the_service_and_requeues_its_workload():
+    """Digest §3.5 "stop" and §1.4: a higher-priority Workload preempts ours (withinClusterQueue
+    LowerPriority); Kueue suspends the RayService, clears the reservation once Ready=False, and
+    the Workload waits for quota again."""
+    batch = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload",
+             "metadata": {"name": "batch", "namespace": "default",
+                          "ownerReferences": [{"kind": "Job", "name": "batch", "controller": True}]},
+             "spec": {"queueName": "user-queue", "priority": 100, "podSets": [{"name": "main", "count": 1, "template": {
+                 "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "2", "memory": "4Gi"}}}]}}}]}}
+    cq = edit(queues()[1], lambda d: d["spec"].__setitem__("preemption", {"withinClusterQueue": "LowerPriority"}))
+    run = plan("top-level", rs(), observed=[rs()] + queues() + [batch], desired_queues=[cq])
+    i_pre = run.index(lambda a: a.rule.endswith("#IssuePreemptions"))
+    i_stop = run.index(lambda a: a.kind == "RayService" and a.fields.get("spec.suspend") is True)
+    i_commit = run.index(lambda a: a.kind == "RayService" and a.verb == "status"
+                         and a.fields.get("conditions", {}).get("Suspending") == "True/SuspendRequested")
+    i_requeue = run.index(lambda a: a.fields.get("conditions", {}).get("Requeued") == "True/Preempted")
+    i_batch = run.index(lambda a: a.name == "batch" and "admission.clusterQueue" in a.fields)
+    assert i_pre < i_stop < i_commit < i_requeue < i_batch
+    assert run.plan.stuck.reason == "InsufficientQuota"
+    assert run.plan.stuck.message.startswith("preempted and re-queued")
+    assert not [c for c in run.world.of_kind("RayCluster") if not c.terminating]
+
+
+def test_compare_three_models_side_by_side():
+    d = obj(rs_new_image())
+    observed = [obj(rs())] + [obj(q) for q in queues()]
+    m = KueueRayServiceModel("top-level", queues=queue_objects([obj(q) for q in queues_two()]),
+                             observed_queues=queue_objects(observed))
+    rows = compare_rows(m, d, observed, Environment())
+    assert [r.strategy for r in rows] == list(compare_variants())
+    by = {r.strategy: r for r in rows}
+    assert by["kueue:top-level"].outcome == "converged" and by["kueue:top-level"].min_ready_pods == 1
+    assert by["kueue:nested"].outcome == "stuck" and by["kueue:nested"].stuck.reason == "PodsGated"
+    assert by["kueue:legacy"].outcome == "converged"
+    comp = m.compare(d, observed, Environment())
+    assert comp.to_dict()["kind"] == "Comparison" and len(comp.rows) == 3
+    assert m.own_strategy(d) == "kueue:top-level"
+
+
+def test_kueue_webhook_validation():
+    bad = edit(rs(), lambda d: d["spec"]["rayClusterConfig"].__setitem__("workerGroupSpecs", [
+        {"groupName": "head", "replicas": 1, "minReplicas": 1, "maxReplicas": 1,
+         "template": {"spec": {"containers": [{"name": "w", "image": "x"}]}}}]))
+    bad = edit(bad, lambda d: d["spec"]["rayClusterConfig"].__setitem__("enableInTreeAutoscaling", True))
+    bad = not_elastic(bad)
+    rules = {f.rule for f in KueueRayServiceModel().validate(Obj(bad, "x.yaml", 1))}
+    assert {"KQ001", "KQ003"} <= rules
+    assert not [f for f in KueueRayServiceModel().validate(Obj(rs(), "x.yaml", 1)) if f.rule.startswith("KQ")]
+
+
+def test_rules_name_the_controller():
+    for mode in ("top-level", "nested", "legacy"):
+        run = plan(mode, rs_new_image(), observed=[rs()] + queues(), desired_queues=queues_two())
+        for r in run.rules():
+            assert r.startswith(("kuberay:", "kueue:", "kueue[POC]:")), r
+            if mode != "top-level":
+                assert not r.startswith("kueue[POC]"), r
+
+
+def test_deterministic_plans():
+    a = plan("top-level", rs_new_image(), observed=[rs()] + queues(), desired_queues=queues_two()).plan.to_dict()
+    b = plan("top-level", copy.deepcopy(rs_new_image()), observed=[rs()] + queues(),
+             desired_queues=queues_two()).plan.to_dict()
+    assert a == b

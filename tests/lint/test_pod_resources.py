@@ -1,0 +1,43 @@
+"""SC006: container resources Kubernetes refuses, in every pod template we check."""
+
+from __future__ import annotations
+
+import pytest
+
+from rolloutctl.lint.pods import check_pod_resources, is_extended_resource
+from rolloutctl.load.files import parse_documents
+
+from .cases import clique, pcs, rs
+
+
+def findings(text: str) -> list[str]:
+    objs, errs, _ = parse_documents(text, "t.yaml")
+    assert not errs
+    return [f"{f.path}: {f.message}" for f in check_pod_resources(objs[0])]
+
+
+@pytest.mark.parametrize("resources, expected", [
+    ("{requests: {cpu: '-1'}}", "requests.cpu: must be greater than or equal to 0"),
+    ("{requests: {nvidia.com/gpu: '2'}}", "nvidia.com/gpu: a limit must be set"),
+    ("{requests: {nvidia.com/gpu: '1'}, limits: {nvidia.com/gpu: '2'}}", "request must equal the limit"),
+    ("{requests: {nvidia.com/gpu: 1500m}, limits: {nvidia.com/gpu: 1500m}}", "must be a whole number"),
+    ("{requests: {memory: 2Gi}, limits: {memory: 1Gi}}", "memory: the request must be less than or equal to the limit"),
+])
+def test_refused_resources_are_reported_on_their_field(resources, expected):
+    out = findings(rs(worker_ctr=f"resources: {resources}"))
+    assert out and all(expected in f for f in out), out
+    assert out[0].startswith("spec.rayClusterConfig.workerGroupSpecs[groupName=small].template.spec.containers[name=ray-worker].resources")
+
+
+def test_podcliqueset_templates_are_checked_and_good_requests_pass():
+    bad = pcs().replace("            image: busybox\n",
+                        "            image: busybox\n            resources: {requests: {cpu: '-2'}}\n")
+    assert findings(bad) == ["spec.template.cliques[name=worker].spec.podSpec.containers[name=main].resources"
+                             ".requests.cpu: must be greater than or equal to 0"]
+    good = rs(head_ctr="resources: {requests: {cpu: 500m, nvidia.com/gpu: '1'}, limits: {nvidia.com/gpu: '1'}}")
+    assert findings(good) == []
+
+
+def test_extended_resource_names():
+    assert is_extended_resource("nvidia.com/gpu")
+    assert not is_extended_resource("cpu") and not is_extended_resource("kubernetes.io/batch")
