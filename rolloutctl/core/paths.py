@@ -4,7 +4,8 @@ their name key where Kubernetes has one, e.g.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 #: list field name -> candidate key fields, tried in order (the first is the name key
 #: used in paths; ``diff`` may fall back to the others to match items).

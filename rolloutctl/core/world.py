@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import copy
 from bisect import bisect_left
-from typing import Any, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 from .model import Action, Obj
 

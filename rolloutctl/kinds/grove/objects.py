@@ -6,7 +6,8 @@ and simulated ones the same way (real Kubernetes fields only).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.model import Obj
 from . import names as N

@@ -21,7 +21,8 @@ the model's own digests where an observed object says what the token stands for:
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ...core.model import Obj, Warning
 from ...core.world import World

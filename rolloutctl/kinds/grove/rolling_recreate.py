@@ -20,7 +20,8 @@ Every function names the upstream function it models; paths are relative to
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ...core.environment import Environment
 from ...core.model import (STUCK_PROGRESS_DEADLINE, Action, Obj, ObjectRef, Stuck, Warning, describe_actions)

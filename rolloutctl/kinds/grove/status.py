@@ -9,7 +9,8 @@ Fields the function does not own (``updateProgress`` written by the spec passes,
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.model import Action, Obj
 from ...core.world import World

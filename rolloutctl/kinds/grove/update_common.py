@@ -11,7 +11,8 @@ as opaque tokens: in a planned world they are our own digests
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from ...core.model import Obj
 from ...core.world import World

@@ -15,7 +15,8 @@ The rounding itself lives in one place, ``validation.scaled_value``
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..validation import scaled_value
 

@@ -15,7 +15,8 @@ replicas (``podcliqueset/reconcilestatus.go`` ``computeAvailableAndUpdatedReplic
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ....core.model import Action, Obj
 from ....core.world import World
