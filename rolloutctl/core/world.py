@@ -35,6 +35,34 @@ def _compose(older: _Changes, newer: _Changes) -> _Changes:
     return out
 
 
+class _Layer:
+    """The changes from one ancestor world to a descendant, composed only when a view
+    or ``changes_since`` asks for them (most layers are never read), with their
+    entries per kind kept once computed."""
+
+    __slots__ = ("_older", "_newer", "_d", "_by_kind", "size")
+
+    def __init__(self, older: "_Layer | None", newer: _Changes) -> None:
+        self._older, self._newer = older, newer
+        self._d: _Changes | None = newer if older is None else None
+        self._by_kind: dict[str, list] = {}
+        self.size = len(newer) + (older.size if older is not None else 0)  # at least len(changes())
+
+    def changes(self) -> _Changes:
+        d = self._d
+        if d is None:
+            assert self._older is not None
+            d = self._d = _compose(self._older.changes(), self._newer) if self._newer else self._older.changes()
+            self._older = None
+        return d
+
+    def of_kind(self, kind: str) -> list[tuple[Key, "Obj | None", "Obj | None"]]:
+        got = self._by_kind.get(kind)
+        if got is None:
+            got = self._by_kind[kind] = [(k, old, new) for k, (old, new) in self.changes().items() if k[0] == kind]
+        return got
+
+
 class World:
     """An immutable snapshot of the objects a plan cares about.
 
@@ -58,7 +86,7 @@ class World:
         objects: Mapping[Key, Obj] | Iterable[Obj] = (),
         now: int = 0,
         memory: Mapping[str, Any] | None = None,
-        _layers: "tuple[tuple[dict, dict, dict, dict, _Changes], ...] | None" = None,
+        _layers: "tuple[tuple[dict, dict, dict, dict, _Layer], ...] | None" = None,
     ) -> None:
         if isinstance(objects, dict) and _layers is not None:
             self._objects: dict[Key, Obj] = objects
@@ -87,10 +115,6 @@ class World:
     def get(self, kind: str, namespace: str, name: str) -> Obj | None:
         return self._objects.get((kind, namespace, name))
 
-    @staticmethod
-    def _changes_of(changes: _Changes, kind: str) -> list[tuple[Key, Obj | None, Obj | None]]:
-        return [(k, old, new) for k, (old, new) in changes.items() if k[0] == kind]
-
     def of_kind(self, kind: str) -> list[Obj]:
         """Objects of ``kind`` in key order (deterministic)."""
         lst = self._kinds.get(kind)
@@ -101,7 +125,7 @@ class World:
             if kind not in kinds:
                 continue
             base, base_keys = kinds[kind], kkeys[kind]
-            todo = self._changes_of(changes, kind)
+            todo = changes.of_kind(kind)
             if not todo:
                 lst, keys = base, base_keys
             elif len(todo) * 8 < len(base_keys) + 64:
@@ -140,7 +164,7 @@ class World:
                 continue
             idx, ikeys = dict(lidx[ik]), dict(likeys[ik])
             touched: dict[str, list[tuple[Key, Obj | None]]] = {}
-            for k, old, new in self._changes_of(changes, kind):
+            for k, old, new in changes.of_kind(kind):
                 vo = old.labels.get(label) if old is not None else None
                 vn = new.labels.get(label) if new is not None else None
                 if vo is not None and vo != vn:
@@ -196,7 +220,7 @@ class World:
             return {}
         for kinds, _kk, _idx, _ik, changes in self._layers:
             if kinds is token:
-                return changes
+                return changes.changes()
         return None
 
     def select(self, kind: str, labels: Mapping[str, str]) -> list[Obj]:
@@ -208,12 +232,13 @@ class World:
     # changing ----------------------------------------------------------------
     def _derive(self, objs: dict[Key, Obj], changes: dict[Key, tuple[Obj | None, Obj | None]],
                 now: int, memory: Mapping[str, Any]) -> "World":
-        layers = [(self._kinds, self._keys, self._index, self._ikeys, changes)]
+        own = _Layer(None, changes)
+        layers = [(self._kinds, self._keys, self._index, self._ikeys, own)]
         limit = max(64, len(objs) // 2)  # beyond that, building a view afresh is as cheap
         for kinds, kkeys, idx, ikeys, older in self._layers[:_DEPTH - 1]:
-            if len(older) + len(changes) > limit:
+            if older.size + len(changes) > limit:
                 break
-            layers.append((kinds, kkeys, idx, ikeys, _compose(older, changes) if changes else older))
+            layers.append((kinds, kkeys, idx, ikeys, _Layer(older, changes) if changes else older))
         return World(objs, now, dict(memory), tuple(layers))
 
     def replace(

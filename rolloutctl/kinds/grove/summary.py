@@ -34,12 +34,13 @@ class PodSummary:
         hash_active: dict[Any, int] = {}
         any_ready = False
         act_pending = act_unready_sched = 0
+        row = _row
         for p in pods:
-            sched, ready, act, gated = O._pod_state(p)
-            h = p.labels.get(N.L_TEMPLATE_HASH)
+            sched, ready, act, gated, term, h = row(p)
             hash_all[h] = hash_all.get(h, 0) + 1
-            any_ready = any_ready or ready
-            if not p.terminating:
+            if ready:
+                any_ready = True
+            if not term:
                 nt += 1
                 nt_ready += ready
                 nt_sched += sched
@@ -74,6 +75,17 @@ class PodSummary:
                     add(res, requests_of(p))
             self._res = res
         return self._res
+
+
+def _row(p: Obj) -> tuple[bool, bool, bool, bool, bool, Any]:
+    """(scheduled, ready, active, gated, terminating, template hash) of a pod, derived
+    once per pod object."""
+    m = p.memo
+    r = m.get("grove.row")
+    if r is None:
+        sched, ready, act, gated = O._pod_state(p)
+        r = m["grove.row"] = (sched, ready, act, gated, p.terminating, p.labels.get(N.L_TEMPLATE_HASH))
+    return r
 
 
 _memo: dict[int, tuple[Sequence[Obj], dict[tuple, PodSummary]]] = {}
