@@ -162,9 +162,14 @@ class World:
         for _kinds, _kkeys, lidx, likeys, changes in self._layers:
             if ik not in lidx:
                 continue
+            todo = changes.of_kind(kind)
+            if not todo:
+                # views are never changed once stored: share the ancestor's
+                idx, ikeys = lidx[ik], likeys[ik]
+                break
             idx, ikeys = dict(lidx[ik]), dict(likeys[ik])
             touched: dict[str, list[tuple[Key, Obj | None]]] = {}
-            for k, old, new in changes.of_kind(kind):
+            for k, old, new in todo:
                 vo = old.labels.get(label) if old is not None else None
                 vn = new.labels.get(label) if new is not None else None
                 if vo is not None and vo != vn:
