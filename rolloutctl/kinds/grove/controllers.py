@@ -121,10 +121,8 @@ def sync_headless_services(pcs: PCS, world: World, n: int | None = None, base: W
         (i, _built(pcs, ("svc", i), lambda: O.build_headless_service(pcs, i))) for i in range(n)])
     look = _look(pcs, "_svc_sync", "Service", base, world, items)
     unsettled = _unsettled(pcs, "_svc_sync")
-    for i, raw in items:
+    for i, raw in _looked(items, look, lambda it: it[1]["metadata"]["name"]):
         name = raw["metadata"]["name"]
-        if look is not None and name not in look:
-            continue
         if world.get("Service", pcs.namespace, name) is None:
             acts.append(_create(raw, f"headless Service of replica {i}", f"{R_PCS}/components/service/service.go#Sync",
                                 index=i, revision=None, role=_role(pcs, i)))
@@ -153,20 +151,25 @@ def _by_names(world: World, kind: str, pcs: PCS, names: set[str]) -> list[Obj]:
 def sync_hpas(pcs: PCS, world: World) -> list[Action]:
     """HPAs for standalone cliques with ``autoScalingConfig`` and scaling groups with
     ``scaleConfig``. Upstream: ``podcliqueset/components/hpa/hpa.go``."""
-    acts = []
+    acts: list[Action] = []
+    srcs = pcs.__dict__.get("_hpa_sources")
+    if srcs is None:
+        srcs = pcs.__dict__["_hpa_sources"] = (
+            [(c, (c.raw.get("spec") or {}).get("autoScalingConfig")) for c in pcs.standalone],
+            [(g, g.raw.get("scaleConfig")) for g in pcs.groups])
+        srcs = pcs.__dict__["_hpa_sources"] = ([(c, sc) for c, sc in srcs[0] if isinstance(sc, dict)],
+                                               [(g, sc) for g, sc in srcs[1] if isinstance(sc, dict)])
+    if not srcs[0] and not srcs[1]:
+        return acts
     for i in range(pcs.replicas):
-        for c in pcs.standalone:
-            sc = (c.raw.get("spec") or {}).get("autoScalingConfig")
-            if isinstance(sc, dict):
-                raw = O.build_hpa(pcs, "PodClique", pcs.standalone_pclq_fqn(i, c.name), sc)
-                if world.get(raw["kind"], pcs.namespace, raw["metadata"]["name"]) is None:
-                    acts.append(_create(raw, "autoscaler for the clique", f"{R_PCS}/components/hpa/hpa.go#Sync", index=i, revision=None))
-        for g in pcs.groups:
-            sc = g.raw.get("scaleConfig")
-            if isinstance(sc, dict):
-                raw = O.build_hpa(pcs, "PodCliqueScalingGroup", pcs.pcsg_fqn(i, g), sc)
-                if world.get(raw["kind"], pcs.namespace, raw["metadata"]["name"]) is None:
-                    acts.append(_create(raw, "autoscaler for the scaling group", f"{R_PCS}/components/hpa/hpa.go#Sync", index=i, revision=None))
+        for c, sc in srcs[0]:
+            raw = O.build_hpa(pcs, "PodClique", pcs.standalone_pclq_fqn(i, c.name), sc)
+            if world.get(raw["kind"], pcs.namespace, raw["metadata"]["name"]) is None:
+                acts.append(_create(raw, "autoscaler for the clique", f"{R_PCS}/components/hpa/hpa.go#Sync", index=i, revision=None))
+        for g, sc in srcs[1]:
+            raw = O.build_hpa(pcs, "PodCliqueScalingGroup", pcs.pcsg_fqn(i, g), sc)
+            if world.get(raw["kind"], pcs.namespace, raw["metadata"]["name"]) is None:
+                acts.append(_create(raw, "autoscaler for the scaling group", f"{R_PCS}/components/hpa/hpa.go#Sync", index=i, revision=None))
     return acts
 
 
@@ -174,6 +177,27 @@ def _names_of_kind(kind: str) -> Callable[[Any], set[str]]:
     def names(changes: Any) -> set[str]:
         return {k[2] for k in changes if k[0] == kind}
     return names
+
+
+def _looked(items: list, look: set[str] | None, name_of: Callable[[Any], str]) -> list:
+    """The entries of ``items`` whose name is in ``look`` (all when None), in the
+    order of ``items``; positions by name are kept per ``items`` list (those lists
+    are cached and never changed), so a round costs what it looks at."""
+    if look is None:
+        return items
+    ent = _positions.get(id(items))
+    if ent is None or ent[0] is not items:
+        pos: dict[str, list[int]] = {}
+        for j, it in enumerate(items):
+            pos.setdefault(name_of(it), []).append(j)
+        if len(_positions) > 256:
+            _positions.clear()
+        ent = _positions[id(items)] = (items, pos)
+    pos = ent[1]
+    return [items[j] for j in sorted(j for n in look for j in pos.get(n, ()))]
+
+
+_positions: dict[int, tuple[list, dict[str, list[int]]]] = {}
 
 
 def _look(pcs: PCS, slot: str, kind: str, base: World | None, world: World, expected: Any) -> set[str] | None:
@@ -232,10 +256,8 @@ def sync_standalone_podcliques(pcs: PCS, world: World, n: int | None = None, bas
     items, expected = _expected_names(pcs, "pclq", n, make)
     look = _look(pcs, "_pclq_sync", "PodClique", base, world, items)
     unsettled = _unsettled(pcs, "_pclq_sync")
-    for i, c, raw in items:
+    for i, c, raw in _looked(items, look, lambda it: it[2]["metadata"]["name"]):
         name = raw["metadata"]["name"]
-        if look is not None and name not in look:
-            continue
         cur = world.get("PodClique", pcs.namespace, name)
         if cur is None:
             acts.append(_create(raw, f"standalone clique {c.name} of replica {i}",
@@ -317,10 +339,8 @@ def sync_scaling_groups(pcs: PCS, world: World, n: int | None = None, base: Worl
     items, expected = _expected_names(pcs, "pcsg", n, make)
     look = _look(pcs, "_pcsg_sync", "PodCliqueScalingGroup", base, world, items)
     unsettled = _unsettled(pcs, "_pcsg_sync")
-    for i, g, raw in items:
+    for i, g, raw in _looked(items, look, lambda it: it[2]["metadata"]["name"]):
         name = raw["metadata"]["name"]
-        if look is not None and name not in look:
-            continue
         if world.get("PodCliqueScalingGroup", pcs.namespace, name) is None:
             acts.append(_create(raw, f"scaling group {g.name} of replica {i} ({g.replicas} replicas)",
                                 f"{R_PCS}/components/podcliquescalinggroup/podcliquescalinggroup.go#buildResource", index=i,
@@ -442,9 +462,7 @@ def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
     if memo.get("names_of") is not expected:
         memo["names_of"], memo["names"] = expected, {name for name, _i, _g in expected}
     names_expected: set[str] = memo["names"]
-    for name, i, groups in expected:
-        if look is not None and name not in look:
-            continue
+    for name, i, groups in _looked(expected, look, lambda it: it[0]):
         unsettled.add(name)
         cur = world.get("PodGang", ns, name)
         group = pods_by_gang.get(name)
