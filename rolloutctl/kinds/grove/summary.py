@@ -109,7 +109,15 @@ def summary(group: Sequence[Obj], namespace: str | None = None, part_of: str | N
                     and (part_of is None or p.labels.get(N.L_PART_OF) == part_of)]
             if len(pods) == len(group):
                 pods = group
-        s = ent[1][k] = PodSummary(pods)
+        if pods is group:
+            # a summary depends only on its pods: the unfiltered one serves any
+            # filter that keeps every pod
+            s = ent[1].get((None, None))
+            if s is None:
+                s = ent[1][(None, None)] = PodSummary(group)
+            ent[1][k] = s
+        else:
+            s = ent[1][k] = PodSummary(pods)
     return s
 
 
