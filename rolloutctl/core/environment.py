@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
+from functools import lru_cache
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -33,7 +34,16 @@ class Environment:
         return sorted(r for r, lim in self.capacity.items() if used.get(r, 0) + extra.get(r, 0) > lim)
 
     def is_never_ready(self, name: str) -> bool:
-        return any(fnmatchcase(name, g) for g in self.never_ready)
+        if not self.never_ready:
+            return False
+        return _matches(name, tuple(self.never_ready))
+
+
+@lru_cache(maxsize=65536)
+def _matches(name: str, globs: tuple[str, ...]) -> bool:
+    """Whether ``name`` matches any of ``globs`` (asked for every pod every round:
+    answered once per name)."""
+    return any(fnmatchcase(name, g) for g in globs)
 
 
 def add(into: dict[str, int], extra: Mapping[str, int], sign: int = 1) -> dict[str, int]:

@@ -237,6 +237,8 @@ def startup_blocked(world: World, pod: Obj, ready_by_pclq: Mapping[str, list[Obj
 
 
 def never_ready(env: Environment, pod: Obj) -> bool:
+    if not env.never_ready:
+        return False
     pclq = pod.labels.get(N.L_PCLQ, "")
     idx = O.pod_index(pod)
     names = [pod.name, pclq]
