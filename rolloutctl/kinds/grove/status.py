@@ -51,22 +51,29 @@ def _with_conditions(o: Obj, new: list[dict[str, Any]]) -> list[dict[str, Any]]:
 # ----------------------------------------------------------------------------- PodClique
 
 
-def pclq_status(pcs: PCS, pclq: Obj, pods: list[Obj], generation_hash: str | None) -> dict[str, Any]:
+def pclq_status(pcs: PCS, pclq: Obj, pods: list[Obj], generation_hash: str | None,
+                counts: "SUM.PodSummary | None" = None) -> dict[str, Any]:
     """PodClique status from its pods: replica counts (``mutateReplicas``), updated
     pods (``mutateUpdatedReplica``), current hashes (``mutateCurrentHashes``) and the
     ``PodCliqueScheduled`` / ``MinAvailableBreached`` conditions.
-    Upstream: ``operator/internal/controller/podclique/reconcilestatus.go``."""
-    active = [p for p in pods if not p.terminating]
-    replicas = len(active)
-    ready = sum(1 for p in active if O.pod_ready(p))
-    scheduled = sum(1 for p in active if O.pod_scheduled(p))
-    gated = sum(1 for p in active if O.pod_gated(p))
+    Upstream: ``operator/internal/controller/podclique/reconcilestatus.go``.
+    ``counts``: the summary of exactly ``pods``, when the caller has it (the same
+    numbers, counted once per pod group)."""
+    if counts is not None:
+        replicas, ready, scheduled, gated = counts.nt, counts.nt_ready, counts.nt_sched, counts.nt_gated
+    else:
+        active = [p for p in pods if not p.terminating]
+        replicas = len(active)
+        ready = sum(1 for p in active if O.pod_ready(p))
+        scheduled = sum(1 for p in active if O.pod_scheduled(p))
+        gated = sum(1 for p in active if O.pod_gated(p))
     st: dict[str, Any] = {"replicas": replicas, "readyReplicas": ready, "scheduledReplicas": scheduled,
                           "scheduleGatedReplicas": gated}
     target = U.pclq_target_hash(pclq)
     updated = U.status_int(pclq, "updatedReplicas")
     if target:
-        updated = sum(1 for p in pods if p.labels.get(N.L_TEMPLATE_HASH) == target)
+        updated = counts.hash_all.get(target, 0) if counts is not None else \
+            sum(1 for p in pods if p.labels.get(N.L_TEMPLATE_HASH) == target)
     st["updatedReplicas"] = updated
     # mutateCurrentHashes
     cur_t = pclq.status.get("currentPodTemplateHash")
@@ -257,8 +264,9 @@ def refresh(pcs: PCS, world: World) -> list[Action]:
         key = (id(pclq), gen, id(group))
         if key in settled:
             continue
-        pods = SUM.summary(group, pclq.namespace).pods if group else []
-        a = _status_action(pclq, pclq_status(pcs, pclq, list(pods), gen), "PodClique status from its pods", R_PCLQ_ST)
+        summ = SUM.summary(group, pclq.namespace) if group else SUM.EMPTY
+        a = _status_action(pclq, pclq_status(pcs, pclq, list(summ.pods), gen, summ), "PodClique status from its pods",
+                           R_PCLQ_ST)
         if a is not None:
             acts.append(a)
             track.unsettled_pclqs.add(pclq.name)
