@@ -160,20 +160,20 @@ _LIVE_SCHEMA_RULES = frozenset({"SC003"})
 
 
 def reject_schema_errors(desired: Iterable[Obj], observed: Iterable[Obj] = ()) -> None:
-    """Run lint's JSON-schema check of the input kinds (``lint.schema.check_schema``,
+    """Run lint's input checks of the modelled kinds (``lint.schema.check_input``: the schema, then SC006;
     the same function ``lint`` uses) before any model sees the objects, so the models
     only ever read well-typed input: ``replicas: "3"``, ``replicas: -1``,
     ``cliques: {}`` or an unserved apiVersion stop here as
     ``PATH:LINE: RULE: field: message`` (exit 2). Observed top-level objects are
     checked for wrong types only."""
-    from .lint.schema import check_schema
+    from .lint.schema import check_input
 
     errors: list[InputError] = []
     for objs, live in ((desired, False), (observed, True)):
         for o in objs:
             if not is_modelled(o):
                 continue
-            for f in check_schema(o):
+            for f in check_input(o):
                 if f.severity != "error" or (live and f.rule not in _LIVE_SCHEMA_RULES):
                     continue
                 where = "the live object" if live else "this manifest"

@@ -49,3 +49,8 @@ def write(tmp_path: Path, name: str, text: str) -> str:
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(text)
     return str(p)
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite tests/golden/*.txt from the current renderers (review the diff by eye)")

@@ -17,6 +17,7 @@ from typing import Any, Callable, Sequence
 from ..core.model import Finding, LintReport, Obj, ObjectRef
 from ..kinds import group_of, is_modelled
 from . import registry
+from .pods import check_pod_resources
 from .schema import apply_schema_defaults, check_schema, schema_file_for
 
 IGNORE_ANNOTATION = "rolloutctl.dev/ignore"
@@ -93,6 +94,8 @@ def lint_object(obj: Obj, old: Obj | None, known: frozenset[str]) -> list[Findin
     """All findings for one object of a modelled kind, suppressions applied."""
     findings = check_schema(obj)
     if not any(f.severity == "error" for f in findings):
+        # a well-typed object: the pods' own checks and the webhook rules both run
+        findings.extend(check_pod_resources(obj))
         validate = _validator_for(obj)
         if validate is not None:
             prepared = _prepare(obj)

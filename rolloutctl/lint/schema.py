@@ -158,11 +158,19 @@ def check_schema(obj: Obj) -> list[Finding]:
             add(BAD_VALUE, path, f"{_short(err.instance)} does not match {err.validator_value}")
         else:
             add(BAD_VALUE, path, err.message or f"invalid value ({v})")
-    if not out:  # a well-typed object: Kubernetes' checks on its pod templates
+    return sorted(set(out), key=Finding.sort_key)
+
+
+def check_input(obj: Obj) -> list[Finding]:
+    """What the API server and the pods' own validation refuse in a modelled object:
+    the schema, then (for a well-typed object) Kubernetes' checks on the container
+    resources of its pod templates (SC006). ``plan``/``next``/``diff`` stop on these."""
+    out = check_schema(obj)
+    if not out and schema_file_for(obj) is not None:
         from .pods import check_pod_resources
 
-        out.extend(check_pod_resources(obj))
-    return sorted(set(out), key=Finding.sort_key)
+        out = sorted(set(check_pod_resources(obj)), key=Finding.sort_key)
+    return out
 
 
 def iter_property_names(filename: str) -> Iterator[tuple[tuple[str, ...], str]]:

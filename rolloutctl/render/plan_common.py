@@ -45,13 +45,18 @@ def compress(nums: Iterable[int]) -> str:
 
 
 def headline(p: Plan) -> str:
+    """``summary.steps`` counts the whole plan; a ``next`` plan shows only its first step."""
     t = p.target
+    total = int(p.summary.get("steps", len(p.steps)))
+    n = f"{total} step{'s' if total != 1 else ''}"
     if p.outcome == "converged":
-        what = f"converges in {len(p.steps)} step{'s' if len(p.steps) != 1 else ''}"
+        what = f"converges in {n}"
     elif p.outcome == "noop":
         what = "nothing to do"
     else:
-        what = f"STUCK after {len(p.steps)} step{'s' if len(p.steps) != 1 else ''}"
+        what = f"STUCK after {n}"
+    if len(p.steps) < total:
+        what = f"next step of a plan that {what}"
     return f"{t.kind} {t.namespace}/{t.name} · strategy {p.strategy} · {what}"
 
 

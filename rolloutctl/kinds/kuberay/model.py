@@ -1330,8 +1330,8 @@ class RayServiceModel:
                 world = self._settled(rs_obs)
                 notes.append(Warning("ObservedFromManifest",
                                      "only the RayService manifest was observed: assuming a settled service with one "
-                                     "ready active RayCluster (named -<random>), its Services and Serve applications "
-                                     "RUNNING", ""))
+                                     f"ready active RayCluster ({rs_obs.name}-<random>), its Services and Serve "
+                                     "applications RUNNING", ""))
             else:
                 world = self._live(rs_obs, children, notes)
             world = self._retarget(world, rs_obs, target)
