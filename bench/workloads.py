@@ -50,6 +50,11 @@ def with_strategy(pcs: dict[str, Any], strategy: str) -> dict[str, Any]:
         return new
     new["spec"]["updateStrategy"] = {"type": strategy}
     if strategy == "RollingUpdate":
+        # budgets of the design: standalone cliques and scaling groups (members take their group's)
+        members = {m for g in new["spec"]["template"].get("podCliqueScalingGroups", []) for m in g["cliqueNames"]}
         for c in new["spec"]["template"]["cliques"]:
-            c["spec"]["updateStrategy"] = {"maxSurge": 1, "maxUnavailable": 0}
+            if c["name"] not in members:
+                c["updateStrategy"] = {"maxSurge": 1, "maxUnavailable": 0}
+        for g in new["spec"]["template"].get("podCliqueScalingGroups", []):
+            g["updateStrategy"] = {"maxSurge": 1, "maxUnavailable": 0}
     return new
