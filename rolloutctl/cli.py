@@ -123,6 +123,16 @@ def use_color(no_color: bool) -> bool:
     return sys.stdout.isatty()
 
 
+def table_width() -> int | None:
+    """The terminal's width when writing to one; otherwise the renderers' fixed widths
+    (so piped and saved output is the same everywhere)."""
+    if not sys.stdout.isatty():
+        return None
+    import shutil
+
+    return max(60, min(200, shutil.get_terminal_size((100, 24)).columns))
+
+
 def emit(text: str) -> None:
     sys.stdout.write(text)
     sys.stdout.flush()
@@ -175,10 +185,10 @@ def _plan_command(first: bool):
                 from .render import render_comparisons
 
                 results = usecases.compare(paths or ["-"], opts)
-                emit(render_comparisons([r.comparison for r in results], output.value, use_color(no_color)))
+                emit(render_comparisons([r.comparison for r in results], output.value, use_color(no_color), table_width()))
                 return EXIT_FINDINGS if any(r.own_row_stuck for r in results) else EXIT_OK
             plans = (usecases.next_step if first else usecases.plan)(paths or ["-"], opts)
-            emit(render_plans(plans, output.value, use_color(no_color)))
+            emit(render_plans(plans, output.value, use_color(no_color), table_width()))
             return EXIT_FINDINGS if any(p.outcome == "stuck" for p in plans) else EXIT_OK
 
         run_guarded(body)
@@ -262,7 +272,7 @@ def diff_command(
             model_options={"kuberay_version": kuberay_version} if kuberay_version else {},
         )
         result = usecases.diff(paths, opts)
-        emit(render_diff(result, output.value, use_color(no_color)))
+        emit(render_diff(result, output.value, use_color(no_color), table_width()))
         if fail_on is not None:
             hit = any(i.effect in effects for o in result.objects for i in o.impact)
             return EXIT_FINDINGS if hit else EXIT_OK

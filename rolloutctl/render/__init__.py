@@ -14,7 +14,7 @@ def plans_document(plans: Sequence[Plan]) -> dict[str, Any]:
     return {"apiVersion": API_VERSION, "kind": "PlanList", "items": [p.to_dict() for p in plans]}
 
 
-def render_plans(plans: Sequence[Plan], fmt: str, color: bool) -> str:
+def render_plans(plans: Sequence[Plan], fmt: str, color: bool, width: int | None = None) -> str:
     if fmt == "json":
         from .data import to_json
         return to_json(plans_document(plans))
@@ -25,10 +25,10 @@ def render_plans(plans: Sequence[Plan], fmt: str, color: bool) -> str:
         from .plan_markdown import render
         return render(plans)
     from .plan_table import render
-    return render(plans, color)
+    return render(plans, color, width) if width else render(plans, color)
 
 
-def render_comparisons(comparisons: Sequence[Any], fmt: str, color: bool) -> str:
+def render_comparisons(comparisons: Sequence[Any], fmt: str, color: bool, width: int | None = None) -> str:
     """``plan --compare`` output (``kind: Comparison``; several as ``ComparisonList``)."""
     if fmt in ("json", "yaml"):
         from .comparison_data import render
@@ -37,4 +37,4 @@ def render_comparisons(comparisons: Sequence[Any], fmt: str, color: bool) -> str
         from .comparison_markdown import render
         return render(comparisons)
     from .comparison_table import render
-    return render(comparisons, color)
+    return render(comparisons, color, width) if width else render(comparisons, color)

@@ -18,7 +18,7 @@ DISRUPTIVE = ("rejected", "teardown", "recreate", "rollout")
 MAX_VALUE = 60
 
 
-def render_diff(diff: Diff, fmt: str, color: bool) -> str:
+def render_diff(diff: Diff, fmt: str, color: bool, width: int | None = None) -> str:
     if fmt == "json":
         from .data import to_json
         return to_json(diff.to_dict())
@@ -29,7 +29,7 @@ def render_diff(diff: Diff, fmt: str, color: bool) -> str:
         from .diff_markdown import render
         return render(diff)
     from .diff_table import render
-    return render(diff, color)
+    return render(diff, color, width) if width else render(diff, color)
 
 
 def _covers(impact_path: str, change_path: str) -> bool:
