@@ -129,7 +129,7 @@ def sync_headless_services(pcs: PCS, world: World, n: int | None = None, base: W
             unsettled.add(name)
         else:
             unsettled.discard(name)
-    svcs = owned(world, "Service", pcs) if look is None else _by_names(world, "Service", pcs, look)
+    svcs = owned(world, "Service", pcs) if look is None else by_names(world, "Service", pcs, look)
     for svc in svcs:
         if svc.labels.get(N.L_COMPONENT) == "pcs-headless-service" and replica_of(svc) >= n and not svc.terminating:
             acts.append(_delete(svc, f"replica {replica_of(svc)} scaled away", f"{R_PCS}/components/service/service.go#Sync",
@@ -138,7 +138,7 @@ def sync_headless_services(pcs: PCS, world: World, n: int | None = None, base: W
     return acts
 
 
-def _by_names(world: World, kind: str, pcs: PCS, names: set[str]) -> list[Obj]:
+def by_names(world: World, kind: str, pcs: PCS, names: set[str]) -> list[Obj]:
     """The PodCliqueSet's objects of ``kind`` among ``names``, in key order."""
     out = []
     for name in sorted(names):
@@ -273,7 +273,7 @@ def sync_standalone_podcliques(pcs: PCS, world: World, n: int | None = None, bas
                 unsettled.discard(name)
         else:
             unsettled.add(name)
-    pclqs = owned(world, "PodClique", pcs) if look is None else _by_names(world, "PodClique", pcs, look)
+    pclqs = owned(world, "PodClique", pcs) if look is None else by_names(world, "PodClique", pcs, look)
     for pclq in pclqs:
         if pclq.labels.get(N.L_COMPONENT) == "pcs-podclique" and pclq.name not in expected and not pclq.terminating:
             acts.append(_delete(pclq, "its replica or clique is no longer in the spec",
@@ -349,7 +349,7 @@ def sync_scaling_groups(pcs: PCS, world: World, n: int | None = None, base: Worl
         else:
             unsettled.discard(name)
     pcsgs = owned(world, "PodCliqueScalingGroup", pcs) if look is None else \
-        _by_names(world, "PodCliqueScalingGroup", pcs, look)
+        by_names(world, "PodCliqueScalingGroup", pcs, look)
     for o in pcsgs:
         if o.name not in expected and not o.terminating:
             acts.append(_delete(o, "its replica or group is no longer in the spec",
@@ -513,7 +513,7 @@ def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
         else:
             cur.memo["grove.synced"] = (key, group, groups)
             unsettled.discard(name)
-    for pg in owned(world, "PodGang", pcs) if look is None else _by_names(world, "PodGang", pcs, look):
+    for pg in owned(world, "PodGang", pcs) if look is None else by_names(world, "PodGang", pcs, look):
         if pg.name not in names_expected and not pg.terminating:
             acts.append(_delete(pg, "no longer expected", f"{R_PCS}/components/podgang/syncflow.go#deleteExcessPodGangs",
                                 index=replica_of(pg) if replica_of(pg) >= 0 else None))

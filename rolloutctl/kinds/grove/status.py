@@ -14,6 +14,7 @@ from typing import Any
 
 from ...core.model import Action, Obj
 from ...core.world import World
+from . import controllers as C
 from . import names as N
 from . import objects as O
 from . import update_common as U
@@ -223,16 +224,6 @@ def pcs_status(pcs: PCS, world: World, status: Mapping[str, Any]) -> dict[str, A
 # ----------------------------------------------------------------------------- the status pass
 
 
-def _owned_by_name(world: World, kind: str, pcs: PCS, names: set[str]) -> list[Obj]:
-    """The PodCliqueSet's objects of ``kind`` among ``names``, in key order."""
-    out = []
-    for name in sorted(names):
-        o = world.get(kind, pcs.namespace, name)
-        if o is not None and o.labels.get(N.L_PART_OF) == pcs.name:
-            out.append(o)
-    return out
-
-
 def refresh(pcs: PCS, world: World) -> list[Action]:
     """Every controller's status write for this round, bottom-up (PodCliques, then
     scaling groups, then the PodCliqueSet), as hidden actions. Returns the actions;
@@ -258,7 +249,7 @@ def refresh(pcs: PCS, world: World) -> list[Action]:
         track.unsettled_pclqs = set()
         pclqs = [p for p in world.index("PodClique", N.L_PART_OF).get(pcs.name, ()) if p.namespace == ns]
     else:
-        pclqs = _owned_by_name(world, "PodClique", pcs, track.unsettled_pclqs | dirty_pclqs)
+        pclqs = C.by_names(world, "PodClique", pcs, track.unsettled_pclqs | dirty_pclqs)
     for pclq in pclqs:
         group = pods_by_pclq.get(pclq.name, ())
         key = (id(pclq), gen, id(group))
@@ -281,7 +272,7 @@ def refresh(pcs: PCS, world: World) -> list[Action]:
         track.unsettled_pcsgs = set()
         pcsgs = [g for g in world.index("PodCliqueScalingGroup", N.L_PART_OF).get(pcs.name, ()) if g.namespace == ns]
     else:
-        pcsgs = _owned_by_name(world, "PodCliqueScalingGroup", pcs, track.unsettled_pcsgs | dirty_pcsgs)
+        pcsgs = C.by_names(world, "PodCliqueScalingGroup", pcs, track.unsettled_pcsgs | dirty_pcsgs)
     track.gen = gen
     for pcsg in pcsgs:
         members = U.pclqs_of_pcsg(world, pcsg)

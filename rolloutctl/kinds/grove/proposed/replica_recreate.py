@@ -20,7 +20,6 @@ from ....core.world import World
 from .. import controllers as C
 from .. import names as N
 from .. import update_common as U
-from ..policy import Policy
 from ..spec import PCS
 from . import state as S
 from .budgets import Budget, pcs_budget
@@ -29,21 +28,8 @@ from .rollout import Decision, Unit, decide
 R_RECREATE = S.DESIGN + "#pcs-replica-maxsurge-with-replicarecreate"
 
 
-class ReplicaRecreatePolicy(Policy):
+class ReplicaRecreatePolicy(S.ViewPolicy):
     name = "ReplicaRecreate"
-
-    def __init__(self) -> None:
-        self._view: tuple[World, S.View] | None = None
-
-    def view(self, pcs: PCS, world: World) -> S.View:
-        if self._view is None or self._view[0] is not world:
-            self._view = (world, S.View(pcs, world))
-        return self._view[1]
-
-    @staticmethod
-    def status(pcs: PCS, world: World) -> Mapping[str, Any]:
-        live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
-        return live.status if live is not None else {}
 
     def budget(self, pcs: PCS) -> Budget:
         return pcs_budget(pcs.update_strategy, pcs.replicas)

@@ -58,21 +58,8 @@ def pcsg_units(view: S.View, pcsg: Obj) -> list[Unit]:
     return out
 
 
-class RollingUpdatePolicy(Policy):
+class RollingUpdatePolicy(S.ViewPolicy):
     name = "RollingUpdate"
-
-    def __init__(self) -> None:
-        self._view: tuple[World, S.View] | None = None
-
-    def view(self, pcs: PCS, world: World) -> S.View:
-        if self._view is None or self._view[0] is not world:
-            self._view = (world, S.View(pcs, world))
-        return self._view[1]
-
-    @staticmethod
-    def status(pcs: PCS, world: World) -> Mapping[str, Any]:
-        live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
-        return live.status if live is not None else {}
 
     def selected(self, pcs: PCS, world: World, replica: int) -> bool:
         st = self.status(pcs, world)

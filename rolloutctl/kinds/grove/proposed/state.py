@@ -24,6 +24,7 @@ from .. import controllers as C
 from .. import names as N
 from .. import objects as O
 from .. import update_common as U
+from ..policy import Policy
 from ..spec import PCS, Clique
 
 DESIGN = "grove-design:docs/designs/update-strategy.md"  # ai-dynamo/grove PR #262
@@ -273,3 +274,21 @@ def order_replicas(pcs: PCS, world: World, pending: Iterable[int]) -> list[int]:
     want = set(pending)
     infos = [r for r in U.pcs_replica_infos(pcs, world, None) if r.index in want]
     return [r.index for r in U.order_pcs_replica_info(pcs, infos, U.min_available_breached_replicas(pcs, world))]
+
+
+class ViewPolicy(Policy):
+    """What both proposed policies share: one ``View`` per world, and the live
+    PodCliqueSet status."""
+
+    def __init__(self) -> None:
+        self._view: tuple[World, View] | None = None
+
+    def view(self, pcs: PCS, world: World) -> View:
+        if self._view is None or self._view[0] is not world:
+            self._view = (world, View(pcs, world))
+        return self._view[1]
+
+    @staticmethod
+    def status(pcs: PCS, world: World) -> Mapping[str, Any]:
+        live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
+        return live.status if live is not None else {}
