@@ -93,7 +93,7 @@ class GroveModel:
             actions += pass_actions
         # PodCliqueSet controller: generation hash, update orchestration, components
         live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
-        status = dict(live.status) if live is not None else {}
+        status = U.live_pcs_status(pcs, world)
         pass_actions = U.process_generation_hash_change(pcs, world, status) if live is not None else []
         first_hash: list[Action] = []
         if pass_actions and not status.get("currentGenerationHash"):
@@ -101,14 +101,12 @@ class GroveModel:
             first_hash, pass_actions = pass_actions, []
         if pass_actions:
             world = world.apply(pass_actions)
-            live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
-            status = dict(live.status) if live is not None else {}
+            status = U.live_pcs_status(pcs, world)
         more = policy.pcs_pass(pcs, world, status)
         if more:
             world = world.apply(more)
             pass_actions += more
-            live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
-            status = dict(live.status) if live is not None else {}
+            status = U.live_pcs_status(pcs, world)
         plain_surge = type(policy).surge_pcsg_replicas is Policy.surge_pcsg_replicas  # always 0
         more = C.sync_podcliqueset(
             pcs, world, status, surge_replicas=policy.surge_pcs_replicas(pcs, world),

@@ -216,8 +216,7 @@ def initial_warnings(pcs: PCS, world: World) -> tuple[Warning, ...]:
     past crash that are deleted at once (#697), an update that ends before the new pods
     are Ready (#786), template ``replicas`` edits that existing objects ignore."""
     out: list[Warning] = []
-    live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
-    st = live.status if live is not None else {}
+    st = U.live_pcs_status(pcs, world)
     auto = U.is_auto_update_strategy(pcs)
     gen = st.get("currentGenerationHash")
     up = st.get("updateProgress")

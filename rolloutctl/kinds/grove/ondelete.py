@@ -74,13 +74,11 @@ class OnDelete(Policy):
     name = "OnDelete"
 
     def pcsg_pass(self, pcs: PCS, pcsg: Obj, world: World) -> list[Action]:
-        live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
-        pcs_status = dict(live.status) if live is not None else {}
+        pcs_status = U.live_pcs_status(pcs, world)
         return process_pcsg_update_ondelete(pcs, pcsg, world, pcs_status) + create_or_update_pcsg_pclqs(pcs, pcsg, world)
 
     def pclq_pass(self, pcs: PCS, pclq: Obj, world: World) -> list[Action]:
-        live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
-        pcs_status = dict(live.status) if live is not None else {}
+        pcs_status = U.live_pcs_status(pcs, world)
         acts = process_pclq_update_ondelete(pcs, pclq, world, pcs_status)
         if acts:
             world = world.apply(acts)

@@ -442,8 +442,7 @@ class RollingRecreate(Policy):
         return orchestrate_rolling_update(pcs, world, status)
 
     def pcsg_pass(self, pcs: PCS, pcsg: Obj, world: World) -> list[Action]:
-        live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
-        pcs_status = dict(live.status) if live is not None else {}
+        pcs_status = U.live_pcs_status(pcs, world)
         acts = process_pcsg_update(pcs, pcsg, world, pcs_status)
         if acts:
             world = world.apply(acts)
@@ -453,8 +452,7 @@ class RollingRecreate(Policy):
         return acts
 
     def pclq_pass(self, pcs: PCS, pclq: Obj, world: World) -> list[Action]:
-        live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
-        pcs_status = dict(live.status) if live is not None else {}
+        pcs_status = U.live_pcs_status(pcs, world)
         acts = process_pclq_update(pcs, pclq, world, pcs_status)
         if acts:
             world = world.apply(acts)
@@ -475,8 +473,7 @@ class RollingRecreate(Policy):
         one being updated."""
         if type(self).pclq_pass is not RollingRecreate.pclq_pass:
             return None
-        live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
-        st = live.status if live is not None else {}
+        st = U.live_pcs_status(pcs, world)
         up = st.get("updateProgress")
         cur = U.currently_updating(st)
         return ((st.get("currentGenerationHash"), isinstance(up, Mapping),
@@ -488,8 +485,7 @@ class RollingRecreate(Policy):
         whether its replica is the one being updated."""
         if type(self).pcsg_pass is not RollingRecreate.pcsg_pass:
             return None
-        live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
-        st = live.status if live is not None else {}
+        st = U.live_pcs_status(pcs, world)
         cur = U.currently_updating(st)
         return ((st.get("currentGenerationHash"),), frozenset(() if cur is None else (cur,)))
 

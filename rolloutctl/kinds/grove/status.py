@@ -229,7 +229,7 @@ def refresh(pcs: PCS, world: World) -> list[Action]:
     scaling groups, then the PodCliqueSet), as hidden actions. Returns the actions;
     the caller applies them."""
     live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
-    status = dict(live.status) if live is not None else {}
+    status = U.live_pcs_status(pcs, world)
     gen = status.get("currentGenerationHash")
     acts: list[Action] = []
     # Objects are immutable values: a PodClique whose object and pods are the very

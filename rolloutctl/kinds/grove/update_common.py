@@ -560,3 +560,10 @@ def process_generation_hash_change(pcs: PCS, world: World, status: Mapping[str, 
     return [Action(verb="status", kind="PodCliqueSet", name=pcs.name, namespace=pcs.namespace, reason=reason,
                    rule=f"{R_PCS_SPEC}#initUpdateProgress",
                    fields={"currentGenerationHash": new, "updateProgress": up, "updatedReplicas": 0})]
+
+
+def live_pcs_status(pcs: PCS, world: World) -> dict[str, Any]:
+    """A copy of the PodCliqueSet's status as the controllers last wrote it ({} before
+    the first reconcile)."""
+    live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
+    return dict(live.status) if live is not None else {}

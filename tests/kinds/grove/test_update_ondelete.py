@@ -4,10 +4,7 @@ OD-9) on the upstream sample ``samples/workload-ondelete.yaml``."""
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 
-import pytest
-import yaml
 
 from rolloutctl.core.environment import Environment
 from rolloutctl.core.model import Obj
@@ -15,14 +12,11 @@ from rolloutctl.core.simulate import run
 from rolloutctl.core.world import mark_terminating
 from rolloutctl.kinds.grove.model import GroveModel
 
-UPSTREAM = Path(__file__).resolve().parents[3] / ".." / "shared" / "upstream" / "grove" / "samples"
+from tests.kinds.grove.upstream_samples import upstream_sample
 
 
 def sample() -> dict:
-    p = UPSTREAM / "workload-ondelete.yaml"
-    if not p.exists():
-        pytest.skip("upstream samples not available")
-    return yaml.safe_load(p.read_text())
+    return upstream_sample("workload-ondelete.yaml")
 
 
 def with_images(pcs: dict, image: str) -> dict:

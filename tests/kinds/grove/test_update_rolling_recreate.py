@@ -6,32 +6,14 @@ pc-b 1/1 and pc-c 3/3)."""
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 
-import pytest
-import yaml
 
 from rolloutctl.core.environment import Environment
 from rolloutctl.core.model import Obj
 from rolloutctl.core.simulate import run
 from rolloutctl.kinds.grove.model import GroveModel
 
-UPSTREAM = Path(__file__).resolve().parents[3] / ".." / "shared" / "upstream" / "grove" / "samples"
-
-
-def workload1() -> dict:
-    p = UPSTREAM / "workload1.yaml"
-    if not p.exists():
-        pytest.skip("upstream samples not available")
-    return yaml.safe_load(p.read_text())
-
-
-def with_image(pcs: dict, clique: str, image: str) -> dict:
-    out = copy.deepcopy(pcs)
-    for c in out["spec"]["template"]["cliques"]:
-        if c["name"] == clique:
-            c["spec"]["podSpec"]["containers"][0]["image"] = image
-    return out
+from tests.kinds.grove.upstream_samples import with_image, workload1
 
 
 def plan(new: dict, old: dict | None = None, env: Environment | None = None, observed: list | None = None):

@@ -288,7 +288,4 @@ class ViewPolicy(Policy):
             self._view = (world, View(pcs, world))
         return self._view[1]
 
-    @staticmethod
-    def status(pcs: PCS, world: World) -> Mapping[str, Any]:
-        live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
-        return live.status if live is not None else {}
+    status = staticmethod(U.live_pcs_status)
