@@ -426,5 +426,11 @@ def main() -> None:
     app()
 
 
+def kubectl_plugin_main() -> None:
+    """``kubectl-rolloutctl``: the same commands as a kubectl plugin (``kubectl rolloutctl plan …``);
+    kubectl finds any executable named ``kubectl-*`` on PATH and passes the arguments through."""
+    app(prog_name="kubectl rolloutctl")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

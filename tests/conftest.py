@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,33 @@ REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
 UPSTREAM = SHARED / "upstream"
 SAMPLES = REPO / "samples"
+
+#: .ci/run sets this: the suite runs against the wheel installed (not editable) in a fresh
+#: venv, started with ``python -P`` so the checkout is not on sys.path. The tests still read
+#: their data from the checkout, and import each other as ``tests.…``: the checkout is
+#: appended to sys.path, after site-packages, so ``import rolloutctl`` finds the installed
+#: package first (tests/test_packaging.py checks that it does).
+INSTALLED = os.environ.get("ROLLOUTCTL_TEST_INSTALLED") == "1"
+if str(REPO) not in sys.path:
+    sys.path.append(str(REPO))
+
+
+def rolloutctl_argv(*python_options: str) -> list[str]:
+    """``python -m rolloutctl`` for a subprocess, importing the same rolloutctl as this
+    test run: the installed one under .ci/run (``-P``: not the current directory), the
+    checkout otherwise. Use with ``rolloutctl_env``."""
+    return [sys.executable, *python_options, *(["-P"] if INSTALLED else []), "-m", "rolloutctl"]
+
+
+def rolloutctl_env(base: dict | None = None, **extra: str) -> dict:
+    """The environment for ``rolloutctl_argv``: PYTHONPATH is the checkout, except under
+    .ci/run, where the installed package must be the one imported."""
+    env = dict(os.environ if base is None else base, **extra)
+    if INSTALLED:
+        env.pop("PYTHONPATH", None)
+    else:
+        env["PYTHONPATH"] = str(REPO)
+    return env
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ from rolloutctl.cli import app
 from rolloutctl.schemas_access import schema
 
 import diff_cases as C
+from tests.conftest import rolloutctl_argv, rolloutctl_env
 
 runner = CliRunner()
 REPO = Path(__file__).resolve().parents[2]
@@ -234,7 +235,7 @@ def test_secret_like_env_is_masked_in_every_format(tmp_path):
 def test_console_script_subprocess(tmp_path):
     svc = write(tmp_path, "svc.yaml", head_image())
     live = C.live_copy(C.RS)
-    p = subprocess.run([sys.executable, "-m", "rolloutctl", "diff", svc, "--live", "-", "-o", "json"],
-                       input=live, capture_output=True, text=True, cwd=REPO, env={"PYTHONPATH": str(REPO), "PATH": ""})
+    p = subprocess.run([*rolloutctl_argv(), "diff", svc, "--live", "-", "-o", "json"],
+                       input=live, capture_output=True, text=True, cwd=REPO, env=rolloutctl_env({"PATH": ""}))
     assert p.returncode == 1, p.stderr
     assert json.loads(p.stdout)["objects"][0]["status"] == "changed"

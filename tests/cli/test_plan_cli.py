@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 from rolloutctl.schemas_access import schema
-from tests.conftest import REPO, SAMPLES, write
+from tests.conftest import REPO, SAMPLES, rolloutctl_argv, rolloutctl_env, write
 
 SAMPLE = str(SAMPLES / "disaggregated-inference.yaml")
 
@@ -41,8 +41,8 @@ def test_json_is_byte_identical_across_runs(cli):
 def test_determinism_across_hash_seeds(tmp_path):
     outs = set()
     for seed in ("0", "1", "4242"):
-        env = dict(os.environ, PYTHONHASHSEED=seed)
-        p = subprocess.run([sys.executable, "-m", "rolloutctl", "plan", SAMPLE, "-o", "json"], cwd=REPO,
+        env = rolloutctl_env(PYTHONHASHSEED=seed)
+        p = subprocess.run([*rolloutctl_argv(), "plan", SAMPLE, "-o", "json"], cwd=REPO,
                            capture_output=True, env=env)
         assert p.returncode == 0, p.stderr
         outs.add(p.stdout)
@@ -134,8 +134,8 @@ def test_schema_command(cli):
 
 def test_installed_console_script_help_is_fast_to_import():
     """`rolloutctl --help` imports nothing heavy (rich, jsonschema, deepdiff, yaml)."""
-    p = subprocess.run([sys.executable, "-X", "importtime", "-m", "rolloutctl", "--help"], cwd=REPO,
-                       capture_output=True, text=True)
+    p = subprocess.run([*rolloutctl_argv("-X", "importtime"), "--help"], cwd=REPO,
+                       capture_output=True, text=True, env=rolloutctl_env())
     assert p.returncode == 0 and "Usage" in p.stdout
     imported = {line.split("|")[-1].strip().split(".")[0] for line in p.stderr.splitlines() if "|" in line}
     assert not imported & {"rich", "jsonschema", "deepdiff", "yaml"}

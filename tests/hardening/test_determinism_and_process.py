@@ -9,16 +9,16 @@ import sys
 
 import pytest
 
-from tests.conftest import REPO, write
+from tests.conftest import REPO, rolloutctl_argv, rolloutctl_env, write
 from tests.hardening.helpers import PCS_SAMPLE, mutated
 
 SEEDS = ("0", "1", "31337")
 
 
 def _rolloutctl(*args: str, seed: str = "0") -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(REPO))
+    env = rolloutctl_env(PYTHONHASHSEED=seed)
     env.pop("ROLLOUTCTL_DEBUG", None)
-    return subprocess.run([sys.executable, "-m", "rolloutctl", *args], cwd=REPO, capture_output=True, env=env,
+    return subprocess.run([*rolloutctl_argv(), *args], cwd=REPO, capture_output=True, env=env,
                           timeout=300)
 
 
