@@ -141,9 +141,9 @@ def test_rolloutctl_is_imported_from_site_packages():
     from importlib import resources
 
     assert resources.files("rolloutctl.samples").joinpath("disaggregated-inference.yaml").is_file()
-    # the console scripts users run are the installed ones
-    assert shutil.which("rolloutctl") and Path(shutil.which("rolloutctl")).parent == Path(sys.executable).parent
-    assert shutil.which("kubectl-rolloutctl")
+    # the console scripts users run are installed next to this interpreter
+    scripts = Path(sysconfig.get_paths()["scripts"])
+    assert (scripts / "rolloutctl").is_file() and (scripts / "kubectl-rolloutctl").is_file()
 
 
 def test_kubectl_plugin_names_itself_as_kubectl_does():
