@@ -32,7 +32,7 @@ class PlanOptions:
     observed: tuple[str, ...] = ()
     capacity: tuple[str, ...] = ()
     never_ready: tuple[str, ...] = ()
-    max_steps: int = 500
+    max_steps: int | None = None  # --max-steps: an explicit cap; None: none
     limits: Limits = field(default_factory=Limits)
     model_options: Mapping[str, Any] = field(default_factory=dict)
 
@@ -56,7 +56,7 @@ def parse_capacity(items: Iterable[str]) -> dict[str, int]:
 
 
 def environment(opts: PlanOptions) -> Environment:
-    if opts.max_steps < 1:
+    if opts.max_steps is not None and opts.max_steps < 1:
         raise InputProblem(["--max-steps must be at least 1"])
     return Environment(capacity=parse_capacity(opts.capacity), never_ready=tuple(opts.never_ready),
                        max_steps=opts.max_steps)
@@ -236,7 +236,8 @@ def _plan_model(obj: Obj, opts: PlanOptions, desired: Sequence[Obj], observed: S
 
 
 def next_step(paths: Sequence[str], opts: PlanOptions) -> list[Plan]:
-    """``rolloutctl next``: the first step of each plan."""
+    """``rolloutctl next``: the immediate reconcile pass of each plan (even when it
+    only waits or requeues); outcome, stuck and summary describe the whole plan."""
     from .core.simulate import first_step
 
     return [first_step(p) for p in plan(paths, opts)]

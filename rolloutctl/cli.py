@@ -138,6 +138,15 @@ def emit(text: str) -> None:
     sys.stdout.flush()
 
 
+def step_summary(markdown: Callable[[], str]) -> None:
+    """Under GitHub Actions, also append the command's Markdown to the job summary
+    ($GITHUB_STEP_SUMMARY), whatever -o printed (render/step_summary.py)."""
+    if os.environ.get("GITHUB_ACTIONS") == "true" and os.environ.get("GITHUB_STEP_SUMMARY"):
+        from .render.step_summary import append
+
+        append(markdown)
+
+
 # ----------------------------------------------------------------------------- plan / next
 
 _OBSERVED_HELP = ("What is in the cluster now: live objects (kubectl get -o yaml) or the previously applied "
@@ -158,7 +167,9 @@ def _plan_command(first: bool):
         observed: List[str] = typer.Option([], "--observed", help=_OBSERVED_HELP),
         capacity: List[str] = typer.Option([], "--capacity", metavar="RESOURCE=QTY", help=_CAPACITY_HELP),
         never_ready: List[str] = typer.Option([], "--never-ready", metavar="GLOB", help=_NEVER_READY_HELP),
-        max_steps: int = typer.Option(500, "--max-steps", min=1, help="Give up (stuck: MaxStepsExceeded) after this many steps."),
+        max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help="An explicit cap: give up (stuck: "
+                                                "MaxStepsExceeded) after this many steps. Default: no cap; the plan runs "
+                                                "until it converges or stops progressing."),
         output: PlanFormat = typer.Option(PlanFormat.table, "-o", "--output", help="Output format."),
         no_color: bool = typer.Option(False, "--no-color", help="No colour (also: NO_COLOR=1)."),
         kuberay_version: Optional[str] = typer.Option(None, "--kuberay-version", help="KubeRay operator version to model (RayService)."),
@@ -186,9 +197,11 @@ def _plan_command(first: bool):
 
                 results = usecases.compare(paths or ["-"], opts)
                 emit(render_comparisons([r.comparison for r in results], output.value, use_color(no_color), table_width()))
+                step_summary(lambda: render_comparisons([r.comparison for r in results], "markdown", False))
                 return EXIT_FINDINGS if any(r.own_row_stuck for r in results) else EXIT_OK
             plans = (usecases.next_step if first else usecases.plan)(paths or ["-"], opts)
             emit(render_plans(plans, output.value, use_color(no_color), table_width()))
+            step_summary(lambda: render_plans(plans, "markdown", False))
             return EXIT_FINDINGS if any(p.outcome == "stuck" for p in plans) else EXIT_OK
 
         run_guarded(body)
@@ -210,7 +223,8 @@ app.command(
 
 app.command(
     "next",
-    help="Only what the next reconcile does (outcome and summary still describe the whole plan).\n\n"
+    help="Only what the next reconcile pass does now, even when it only waits or requeues "
+    "(outcome and summary still describe the whole plan).\n\n"
     "Examples:\n\n"
     "  rolloutctl next svc.yaml --observed live.yaml\n\n"
     "Exit codes: 0 converged or nothing to do, 1 stuck, 2 bad input, 3 tool failure.",
@@ -273,6 +287,7 @@ def diff_command(
         )
         result = usecases.diff(paths, opts)
         emit(render_diff(result, output.value, use_color(no_color), table_width()))
+        step_summary(lambda: render_diff(result, "markdown", False))
         if fail_on is not None:
             hit = any(i.effect in effects for o in result.objects for i in o.impact)
             return EXIT_FINDINGS if hit else EXIT_OK

@@ -41,6 +41,13 @@ def rolloutctl_env(base: dict | None = None, **extra: str) -> dict:
     return env
 
 
+@pytest.fixture(autouse=True)
+def _no_step_summary(monkeypatch):
+    """Tests never append to a real GitHub Actions job summary (tests that check the
+    summary set their own file)."""
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+
+
 @pytest.fixture
 def upstream() -> Path:
     if not UPSTREAM.is_dir():

@@ -21,7 +21,9 @@ Resources = dict[str, int]  # resource name -> milli-units
 class Environment:
     capacity: Mapping[str, int] = field(default_factory=dict)  # milli-units; absent = unlimited
     never_ready: tuple[str, ...] = ()
-    max_steps: int = 500
+    #: an explicit cap on the steps of a plan (``--max-steps``); ``None``: no cap, the
+    #: plan runs until it converges or provably stops progressing
+    max_steps: int | None = None
 
     def fits(self, used: Mapping[str, int], extra: Mapping[str, int]) -> bool:
         for res, limit in self.capacity.items():

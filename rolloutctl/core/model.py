@@ -17,7 +17,10 @@ STUCK_INSUFFICIENT_CAPACITY = "InsufficientCapacity"
 STUCK_NEVER_READY = "NeverReady"
 STUCK_GANG_GATED = "GangGated"
 STUCK_PROGRESS_DEADLINE = "ProgressDeadlineExceeded"
-STUCK_MAX_STEPS = "MaxStepsExceeded"
+STUCK_MAX_STEPS = "MaxStepsExceeded"  # only when the user set --max-steps
+#: the controller keeps acting but the world never settles: it came back to a state
+#: it had been in (a loop), or it kept changing far beyond what its size explains
+STUCK_NO_PROGRESS = "NoProgress"
 
 VERBS = ("create", "delete", "update", "status")
 
@@ -282,6 +285,20 @@ class Step:
 
 
 @dataclass(frozen=True)
+class Phase:
+    """Consecutive steps a person recognises as one thing ("replica 3: ...")."""
+
+    title: str
+    first_step: int
+    last_step: int
+    counts: Mapping[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"title": self.title, "firstStep": self.first_step, "lastStep": self.last_step,
+                "counts": dict(self.counts)}
+
+
+@dataclass(frozen=True)
 class Plan:
     target: ObjectRef
     strategy: str
@@ -290,6 +307,12 @@ class Plan:
     summary: Mapping[str, Any]
     stuck: Stuck | None = None
     warnings: tuple[Warning, ...] = ()
+    phases: tuple[Phase, ...] = ()
+    #: the immediate reconcile pass (``rolloutctl next``), even when it only waits;
+    #: ``None`` when the first pass finds nothing to do and the world cannot move
+    first_pass: Step | None = field(default=None, compare=False, repr=False)
+    #: whether this is a ``next`` view (``steps`` holds the immediate pass only)
+    immediate: bool = field(default=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -300,6 +323,7 @@ class Plan:
             "outcome": self.outcome,
             "stuck": self.stuck.to_dict() if self.stuck else None,
             "steps": [s.to_dict() for s in self.steps],
+            "phases": [p.to_dict() for p in self.phases],
             "summary": dict(self.summary),
             "warnings": [w.to_dict() for w in self.warnings],
         }

@@ -8,11 +8,12 @@ either converged or is stuck, and the model says why.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Mapping
 
 from .environment import Environment
 from .kind import KindModel
-from .model import STUCK_MAX_STEPS, Action, Obj, Plan, Step, Stuck, Warning
+from .model import STUCK_MAX_STEPS, STUCK_NO_PROGRESS, Obj, Phase, Plan, Step, Stuck, Warning
 from .quantity import format_quantity
 from .world import World
 
@@ -47,27 +48,33 @@ def run(
     extra_warnings: tuple[Warning, ...] = (),
 ) -> tuple[Plan, World]:
     """``simulate``, also returning the final world (used to derive a settled
-    cluster from a previously applied manifest)."""
+    cluster from a previously applied manifest).
+
+    There is no step cap unless ``env.max_steps`` sets one: the plan ends when a
+    pass has nothing to do and the world cannot move (converged, or stuck with the
+    model's diagnosis). A model that keeps acting without settling still ends:
+    ``_Guard`` stops it, stuck with ``NoProgress``."""
     steps: list[Step] = []
     tracker = _Tracker()
     tracker.see(model.metrics(world))
     verbs = {"create": 0, "delete": 0, "update": 0, "status": 0}
     stuck: Stuck | None = None
-    # Passes without actions only advance the world; bound them as well.
-    budget = env.max_steps * 4 + 100
+    guard = _Guard()
+    first_pass: Step | None = None
+    first_open = True  # the immediate pass has not been seen yet
     while True:
-        budget -= 1
+        stuck = guard.check(world)
+        if stuck is not None:
+            break
         actions = model.reconcile(desired, world)
         if actions and all(a.hidden for a in actions):
-            if budget < 0:
-                stuck = Stuck(STUCK_MAX_STEPS, f"the plan did not settle within {env.max_steps} steps", ())
-                break
             world = world.apply(actions)
             continue
         if actions:
-            if len(steps) >= env.max_steps or budget < 0:
+            if env.max_steps is not None and len(steps) >= env.max_steps:
                 stuck = Stuck(STUCK_MAX_STEPS, f"the plan did not settle within {env.max_steps} steps "
-                              "(raise --max-steps if the workload is large)", (), ("rolloutctl plan --max-steps N",))
+                              "(the --max-steps cap; without it the plan runs until it settles)", (),
+                              ("rolloutctl plan without --max-steps",))
                 break
             world = world.apply(actions)
             tracker.see(model.metrics(world))
@@ -85,11 +92,19 @@ def run(
                     time=world.now if model.timed else None,
                 )
             )
+            if first_open:
+                first_open = False
+                first_pass = steps[-1]
             world = prog.world
             tracker.see(model.metrics(world))
             continue
         prog = model.advance(desired, world, env)
-        if prog.progressed and budget >= 0:
+        if prog.progressed:
+            if first_open:
+                # The immediate pass changes nothing: it only waits (or requeues).
+                first_open = False
+                first_pass = Step(1, _idle_title(model, prog.waits), (), prog.waits,
+                                  model.counts(desired, prog.world), world.now if model.timed else None)
             world = prog.world
             tracker.see(model.metrics(world))
             if steps and prog.waits:
@@ -97,12 +112,10 @@ def run(
                 last = steps[-1]
                 steps[-1] = Step(last.step, last.title, last.actions, last.wait_for + prog.waits,
                                  model.counts(desired, world), last.time)
+                if first_pass is not None and first_pass.step == last.step and first_pass.actions:
+                    first_pass = steps[-1]
             continue
-        if model.converged(desired, world):
-            pass
-        elif budget < 0:
-            stuck = Stuck(STUCK_MAX_STEPS, f"the plan did not settle within {env.max_steps} steps", ())
-        else:
+        if not model.converged(desired, world):
             stuck = model.diagnose(desired, world, env)
         break
 
@@ -131,10 +144,142 @@ def run(
         summary=summary,
         stuck=stuck,
         warnings=warnings,
+        phases=compute_phases(model, tuple(steps)),
+        first_pass=first_pass,
     ), world
 
 
+def _idle_title(model: KindModel, waits: tuple[str, ...]) -> str:
+    """The title of a pass that changes nothing and waits: the model's own wording
+    where it has one (``idle_title``), else a generic line."""
+    hook = getattr(model, "idle_title", None)
+    title = hook(waits) if hook is not None else None
+    return title or "no change in this pass: the controller waits" + (" and requeues" if any(
+        "requeue" in w for w in waits) else "")
+
+
+class _Guard:
+    """Ends a plan whose controller keeps acting without the world settling.
+
+    Real rollouts take a number of reconcile passes that grows with the objects
+    involved (a few per pod at most), so up to ``SOFT_BASE + SOFT_PER_OBJECT`` times
+    the most objects the world held, the guard only counts. Past that it remembers
+    each world's fingerprint: a world seen before proves a loop (stuck
+    ``NoProgress``, with the pass it returned to). A world that keeps changing
+    without repeating ends at ``HARD_FACTOR`` times that bound, also ``NoProgress``.
+    Without ``--max-steps`` this is what guarantees that every plan terminates."""
+
+    SOFT_BASE = 2000
+    SOFT_PER_OBJECT = 20
+    HARD_FACTOR = 4
+
+    def __init__(self) -> None:
+        self.passes = 0
+        self.peak_objects = 0
+        self.seen: dict[int, int] | None = None
+
+    def bound(self) -> int:
+        return self.SOFT_BASE + self.SOFT_PER_OBJECT * self.peak_objects
+
+    def check(self, world: World) -> Stuck | None:
+        self.passes += 1
+        if len(world) > self.peak_objects:
+            self.peak_objects = len(world)
+        soft = self.bound()
+        if self.passes <= soft:
+            return None
+        if self.passes > self.HARD_FACTOR * soft:
+            return Stuck(STUCK_NO_PROGRESS, f"the controller kept acting for {self.passes - 1} reconcile passes "
+                         f"without the world settling (far more than {self.peak_objects} objects need)", ())
+        if self.seen is None:
+            self.seen = {}
+        fp = fingerprint(world)
+        before = self.seen.get(fp)
+        if before is not None:
+            return Stuck(STUCK_NO_PROGRESS, f"the controller keeps acting but the world is back where it was at "
+                         f"reconcile pass {before}: the rollout loops without progress", ())
+        self.seen[fp] = self.passes
+        return None
+
+
+def fingerprint(world: World) -> int:
+    """A hash of everything a reconcile pass can read: the objects' content, the
+    clock and the controllers' memory (equal worlds, equal fingerprints)."""
+    h = hash(world.now)
+    for o in world:
+        got = o.memo.get("_fingerprint")
+        if got is None:
+            got = o.memo["_fingerprint"] = hash(json.dumps(o.raw, sort_keys=True, default=repr))
+        h ^= hash((o.kind, o.namespace, o.name, got))
+    try:
+        h ^= hash(frozenset(world.memory.items()))
+    except TypeError:
+        h ^= hash(repr(sorted(world.memory.items(), key=lambda kv: kv[0])))
+    return h
+
+
+def compute_phases(model: KindModel, steps: tuple[Step, ...]) -> tuple[Phase, ...]:
+    """Group ``steps`` into phases: consecutive, covering every step once.
+
+    The kind names them (optional ``phase_of(step)`` -> a label or ``None``, and
+    ``phase_title(label, steps)``); a step labelled ``None`` joins the phase before
+    it (the first phase, if it comes first). Without the hook, ``generic_phase_of``
+    groups by what the actions act on."""
+    if not steps:
+        return ()
+    label_of = getattr(model, "phase_of", None) or generic_phase_of
+    title_of = getattr(model, "phase_title", None) or generic_phase_title
+    labels = [label_of(s) for s in steps]
+    known = next((lab for lab in labels if lab is not None), None)
+    groups: list[tuple[Any, list[Step]]] = []
+    current = known
+    for s, lab in zip(steps, labels):
+        if lab is not None:
+            current = lab
+        if groups and groups[-1][0] == current:
+            groups[-1][1].append(s)
+        else:
+            groups.append((current, [s]))
+    return tuple(Phase(title_of(lab, group) if lab is not None else generic_phase_title(None, group),
+                       group[0].step, group[-1].step, phase_counts(group)) for lab, group in groups)
+
+
+def phase_counts(steps: list[Step]) -> dict[str, int]:
+    """``steps``, ``creates``, ``deletes``, ``updates`` and ``pods`` (pods created) of a phase."""
+    out = {"steps": len(steps), "creates": 0, "deletes": 0, "updates": 0, "pods": 0}
+    for s in steps:
+        for a in s.actions:
+            if a.verb in ("create", "delete", "update"):
+                out[a.verb + "s"] += 1
+            if a.verb == "create" and a.kind == "Pod":
+                out["pods"] += 1
+    return out
+
+
+def generic_phase_of(step: Step) -> Any:
+    """The fallback label: the role the step's actions share (e.g. the pending
+    RayCluster), else ``None`` (the step joins the phase before it)."""
+    roles = {a.role for a in step.actions if a.role}
+    return f"role {roles.pop()}" if len(roles) == 1 else None
+
+
+def generic_phase_title(label: Any, steps: list[Step]) -> str:
+    if label is None:
+        return steps[0].title if len(steps) == 1 else f"{steps[0].title} … {steps[-1].title}"
+    return str(label)
+
+
 def first_step(plan: Plan) -> Plan:
-    """``rolloutctl next``: the first step of ``plan``; outcome, stuck and summary
-    still describe the whole plan that step starts."""
-    return Plan(plan.target, plan.strategy, plan.outcome, plan.steps[:1], plan.summary, plan.stuck, plan.warnings)
+    """``rolloutctl next``: the immediate reconcile pass of ``plan`` -- what the
+    controller does now, even when that is only a wait or a requeue (a step with no
+    actions and its ``waitFor``); outcome, stuck and summary still describe the
+    whole plan that pass starts."""
+    first = plan.first_pass
+    steps = (first,) if first is not None else ()
+    phases: tuple[Phase, ...] = ()
+    if first is not None:
+        # the pass belongs to the plan's first phase when it is the plan's first step
+        title = plan.phases[0].title if first.actions and plan.phases else generic_phase_title(None, [first])
+        phases = (Phase(title, first.step, first.step, phase_counts([first])),)
+    return Plan(plan.target, plan.strategy, plan.outcome, steps, plan.summary, plan.stuck, plan.warnings,
+                phases, first, immediate=True)

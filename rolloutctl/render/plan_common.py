@@ -45,7 +45,7 @@ def compress(nums: Iterable[int]) -> str:
 
 
 def headline(p: Plan) -> str:
-    """``summary.steps`` counts the whole plan; a ``next`` plan shows only its first step."""
+    """``summary.steps`` counts the whole plan; a ``next`` plan shows only the immediate pass."""
     t = p.target
     total = int(p.summary.get("steps", len(p.steps)))
     n = f"{total} step{'s' if total != 1 else ''}"
@@ -55,8 +55,8 @@ def headline(p: Plan) -> str:
         what = "nothing to do"
     else:
         what = f"STUCK after {n}"
-    if len(p.steps) < total:
-        what = f"next step of a plan that {what}"
+    if p.immediate:
+        what = f"next pass of a plan that {what}"
     return f"{t.kind} {t.namespace}/{t.name} · strategy {p.strategy} · {what}"
 
 
