@@ -177,6 +177,8 @@ def _plan_command(first: bool):
         max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
         max_pods: int = typer.Option(100_000, "--max-pods", min=1, help="Refuse to plan a workload of more pods."),
         compare: bool = typer.Option(False, "--compare", hidden=first, help=_COMPARE_HELP),
+        steps: bool = typer.Option(False, "--steps", hidden=first, help="Table: one row per step (under its phase) "
+                                   "instead of one row per phase."),
         kueue: Optional[KueueModel] = typer.Option(None, "--kueue", metavar="MODEL", help=_KUEUE_HELP),
     ) -> None:
         def body() -> int:
@@ -200,7 +202,7 @@ def _plan_command(first: bool):
                 step_summary(lambda: render_comparisons([r.comparison for r in results], "markdown", False))
                 return EXIT_FINDINGS if any(r.own_row_stuck for r in results) else EXIT_OK
             plans = (usecases.next_step if first else usecases.plan)(paths or ["-"], opts)
-            emit(render_plans(plans, output.value, use_color(no_color), table_width()))
+            emit(render_plans(plans, output.value, use_color(no_color), table_width(), steps=steps))
             step_summary(lambda: render_plans(plans, "markdown", False))
             return EXIT_FINDINGS if any(p.outcome == "stuck" for p in plans) else EXIT_OK
 
@@ -217,6 +219,7 @@ app.command(
     "  rolloutctl plan new.yaml --observed old.yaml --capacity nvidia.com/gpu=16\n\n"
     "  kubectl get pcs,pclq,pcsg,pods,podgangs -o yaml > live.yaml; rolloutctl plan pcs.yaml --observed live.yaml -o json\n\n"
     "  rolloutctl plan new.yaml --observed old.yaml --capacity nvidia.com/gpu=16 --compare\n\n"
+    "  rolloutctl plan new.yaml --observed old.yaml --steps   # every step, not one row per phase\n\n"
     "Exit codes: 0 converged or nothing to do, 1 stuck (with --compare: the manifest's own strategy is stuck), "
     "2 bad input, 3 tool failure.",
 )(_plan_command(first=False))

@@ -60,3 +60,11 @@ class KindModel(Protocol):
     def order_matters(self, list_path: tuple) -> bool:
         """Whether reordering the list at ``list_path`` changes what the operator does."""
         ...
+
+    # Optional hooks (``core.simulate`` falls back to generic behaviour without them):
+    #   phase_of(desired, step) -> hashable label | None   which phase a step belongs to
+    #   phase_title(desired, label, steps) -> str | None    the phase's title, e.g.
+    #                                                       "replica 3: frontend pods replaced one by one"
+    #   operators(desired) -> [Operator]                    modelled operator versions, commits, gates
+    #   not_modelled(desired, world) -> [Warning]           what the model leaves out that matters here
+    #   idle_title(waits) -> str | None                     the title of a pass that only waits

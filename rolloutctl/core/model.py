@@ -299,6 +299,25 @@ class Phase:
 
 
 @dataclass(frozen=True)
+class Operator:
+    """An operator whose behaviour a plan models: its version, the upstream commit the
+    model follows, and the feature gates in force."""
+
+    name: str
+    version: str
+    commit: str
+    feature_gates: Mapping[str, bool] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "version": self.version, "commit": self.commit,
+                "featureGates": dict(sorted(self.feature_gates.items()))}
+
+    def __str__(self) -> str:
+        gates = ", ".join(f"{k}={'true' if v else 'false'}" for k, v in sorted(self.feature_gates.items()))
+        return f"{self.name} {self.version} @ {self.commit[:8]}" + (f" (feature gates: {gates})" if gates else "")
+
+
+@dataclass(frozen=True)
 class Plan:
     target: ObjectRef
     strategy: str
@@ -308,6 +327,7 @@ class Plan:
     stuck: Stuck | None = None
     warnings: tuple[Warning, ...] = ()
     phases: tuple[Phase, ...] = ()
+    operators: tuple[Operator, ...] = ()
     #: the immediate reconcile pass (``rolloutctl next``), even when it only waits;
     #: ``None`` when the first pass finds nothing to do and the world cannot move
     first_pass: Step | None = field(default=None, compare=False, repr=False)
@@ -325,6 +345,7 @@ class Plan:
             "steps": [s.to_dict() for s in self.steps],
             "phases": [p.to_dict() for p in self.phases],
             "summary": dict(self.summary),
+            "operators": [o.to_dict() for o in self.operators],
             "warnings": [w.to_dict() for w in self.warnings],
         }
 

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from .environment import Environment
 from .kind import KindModel
-from .model import STUCK_MAX_STEPS, STUCK_NO_PROGRESS, Obj, Phase, Plan, Step, Stuck, Warning
+from .model import STUCK_MAX_STEPS, STUCK_NO_PROGRESS, Obj, Phase, Plan, Step, Stuck, Warning, describe_actions
 from .quantity import format_quantity
 from .world import World
 
@@ -134,8 +134,11 @@ def run(
         "peakPods": tracker.peak_pods,
         "peak": {r: format_quantity(q, r) for r, q in sorted(tracker.peak.items())},
     }
-    warnings = tuple(sorted(set(extra_warnings) | set(model.warnings(desired, world)),
+    not_modelled = getattr(model, "not_modelled", None)
+    limits = list(not_modelled(desired, world)) if not_modelled is not None else []
+    warnings = tuple(sorted(set(extra_warnings) | set(model.warnings(desired, world)) | set(limits),
                             key=lambda w: (w.code, w.path, w.message)))
+    operators = getattr(model, "operators", None)
     return Plan(
         target=desired.ref,
         strategy=model.strategy(desired),
@@ -144,7 +147,8 @@ def run(
         summary=summary,
         stuck=stuck,
         warnings=warnings,
-        phases=compute_phases(model, tuple(steps)),
+        phases=compute_phases(model, desired, tuple(steps)),
+        operators=tuple(operators(desired)) if operators is not None else (),
         first_pass=first_pass,
     ), world
 
@@ -218,17 +222,26 @@ def fingerprint(world: World) -> int:
     return h
 
 
-def compute_phases(model: KindModel, steps: tuple[Step, ...]) -> tuple[Phase, ...]:
+def compute_phases(model: KindModel, desired: Obj, steps: tuple[Step, ...]) -> tuple[Phase, ...]:
     """Group ``steps`` into phases: consecutive, covering every step once.
 
-    The kind names them (optional ``phase_of(step)`` -> a label or ``None``, and
-    ``phase_title(label, steps)``); a step labelled ``None`` joins the phase before
+    The kind names them (optional ``phase_of(desired, step)`` -> a hashable label or
+    ``None``, and ``phase_title(desired, label, steps)``); consecutive steps with the
+    same label form one phase, and a step labelled ``None`` joins the phase before
     it (the first phase, if it comes first). Without the hook, ``generic_phase_of``
-    groups by what the actions act on."""
+    groups by the role the actions share."""
     if not steps:
         return ()
-    label_of = getattr(model, "phase_of", None) or generic_phase_of
-    title_of = getattr(model, "phase_title", None) or generic_phase_title
+    hook = getattr(model, "phase_of", None)
+    title_hook = getattr(model, "phase_title", None)
+
+    def label_of(s: Step) -> Any:
+        return hook(desired, s) if hook is not None else generic_phase_of(s)
+
+    def title_of(label: Any, group: list[Step]) -> str:
+        got = title_hook(desired, label, group) if title_hook is not None else None
+        return got or generic_phase_title(label, group)
+
     labels = [label_of(s) for s in steps]
     known = next((lab for lab in labels if lab is not None), None)
     groups: list[tuple[Any, list[Step]]] = []
@@ -264,9 +277,10 @@ def generic_phase_of(step: Step) -> Any:
 
 
 def generic_phase_title(label: Any, steps: list[Step]) -> str:
-    if label is None:
-        return steps[0].title if len(steps) == 1 else f"{steps[0].title} … {steps[-1].title}"
-    return str(label)
+    """The label and what the steps do, counted (``create 2 PodCliques; delete 1 Pod``)."""
+    what = steps[0].title if len(steps) == 1 else describe_actions(a for s in steps for a in s.actions)
+    what = what or steps[0].title
+    return f"{label}: {what}" if label is not None else what
 
 
 def first_step(plan: Plan) -> Plan:
@@ -282,4 +296,4 @@ def first_step(plan: Plan) -> Plan:
         title = plan.phases[0].title if first.actions and plan.phases else generic_phase_title(None, [first])
         phases = (Phase(title, first.step, first.step, phase_counts([first])),)
     return Plan(plan.target, plan.strategy, plan.outcome, steps, plan.summary, plan.stuck, plan.warnings,
-                phases, first, immediate=True)
+                phases, plan.operators, first, immediate=True)

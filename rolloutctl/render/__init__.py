@@ -14,7 +14,8 @@ def plans_document(plans: Sequence[Plan]) -> dict[str, Any]:
     return {"apiVersion": API_VERSION, "kind": "PlanList", "items": [p.to_dict() for p in plans]}
 
 
-def render_plans(plans: Sequence[Plan], fmt: str, color: bool, width: int | None = None) -> str:
+def render_plans(plans: Sequence[Plan], fmt: str, color: bool, width: int | None = None, steps: bool = False) -> str:
+    """``steps``: the table lists every step (under its phase) instead of one row per phase."""
     if fmt == "json":
         from .data import to_json
         return to_json(plans_document(plans))
@@ -25,7 +26,7 @@ def render_plans(plans: Sequence[Plan], fmt: str, color: bool, width: int | None
         from .plan_markdown import render
         return render(plans)
     from .plan_table import render
-    return render(plans, color, width) if width else render(plans, color)
+    return render(plans, color, width, steps=steps) if width else render(plans, color, steps=steps)
 
 
 def render_comparisons(comparisons: Sequence[Any], fmt: str, color: bool, width: int | None = None) -> str:

@@ -1,4 +1,6 @@
-"""The human view of plans: a headline, a summary line, one table row per step."""
+"""The human view of plans: headline and summary, one row per phase (``--steps``:
+one row per step, under its phase), the stuck point and warnings, what was modelled,
+and the headline and summary again at the end (long plans scroll)."""
 
 from __future__ import annotations
 
@@ -7,13 +9,13 @@ from typing import Sequence
 
 from ..core.model import Plan
 from .plan_common import VERB_STYLE, action_line, grouped, headline, summary_line
+from .plan_view import changes_text, min_width, phase_of_step, phase_rows, provenance, waits_lines
 
 MAX_LINES = 12
 
 
-def render(plans: Sequence[Plan], color: bool, width: int = 100) -> str:
+def render(plans: Sequence[Plan], color: bool, width: int = 100, steps: bool = False) -> str:
     from rich.console import Console
-    from rich.table import Table
     from rich.text import Text
 
     buf = io.StringIO()
@@ -26,30 +28,10 @@ def render(plans: Sequence[Plan], color: bool, width: int = 100) -> str:
         console.print(Text(headline(p), style=style))
         console.print(Text(summary_line(p), style="dim"))
         if p.steps:
-            timed = any(s.time is not None for s in p.steps)
-            table = Table(show_header=True, header_style="bold", expand=False, show_lines=True)
-            table.add_column("Step", justify="right", no_wrap=True)
-            if timed:
-                table.add_column("Time", justify="right", no_wrap=True)
-            table.add_column("What happens", ratio=2, overflow="fold")
-            table.add_column("Objects", ratio=3, overflow="fold")
-            table.add_column("Then waits for", ratio=2, overflow="fold")
-            for s in p.steps:
-                objs = Text()
-                groups = grouped(s.actions)
-                for i, (a, idx) in enumerate(groups[:MAX_LINES]):
-                    if i:
-                        objs.append("\n")
-                    objs.append(action_line(a, idx), style=VERB_STYLE.get(a.verb, ""))
-                if len(groups) > MAX_LINES:
-                    objs.append(f"\n… {len(groups) - MAX_LINES} more (-o json lists all)", style="dim")
-                what = Text(s.title)
-                row = [str(s.step)]
-                if timed:
-                    row.append(f"{s.time}s" if s.time is not None else "")
-                row += [what, objs, "\n".join(s.wait_for) or "—"]
-                table.add_row(*row)
-            console.print(table)
+            if steps or p.immediate:
+                console.print(_steps_table(p, width))
+            else:
+                console.print(_phases_table(p, width))
         if p.stuck:
             st = p.stuck
             console.print(Text(f"stuck: {st.reason}: {st.message}", style="bold red"))
@@ -59,4 +41,65 @@ def render(plans: Sequence[Plan], color: bool, width: int = 100) -> str:
                 console.print(Text(f"  remedy: {r}"))
         for w in p.warnings:
             console.print(Text(f"warning {w.code}: {w.message}" + (f" ({w.path})" if w.path else ""), style="yellow"))
+        if p.operators:
+            console.print(Text(provenance(p), style="dim"))
+        if p.steps:
+            console.print(Text(headline(p), style=style))
+            console.print(Text(summary_line(p), style="dim"))
     return buf.getvalue()
+
+
+def _phases_table(p: Plan, width: int):
+    from rich.table import Table
+    from rich.text import Text
+
+    rows = phase_rows(p)
+    cells = [(r.steps, r.title, changes_text(r.counts), "\n".join(waits_lines(r))) for r in rows]
+    table = Table(show_header=True, header_style="bold", expand=False, show_lines=True)
+    table.add_column("Steps", justify="right", no_wrap=True)
+    for i, (name, ratio) in enumerate((("Phase", 4), ("Changes", 2), ("Then waits for", 3)), start=1):
+        table.add_column(name, ratio=ratio, min_width=min_width([c[i] for c in cells], width // 4), overflow="fold")
+    for r, c in zip(rows, cells):
+        waits = Text(c[3], style="red" if r.stuck else "")
+        table.add_row(c[0], c[1], c[2], waits)
+    return table
+
+
+def _steps_table(p: Plan, width: int):
+    from rich.table import Table
+    from rich.text import Text
+
+    timed = any(s.time is not None for s in p.steps)
+    opens = {} if p.immediate else phase_of_step(p)
+    table = Table(show_header=True, header_style="bold", expand=False, show_lines=True)
+    table.add_column("Step", justify="right", no_wrap=True)
+    if timed:
+        table.add_column("Time", justify="right", no_wrap=True)
+    objs_all = [action_line(a, idx) for s in p.steps for a, idx in grouped(s.actions)[:MAX_LINES]]
+    table.add_column("What happens", ratio=2, min_width=min_width([s.title for s in p.steps], width // 4),
+                     overflow="fold")
+    table.add_column("Objects", ratio=3, min_width=min_width(objs_all, width // 3), overflow="fold")
+    table.add_column("Then waits for", ratio=2, min_width=min_width([w for s in p.steps for w in s.wait_for], width // 5),
+                     overflow="fold")
+    for s in p.steps:
+        ph = opens.get(s.step)
+        if ph is not None:
+            span = f"steps {ph.first_step}–{ph.last_step}" if ph.last_step > ph.first_step else f"step {ph.first_step}"
+            row = [""] + ([""] if timed else []) + [Text(f"{ph.title} ({span})", style="bold"), "", ""]
+            table.add_row(*row)
+        objs = Text()
+        groups = grouped(s.actions)
+        for i, (a, idx) in enumerate(groups[:MAX_LINES]):
+            if i:
+                objs.append("\n")
+            objs.append(action_line(a, idx), style=VERB_STYLE.get(a.verb, ""))
+        if len(groups) > MAX_LINES:
+            objs.append(f"\n… {len(groups) - MAX_LINES} more (-o json lists all)", style="dim")
+        if not groups:
+            objs.append("no action", style="dim")
+        row = [str(s.step)]
+        if timed:
+            row.append(f"{s.time}s" if s.time is not None else "")
+        row += [Text(s.title), objs, "\n".join(s.wait_for) or "—"]
+        table.add_row(*row)
+    return table

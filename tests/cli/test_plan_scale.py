@@ -44,3 +44,29 @@ def test_max_steps_is_the_users_explicit_cap(cli, fleet):
     p = r.json()
     assert p["stuck"]["reason"] == "MaxStepsExceeded" and len(p["steps"]) == 10
     assert "--max-steps" in p["stuck"]["message"]
+
+
+def _outside_code_spans(md: str) -> str:
+    import re
+
+    return re.sub(r"`[^`\n]*`", "", md)
+
+
+def test_forty_replicas_markdown_fits_a_github_comment(cli, fleet):
+    r = cli("plan", str(fleet / "new.json"), "--observed", str(fleet / "old.json"), "-o", "markdown")
+    assert r.exit_code == 0
+    md = r.stdout
+    assert len(md) < 60_000
+    assert "<random>" not in _outside_code_spans(md)  # GitHub would drop it as an HTML tag
+    assert "<details><summary>All 1201 steps</summary>" in md and md.count("</details>") == 1
+    assert "are folded to keep this under GitHub's comment limit" in md  # says what was left out
+    assert md.startswith("### PodCliqueSet default/bench") and "converges in 1201 steps**" in md.splitlines()[-1]
+
+
+def test_forty_replicas_table_fits_a_screen_and_repeats_the_headline(cli, fleet):
+    r = cli("plan", str(fleet / "new.json"), "--observed", str(fleet / "old.json"), "--no-color")
+    lines = r.stdout.splitlines()
+    assert len(lines) <= 60
+    head = "PodCliqueSet default/bench · strategy RollingRecreate · converges in 1201 steps"
+    assert lines[0] == head and head in lines[-4:]
+    assert "replicas 1–38, each:" in r.stdout

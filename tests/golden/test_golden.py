@@ -48,3 +48,31 @@ def test_golden(name, cli, monkeypatch, request):
         path.write_text(out)
     assert path.exists(), f"missing golden file {path.name}: run with --update-golden"
     assert out == path.read_text(), f"{path.name} differs: review, then run with --update-golden"
+
+
+#: the same renderers at 80 columns (a narrow terminal; table_width() gives the
+#: renderers the terminal's width, so these are what such a user reads)
+NARROW = {
+    "plan-fleet-80": ["plan", "tests/golden/inputs/fleet-new.json", "--observed", "tests/golden/inputs/fleet-old.json"],
+    "plan-rayservice-steps-80": ["plan", "samples/rayservice-text-ml-new-image.yaml", "--observed",
+                                 "samples/rayservice-text-ml.yaml", "--steps"],
+    "compare-80": ["plan", "samples/disaggregated-inference-v2.yaml", "--observed",
+                   "samples/disaggregated-inference.yaml", "--capacity", "nvidia.com/gpu=16", "--compare"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(NARROW))
+def test_golden_80_columns(name, cli, monkeypatch, request):
+    import rolloutctl.cli as C
+
+    monkeypatch.chdir(REPO)
+    monkeypatch.setattr(C, "table_width", lambda: 80)
+    r = cli(*NARROW[name], "--no-color", env={"NO_COLOR": "1", "GITHUB_ACTIONS": ""})
+    assert r.stderr == "", r.stderr
+    assert max(len(line) for line in r.stdout.splitlines()) <= 80
+    out = f"$ COLUMNS=80 rolloutctl {' '.join(NARROW[name])} --no-color   # on an 80-column terminal\n# exit {r.exit_code}\n{r.stdout}"
+    path = GOLDEN / f"{name}.txt"
+    if request.config.getoption("--update-golden"):
+        path.write_text(out)
+    assert path.exists(), f"missing golden file {path.name}: run with --update-golden"
+    assert out == path.read_text(), f"{path.name} differs: review, then run with --update-golden"

@@ -243,6 +243,23 @@ class GroveModel:
         out += policy_for(pcs).warnings(pcs, world)
         return out
 
+    # phases and provenance: kinds/grove/phases.py, kinds/grove/provenance.py
+    def phase_of(self, desired: Obj, step: Any) -> Any:
+        from .phases import phase_of
+        return phase_of(desired, step)
+
+    def phase_title(self, desired: Obj, label: Any, steps: Sequence[Any]) -> str | None:
+        from .phases import phase_title
+        return phase_title(desired, label, steps)
+
+    def operators(self, desired: Obj) -> list[Any]:
+        from .provenance import operators
+        return operators(desired)
+
+    def not_modelled(self, desired: Obj, world: World) -> list[Warning]:
+        from .provenance import not_modelled
+        return not_modelled(desired)
+
     def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]:
         try:
             from . import validation

@@ -1681,6 +1681,23 @@ class RayServiceModel:
     def warnings(self, desired: Obj, world: World) -> list[Warning]:
         return list(world.memory.get(MEM_NOTES, ()))
 
+    # phases and provenance: kinds/kuberay/phases.py, kinds/kuberay/provenance.py
+    def phase_of(self, desired: Obj, step: Any) -> Any:
+        from .phases import phase_of
+        return phase_of(desired, step)
+
+    def phase_title(self, desired: Obj, label: Any, steps: Sequence[Any]) -> str | None:
+        from .phases import phase_title
+        return phase_title(desired, label, steps)
+
+    def operators(self, desired: Obj) -> list[Any]:
+        from .provenance import operators
+        return operators(desired, self.version, getattr(self, "feature_gates", None) or val.GATES)
+
+    def not_modelled(self, desired: Obj, world: World) -> list[Warning]:
+        from .provenance import not_modelled
+        return not_modelled(desired)
+
     def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]:
         return val.validate(obj, old)
 

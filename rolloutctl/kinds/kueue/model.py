@@ -554,6 +554,21 @@ class KueueRayServiceModel:
             kr = [w for w in kr if w.code not in ("ClusterBornSuspended", "NestedSuspendIgnored")]
         return kr + list(world.memory.get(k.MEM_NOTES, ()))
 
+    # phases and provenance: KubeRay's phases; kinds/kueue/provenance.py
+    def phase_of(self, desired: Obj, step: Any) -> Any:
+        return self.kr.phase_of(desired, step)
+
+    def phase_title(self, desired: Obj, label: Any, steps: Sequence[Any]) -> str | None:
+        return self.kr.phase_title(desired, label, steps)
+
+    def operators(self, desired: Obj) -> list[Any]:
+        from .provenance import operators
+        return list(self.kr.operators(desired)) + operators(self.mode)
+
+    def not_modelled(self, desired: Obj, world: World) -> list[Warning]:
+        from .provenance import not_modelled
+        return list(self.kr.not_modelled(desired, world)) + not_modelled(self.mode)
+
     def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]:
         return list(self.kr.validate(obj, old)) + kueue_validation.validate(obj, old)
 

@@ -1,0 +1,44 @@
+"""What a PodCliqueSet plan rests on: the Grove operator it models, and what it does
+not model that matters for this object (as warnings, never a silent assumption)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...core.model import Obj, Operator, Warning
+
+#: the upstream tree the model follows (``ai-dynamo/grove``)
+GROVE_COMMIT = "fcc3b3bbbc5e6a2a797cd080bdbc6983b1ccec24"
+GROVE_VERSION = "v0.1.0-alpha.12-rc1+15"  # git describe of that commit (operator/api tags)
+
+
+def operators(desired: Obj) -> list[Operator]:
+    return [Operator("Grove", GROVE_VERSION, GROVE_COMMIT)]
+
+
+def _list(v: Any) -> list:
+    return v if isinstance(v, list) else []
+
+
+def not_modelled(desired: Obj) -> list[Warning]:
+    tmpl = desired.spec.get("template") if isinstance(desired.spec.get("template"), Mapping) else {}
+    out: list[Warning] = []
+    scaled = [f"cliques[name={c.get('name')}].spec.autoScalingConfig" for c in _list(tmpl.get("cliques"))
+              if isinstance(c, Mapping) and isinstance(c.get("spec"), Mapping) and c["spec"].get("autoScalingConfig")]
+    scaled += [f"podCliqueScalingGroups[name={g.get('name')}].scaleConfig" for g in _list(tmpl.get("podCliqueScalingGroups"))
+               if isinstance(g, Mapping) and g.get("scaleConfig")]
+    if scaled:
+        out.append(Warning("NotModelledAutoscaler", "the HorizontalPodAutoscalers Grove creates for "
+                           f"{', '.join(scaled)} may change replicas during the rollout; the plan holds them at the "
+                           "manifest's values", "spec.template"))
+    prio = tmpl.get("priorityClassName") or any(
+        isinstance(c, Mapping) and isinstance(c.get("spec"), Mapping) and isinstance(c["spec"].get("podSpec"), Mapping)
+        and c["spec"]["podSpec"].get("priorityClassName") for c in _list(tmpl.get("cliques")))
+    if prio:
+        out.append(Warning("NotModelledPreemption", "scheduler preemption (this workload's pods evicting "
+                           "lower-priority pods, or being evicted) is not modelled: capacity is only what "
+                           "--capacity gives", "spec.template.priorityClassName"))
+    out.append(Warning("NotModelledDisruptions", "voluntary disruptions during the rollout (node drains and "
+                       "evictions that PodDisruptionBudgets govern) and pod failures other than --never-ready are "
+                       "not modelled; Grove deletes pods itself, which PodDisruptionBudgets do not block", ""))
+    return out
