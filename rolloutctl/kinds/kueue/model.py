@@ -554,12 +554,14 @@ class KueueRayServiceModel:
             kr = [w for w in kr if w.code not in ("ClusterBornSuspended", "NestedSuspendIgnored")]
         return kr + list(world.memory.get(k.MEM_NOTES, ()))
 
-    # phases and provenance: KubeRay's phases; kinds/kueue/provenance.py
+    # phases and provenance: kinds/kueue/phases.py, kinds/kueue/provenance.py
     def phase_of(self, desired: Obj, step: Any) -> Any:
-        return self.kr.phase_of(desired, step)
+        from .phases import phase_of
+        return phase_of(self.kr, desired, step)
 
     def phase_title(self, desired: Obj, label: Any, steps: Sequence[Any]) -> str | None:
-        return self.kr.phase_title(desired, label, steps)
+        from .phases import phase_title
+        return phase_title(self.kr, desired, label, steps)
 
     def operators(self, desired: Obj) -> list[Any]:
         from .provenance import operators
