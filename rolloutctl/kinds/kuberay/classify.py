@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 from ...core.model import Change, Impact, Obj
 from . import validation as val
+from .operator import DEFAULT_CONFIG, OperatorConfig
 from .decisions import (KUBERAY_VERSION_ANNOTATION, NUM_WORKER_GROUPS_ANNOTATION, is_cluster_spec_hash_equal,
                         is_zero_downtime_upgrade_enabled, strategy_name)
 
@@ -36,14 +37,15 @@ def _under(path: str, prefix: str) -> bool:
     return path == prefix or path.startswith(prefix + ".") or path.startswith(prefix + "[")
 
 
-def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str) -> list[Impact]:
+def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
+             cfg: OperatorConfig = DEFAULT_CONFIG) -> list[Impact]:
     """One Impact per effect, each listing the paths that cause it."""
     buckets: dict[tuple[str, str], list[str]] = {}
 
     def put(effect: str, message: str, path: str) -> None:
         buckets.setdefault((effect, message), []).append(path)
 
-    errors = val.controller_errors(desired)
+    errors = val.controller_errors(desired, cfg)
     if errors:
         put("rejected", f"the controller fails the RayService (Ready=False/ValidationFailed): {errors[0].message} "
             "(rayservice_controller.go#validateRayService)", errors[0].path or "spec")
@@ -56,8 +58,8 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str) -
         cluster_effect = "in-place"
         cluster_msg = ("worker groups appended at the end: the active RayCluster is updated in place "
                        "(rayservice_controller.go#shouldUpdateCluster)")
-    elif is_zero_downtime_upgrade_enabled(desired):
-        if val.is_incremental_upgrade_enabled(desired.spec):
+    elif is_zero_downtime_upgrade_enabled(desired, cfg):
+        if val.is_incremental_upgrade_enabled(desired.spec, cfg):
             cluster_effect = "rollout"
             cluster_msg = ("a new RayCluster is created and traffic moves to it step by step through the Gateway "
                            "(NewClusterWithIncrementalUpgrade; rayservice_controller.go#shouldPrepareNewCluster)")
@@ -68,7 +70,7 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str) -
                            "rayClusterDeletionDelaySeconds (rayservice_controller.go#shouldPrepareNewCluster)")
     else:
         cluster_effect = "ignored"
-        cluster_msg = (f"upgradeStrategy {strategy_name(desired)}: no new cluster is created and the running "
+        cluster_msg = (f"upgradeStrategy {strategy_name(desired, cfg)}: no new cluster is created and the running "
                        "cluster keeps its spec (rayservice_controller.go#isZeroDowntimeUpgradeEnabled)")
 
     for ch in changes:

@@ -23,14 +23,14 @@ import copy
 from typing import Any, Mapping
 
 from ...core.model import Obj
-from .validation import GATES, INCREMENTAL, is_incremental_upgrade_enabled
+from .operator import DEFAULT_CONFIG, MODELLED_KUBERAY_VERSION, OperatorConfig
+from .validation import INCREMENTAL, is_incremental_upgrade_enabled
 
 CTRL = "rayservice_controller.go"
 KUBERAY_VERSION_ANNOTATION = "ray.io/kuberay-version"
 NUM_WORKER_GROUPS_ANNOTATION = "ray.io/num-worker-groups"
 HASH_ANNOTATION = "ray.io/hash-without-replicas-and-workers-to-delete"
-#: ``utils.KUBERAY_VERSION`` at the modelled commit.
-MODELLED_KUBERAY_VERSION = "nightly"
+__all__ = ["MODELLED_KUBERAY_VERSION"]  # re-exported: ``utils.KUBERAY_VERSION`` at the modelled commit
 
 # Worker-group fields the hash blanks (GenerateHashWithoutReplicasAndWorkersToDelete).
 WORKER_IGNORED = ("replicas", "minReplicas", "maxReplicas")
@@ -129,22 +129,27 @@ def is_cluster_spec_hash_equal(desired: Obj, cluster: Obj, partial: bool) -> boo
     return ray_cluster_spec_for_hashing(goal_src) == ray_cluster_spec_for_hashing(live_src)
 
 
-def is_zero_downtime_upgrade_enabled(desired: Obj) -> bool:
-    """``isZeroDowntimeUpgradeEnabled`` (rayservice_controller.go). With the incremental
-    gate on, only NewCluster and NewClusterWithIncrementalUpgrade create new clusters;
-    unset type means enabled (the ``ENABLE_ZERO_DOWNTIME`` env var is taken as unset)."""
+def is_zero_downtime_upgrade_enabled(desired: Obj, cfg: OperatorConfig = DEFAULT_CONFIG) -> bool:
+    """``isZeroDowntimeUpgradeEnabled`` (rayservice_controller.go). A set
+    ``upgradeStrategy.type`` decides: with the RayServiceIncrementalUpgrade gate on, only
+    NewCluster and NewClusterWithIncrementalUpgrade create new clusters; with it off, only
+    NewCluster. An unset type is enabled unless the operator's ``ENABLE_ZERO_DOWNTIME``
+    is ``false``."""
     t = _m(desired.spec.get("upgradeStrategy")).get("type")
     if t is None:
-        return True
-    if GATES["RayServiceIncrementalUpgrade"]:
+        return cfg.zero_downtime_env()
+    if cfg.gate("RayServiceIncrementalUpgrade"):
         return t in ("NewCluster", INCREMENTAL)
     return t == "NewCluster"
 
 
-def strategy_name(desired: Obj) -> str:
-    """The upgrade strategy in force, as the operator names it."""
+def strategy_name(desired: Obj, cfg: OperatorConfig = DEFAULT_CONFIG) -> str:
+    """The upgrade strategy in force, as the operator names it: an incremental type with
+    the gate off, or an unset type with ``ENABLE_ZERO_DOWNTIME=false``, acts as None."""
     t = _m(desired.spec.get("upgradeStrategy")).get("type")
-    if t == INCREMENTAL and not is_incremental_upgrade_enabled(desired.spec):
+    if t == INCREMENTAL and not is_incremental_upgrade_enabled(desired.spec, cfg):
+        return "None"
+    if t is None and not cfg.zero_downtime_env():
         return "None"
     return str(t) if t else "NewCluster"
 
@@ -174,7 +179,8 @@ def should_update_cluster(desired: Obj, cluster: Obj | None, is_active: bool, up
 
 
 def should_prepare_new_cluster(desired: Obj, active: Obj | None, pending: Obj | None,
-                               is_pending_cluster_serving: bool, rollback_in_progress: bool) -> bool:
+                               is_pending_cluster_serving: bool, rollback_in_progress: bool,
+                               cfg: OperatorConfig = DEFAULT_CONFIG) -> bool:
     """``shouldPrepareNewCluster`` (rayservice_controller.go)."""
     if is_pending_cluster_serving:
         return False
@@ -188,7 +194,7 @@ def should_prepare_new_cluster(desired: Obj, active: Obj | None, pending: Obj | 
         return False
     if is_cluster_spec_hash_equal(desired, cluster, True):
         return False
-    return is_zero_downtime_upgrade_enabled(desired)
+    return is_zero_downtime_upgrade_enabled(desired, cfg)
 
 
 # --------------------------------------------------------------------------- explaining a comparison

@@ -41,6 +41,9 @@ from ...core.model import (STUCK_INSUFFICIENT_CAPACITY, STUCK_NEVER_READY, Actio
                            ObjectRef, Stuck, Warning)
 from ...core.world import World
 from . import validation as val
+from . import service as ksvc
+from . import utils as ku
+from .operator import DEFAULT_CONFIG, OperatorConfig
 from .decisions import (HASH_ANNOTATION, KUBERAY_VERSION_ANNOTATION, MODELLED_KUBERAY_VERSION,
                         NUM_WORKER_GROUPS_ANNOTATION, cluster_kuberay_version, ignored_differences,
                         is_cluster_spec_hash_equal, is_zero_downtime_upgrade_enabled, should_prepare_new_cluster,
@@ -232,15 +235,14 @@ def deletion_delay(desired: Obj) -> int:
 
 
 def managed_by_external_controller(desired: Obj) -> str | None:
-    """``utils.ManagedByExternalController`` (utils/util.go)."""
-    mb = desired.spec.get("managedBy")
-    if "managedBy" in desired.spec and mb != val.KUBERAY_CONTROLLER:
-        return str(mb)
-    return None
+    """``utils.ManagedByExternalController`` (utils/util.go) of ``spec.managedBy`` as the API
+    server stores it: a null is pruned (unset), so KubeRay reconciles."""
+    return ku.managed_by_external_controller(desired.spec.get("managedBy"))
 
 
-def incremental(desired: Obj) -> bool:
-    return val.is_incremental_upgrade_enabled(desired.spec)
+def incremental(desired: Obj, cfg: OperatorConfig = DEFAULT_CONFIG) -> bool:
+    """``utils.IsIncrementalUpgradeEnabled`` under the operator's gates."""
+    return val.is_incremental_upgrade_enabled(desired.spec, cfg)
 
 
 def upgrade_options(desired: Obj) -> Mapping[str, Any]:
@@ -252,13 +254,13 @@ def head_svc_name(rs: str) -> str:
     return f"{rs}-head-svc"
 
 
-def serve_svc_name(desired: Obj, cluster: str | None = None) -> str:
+def serve_svc_name(desired: Obj, cluster: str | None = None, cfg: OperatorConfig = DEFAULT_CONFIG) -> str:
     """``common.RayServiceServeServiceNamespacedName`` / ``BuildServeService``: the custom
     serveService name, else ``<rs>-serve-svc``; in incremental mode ``<cluster>-serve-svc``."""
-    if incremental(desired) and cluster:
+    if incremental(desired, cfg) and cluster:
         return f"{cluster}-serve-svc"
     custom = _m(_m(desired.spec.get("serveService")).get("metadata")).get("name")
-    if custom and not incremental(desired):
+    if custom and not incremental(desired, cfg):
         return str(custom)
     return f"{desired.name}-serve-svc"
 
@@ -335,6 +337,10 @@ class _Pass:
         if verb in ("create", "update") and payload is not None:
             self.objs[(kind, self.ns, name)] = Obj(payload)
 
+    def rs_view(self) -> dict:
+        """The RayService the controller reads: the desired spec under the live name."""
+        return {"metadata": {"name": self.name, "namespace": self.ns}, "spec": dict(self.d.spec)}
+
     def role_of(self, cluster: str) -> str | None:
         if cluster == self.active_name():
             return "active"
@@ -374,7 +380,10 @@ class _Pass:
         if managed_by_external_controller(self.d) is not None:
             return  # ManagedByExternalController: nothing at all
         try:
-            self.clean_up_ray_cluster_instance()
+            has_clusters_to_clean = self.clean_up_ray_cluster_instance()
+            if self.rs.terminating:
+                self.finalize(has_clusters_to_clean)
+                return
             if FINALIZER not in _l(self.rs.metadata.get("finalizers")):
                 raw = copy.deepcopy(dict(self.rs.raw))
                 md = dict(raw.get("metadata") or {})
@@ -383,7 +392,7 @@ class _Pass:
                 self.act("update", RS, self.name, f"add finalizer {FINALIZER}; requeue", "Reconcile",
                          payload=raw, fields={"metadata.finalizers": [FINALIZER]})
                 return
-            err = val.first_error(self.d)
+            err = val.first_error(self.d, self.m.config)
             if err:
                 set_condition(self.st, "Ready", "False", "ValidationFailed", err, self.now)
                 self.write_status("validateRayService", "validation failed: Ready=False/ValidationFailed; no requeue")
@@ -395,7 +404,7 @@ class _Pass:
             if is_initializing_timeout(self.st):
                 return
             active, pending = self.reconcile_ray_cluster()
-            if incremental(self.d) and is_true(self.st, "UpgradeInProgress") and active is not None and pending is not None:
+            if incremental(self.d, self.m.config) and is_true(self.st, "UpgradeInProgress") and active is not None and pending is not None:
                 self.reconcile_rollback_state(active, pending)
             for c in (active, pending):
                 self.update_head_pod_serve_label(c)
@@ -409,12 +418,12 @@ class _Pass:
         if pending is not None:
             pending_ready, pending_apps = self.reconcile_serve(pending)
         rollback = is_true(self.st, "RollbackInProgress")
-        if active is not None and pending is None and not should_prepare_new_cluster(self.d, active, None, False, rollback):
+        if active is not None and pending is None and not should_prepare_new_cluster(self.d, active, None, False, rollback, self.m.config):
             active_ready, active_apps = self.reconcile_serve(active)
-        elif active is not None and pending is not None and incremental(self.d):
+        elif active is not None and pending is not None and incremental(self.d, self.m.config):
             active_ready, active_apps = self.reconcile_serve(active)
         route = None
-        if incremental(self.d):
+        if incremental(self.d, self.m.config):
             self.reconcile_per_cluster_serve_service(active)
             self.reconcile_per_cluster_serve_service(pending)
             self.reconcile_gateway()
@@ -422,7 +431,7 @@ class _Pass:
         head_svc = serve_svc = None
         if pending_ready or active_ready:
             target = active
-            in_upgrade = incremental(self.d) and is_true(self.st, "UpgradeInProgress")
+            in_upgrade = incremental(self.d, self.m.config) and is_true(self.st, "UpgradeInProgress")
             if pending_ready and not in_upgrade:
                 target = pending
             assert target is not None
@@ -432,13 +441,26 @@ class _Pass:
         self.write_status("calculateStatus", "status after this pass")
 
     # -- step 4: dangling clusters -----------------------------------------------------
-    def clean_up_ray_cluster_instance(self) -> None:
+    def clean_up_ray_cluster_instance(self) -> bool:
         """``cleanUpRayClusterInstance``: a RayCluster that is neither active nor pending is
-        deleted on the first pass after its deletion time (first sighting + delay)."""
+        deleted on the first pass after its deletion time (first sighting + delay); while
+        the RayService is being deleted every associated RayCluster is, with no delay.
+        Returns whether any cluster is left to clean (terminating ones included: the list
+        still shows them)."""
         timers = _timers(self.w)
         active, pending = self.active_name(), self.pending_name()
+        deleting = self.rs is not None and self.rs.terminating
+        left = False
         for rc in self.assoc(RC):
-            if rc.name in (active, pending) or rc.terminating:
+            if not deleting and rc.name in (active, pending):
+                continue
+            left = True
+            if rc.terminating:
+                continue
+            if deleting:
+                self.act("delete", RC, rc.name, "the RayService is being deleted: delete every RayCluster it owns "
+                         "(no deletion delay)", "cleanUpRayClusterInstance", role=self.role_of(rc.name))
+                self.objs[(RC, self.ns, rc.name)] = None
                 continue
             deadline = timers.get(rc.name)
             if deadline is not None and self.now > deadline:
@@ -446,6 +468,22 @@ class _Pass:
                          f"(rayClusterDeletionDelaySeconds={deletion_delay(self.d)})", "cleanUpRayClusterInstance",
                          revision="old")
                 self.objs[(RC, self.ns, rc.name)] = None
+        return left
+
+    def finalize(self, has_clusters_to_clean: bool) -> None:
+        """``Reconcile`` with a deletionTimestamp: no status write; while RayClusters remain,
+        requeue in 2 s; once none is listed, remove ``ray.io/rayservice-finalizer`` (the
+        API server then deletes the RayService; its Services, Gateway and HTTPRoute go by
+        owner-reference garbage collection)."""
+        assert self.rs is not None
+        if has_clusters_to_clean or FINALIZER not in _l(self.rs.metadata.get("finalizers")):
+            return
+        raw = copy.deepcopy(dict(self.rs.raw))
+        md = dict(raw.get("metadata") or {})
+        md["finalizers"] = [f for f in _l(md.get("finalizers")) if f != FINALIZER]
+        raw["metadata"] = md
+        self.act("update", RS, self.name, f"no RayCluster left: remove finalizer {FINALIZER}", "Reconcile",
+                 payload=raw, fields={"metadata.finalizers": "removed " + FINALIZER})
 
     # -- step 8: suspend ---------------------------------------------------------------
     def handle_suspend(self) -> None:
@@ -499,7 +537,7 @@ class _Pass:
                     continue
                 self.act("delete", kind, o.name, "suspend: delete every object owned by the RayService",
                          "deleteRayServiceOwnedResources", role=self.role_of_world(o.name) if kind == RC else None)
-        if incremental(self.d):
+        if incremental(self.d, self.m.config):
             for kind, n in ((GW, gateway_name(self.name)), (ROUTE, route_name(self.name))):
                 o = self.w.get(kind, self.ns, n)
                 if o is not None:
@@ -526,10 +564,11 @@ class _Pass:
         active = self.get(RC, self.active_name())
         pending = self.get(RC, self.pending_name())
         if self.pending_name() and pending is None:
-            raw = construct_ray_cluster_for_ray_service(self.d, self.pending_name(), self.st, self.m.version)
+            raw = construct_ray_cluster_for_ray_service(self.d, self.pending_name(), self.st, self.m.version,
+                                                        self.m.config)
             suspended = raw["spec"].get("suspend") is True
             fields: dict[str, Any] = {"suspend": suspended}
-            if incremental(self.d) and self.active_name():
+            if incremental(self.d, self.m.config) and self.active_name():
                 fields["workerReplicas"] = "cleared (starts at minReplicas, autoscales with target_capacity)"
             self.act("create", RC, self.pending_name(),
                      "pending cluster named in status does not exist: create it from rayClusterConfig"
@@ -541,7 +580,7 @@ class _Pass:
             if should_update_cluster(self.d, cluster, is_active, up, self.m.version):
                 assert cluster is not None
                 raw = modify_ray_cluster(cluster, construct_ray_cluster_for_ray_service(self.d, cluster.name, self.st,
-                                                                                        self.m.version))
+                                                                                        self.m.version, self.m.config))
                 version_bump = is_active and cluster_kuberay_version(cluster, self.m.version) != self.m.version
                 why = (f"RayCluster was created by KubeRay {cluster.annotations.get(KUBERAY_VERSION_ANNOTATION)}, "
                        f"the operator is {self.m.version}: re-apply the whole spec in place" if version_bump
@@ -583,8 +622,8 @@ class _Pass:
         if head_phase(cluster) != HEAD_READY:
             return False, None
         is_active = cluster.name == self.active_name()
-        up = incremental(self.d) and is_true(self.st, "UpgradeInProgress")
-        rollback = incremental(self.d) and is_true(self.st, "RollbackInProgress")
+        up = incremental(self.d, self.m.config) and is_true(self.st, "UpgradeInProgress")
+        rollback = incremental(self.d, self.m.config) and is_true(self.st, "RollbackInProgress")
         skip = (is_active and up and not rollback) or (not is_active and rollback)
         sa = self.get(SA, cluster.name)
         apps = {k: dict(_m(v)) for k, v in _m(_m(sa.status if sa else {}).get("applications")).items()}
@@ -602,7 +641,7 @@ class _Pass:
         """``updateServeDeployment``: PUT the config (with ``target_capacity`` from status in
         incremental mode) and cache it."""
         tc = None
-        if incremental(self.d):
+        if incremental(self.d, self.m.config):
             a, p = _m(self.st.get("activeServiceStatus")), _m(self.st.get("pendingServiceStatus"))
             if cluster.name == a.get("rayClusterName") and a.get("targetCapacity") is not None:
                 tc = a.get("targetCapacity")
@@ -684,27 +723,43 @@ class _Pass:
         """``reconcilePerClusterServeService``: ``<cluster>-serve-svc`` owned by the cluster, create-only."""
         if cluster is None:
             return
-        n = f"{cluster.name}-serve-svc"
+        try:
+            raw = ksvc.build_serve_service(self.rs_view(), cluster.raw, self.m.config)
+        except ksvc.ServeServiceError:
+            raise _Stop()
+        n = raw["metadata"]["name"]
         if self.get(SVC, n) is not None:
             return
-        raw = service_object(self.ns, n, cluster.name, {L_NAME: cluster.name, L_CRD: "RayService",
-                                                        L_SERVE: f"{cluster.name}-serve"},
-                             serve=True, owner=(RC, cluster.name))
         self.act("create", SVC, n, "per-cluster serve Service for incremental upgrade (owned by the RayCluster)",
                  "reconcilePerClusterServeService", payload=raw, role=self.role_of(cluster.name))
 
+    def create_gateway(self) -> dict:
+        """``createGateway``: ``<rs>-gateway`` of the options' gatewayClassName with one
+        listener ``http``, HTTP, port 80."""
+        return create_gateway(self.d, self.ns)
+
     def reconcile_gateway(self) -> None:
-        """``reconcileGateway``: create ``<rs>-gateway``; the HTTPRoute step that follows reads
-        the Gateway from the cache and returns quietly in the pass that created it."""
+        """``reconcileGateway``: create ``<rs>-gateway``; when it exists, restore its spec
+        if ``utils.IsGatewayEqual`` finds the class or a listener's name, protocol or port
+        changed (an edit made out of band, or new gatewayClassName). The HTTPRoute step
+        that follows reads the Gateway from the cache and returns quietly in the pass
+        that created it."""
         n = gateway_name(self.name)
-        if self.w.get(GW, self.ns, n) is not None:
-            return
-        cls = upgrade_options(self.d).get("gatewayClassName")
-        raw = {"apiVersion": GW_API, "kind": GW, "metadata": {"name": n, "namespace": self.ns,
-                                                             "ownerReferences": [_owner(RS, self.name)]},
-               "spec": {"gatewayClassName": cls, "listeners": [{"name": "http", "protocol": "HTTP", "port": 80}]}}
-        self.act("create", GW, n, f"Gateway for incremental upgrade (class {cls})", "reconcileGateway", payload=raw)
-        raise _Stop()  # reconcileHTTPRoute: Gateway not yet in the informer cache
+        desired = self.create_gateway()
+        cur = self.w.get(GW, self.ns, n)
+        if cur is None:
+            desired["metadata"]["ownerReferences"] = [_owner(RS, self.name)]
+            cls = desired["spec"]["gatewayClassName"]
+            self.act("create", GW, n, f"Gateway for incremental upgrade (class {cls})", "reconcileGateway",
+                     payload=desired)
+            raise _Stop()  # reconcileHTTPRoute: Gateway not yet in the informer cache
+        if not ku.is_gateway_equal(_m(cur.spec), desired["spec"]):
+            raw = copy.deepcopy(dict(cur.raw))
+            raw["spec"] = copy.deepcopy(desired["spec"])
+            self.act("update", GW, n, "the Gateway's class or listeners differ from what the controller builds: "
+                     "restore them (utils.IsGatewayEqual)", "reconcileGateway", payload=raw,
+                     fields={"gatewayClassName": desired["spec"]["gatewayClassName"],
+                             "listeners": [f"{x['name']}/{x['protocol']}/{x['port']}" for x in desired["spec"]["listeners"]]})
 
     def calculate_traffic_routed_percent(self, pending_ready: bool) -> tuple[int, int]:
         """``calculateTrafficRoutedPercent``: step traffic by stepSizePercent once every
@@ -740,22 +795,18 @@ class _Pass:
             return None
         pending = self.get(RC, self.pending_name())
         aw, pw = self.calculate_traffic_routed_percent(pending_ready)
-        backends = [{"name": f"{active.name}-serve-svc", "weight": aw}]
-        if pending is not None:
-            backends.append({"name": f"{pending.name}-serve-svc", "weight": pw})
         n = route_name(self.name)
-        spec = {"parentRefs": [{"name": gateway_name(self.name)}],
-                "rules": [{"matches": [{"path": {"type": "PathPrefix", "value": "/"}}], "backendRefs": backends}]}
-        raw = {"apiVersion": GW_API, "kind": ROUTE, "metadata": {"name": n, "namespace": self.ns,
-                                                                "ownerReferences": [_owner(RS, self.name)]},
-               "spec": spec}
+        raw = create_http_route(self.d, self.ns, active, pending, aw, pw)
+        raw["metadata"]["ownerReferences"] = [_owner(RS, self.name)]
+        spec = raw["spec"]
         weights = {"active": aw, **({"pending": pw} if pending is not None else {})}
         cur = self.get(ROUTE, n)
         if cur is None:
             self.act("create", ROUTE, n, "HTTPRoute to the per-cluster serve Services", "reconcileHTTPRoute",
                      payload=raw, fields={"weights": weights})
-        elif _m(cur.spec) != spec:
-            self.act("update", ROUTE, n, "traffic weights or backends changed", "reconcileHTTPRoute",
+        elif not ku.is_http_route_equal(_m(cur.spec), spec):
+            self.act("update", ROUTE, n, "the backends, weights, parent or match the controller builds differ from "
+                     "the HTTPRoute's (utils.IsHTTPRouteEqual): write them", "reconcileHTTPRoute",
                      payload={**copy.deepcopy(dict(cur.raw)), "spec": spec}, fields={"weights": weights})
         return self.get(ROUTE, n)
 
@@ -763,29 +814,32 @@ class _Pass:
     def reconcile_services(self, cluster: Obj, which: str) -> Obj:
         """``reconcileServices``: create the Service, or update it only when its
         ``ray.io/cluster`` selector must point at another cluster."""
-        if which == "head":
-            n = head_svc_name(self.name)
-            labels = {L_NAME: self.name, L_CRD: "RayService", "ray.io/node-type": "head",
-                      "ray.io/identifier": f"{self.name}-head"}
-        else:
-            n = serve_svc_name(self.d, cluster.name)
-            owner = cluster.name if incremental(self.d) else self.name
-            labels = {L_NAME: owner, L_CRD: "RayService", L_SERVE: f"{owner}-serve"}
+        rs_raw = self.rs_view()
+        try:
+            built = (ksvc.build_head_service_for_ray_service(rs_raw, cluster.raw, self.m.config) if which == "head"
+                     else ksvc.build_serve_service(rs_raw, cluster.raw, self.m.config))
+        except ksvc.ServeServiceError:
+            raise _Stop()  # reconcileServices returns the builder's error: requeue, no status write
+        if which == "serve" and incremental(self.d, self.m.config):
+            built["metadata"]["ownerReferences"] = [_owner(RS, self.name)]
+        n = built["metadata"]["name"]
         cur = self.get(SVC, n)
         if cur is not None:
             if _m(cur.spec.get("selector")).get(L_CLUSTER) == cluster.name:
                 return cur
             raw = copy.deepcopy(dict(cur.raw))
-            spec = dict(raw.get("spec") or {})
-            sel = dict(spec.get("selector") or {})
-            sel[L_CLUSTER] = cluster.name
-            spec["selector"] = sel
+            spec = copy.deepcopy(built["spec"])
+            if "clusterIP" in _m(cur.spec):
+                spec["clusterIP"] = cur.spec["clusterIP"]
+            else:
+                spec.pop("clusterIP", None)
             raw["spec"] = spec
-            self.act("update", SVC, n, f"switch traffic: point the {which} Service at cluster {display(cluster.name)}",
-                     "reconcileServices", payload=raw, fields={"selector": {L_CLUSTER: display(cluster.name)}},
-                     role=self.role_of(cluster.name))
+            self.act("update", SVC, n, f"the {which} Service selects cluster "
+                     f"{display(_m(cur.spec.get('selector')).get(L_CLUSTER)) or '(none)'}: rebuild its spec for "
+                     f"{display(cluster.name)} (ClusterIP kept)", "reconcileServices", payload=raw,
+                     fields={"selector": {L_CLUSTER: display(cluster.name)}}, role=self.role_of(cluster.name))
         else:
-            raw = service_object(self.ns, n, cluster.name, labels, serve=which == "serve", owner=(RS, self.name))
+            raw = built
             self.act("create", SVC, n, f"{which} Service of the RayService, pointing at {display(cluster.name)}",
                      "reconcileServices", payload=raw, fields={"selector": {L_CLUSTER: display(cluster.name)}},
                      role=self.role_of(cluster.name))
@@ -808,7 +862,7 @@ class _Pass:
                 s.pop("applicationStatuses", None)
         serving = False
         if head_svc is not None and serve_svc is not None:
-            if incremental(self.d):
+            if incremental(self.d, self.m.config):
                 aw, pw = weights_from_http_route(route, a.get("rayClusterName"), p.get("rayClusterName"))
                 if aw >= 0:
                     old = a.get("trafficRoutedPercent")
@@ -829,9 +883,10 @@ class _Pass:
                 remove_condition(st, "RollbackInProgress")
                 set_condition(st, "UpgradeInProgress", "False", "NoPendingCluster",
                               "Rollback complete, active Ray cluster exists and no pending Ray cluster", self.now)
-        if should_prepare_new_cluster(self.d, active, pending, serving, is_true(st, "RollbackInProgress")):
+        if should_prepare_new_cluster(self.d, active, pending, serving, is_true(st, "RollbackInProgress"),
+                                      self.m.config):
             newp: dict[str, Any] = {"rayClusterName": self.generate_ray_cluster_name()}
-            if incremental(self.d):
+            if incremental(self.d, self.m.config):
                 if not _m(st.get("activeServiceStatus")).get("rayClusterName"):
                     if _m(st.get("activeServiceStatus")).get("targetCapacity") is None:
                         newp["targetCapacity"] = 100
@@ -839,16 +894,16 @@ class _Pass:
                     newp["targetCapacity"] = 0
             st["pendingServiceStatus"] = newp
         n = self.serve_endpoints(self.serve_endpoint_service(active), )
-        if incremental(self.d) and pending is not None:
+        if incremental(self.d, self.m.config) and pending is not None:
             n += self.serve_endpoints(f"{pending.name}-serve-svc")
         st["numServeEndpoints"] = n
         calculate_conditions(st, self.d, self.now)
         st["serviceStatus"] = "Running" if is_true(st, "Ready") else ""
 
     def serve_endpoint_service(self, active: Obj | None) -> str:
-        if incremental(self.d) and active is not None:
+        if incremental(self.d, self.m.config) and active is not None:
             return f"{active.name}-serve-svc"
-        return serve_svc_name(self.d)
+        return serve_svc_name(self.d, None, self.m.config)
 
     def serve_endpoints(self, svc_name: str) -> int:
         """``calculateNumServeEndpointsFromSlices``: ready Pods behind the serve Service (the
@@ -871,7 +926,7 @@ class _Pass:
         points_to = _m(head_svc.spec.get("selector")).get(L_CLUSTER)
         pname, aname = self.pending_name(), self.active_name()
         promote = False
-        if incremental(self.d):
+        if incremental(self.d, self.m.config):
             if is_true(st, "UpgradeInProgress"):
                 a, p = _m(st.get("activeServiceStatus")), _m(st.get("pendingServiceStatus"))
                 if not is_true(st, "RollbackInProgress") and pending is not None and a.get("targetCapacity") == 0 \
@@ -929,19 +984,33 @@ def should_complete_incremental_rollback(a: Mapping[str, Any], p: Mapping[str, A
 
 def weights_from_http_route(route: Obj | None, active: Any, pending: Any) -> tuple[int, int]:
     """``utils.GetWeightsFromHTTPRoute``: -1 when the route or backend is absent."""
-    aw = pw = -1
-    if route is None:
-        return aw, pw
-    rules = _l(route.spec.get("rules"))
-    if not rules:
-        return aw, pw
-    for b in _l(_m(rules[0]).get("backendRefs")):
-        n = str(_m(b).get("name") or "")
-        if active and n == f"{active}-serve-svc":
-            aw = int(_m(b).get("weight") or 0)
-        elif pending and n == f"{pending}-serve-svc":
-            pw = int(_m(b).get("weight") or 0)
-    return aw, pw
+    return ku.get_weights_from_http_route(None if route is None else _m(route.spec), active or None, pending or None)
+
+
+def create_gateway(desired: Obj, ns: str) -> dict:
+    """``createGateway`` (rayservice_controller.go): ``<rs>-gateway``, the options'
+    gatewayClassName, one listener ``http`` / HTTP / 80."""
+    cls = upgrade_options(desired).get("gatewayClassName")
+    return {"apiVersion": GW_API, "kind": GW, "metadata": {"name": gateway_name(desired.name), "namespace": ns},
+            "spec": {"gatewayClassName": cls,
+                     "listeners": [{"name": ku.GATEWAY_LISTENER_PORT_NAME, "protocol": "HTTP",
+                                    "port": ku.DEFAULT_GATEWAY_LISTENER_PORT}]}}
+
+
+def create_http_route(desired: Obj, ns: str, active: Obj, pending: Obj | None, aw: int, pw: int) -> dict:
+    """``createHTTPRoute`` (rayservice_controller.go): ``<rs>-httproute`` with one parentRef
+    (the Gateway, its namespace) and one rule: PathPrefix ``/`` to the active (and
+    pending) per-cluster serve Services, in the Gateway's namespace, on each cluster's
+    serve port (``common.GetServePort``), weighted."""
+    backends = [{"name": ksvc.serve_service_name(active.name), "namespace": ns,
+                 "port": ku.get_serve_port(_m(active.spec)), "weight": aw}]
+    if pending is not None:
+        backends.append({"name": ksvc.serve_service_name(pending.name), "namespace": ns,
+                         "port": ku.get_serve_port(_m(pending.spec)), "weight": pw})
+    spec = {"parentRefs": [{"name": gateway_name(desired.name), "namespace": ns}],
+            "rules": [{"matches": [{"path": {"type": "PathPrefix", "value": "/"}}], "backendRefs": backends}]}
+    return {"apiVersion": GW_API, "kind": ROUTE, "metadata": {"name": route_name(desired.name), "namespace": ns},
+            "spec": spec}
 
 
 def calculate_conditions(st: dict, desired: Obj, now: int) -> None:
@@ -996,7 +1065,8 @@ def mark_failed_on_initializing_timeout(st: dict, desired: Obj, now: int) -> Non
                   f"RayService failed to become ready within the configured timeout of {timeout}.", now)
 
 
-def construct_ray_cluster_for_ray_service(desired: Obj, name: str, st: Mapping[str, Any], version: str) -> dict:
+def construct_ray_cluster_for_ray_service(desired: Obj, name: str, st: Mapping[str, Any], version: str,
+                                          cfg: OperatorConfig = DEFAULT_CONFIG) -> dict:
     """``constructRayClusterForRayService``: labels and annotations of the RayService plus
     the association labels, the hash / worker-group count / KubeRay version annotations;
     spec = a copy of ``rayClusterConfig`` (its ``suspend`` included); for an incremental
@@ -1009,7 +1079,7 @@ def construct_ray_cluster_for_ray_service(desired: Obj, name: str, st: Mapping[s
     ann[NUM_WORKER_GROUPS_ANNOTATION] = str(len(_l(desired.spec.get("rayClusterConfig", {}).get("workerGroupSpecs"))))
     ann[KUBERAY_VERSION_ANNOTATION] = version
     spec = copy.deepcopy(dict(_m(desired.spec.get("rayClusterConfig"))))
-    if incremental(desired) and _m(st.get("activeServiceStatus")).get("rayClusterName"):
+    if incremental(desired, cfg) and _m(st.get("activeServiceStatus")).get("rayClusterName"):
         for g in _l(spec.get("workerGroupSpecs")):
             if isinstance(g, dict):
                 g.pop("replicas", None)
@@ -1038,18 +1108,6 @@ def modify_ray_cluster(current: Obj, goal: Mapping[str, Any]) -> dict:
 
 def _owner(kind: str, name: str) -> dict:
     return {"apiVersion": API, "kind": kind, "name": name, "controller": True}
-
-
-def service_object(ns: str, name: str, cluster: str, labels: Mapping[str, str], *, serve: bool,
-                   owner: tuple[str, str]) -> dict:
-    sel = {L_CLUSTER: cluster}
-    if serve:
-        sel[L_SERVE] = "true"
-    else:
-        sel["ray.io/node-type"] = "head"
-    return {"apiVersion": "v1", "kind": SVC,
-            "metadata": {"name": name, "namespace": ns, "labels": dict(labels), "ownerReferences": [_owner(*owner)]},
-            "spec": {"selector": sel}}
 
 
 def sa_object(ns: str, cluster: str, config: str, tc: Any, apps: Mapping[str, Any]) -> dict:
@@ -1263,7 +1321,7 @@ class _Advance:
         dl = initializing_deadline(st, self.d)
         if dl is not None and dl > now:
             cands.append(dl)
-        if incremental(self.d) and is_true(st, "UpgradeInProgress"):
+        if incremental(self.d, self.m.config) and is_true(st, "UpgradeInProgress"):
             iv = int(upgrade_options(self.d).get("intervalSeconds") or 0)
             key = "activeServiceStatus" if is_true(st, "RollbackInProgress") else "pendingServiceStatus"
             last = _m(st.get(key)).get("lastTrafficMigratedTime")
@@ -1298,8 +1356,14 @@ class RayServiceModel:
     #: controller injected into RayClusters after KubeRay hashed them). Default: as is.
     world_view: Any = None
 
-    def __init__(self, kuberay_version: str | None = None, **_: Any) -> None:
-        self.version = kuberay_version or MODELLED_KUBERAY_VERSION
+    def __init__(self, kuberay_version: str | None = None, feature_gates: Sequence[str] = (),
+                 kuberay_env: Sequence[str] = (), config: OperatorConfig | None = None, **_: Any) -> None:
+        self.config = config or OperatorConfig.from_options(kuberay_version, feature_gates, kuberay_env)
+        self.version = self.config.version
+
+    def provenance(self) -> dict[str, Any]:
+        """The modelled operator: version, commit, feature gates, operator environment."""
+        return self.config.provenance()
 
     # -- observe -----------------------------------------------------------------------
     def observe(self, desired: Obj | None, observed: Sequence[Obj], env: Environment) -> World:
@@ -1459,7 +1523,7 @@ class RayServiceModel:
             return out
         if rs is None:
             return out
-        if desired.spec.get("suspend") is True and not incremental(desired) and (
+        if desired.spec.get("suspend") is True and not incremental(desired, self.config) and (
                 world.get(GW, desired.namespace, gateway_name(desired.name)) is not None
                 or world.get(ROUTE, desired.namespace, route_name(desired.name)) is not None):
             out.append(Warning("GatewayLeftBySuspend",
@@ -1498,13 +1562,13 @@ class RayServiceModel:
                 out.append(Warning("ClusterUpgradeStrategyIgnored",
                                    f"{path} is left out of the cluster comparison ({ref})", path))
         if not full and not partial:
-            if not is_zero_downtime_upgrade_enabled(desired):
+            if not is_zero_downtime_upgrade_enabled(desired, self.config):
                 out.append(Warning("UpgradeStrategyNone",
                                    f"rayClusterConfig differs from RayCluster {display(cluster.name)} but "
-                                   f"spec.upgradeStrategy.type is {strategy_name(desired)}: no new cluster is created "
+                                   f"spec.upgradeStrategy.type is {strategy_name(desired, self.config)}: no new cluster is created "
                                    "and the change never reaches the running cluster "
                                    "(rayservice_controller.go#isZeroDowntimeUpgradeEnabled)", "spec.upgradeStrategy.type"))
-            elif p is not None and a is not None and not incremental(desired) and is_cluster_spec_hash_equal(desired, a, False):
+            elif p is not None and a is not None and not incremental(desired, self.config) and is_cluster_spec_hash_equal(desired, a, False):
                 out.append(Warning("RevertCreatesNewCluster",
                                    "the desired rayClusterConfig matches the active cluster but an upgrade is in "
                                    "progress: NewCluster compares only with the pending cluster, so a third cluster "
@@ -1519,7 +1583,7 @@ class RayServiceModel:
 
     # -- KindModel ---------------------------------------------------------------------
     def strategy(self, desired: Obj) -> str:
-        return strategy_name(desired)
+        return strategy_name(desired, self.config)
 
     def reconcile(self, desired: Obj, world: World) -> list[Action]:
         if self.world_view is not None:
@@ -1538,7 +1602,7 @@ class RayServiceModel:
         if managed_by_external_controller(desired) is not None:
             return True
         rs = self._rs(desired, world)
-        if rs is None or val.first_error(desired):
+        if rs is None or val.first_error(desired, self.config):
             return False
         st = rs.status
         if desired.spec.get("suspend") is True or suspend_is_operative(st):
@@ -1552,7 +1616,7 @@ class RayServiceModel:
     def diagnose(self, desired: Obj, world: World, env: Environment) -> Stuck:
         rs = self._rs(desired, world)
         ref = ObjectRef(RS, desired.namespace, desired.name, API)
-        err = val.first_error(desired)
+        err = val.first_error(desired, self.config)
         if err:
             return Stuck("ValidationFailed", f"{err} (Ready=False/ValidationFailed; the controller waits for the "
                          "next spec change)", (ref,), ("fix the spec; rolloutctl lint shows every rule",))
@@ -1642,10 +1706,10 @@ class RayServiceModel:
         for s in world.of_kind(SVC):
             if s.terminating:
                 continue
-            if s.name == serve_svc_name(desired) or (incremental(desired) and s.name.endswith("-serve-svc")):
+            if s.name == serve_svc_name(desired, None, self.config) or (incremental(desired, self.config) and s.name.endswith("-serve-svc")):
                 c = _m(s.spec.get("selector")).get(L_CLUSTER)
                 if c and world.get(RC, desired.namespace, c) is not None:
-                    if incremental(desired):
+                    if incremental(desired, self.config):
                         route = world.get(ROUTE, desired.namespace, route_name(desired.name))
                         aw, pw = weights_from_http_route(route, a, p)
                         if (c == a and aw > 0) or (c == p and pw > 0):
@@ -1699,7 +1763,7 @@ class RayServiceModel:
         return not_modelled(desired)
 
     def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]:
-        return val.validate(obj, old)
+        return val.validate(obj, old, self.config)
 
     def defaults(self, raw: dict) -> dict:
         """The RayService as the API server stores it (CRD defaults), for ``diff``."""
@@ -1712,7 +1776,7 @@ class RayServiceModel:
 
     def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]:
         from .classify import classify
-        return classify(changes, desired, live, self.version)
+        return classify(changes, desired, live, self.version, self.config)
 
 
 _LIVE_NOTES = ("ObservedFromManifest", "KubeRayVersionAssumed", "KubeRayVersionMismatch", "SpecComparedWithLiveCluster")

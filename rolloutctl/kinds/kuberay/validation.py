@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 from ...core.model import Finding, Obj
+from .operator import DEFAULT_CONFIG, GATES_MODELLED, OperatorConfig
 
 UPSTREAM = "ray-operator/controllers/ray/utils/validation.go"
 CTRL = "ray-operator/controllers/ray/rayservice_controller.go"
@@ -41,15 +42,9 @@ EXTERNAL_STORAGE_NS_ANNOTATION = "ray.io/external-storage-namespace"
 UPGRADE_TYPES = ("NewClusterWithIncrementalUpgrade", "NewCluster", "None")
 INCREMENTAL = "NewClusterWithIncrementalUpgrade"
 
-# Feature gates at their defaults (features.go at the modelled commit).
-GATES = {
-    "RayServiceIncrementalUpgrade": True,
-    "RayJobDeletionPolicy": True,
-    "RayClusterHistoryServer": False,
-    "RayClusterNetworkPolicy": False,
-    "RayClusterMTLS": False,
-    "GCSFaultToleranceEmbeddedStorage": False,
-}
+# Feature gates at their defaults (features.go at the modelled commit); a model built
+# with other gates passes its ``OperatorConfig`` down (operator.py).
+GATES = {k: DEFAULT_CONFIG.gate(k) for k in GATES_MODELLED}
 
 
 @dataclass(frozen=True)
@@ -232,9 +227,10 @@ def is_autoscaling_v2_enabled(spec: Mapping[str, Any]) -> bool:
     return _mapping(spec.get("autoscalerOptions")).get("version") == "v2"
 
 
-def is_incremental_upgrade_enabled(rs_spec: Mapping[str, Any]) -> bool:
-    """``utils.IsIncrementalUpgradeEnabled`` (utils/util.go): gate (default on) and type."""
-    return GATES["RayServiceIncrementalUpgrade"] and _mapping(rs_spec.get("upgradeStrategy")).get("type") == INCREMENTAL
+def is_incremental_upgrade_enabled(rs_spec: Mapping[str, Any], cfg: OperatorConfig = DEFAULT_CONFIG) -> bool:
+    """``utils.IsIncrementalUpgradeEnabled`` (utils/util.go): the RayServiceIncrementalUpgrade
+    gate (default on) and ``upgradeStrategy.type`` NewClusterWithIncrementalUpgrade."""
+    return cfg.gate("RayServiceIncrementalUpgrade") and _mapping(rs_spec.get("upgradeStrategy")).get("type") == INCREMENTAL
 
 
 def _is_k8s_auth(spec: Mapping[str, Any]) -> bool:
@@ -248,8 +244,9 @@ def _worker_path(i: int, g: Mapping[str, Any]) -> tuple[tuple, str]:
 
 
 class _Ctx:
-    def __init__(self, obj: Obj) -> None:
+    def __init__(self, obj: Obj, cfg: OperatorConfig = DEFAULT_CONFIG) -> None:
         self.obj = obj
+        self.cfg = cfg
         self.findings: list[Finding] = []
 
     def add(self, rule: Rule, path: tuple, dotted: str, message: str) -> None:
@@ -393,7 +390,7 @@ def validate_ray_cluster_spec(c: _Ctx) -> None:
         _validate_worker_group_idle_timeout(c, g, p, d, rc, henv)
         _validate_worker_group_priority(c, g, p, d, rc, henv)
         if g.get("suspend") is True:
-            if not GATES["RayJobDeletionPolicy"]:
+            if not c.cfg.gate("RayJobDeletionPolicy"):
                 c.add(R_WG_SUSPEND, p + ("suspend",), d + ".suspend", f"worker group {name} can be suspended only "
                       "when the RayJobDeletionPolicy feature gate is enabled")
             elif autoscaling:
@@ -454,7 +451,7 @@ def validate_ray_cluster_spec(c: _Ctx) -> None:
     if any(isinstance(e, Mapping) and e.get("name") == "KUBERAY_GEN_AUTOSCALER_START_CMD" for e in _list(aopts.get("env"))):
         c.add(R_AUTOSCALER_OPTS, base + ("autoscalerOptions", "env"), "spec.rayClusterConfig.autoscalerOptions.env",
               "autoscalerOptions.env must not contain KUBERAY_GEN_AUTOSCALER_START_CMD (it is managed by KubeRay)")
-    if rc.get("historyServerOptions") is not None and not GATES["RayClusterHistoryServer"]:
+    if rc.get("historyServerOptions") is not None and not c.cfg.gate("RayClusterHistoryServer"):
         c.add(R_HISTORY, base + ("historyServerOptions",), "spec.rayClusterConfig.historyServerOptions",
               "RayClusterHistoryServer feature gate is not enabled")
     auth = _mapping(rc.get("authOptions"))
@@ -480,10 +477,10 @@ def validate_ray_cluster_spec(c: _Ctx) -> None:
     elif _is_k8s_auth(rc):
         c.add(R_AUTH, ap, "spec.rayClusterConfig.authOptions.enableK8sTokenAuth",
               "authOptions.enableK8sTokenAuth is enabled but authOptions.mode is not 'token'")
-    if rc.get("networkPolicy") is not None and not GATES["RayClusterNetworkPolicy"]:
+    if rc.get("networkPolicy") is not None and not c.cfg.gate("RayClusterNetworkPolicy"):
         c.add(R_NETPOL, base + ("networkPolicy",), "spec.rayClusterConfig.networkPolicy",
               "spec.networkPolicy requires the RayClusterNetworkPolicy feature gate to be enabled")
-    if rc.get("tlsOptions") is not None and not GATES["RayClusterMTLS"]:
+    if rc.get("tlsOptions") is not None and not c.cfg.gate("RayClusterMTLS"):
         c.add(R_TLS, base + ("tlsOptions",), "spec.rayClusterConfig.tlsOptions",
               "spec.tlsOptions requires the RayClusterMTLS feature gate to be enabled")
 
@@ -538,7 +535,7 @@ def _validate_gcs_fault_tolerance_backend(c: _Ctx, ft: Mapping[str, Any], hc: Ma
     dotted = "spec.rayClusterConfig.gcsFaultToleranceOptions"
     backend = ft.get("backend") or "redis"
     if backend == "rocksdb":
-        if not GATES["GCSFaultToleranceEmbeddedStorage"]:
+        if not c.cfg.gate("GCSFaultToleranceEmbeddedStorage"):
             c.add(R_FT_BACKEND, ftp + ("backend",), dotted + ".backend",
                   "the embedded RocksDB GCS FT backend requires the GCSFaultToleranceEmbeddedStorage feature gate")
         for f in ("redisAddress", "redisUsername", "redisPassword", "externalStorageNamespace"):
@@ -578,7 +575,7 @@ def validate_ray_service_spec(c: _Ctx) -> None:
     if isinstance(dd, int) and dd < 0:
         c.add(R_DELETION_DELAY, ("spec", "rayClusterDeletionDelaySeconds"), "spec.rayClusterDeletionDelaySeconds",
               f"spec.rayClusterDeletionDelaySeconds should be a non-negative integer, got {dd}")
-    if is_incremental_upgrade_enabled(spec):
+    if is_incremental_upgrade_enabled(spec, c.cfg):
         validate_cluster_upgrade_options(c)
 
 
@@ -701,11 +698,11 @@ EXTRA_CHECKS: tuple[Check, ...] = (validate_ray_cluster_upgrade_options, validat
                                    construct_ray_cluster_for_ray_service, deprecated_fields, get_and_check_serve_status)
 
 
-def validate(obj: Obj, old: Obj | None = None) -> list[Finding]:
+def validate(obj: Obj, old: Obj | None = None, cfg: OperatorConfig = DEFAULT_CONFIG) -> list[Finding]:
     """Every finding for a RayService (errors and warnings), in a stable order."""
     if obj.kind != "RayService":
         return []
-    c = _Ctx(obj)
+    c = _Ctx(obj, cfg)
     validate_managed_by(c, old)
     for check in CONTROLLER_CHECKS + EXTRA_CHECKS:
         check(c)
@@ -719,17 +716,17 @@ def validate(obj: Obj, old: Obj | None = None) -> list[Finding]:
     return sorted(out, key=Finding.sort_key)
 
 
-def controller_errors(obj: Obj) -> list[Finding]:
+def controller_errors(obj: Obj, cfg: OperatorConfig = DEFAULT_CONFIG) -> list[Finding]:
     """The errors ``validateRayService`` would report, in upstream evaluation order."""
-    c = _Ctx(obj)
+    c = _Ctx(obj, cfg)
     for check in CONTROLLER_CHECKS:
         check(c)
     return [f for f in c.findings if f.severity == "error"]
 
 
-def first_error(obj: Obj) -> str | None:
+def first_error(obj: Obj, cfg: OperatorConfig = DEFAULT_CONFIG) -> str | None:
     """The message of ``validateRayService``'s first error, with upstream's prefix; None when valid."""
-    errs = controller_errors(obj)
+    errs = controller_errors(obj, cfg)
     if not errs:
         return None
     f = errs[0]

@@ -121,16 +121,21 @@ class KueueRayServiceModel:
     timed = True
 
     def __init__(self, kueue: str = k.TOP, kuberay_version: str | None = None, queues: Sequence[Obj] = (),
-                 observed_queues: Sequence[Obj] = (), **_: Any) -> None:
+                 observed_queues: Sequence[Obj] = (), **options: Any) -> None:
         if kueue not in k.MODELS:
             raise ValueError(f"unknown Kueue model {kueue!r}; choose one of {', '.join(k.MODELS)}")
         self.mode = kueue
         self.kuberay_version = kuberay_version
-        self.kr = RayServiceModel(kuberay_version=kuberay_version)
+        self.kr = RayServiceModel(kuberay_version=kuberay_version, **options)
+        self.options = options
         self.kr.pod_gate = self._pod_gate
         self.kr.world_view = self._kr_view
         self.queues = tuple(queues)
         self.observed_queues = tuple(observed_queues)
+
+    def provenance(self) -> dict[str, Any]:
+        """The modelled KubeRay operator (``RayServiceModel.provenance``) and the Kueue model."""
+        return {**self.kr.provenance(), "kueueModel": self.mode}
 
     def _pod_gate(self, rc: Obj, world: World) -> str | None:
         return k.gate_reason(self.mode, rc, world)
@@ -185,7 +190,7 @@ class KueueRayServiceModel:
         md["generation"] = 1
         raw["metadata"] = md
         base = Obj(raw, prev.file, prev.line, prev.lines)
-        sub = KueueRayServiceModel(self.mode, self.kuberay_version, (), queues)
+        sub = KueueRayServiceModel(self.mode, self.kuberay_version, (), queues, config=self.kr.config)
         world = sub.observe(base, [], env)
         box: list[World] = []
         simulate(_Keep(sub, box), base, world, Environment(capacity=env.capacity, max_steps=200))
@@ -596,7 +601,8 @@ def compare_rows(model: KueueRayServiceModel, desired: Obj, observed: Sequence[O
 
     rows = []
     for m in k.MODELS:
-        sub = KueueRayServiceModel(m, model.kuberay_version, model.queues, model.observed_queues)
+        sub = KueueRayServiceModel(m, model.kuberay_version, model.queues, model.observed_queues,
+                                   config=model.kr.config)
         world = sub.observe(desired, list(observed), env)
         p = simulate(sub, desired, world, env)
         rows.append(ComparisonRow(strategy=f"kueue:{m}", outcome=p.outcome, stuck=p.stuck, steps=len(p.steps),

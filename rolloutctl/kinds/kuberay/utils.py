@@ -1,0 +1,142 @@
+"""Helpers of KubeRay's ``utils`` and ``common`` packages that decide "update or not"
+for the objects the RayService controller owns, in our words.
+
+Upstream (ray-project/kuberay @ feeaf72f):
+``ray-operator/controllers/ray/utils/util.go`` ``IsGatewayEqual``, ``IsHTTPRouteEqual``,
+``GetWeightsFromHTTPRoute``, ``ManagedByExternalController``;
+``ray-operator/controllers/ray/common/service.go`` ``GetServePort``;
+``ray-operator/controllers/ray/utils/constant.go`` (port names and defaults).
+
+Objects are plain mappings as read from YAML/JSON (``spec`` of a Gateway or HTTPRoute).
+Each helper compares exactly the fields its upstream namesake compares, so that fields
+the API server or a Gateway implementation fills in (listener ``allowedRoutes``, backend
+``group``/``kind``, parent ``sectionName``...) never cause a rewrite.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+#: ``utils.KubeRayController``
+KUBERAY_CONTROLLER = "ray.io/kuberay-operator"
+#: ``utils.DefaultServingPort`` / ``utils.ServingPortName``
+DEFAULT_SERVING_PORT = 8000
+SERVING_PORT_NAME = "serve"
+#: ``utils.GatewayListenerPortName`` / ``utils.DefaultGatewayListenerPort``
+GATEWAY_LISTENER_PORT_NAME = "http"
+DEFAULT_GATEWAY_LISTENER_PORT = 80
+
+
+def _m(v: Any) -> Mapping[str, Any]:
+    return v if isinstance(v, Mapping) else {}
+
+
+def _l(v: Any) -> list[Any]:
+    return v if isinstance(v, list) else []
+
+
+def managed_by_external_controller(managed_by: Any) -> str | None:
+    """``utils.ManagedByExternalController``: the manager when ``spec.managedBy`` is set to
+    anything but ``ray.io/kuberay-operator``; None when it is absent or null (the API
+    server prunes a null, so the field is simply unset) or names KubeRay."""
+    if managed_by is not None and managed_by != KUBERAY_CONTROLLER:
+        return str(managed_by)
+    return None
+
+
+def get_serve_port(cluster_spec: Mapping[str, Any]) -> int:
+    """``common.GetServePort``: the head container's port named ``serve``, else 8000."""
+    containers = _l(_m(_m(_m(cluster_spec.get("headGroupSpec")).get("template")).get("spec")).get("containers"))
+    if not containers:
+        return DEFAULT_SERVING_PORT
+    for p in _l(_m(containers[0]).get("ports")):
+        if _m(p).get("name") == SERVING_PORT_NAME and isinstance(_m(p).get("containerPort"), int):
+            return int(_m(p)["containerPort"])
+    return DEFAULT_SERVING_PORT
+
+
+def is_gateway_equal(existing: Mapping[str, Any] | None, desired: Mapping[str, Any] | None) -> bool:
+    """``utils.IsGatewayEqual``: the same ``gatewayClassName`` and, listener by listener in
+    order, the same ``name``, ``protocol`` and ``port`` (arguments are Gateway specs)."""
+    if existing is None or desired is None:
+        return existing is desired
+    if str(existing.get("gatewayClassName") or "") != str(desired.get("gatewayClassName") or ""):
+        return False
+    el, dl = _l(existing.get("listeners")), _l(desired.get("listeners"))
+    if len(el) != len(dl):
+        return False
+    for e, d in zip(el, dl):
+        e, d = _m(e), _m(d)
+        if (str(e.get("name") or ""), e.get("protocol"), e.get("port")) != \
+                (str(d.get("name") or ""), d.get("protocol"), d.get("port")):
+            return False
+    return True
+
+
+def _same_list(a: Any, b: Any) -> bool:
+    """Length first (nil and empty are the same), then deep equality when non-empty."""
+    a, b = _l(a), _l(b)
+    return len(a) == len(b) and (not a or a == b)
+
+
+def is_http_route_equal(existing: Mapping[str, Any] | None, desired: Mapping[str, Any] | None) -> bool:
+    """``utils.IsHTTPRouteEqual`` (arguments are HTTPRoute specs): hostnames; parentRefs by
+    ``name`` and ``namespace``; rules by ``matches`` (deep), ``filters`` and, backend by
+    backend, ``name``, ``namespace``, ``weight`` (unset = 1) and ``port`` (unset = 0).
+    Nothing else (backend ``group``/``kind``, parent ``sectionName``, timeouts)."""
+    if existing is None or desired is None:
+        return existing is desired
+    if not _same_list(existing.get("hostnames"), desired.get("hostnames")):
+        return False
+    ep, dp = _l(existing.get("parentRefs")), _l(desired.get("parentRefs"))
+    if len(ep) != len(dp):
+        return False
+    for e, d in zip(ep, dp):
+        e, d = _m(e), _m(d)
+        if (str(e.get("name") or ""), str(e.get("namespace") or "")) != (str(d.get("name") or ""),
+                                                                          str(d.get("namespace") or "")):
+            return False
+    er, dr = _l(existing.get("rules")), _l(desired.get("rules"))
+    if len(er) != len(dr):
+        return False
+    for e, d in zip(er, dr):
+        e, d = _m(e), _m(d)
+        if e.get("matches") != d.get("matches"):
+            return False
+        if not _same_list(e.get("filters"), d.get("filters")):
+            return False
+        eb, db = _l(e.get("backendRefs")), _l(d.get("backendRefs"))
+        if len(eb) != len(db):
+            return False
+        for x, y in zip(eb, db):
+            x, y = _m(x), _m(y)
+            if (str(x.get("name") or ""), str(x.get("namespace") or ""), _deref(x.get("weight"), 1),
+                    _deref(x.get("port"), 0)) != (str(y.get("name") or ""), str(y.get("namespace") or ""),
+                                                  _deref(y.get("weight"), 1), _deref(y.get("port"), 0)):
+                return False
+    return True
+
+
+def _deref(v: Any, default: int) -> Any:
+    return default if v is None else v
+
+
+def get_weights_from_http_route(route_spec: Mapping[str, Any] | None, active: str | None,
+                                pending: str | None) -> tuple[int, int]:
+    """``utils.GetWeightsFromHTTPRoute``: the weights of the first rule's backends whose
+    name contains the active / pending cluster name; -1 when absent."""
+    aw = pw = -1
+    if route_spec is None:
+        return aw, pw
+    rules = _l(route_spec.get("rules"))
+    if not rules or not _l(_m(rules[0]).get("backendRefs")):
+        return aw, pw
+    for b in _l(_m(rules[0]).get("backendRefs")):
+        n = str(_m(b).get("name") or "")
+        w = _m(b).get("weight")
+        w = 0 if w is None else int(w)
+        if active and active in n:
+            aw = w
+        if pending and pending in n:
+            pw = w
+    return aw, pw
