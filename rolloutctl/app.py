@@ -186,12 +186,30 @@ def reject_schema_errors(desired: Iterable[Obj], observed: Iterable[Obj] = ()) -
 
 def reject_invalid(model: Any, obj: Obj, old: Obj | None) -> None:
     """A plan of a manifest the operator's webhook would reject is meaningless:
-    stop with the rule that rejects it."""
-    findings = [f for f in model.validate(obj, old) if f.severity == "error"]
+    stop with the rule that rejects it. Rules only a controller enforces (the model's
+    ``rejected_at_admission`` says so) are planned instead: the plan shows the reaction."""
+    at_admission = getattr(model, "rejected_at_admission", None)
+    findings = [f for f in model.validate(obj, old)
+                if f.severity == "error" and (at_admission is None or at_admission(f))]
     if findings:
         raise InputProblem([InputError(f.file or obj.file, f.line or obj.line,
                                        f"{f.rule}: {f.path + ': ' if f.path else ''}{f.message} "
                                        "(the operator would reject this manifest)") for f in findings])
+
+
+def kuberay_options(version: str | None, gates: Sequence[str], env: Sequence[str]) -> dict[str, Any]:
+    """Model options for the KubeRay operator's configuration (``--kuberay-version``,
+    ``--feature-gate``, ``--kuberay-env``); unknown names or bad values are input errors."""
+    if not (version or gates or env):
+        return {}
+    from .kinds.kuberay.operator import ConfigError, OperatorConfig
+
+    try:
+        OperatorConfig.from_options(version, gates, env)
+    except ConfigError as exc:
+        raise InputProblem([str(exc)]) from None
+    return {**({"kuberay_version": version} if version else {}), **({"feature_gates": tuple(gates)} if gates else {}),
+            **({"kuberay_env": tuple(env)} if env else {})}
 
 
 def checked_inputs(paths: Sequence[str], opts: PlanOptions) -> tuple[list[Obj], list[Obj]]:

@@ -159,6 +159,17 @@ _COMPARE_HELP = ("Plan the same change under every update strategy (Grove: Rolli
                  "ReplicaRecreate, ScaleThenRoll; a RayService with --kueue: the three Kueue models) side by side. "
                  "Exit 1 only when the manifest's own strategy gets stuck.")
 _NEVER_READY_HELP = "Objects the plan creates whose names match this glob never become Ready (failure drills). Repeatable."
+_GATE_HELP = ("KubeRay operator feature gate (RayService), as the operator's --feature-gates takes it, e.g. "
+              "RayServiceIncrementalUpgrade=false. Repeatable; default: the gates of the modelled commit.")
+_KUBERAY_ENV_HELP = ("KubeRay operator environment variable that changes RayService behaviour, e.g. "
+                     "ENABLE_ZERO_DOWNTIME=false (a spec without upgradeStrategy.type then never creates a new "
+                     "cluster). Repeatable; default: unset.")
+
+
+def _kuberay_options(version: str | None, gates: List[str], env: List[str]) -> dict:
+    from . import app as usecases
+
+    return usecases.kuberay_options(version, gates, env)
 
 
 def _plan_command(first: bool):
@@ -180,6 +191,8 @@ def _plan_command(first: bool):
         steps: bool = typer.Option(False, "--steps", hidden=first, help="Table: one row per step (under its phase) "
                                    "instead of one row per phase."),
         kueue: Optional[KueueModel] = typer.Option(None, "--kueue", metavar="MODEL", help=_KUEUE_HELP),
+        feature_gate: List[str] = typer.Option([], "--feature-gate", metavar="NAME=BOOL", help=_GATE_HELP),
+        kuberay_env: List[str] = typer.Option([], "--kuberay-env", metavar="NAME=VALUE", help=_KUBERAY_ENV_HELP),
     ) -> None:
         def body() -> int:
             from . import app as usecases
@@ -189,7 +202,7 @@ def _plan_command(first: bool):
             opts = usecases.PlanOptions(
                 observed=tuple(observed), capacity=tuple(capacity), never_ready=tuple(never_ready),
                 max_steps=max_steps, limits=Limits(max_input_bytes, max_alias_nodes, max_pods),
-                model_options={**({"kuberay_version": kuberay_version} if kuberay_version else {}),
+                model_options={**_kuberay_options(kuberay_version, feature_gate, kuberay_env),
                                **({"kueue": kueue.value} if kueue else {})},
             )
             if compare:
@@ -220,6 +233,8 @@ app.command(
     "  kubectl get pcs,pclq,pcsg,pods,podgangs -o yaml > live.yaml; rolloutctl plan pcs.yaml --observed live.yaml -o json\n\n"
     "  rolloutctl plan new.yaml --observed old.yaml --capacity nvidia.com/gpu=16 --compare\n\n"
     "  rolloutctl plan new.yaml --observed old.yaml --steps   # every step, not one row per phase\n\n"
+    "  rolloutctl plan svc.yaml --observed live.yaml --feature-gate RayServiceIncrementalUpgrade=false\n\n"
+    "  rolloutctl plan svc.yaml --observed old.yaml --kuberay-env ENABLE_ZERO_DOWNTIME=false\n\n"
     "Exit codes: 0 converged or nothing to do, 1 stuck (with --compare: the manifest's own strategy is stuck), "
     "2 bad input, 3 tool failure.",
 )(_plan_command(first=False))
@@ -230,6 +245,7 @@ app.command(
     "(outcome and summary still describe the whole plan).\n\n"
     "Examples:\n\n"
     "  rolloutctl next svc.yaml --observed live.yaml\n\n"
+    "  rolloutctl next svc.yaml --observed live.yaml --feature-gate RayServiceIncrementalUpgrade=false\n\n"
     "Exit codes: 0 converged or nothing to do, 1 stuck, 2 bad input, 3 tool failure.",
 )(_plan_command(first=True))
 
@@ -268,6 +284,8 @@ def diff_command(
     kuberay_version: Optional[str] = typer.Option(None, "--kuberay-version", help="KubeRay operator version to model (RayService)."),
     max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
     max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
+    feature_gate: List[str] = typer.Option([], "--feature-gate", metavar="NAME=BOOL", help=_GATE_HELP),
+    kuberay_env: List[str] = typer.Option([], "--kuberay-env", metavar="NAME=VALUE", help=_KUBERAY_ENV_HELP),
 ) -> None:
     def body() -> int:
         from . import app as usecases
@@ -286,7 +304,7 @@ def diff_command(
         opts = usecases.DiffOptions(
             live=tuple(live), from_cluster=from_cluster, context=context, namespace=namespace, prune=prune,
             kubectl_timeout=kubectl_timeout, limits=Limits(max_input_bytes, max_alias_nodes),
-            model_options={"kuberay_version": kuberay_version} if kuberay_version else {},
+            model_options=_kuberay_options(kuberay_version, feature_gate, kuberay_env),
         )
         result = usecases.diff(paths, opts)
         emit(render_diff(result, output.value, use_color(no_color), table_width()))

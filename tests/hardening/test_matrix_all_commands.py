@@ -132,6 +132,9 @@ def _lint_findings(r) -> list[dict]:
 
 SCHEMA_CASES = [c for c in TYPE_CASES if c[3].startswith("SC")]
 WEBHOOK_CASES = [c for c in TYPE_CASES if not c[3].startswith("SC")]
+#: Grove's webhook refuses at admission; KubeRay's RS rules are the controller's (no webhook by default)
+ADMISSION_CASES = [c for c in WEBHOOK_CASES if not c[3].startswith("RS")]
+CONTROLLER_CASES = [c for c in WEBHOOK_CASES if c[3].startswith("RS")]
 
 
 def _ids(cases):
@@ -157,9 +160,20 @@ def test_schema_errors_stop_planning_and_diffing(cli, tmp_path, command, case, b
 
 
 @pytest.mark.parametrize("command", ["plan", "next", "compare"])
-@pytest.mark.parametrize("case, base, fn, rule, field", WEBHOOK_CASES, ids=_ids(WEBHOOK_CASES))
+@pytest.mark.parametrize("case, base, fn, rule, field", ADMISSION_CASES, ids=_ids(ADMISSION_CASES))
 def test_webhook_rejections_stop_planning(cli, tmp_path, command, case, base, fn, rule, field):
     _check_stopped(cli, tmp_path, command, base, fn, rule, field)
+
+
+@pytest.mark.parametrize("command", ["plan", "next"])
+@pytest.mark.parametrize("case, base, fn, rule, field", CONTROLLER_CASES, ids=_ids(CONTROLLER_CASES))
+def test_controller_rejections_are_planned(cli, tmp_path, command, case, base, fn, rule, field):
+    """What only the KubeRay controller refuses is planned as its reaction (CONTRACT.md): stuck ValidationFailed, exit 1."""
+    p = write(tmp_path, "in.yaml", _text(base, fn))
+    r = _run(cli, command, p, base, tmp_path)
+    assert r.exit_code == 1, (r.exit_code, r.stderr)
+    doc = json.loads(r.stdout)
+    assert doc["outcome"] == "stuck" and doc["stuck"]["reason"] == "ValidationFailed"
 
 
 @pytest.mark.parametrize("case, base, fn, rule, field", [

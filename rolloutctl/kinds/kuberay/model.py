@@ -953,6 +953,19 @@ class _Pass:
             i += 1
 
 
+def serve_service_error(desired: Obj, world: World, cfg: OperatorConfig = DEFAULT_CONFIG) -> str | None:
+    """``BuildServeService``'s error for the RayService's live clusters, if any."""
+    view = {"metadata": {"name": desired.name, "namespace": desired.namespace}, "spec": dict(desired.spec)}
+    for c in world.of_kind(RC):
+        if c.terminating or c.labels.get(L_NAME) != desired.name:
+            continue
+        try:
+            ksvc.build_serve_service(view, c.raw, cfg)
+        except ksvc.ServeServiceError as exc:
+            return str(exc)
+    return None
+
+
 def suspend_is_operative(st: Mapping[str, Any]) -> bool:
     """``suspendIsOperative``: Suspending or Suspended is True."""
     return is_true(st, "Suspending") or is_true(st, "Suspended")
@@ -1217,6 +1230,11 @@ class _Advance:
         (``--never-ready``)."""
         for rc in self.w.of_kind(RC):
             if rc.terminating:
+                continue
+            refused = val.ray_cluster_upgrade_options_error(rc.spec, rc.labels.get(L_CRD) == "RayService")
+            if refused:
+                self.waits.append(f"the RayCluster controller refuses RayCluster {display(rc.name)} ({refused}; event "
+                                  "InvalidRayClusterSpec): no Pod is created")
                 continue
             st = copy.deepcopy(dict(rc.status))
             phase = head_phase(rc)
@@ -1621,6 +1639,21 @@ class RayServiceModel:
             return Stuck("ValidationFailed", f"{err} (Ready=False/ValidationFailed; the controller waits for the "
                          "next spec change)", (ref,), ("fix the spec; rolloutctl lint shows every rule",))
         st = rs.status if rs else {}
+        for c in world.of_kind(RC):
+            refused = val.ray_cluster_upgrade_options_error(c.spec, c.labels.get(L_CRD) == "RayService")
+            if refused and not c.terminating:
+                return Stuck("InvalidRayClusterSpec",
+                             f"the RayCluster controller refuses RayCluster {display(c.name)}: {refused} "
+                             "(raycluster_controller.go#rayClusterReconcile, utils.ValidateRayClusterUpgradeOptions); "
+                             "it never gets a head Pod, so every RayService pass stops at updateHeadPodServeLabel",
+                             (ObjectRef(RC, c.namespace, display(c.name) or c.name, API),),
+                             ("remove spec.rayClusterConfig.upgradeStrategy (use spec.upgradeStrategy for the "
+                              "RayService)",))
+        serve_err = serve_service_error(desired, world, self.config)
+        if serve_err:
+            return Stuck("ServeServiceNotBuilt", f"{serve_err} (common/service.go#BuildServeService): "
+                         "reconcileServices fails on every pass, so no Service is created and the status is not "
+                         "written", (ref,), ("name the serve port 'serve' in the head container, or set spec.serveService",))
         held = [o for o in world if o.terminating and _l(o.metadata.get("finalizers"))]
         if held:
             return Stuck("DeletionBlocked", "objects being deleted are held by finalizers: "
@@ -1764,6 +1797,11 @@ class RayServiceModel:
 
     def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]:
         return val.validate(obj, old, self.config)
+
+    def rejected_at_admission(self, finding: Finding) -> bool:
+        """Only the CRD's rules refuse a RayService at admission; the controller enforces the
+        rest after it is stored (``validation.ADMISSION_RULES``), and the plan shows how."""
+        return val.rejected_at_admission(finding)
 
     def defaults(self, raw: dict) -> dict:
         """The RayService as the API server stores it (CRD defaults), for ``diff``."""

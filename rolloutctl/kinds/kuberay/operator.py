@@ -51,6 +51,7 @@ GATES_MODELLED = ("RayServiceIncrementalUpgrade", "RayJobDeletionPolicy", "RayCl
 #: Operator environment variables the model reads, with what unset means.
 ENV_MODELLED: Mapping[str, str] = {
     "ENABLE_ZERO_DOWNTIME": "true",
+    "ENABLE_RAY_HEAD_CLUSTER_IP_SERVICE": "false",
 }
 
 

@@ -22,6 +22,7 @@ RayClusterNetworkPolicy, RayClusterMTLS and GCSFaultToleranceEmbeddedStorage off
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
@@ -628,8 +629,7 @@ def validate_managed_by(c: _Ctx, old: Obj | None) -> None:
 def validate_ray_cluster_upgrade_options(c: _Ctx) -> None:
     """``ValidateRayClusterUpgradeOptions`` (utils/validation.go), which the RayCluster
     controller applies to every RayCluster the RayService creates."""
-    us = _mapping(_mapping(c.obj.spec.get("rayClusterConfig")).get("upgradeStrategy"))
-    if us.get("type") is not None:
+    if ray_cluster_upgrade_options_error(_mapping(c.obj.spec.get("rayClusterConfig")), True) is not None:
         c.add(R_RC_UPGRADE, ("spec", "rayClusterConfig", "upgradeStrategy", "type"),
               "spec.rayClusterConfig.upgradeStrategy.type",
               "upgradeStrategy cannot be set when RayCluster is created by RayService; the RayCluster controller "
@@ -712,8 +712,30 @@ def validate(obj: Obj, old: Obj | None = None, cfg: OperatorConfig = DEFAULT_CON
         k = (f.rule, f.path, f.message)
         if k not in seen:
             seen.add(k)
-            out.append(f)
+            out.append(_with_enforcer(f))
     return sorted(out, key=Finding.sort_key)
+
+
+def enforced_by(rule_id: str) -> str:
+    """Who refuses a manifest that breaks the rule, and how it shows, in a few words."""
+    if rule_id in ADMISSION_RULES:
+        return "the API server refuses it (CRD validation)"
+    if rule_id in CONTROLLER_RULE_IDS:
+        return ("the KubeRay RayService controller fails it after it is stored: Ready=False/ValidationFailed, no "
+                "RayCluster (rayservice_controller.go#validateRayService; the admission webhook is not installed by "
+                "default)")
+    if rule_id == R_RC_UPGRADE.id:
+        return "the KubeRay RayCluster controller refuses the cluster (raycluster_controller.go#rayClusterReconcile)"
+    if rule_id == R_SERVE_PORT.id:
+        return "the KubeRay RayService controller cannot build the serve Service (rayservice_controller.go#reconcileServices)"
+    return ""
+
+
+def _with_enforcer(f: Finding) -> Finding:
+    who = enforced_by(f.rule) if f.severity == "error" else ""
+    if not who or who in f.message:
+        return f
+    return dataclasses.replace(f, message=f"{f.message} ({who})")
 
 
 def controller_errors(obj: Obj, cfg: OperatorConfig = DEFAULT_CONFIG) -> list[Finding]:
@@ -730,5 +752,36 @@ def first_error(obj: Obj, cfg: OperatorConfig = DEFAULT_CONFIG) -> str | None:
     if not errs:
         return None
     f = errs[0]
+    if f.rule == R_TIMEOUT.id:
+        return f"The RayService metadata is invalid: RayService annotations is invalid: {f.message}"
     prefix = "The RayService metadata is invalid" if f.path.startswith("metadata") else "The RayService spec is invalid"
     return f"{prefix}: {f.message}"
+
+
+#: Rules the API server itself enforces (CRD schema and CEL rules), so a manifest that
+#: breaks them never reaches the controller. Every other RS rule is enforced by a
+#: controller after admission: the RayService admission webhook is installed only with
+#: ENABLE_WEBHOOKS=true, which the Helm chart does not set (ray-operator/main.go).
+ADMISSION_RULES = frozenset({"RS027", "RS029"})
+#: Rules of ``validateRayService`` (metadata, then spec) that only the controller applies.
+CONTROLLER_RULE_IDS = frozenset({f"RS{i:03d}" for i in range(1, 29)} - ADMISSION_RULES)
+
+
+def rejected_at_admission(finding: Finding) -> bool:
+    """Whether the API server refuses a manifest with this finding (create or update)."""
+    return finding.rule in ADMISSION_RULES
+
+
+def ray_cluster_upgrade_options_error(cluster_spec: Mapping[str, Any], created_by_ray_service: bool) -> str | None:
+    """``ValidateRayClusterUpgradeOptions`` (utils/validation.go) as the RayCluster controller
+    applies it in ``rayClusterReconcile``: a RayCluster created by a RayService must not
+    set ``upgradeStrategy``; otherwise its type must be Recreate or None. The error, or None."""
+    us = _mapping(cluster_spec.get("upgradeStrategy"))
+    t = us.get("type")
+    if t is None:
+        return None
+    if t not in ("Recreate", "None"):
+        return f"The RayCluster spec is invalid: Spec.UpgradeStrategy.Type value {t} is invalid, valid options are Recreate or None"
+    if created_by_ray_service:
+        return "upgradeStrategy cannot be set when RayCluster is created by RayService"
+    return None

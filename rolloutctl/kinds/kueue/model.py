@@ -576,6 +576,10 @@ class KueueRayServiceModel:
         from .provenance import not_modelled
         return list(self.kr.not_modelled(desired, world)) + not_modelled(self.mode)
 
+    def rejected_at_admission(self, finding: Finding) -> bool:
+        """KubeRay's rules as ``RayServiceModel.rejected_at_admission``; Kueue's webhook rules refuse."""
+        return self.kr.rejected_at_admission(finding) if finding.rule.startswith("RS") else True
+
     def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]:
         return list(self.kr.validate(obj, old)) + kueue_validation.validate(obj, old)
 
