@@ -1789,7 +1789,7 @@ class RayServiceModel:
 
     def operators(self, desired: Obj) -> list[Any]:
         from .provenance import operators
-        return operators(desired, self.version, getattr(self, "feature_gates", None) or val.GATES)
+        return operators(desired, self.version, self.config.gates)
 
     def not_modelled(self, desired: Obj, world: World) -> list[Warning]:
         from .provenance import not_modelled

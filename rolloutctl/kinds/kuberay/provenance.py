@@ -7,13 +7,15 @@ from typing import Any, Mapping
 
 from ...core.model import Obj, Operator, Warning
 
+from .operator import MODELLED_COMMIT
+
 #: the upstream tree the model follows (``ray-project/kuberay``)
-KUBERAY_COMMIT = "feeaf72facab4881ba2b179248bb67315634e229"
+KUBERAY_COMMIT = MODELLED_COMMIT
 
 
 def operators(desired: Obj, version: str, gates: Mapping[str, bool] | None = None) -> list[Operator]:
     """``version`` is the operator version modelled (``--kuberay-version``); the
-    feature gates come from the model (its ``feature_gates`` attribute)."""
+    feature gates are the model's (``OperatorConfig.gates``: defaults and ``--feature-gate``)."""
     return [Operator("KubeRay", version, KUBERAY_COMMIT, dict(gates or {}))]
 
 
