@@ -326,6 +326,59 @@ class LintFormat(str, Enum):
     sarif = "sarif"
     github = "github"
     junit = "junit"
+    markdown = "markdown"
+
+
+_CONFIG_HELP = ("Repository configuration (default: the nearest .rolloutctl.yaml in this directory or a parent): "
+                "ignores, default -n, --fail-on and operator versions. See docs/ci.md.")
+
+
+def _repo_config(path: Optional[str]):  # type: ignore[no-untyped-def]
+    from .app import InputProblem
+    from .config import ConfigError, load
+
+    try:
+        return load(path)
+    except ConfigError as exc:
+        raise InputProblem([str(exc)]) from None
+
+
+def _report_specs(specs: List[str], output_given: bool) -> list[tuple[str, str]]:
+    from .app import InputProblem
+
+    out, errors = [], []
+    formats = [f.value for f in LintFormat]
+    for spec in specs:
+        fmt, sep, dest = spec.partition("=")
+        fmt = fmt.strip().lower()
+        if not sep or not dest or fmt not in formats:
+            errors.append(f"--report {spec!r}: expected FORMAT=FILE with FORMAT one of {', '.join(formats)} "
+                          "(e.g. --report sarif=rolloutctl.sarif; FILE - is standard output)")
+            continue
+        out.append((fmt, dest))
+    dashes = [d for _, d in out if d == "-"]
+    if len(dashes) > 1:
+        errors.append("--report: standard output (-) can take one report only")
+    elif dashes and output_given:
+        errors.append("--report FORMAT=-: standard output already carries -o; write one of them to a file")
+    if errors:
+        raise InputProblem(errors)
+    return out
+
+
+def _write_reports(reports: list[tuple[str, str]]) -> None:
+    """Write every ``(file, text)``; a report that cannot be written is bad usage (exit 2)."""
+    from .app import InputProblem
+
+    errors = []
+    for dest, text in reports:
+        try:
+            with open(dest, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(text)
+        except OSError as exc:
+            errors.append(f"{dest}:0: cannot write the report: {exc.strerror or exc}")
+    if errors:
+        raise InputProblem(errors)
 
 
 @app.command(
@@ -336,16 +389,28 @@ class LintFormat(str, Enum):
     "  rolloutctl lint manifests/\n\n"
     "  rolloutctl lint pcs.yaml --live live-pcs.yaml   # also the update (immutable-field) rules\n\n"
     "  rolloutctl lint -o sarif manifests/ > rolloutctl.sarif\n\n"
-    "Silence one finding on an object with the annotation rolloutctl.dev/ignore: \"ID: reason\". "
-    "With GITHUB_ACTIONS=true and no -o, the output is GitHub workflow annotations.\n\n"
-    "Exit codes: 0 no errors (warnings allowed), 1 at least one error, 2 unreadable input or bad usage, "
-    "3 tool failure.",
+    "  rolloutctl lint manifests/ --report sarif=rolloutctl.sarif --report junit=rolloutctl.xml\n\n"
+    "  rolloutctl lint manifests/ -o json > baseline.json; rolloutctl lint manifests/ --baseline baseline.json\n\n"
+    "  helm template ./chart | rolloutctl lint -   # findings point at the chart's templates\n\n"
+    "Silence one finding on an object with the annotation rolloutctl.dev/ignore: \"ID: reason\", or for the "
+    "repository with ignore: entries in .rolloutctl.yaml (docs/ci.md). With GITHUB_ACTIONS=true and no -o, the "
+    "output is GitHub workflow annotations and the Markdown report is appended to $GITHUB_STEP_SUMMARY.\n\n"
+    "Exit codes: 0 no errors (warnings allowed), 1 at least one error, 2 unreadable input, no input at all "
+    "(an empty directory or standard input; --allow-empty), a bad configuration or bad usage, 3 tool failure.",
 )
 def lint_command(
     paths: List[str] = typer.Argument(None, metavar="[PATH]...", help="Manifests: files, directories, or - for stdin."),
     live: List[str] = typer.Option([], "--live", help="The live objects (kubectl get -o yaml); adds the update rules. Repeatable."),
     strict: bool = typer.Option(False, "--strict", help="Report objects of kinds rolloutctl does not check (IN002)."),
     output: Optional[LintFormat] = typer.Option(None, "-o", "--output", help="Output format (default text; github under GitHub Actions)."),
+    report: List[str] = typer.Option([], "--report", metavar="FORMAT=FILE",
+                                     help="Also write the report in FORMAT (text, json, sarif, github, junit, markdown) "
+                                     "to FILE; repeatable; FILE - is standard output (once)."),
+    baseline: Optional[str] = typer.Option(None, "--baseline", metavar="FILE",
+                                           help="A report written by lint -o json: its findings are not shown and do "
+                                           "not fail the run; only new ones do."),
+    config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=_CONFIG_HELP),
+    allow_empty: bool = typer.Option(False, "--allow-empty", help="Reading no input at all is not an error."),
     no_color: bool = typer.Option(False, "--no-color", help="No colour (also: NO_COLOR=1)."),
     max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
     max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
@@ -354,10 +419,25 @@ def lint_command(
         from . import app as usecases
         from .load.files import Limits
 
-        fmt = output.value if output else ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+        reports = _report_specs(report, output is not None)
+        cfg = _repo_config(config)
+        to_stdout = next((f for f, d in reports if d == "-"), None)
+        github = os.environ.get("GITHUB_ACTIONS") == "true"
+        fmt = output.value if output else (to_stdout or ("github" if github else "text"))
+        if not paths and sys.stdin.isatty():
+            _err("rolloutctl lint: reading manifests from standard input (end with Ctrl-D; "
+                 "give files or directories to lint them instead)")
         result = usecases.lint(paths or ["-"], usecases.LintOptions(
-            live=tuple(live), strict=strict, limits=Limits(max_input_bytes, max_alias_nodes)))
-        emit(_render_lint(result, fmt, use_color(no_color)))
+            live=tuple(live), strict=strict, limits=Limits(max_input_bytes, max_alias_nodes), config=cfg,
+            baseline=baseline, allow_empty=allow_empty))
+        _write_reports([(d, _render_lint(result, f, False)) for f, d in reports if d != "-"])
+        if github:
+            from .render.step_summary import append_step_summary
+
+            problem = append_step_summary(_render_lint(result, "markdown", False))
+            if problem:
+                _err(f"rolloutctl: {problem}")
+        emit(_render_lint(result, fmt, use_color(no_color) and fmt == "text"))
         return result.exit_code
 
     run_guarded(body)
@@ -383,6 +463,10 @@ def _render_lint(result, fmt: str, color: bool) -> str:  # type: ignore[no-untyp
         from .render.lint_junit import render_lint_junit
 
         return render_lint_junit(report, list(result.objects))
+    if fmt == "markdown":
+        from .render.lint_markdown import render_lint_markdown
+
+        return render_lint_markdown(report)
     from .render.lint_text import render_lint_text
 
     return render_lint_text(report, color)

@@ -68,7 +68,7 @@ class Obj:
     and list indices) to the line it starts on, when the loader knew it.
     """
 
-    __slots__ = ("raw", "file", "line", "lines", "_ref", "_md", "_labels", "_spec", "_status", "_memo", "_name", "_ns")
+    __slots__ = ("raw", "file", "line", "lines", "cols", "_ref", "_md", "_labels", "_spec", "_status", "_memo", "_name", "_ns")
 
     def __init__(
         self,
@@ -76,11 +76,14 @@ class Obj:
         file: str = "",
         line: int = 0,
         lines: Mapping[tuple, int] | None = None,
+        cols: Mapping[tuple, int] | None = None,
     ) -> None:
         self.raw = raw
         self.file = file
         self.line = line
         self.lines = lines or {}
+        #: the column (1-based) where the field at a path starts, when the loader knew it
+        self.cols = cols or {}
         self._ref: ObjectRef | None = None
         md = raw.get("metadata") if isinstance(raw, dict) else None
         self._md: Mapping[str, Any] = md if isinstance(md, dict) else _EMPTY
@@ -402,12 +405,14 @@ class Finding:
     message: str
     path: str = ""
     object: ObjectRef | None = None
+    #: 1-based column of the field, 0 when the loader did not know it
+    col: int = 0
 
     def sort_key(self) -> tuple:
         return (self.file, self.line, self.rule, self.path, self.message)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d = {
             "rule": self.rule,
             "severity": self.severity,
             "file": self.file,
@@ -416,6 +421,9 @@ class Finding:
             "path": self.path,
             "message": self.message,
         }
+        if self.col:
+            d["col"] = self.col
+        return d
 
 
 @dataclass(frozen=True)
@@ -423,16 +431,25 @@ class LintReport:
     files: int
     objects: int
     findings: tuple[Finding, ...]
+    #: findings left out by the repository configuration's ``ignore:`` entries
+    ignored: int = 0
+    #: findings left out because the ``--baseline`` report already had them
+    baselined: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         errors = sum(1 for f in self.findings if f.severity == "error")
+        summary: dict[str, int] = {"errors": errors, "warnings": len(self.findings) - errors}
+        if self.ignored:
+            summary["ignored"] = self.ignored
+        if self.baselined:
+            summary["baselined"] = self.baselined
         return {
             "apiVersion": API_VERSION,
             "kind": "LintReport",
             "files": self.files,
             "objects": self.objects,
             "findings": [f.to_dict() for f in self.findings],
-            "summary": {"errors": errors, "warnings": len(self.findings) - errors},
+            "summary": summary,
         }
 
 

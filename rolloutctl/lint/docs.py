@@ -9,6 +9,7 @@ from .registry import Rule, all_rules
 
 _TITLES = {
     "input": "Input", "schema": "Schema", "suppression": "Suppressions",
+    "config": "Repository configuration (.rolloutctl.yaml)",
     "create": "Admission rules (create and update)", "update": "Admission rules (update only, with --live)",
     "design": "Proposed update-strategy design (PR #262)", "hazard": "Operator hazards",
 }
@@ -26,7 +27,8 @@ def render_rules_markdown(rules: Iterable[Rule]) -> str:
            "Generated from the rule registry by `python -m rolloutctl.lint.docs > docs/rules.md`; "
            "do not edit by hand. `rolloutctl rules ID` prints the same text.", "",
            "Silence a finding on one object with the annotation `rolloutctl.dev/ignore: \"ID: reason\"` "
-           "(a reason is required; several entries are separated by `;`).", "",
+           "(a reason is required; several entries are separated by `;`), or for a whole repository with "
+           "`ignore:` entries in `.rolloutctl.yaml` (docs/ci.md).", "",
            "| ID | severity | name | summary |", "| --- | --- | --- | --- |"]
     for r in rules:
         summary = r.summary.replace("|", "\\|")

@@ -10,11 +10,13 @@ then defaults, then the operator's rules.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from importlib import import_module
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
+from ..core.generated_names import generate_name, prefix_problems, with_generated_name
 from ..core.model import Finding, LintReport, Obj, ObjectRef
+from ..core.paths import resolve_path
 from ..kinds import group_of, is_modelled
 from . import registry
 from .pods import check_pod_resources
@@ -33,6 +35,13 @@ class LintInput:
     live: Sequence[Obj] = ()
     live_errors: Sequence[Any] = ()
     strict: bool = False
+    #: the repository configuration's ``ignore:`` entries still in force, and the expired ones
+    ignores: Sequence[Any] = ()
+    expired: Sequence[Any] = ()
+    #: the findings of a ``--baseline`` report (``baseline_key`` tuples), or None
+    baseline: Sequence[tuple] | None = None
+    #: ``helm template`` output read: file -> ``load.files.HelmSources``
+    sources: Mapping[str, Any] = field(default_factory=dict)
 
 
 def _validator_for(obj: Obj) -> Callable[[Obj, Obj | None], list[Finding]] | None:
@@ -111,6 +120,80 @@ def _input_finding(err: Any) -> Finding:
                    message=str(err.message), path="", object=None)
 
 
+def check_generate_name(obj: Obj) -> list[Finding]:
+    """SC007: ``generateName`` is validated as a name prefix (``core.generated_names``)."""
+    gen = obj.metadata.get("generateName")
+    if gen is None or gen == "":
+        return []
+    path = ("metadata", "generateName")
+    if not isinstance(gen, str):
+        return [Finding("SC007", "error", obj.file, obj.line_of(*path), f"must be a string, got {type(gen).__name__}",
+                        "metadata.generateName", obj.ref)]
+    return [Finding("SC007", "error", obj.file, obj.line_of(*path), f"{gen[:80]!r}: {msg}", "metadata.generateName",
+                    obj.ref) for msg in prefix_problems(gen)]
+
+
+def keyed(f: Finding, obj: Obj) -> Finding:
+    """A finding of ``obj`` as it leaves the engine: its path keyed by the object's data
+    (``cliques[name=x]``, never ``cliques[2]``; ``core.paths.resolve_path``), and the
+    column of the field where the loader knew it."""
+    if not f.path:
+        return f
+    path, raw = resolve_path(obj.raw, f.path)
+    col = f.col
+    if not col and raw and obj.lines.get(raw) == f.line:
+        col = obj.cols.get(raw, 0)
+    if path == f.path and col == f.col:
+        return f
+    return replace(f, path=path, col=col)
+
+
+def baseline_key(rule: str, file: str, obj: Any, path: str, message: str) -> tuple:
+    """What makes a finding 'the same' as one in a baseline report: everything but its
+    line and column (lines move when a file is edited above them)."""
+    return (rule, file.replace("\\", "/").removeprefix("./"), obj, path, message)
+
+
+def _ref_key(ref: ObjectRef | None) -> tuple | None:
+    return (ref.kind, ref.namespace, ref.name) if ref is not None else None
+
+
+def _gate(findings: list[Finding], inp: LintInput) -> tuple[list[Finding], int, int]:
+    """The repository configuration's ignores, its expired entries (CF001) and the
+    baseline: (findings kept, number ignored, number baselined)."""
+    from ..config import describe_expired
+
+    kept: list[Finding] = []
+    ignored = 0
+    for f in findings:
+        if inp.ignores and f.rule not in ("IN001", "CF001"):
+            ref = f.object
+            hit = next((i for i in inp.ignores if i.matches(
+                rule=f.rule, kind=ref.kind if ref else "", namespace=ref.namespace if ref else "",
+                name=ref.name if ref else "", file=f.file, path=f.path)), None)
+            if hit is not None:
+                ignored += 1
+                continue
+        kept.append(f)
+    for i in inp.expired:
+        kept.append(Finding("CF001", "warning", i.source, i.line, describe_expired(i), "ignore", None))
+    baselined = 0
+    if inp.baseline is not None:
+        remaining: dict[tuple, int] = {}
+        for k in inp.baseline:
+            remaining[k] = remaining.get(k, 0) + 1
+        out = []
+        for f in sorted(kept, key=Finding.sort_key):
+            k = baseline_key(f.rule, f.file, _ref_key(f.object), f.path, f.message)
+            if f.rule != "IN001" and remaining.get(k, 0) > 0:
+                remaining[k] -= 1
+                baselined += 1
+                continue
+            out.append(f)
+        kept = out
+    return kept, ignored, baselined
+
+
 def lint(inp: LintInput) -> LintReport:
     """Lint every object of ``inp``. Deterministic: findings sorted by file, line, rule."""
     known = registry.rule_ids()
@@ -126,9 +209,19 @@ def lint(inp: LintInput) -> LintReport:
                     message=f"{obj.api_version} {obj.kind} is not a kind rolloutctl checks (skipped)",
                     path="", object=obj.ref))
             continue
-        findings.extend(lint_object(obj, live.get(obj.ref), known))
-    unique = sorted(set(findings), key=Finding.sort_key)
-    return LintReport(files=inp.files, objects=len(inp.objects), findings=tuple(unique))
+        found = check_generate_name(obj)
+        named = with_generated_name(obj)  # the API server names it before any other check
+        if not any(f.severity == "error" for f in found):
+            found += lint_object(named, None if generate_name(obj) else live.get(obj.ref), known)
+        findings.extend(keyed(f, named) for f in found)
+    if inp.sources:
+        from .helm import to_templates
+
+        findings = to_templates(findings, inp.sources)
+    kept, ignored, baselined = _gate(list(set(findings)), inp)
+    unique = sorted(set(kept), key=Finding.sort_key)
+    return LintReport(files=inp.files, objects=len(inp.objects), findings=tuple(unique),
+                      ignored=ignored, baselined=baselined)
 
 
 def exit_code(report: LintReport) -> int:

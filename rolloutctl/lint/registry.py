@@ -24,7 +24,7 @@ class Rule:
     id: str
     name: str
     severity: str
-    scope: str  # input | schema | suppression | create | update | design | hazard
+    scope: str  # input | schema | suppression | config | create | update | design | hazard
     operator: str  # "" (rolloutctl itself) | grove | kuberay
     summary: str
     description: str
@@ -227,6 +227,44 @@ _BUILTIN: list[tuple[str, str, str, str, str]] = [
 
     Remediation: Request whole GPUs with equal requests and limits, and non-negative quantities.
     """),
+    ("SC007", "generate-name", "error", "schema", """``metadata.generateName`` must be a name prefix the API server accepts.
+
+    An object with ``generateName`` and no ``name`` is named by the API server on
+    create: the prefix, cut to 58 characters, plus 5 random characters. The prefix
+    is validated as a DNS subdomain that may end in ``-``; the generated name is then
+    checked by every other rule (shown with ``xxxxx`` for its random part). Such an
+    object is new on every create: ``kubectl apply`` refuses it, ``kubectl create``
+    takes it, and ``diff``/``plan`` always treat it as a new object.
+
+    Upstream: kubernetes k8s.io/apimachinery pkg/api/validation/objectmeta.go#ValidateObjectMetaAccessor; k8s.io/apiserver pkg/registry/rest/create.go#BeforeCreate, pkg/storage/names/generate.go#GenerateName
+
+    Bad:
+        metadata:
+          generateName: Canary_
+
+    Good:
+        metadata:
+          generateName: canary-
+
+    Remediation: Use lower-case letters, digits, '-' and '.', starting with a letter or digit.
+    """),
+    ("CF001", "ignore-expired", "warning", "config", """An ``ignore:`` entry of ``.rolloutctl.yaml`` has passed its ``expires:`` date.
+
+    The entry no longer applies: what it silenced is reported again, and this
+    warning points at the entry so that it is renewed (with a new reason) or removed.
+
+    Upstream: rolloutctl
+
+    Bad:
+        ignore:
+          - {rule: GV201, reason: until the operator ships RollingUpdate, expires: 2020-01-31}
+
+    Good:
+        ignore:
+          - {rule: GV201, reason: until the operator ships RollingUpdate, expires: 2027-01-31}
+
+    Remediation: Fix what the entry silenced, or renew the entry with a new date and reason.
+    """),
     ("SP001", "suppression-needs-reason", "error", "suppression", """A ``rolloutctl.dev/ignore`` annotation entry has no reason.
 
     Each entry reads ``ID: reason`` (several IDs may share a reason: ``ID1,ID2: reason``;
@@ -262,7 +300,7 @@ _BUILTIN: list[tuple[str, str, str, str, str]] = [
 ]
 
 #: rules that a suppression annotation cannot silence
-UNSUPPRESSIBLE = frozenset({"IN001", "IN002", "SP001", "SP002"})
+UNSUPPRESSIBLE = frozenset({"IN001", "IN002", "SP001", "SP002", "CF001"})
 
 
 def _slug(text: str) -> str:

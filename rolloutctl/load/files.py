@@ -110,6 +110,38 @@ class Loaded:
     files: int = 0
     #: documents that are mappings but were skipped (empty ones are not counted)
     documents: int = 0
+    #: standard input was named and held no document at all
+    empty_stdin: bool = False
+    #: ``helm template`` output: file -> its ``# Source:`` comments (``helm_sources``)
+    sources: dict[str, "HelmSources"] = field(default_factory=dict)
+
+
+_SOURCE_COMMENT = re.compile(r"^# Source: (\S.*?)\s*$")
+
+
+@dataclass(frozen=True)
+class HelmSources:
+    """The ``# Source: CHART/templates/FILE`` comment lines of one rendered file
+    (``helm template`` writes one before each document), with the rendered text, so
+    a rendered line can be traced to its template."""
+
+    comments: tuple[tuple[int, str], ...]  # (line of the comment, template path), in order
+    lines: tuple[str, ...]
+
+    def source_of(self, line: int) -> tuple[str, int] | None:
+        """(template path, line of its comment) of the document holding rendered ``line``."""
+        import bisect
+
+        i = bisect.bisect_left(self.comments, (line, "")) - 1
+        return (self.comments[i][1], self.comments[i][0]) if i >= 0 else None
+
+
+def helm_sources(text: str) -> HelmSources | None:
+    if "# Source: " not in text:
+        return None
+    lines = text.splitlines()
+    comments = tuple((i + 1, m.group(1)) for i, ln in enumerate(lines) if (m := _SOURCE_COMMENT.match(ln)))
+    return HelmSources(comments, tuple(lines)) if comments else None
 
 
 class _Fail(Exception):
@@ -214,7 +246,7 @@ def _key_text(key: Any) -> str:
 
 
 class _Frame:
-    __slots__ = ("value", "is_map", "path", "size", "anchor", "key", "key_line", "merges")
+    __slots__ = ("value", "is_map", "path", "size", "anchor", "key", "key_line", "key_col", "merges")
 
     def __init__(self, value: Any, path: tuple, anchor: str | None) -> None:
         self.value = value
@@ -224,6 +256,7 @@ class _Frame:
         self.anchor = anchor
         self.key: Any = _NO_KEY
         self.key_line = 0
+        self.key_col = 0
         self.merges: list[tuple[Any, int]] | None = None
 
 
@@ -249,8 +282,8 @@ class _Reader:
         except Exception:  # pragma: no cover - best effort
             pass
 
-    def documents(self) -> Iterable[tuple[Any, dict[tuple, int], int] | _Fail]:
-        """Yields ``(value, lines, line)`` per document (value None when empty), or a ``_Fail``."""
+    def documents(self) -> Iterable[tuple[Any, dict[tuple, int], int, dict[tuple, int]] | _Fail]:
+        """Yields ``(value, lines, line, cols)`` per document (value None when empty), or a ``_Fail``."""
         get = self.loader.get_event
         while True:
             ev = get()
@@ -272,9 +305,10 @@ class _Reader:
             if ev is None or isinstance(ev, (_DOC_END, yaml.StreamEndEvent)):
                 return
 
-    def document(self) -> tuple[Any, dict[tuple, int], int]:
+    def document(self) -> tuple[Any, dict[tuple, int], int, dict[tuple, int]]:
         get = self.loader.get_event
         lines: dict[tuple, int] = {}
+        cols: dict[tuple, int] = {}
         anchors: dict[str, tuple[Any, int]] = {}
         stack: list[_Frame] = []
         top: _Frame | None = None
@@ -314,6 +348,7 @@ class _Reader:
                 else:
                     path = top.path + (len(top.value),)
                     lines[path] = line
+                    cols[path] = ev.start_mark.column + 1
                 top = _Frame({} if is_map else [], path, ev.anchor)
                 stack.append(top)
                 continue
@@ -343,7 +378,7 @@ class _Reader:
                 if top is not None and top.is_map and top.key is _NO_KEY and isinstance(value, (dict, list)):
                     raise _Fail(line, "a mapping key must be a scalar")
             elif cls is _DOC_END:
-                return root, lines, root_line
+                return root, lines, root_line, cols
             else:  # pragma: no cover - no other events inside a document
                 raise _Fail(line, f"unexpected YAML event {cls.__name__}", fatal=True)
             # attach a finished value to its parent
@@ -359,6 +394,7 @@ class _Reader:
                             raise _Fail(line, f"duplicate key {quote(value)}")
                     top.key = value
                     top.key_line = line
+                    top.key_col = ev.start_mark.column + 1
                     continue
                 top.key = _NO_KEY
                 top.size += size
@@ -369,10 +405,12 @@ class _Reader:
                     continue
                 top.value[key] = value
                 lines[top.path + (key,)] = top.key_line
+                cols[top.path + (key,)] = top.key_col
             else:
                 top.size += size
                 if cls is not _SEQ_END and cls is not _MAP_END:
                     lines[top.path + (len(top.value),)] = line
+                    cols[top.path + (len(top.value),)] = ev.start_mark.column + 1
                 top.value.append(value)
 
 
@@ -423,11 +461,11 @@ def parse_documents(text: str, name: str, limits: Limits = Limits()) -> tuple[li
                 ndocs += 1
                 errors.append(InputError(name, doc.line, doc.message))
                 continue
-            value, lines, line = doc
+            value, lines, line, cols = doc
             if value is None:
                 continue
             ndocs += 1
-            _collect(value, lines, name, line, objs, errors)
+            _collect(value, lines, name, line, objs, errors, cols=cols)
     except yaml.MarkedYAMLError as exc:
         errors.append(InputError(name, *_syntax_error(exc, text)))
     except yaml.reader.ReaderError as exc:
@@ -443,7 +481,7 @@ def parse_documents(text: str, name: str, limits: Limits = Limits()) -> tuple[li
 
 
 def _collect(value: Any, lines: dict[tuple, int], name: str, line: int, objs: list[Obj],
-             errors: list[InputError], depth: int = 0) -> None:
+             errors: list[InputError], depth: int = 0, cols: dict[tuple, int] | None = None) -> None:
     if not isinstance(value, dict):
         errors.append(InputError(name, line, f"document is a {_kind_word(value)}, expected a Kubernetes object (a mapping)"))
         return
@@ -457,11 +495,16 @@ def _collect(value: Any, lines: dict[tuple, int], name: str, line: int, objs: li
             errors.append(InputError(name, line, "a List nested in Lists more than 8 deep"))
             return
         per_item: list[dict[tuple, int]] = [{} for _ in items]
+        per_item_cols: list[dict[tuple, int]] = [{} for _ in items]
         for p, ln in lines.items():
             if len(p) > 2 and p[0] == "items" and isinstance(p[1], int) and p[1] < len(items):
                 per_item[p[1]][p[2:]] = ln
+        for p, c in (cols or {}).items():
+            if len(p) > 2 and p[0] == "items" and isinstance(p[1], int) and p[1] < len(items):
+                per_item_cols[p[1]][p[2:]] = c
         for i, item in enumerate(items):
-            _collect(item, per_item[i], name, lines.get(("items", i), line), objs, errors, depth + 1)
+            _collect(item, per_item[i], name, lines.get(("items", i), line), objs, errors, depth + 1,
+                     cols=per_item_cols[i])
         return
     problems = []
     for f in ("apiVersion", "kind"):
@@ -480,7 +523,10 @@ def _collect(value: Any, lines: dict[tuple, int], name: str, line: int, objs: li
         problems.append("metadata.name")
     else:
         n = md.get("name")
-        if n is None or n == "":
+        gen = md.get("generateName")
+        if (n is None or n == "") and isinstance(gen, str) and gen:
+            pass  # the API server names it on create (lint checks generateName; diff/plan: always new)
+        elif n is None or n == "":
             problems.append("metadata.name")
         elif not isinstance(n, str):
             hint = " (quote it: YAML reads yes/no/on/off/true/false as booleans)" if isinstance(n, bool) else ""
@@ -495,7 +541,7 @@ def _collect(value: Any, lines: dict[tuple, int], name: str, line: int, objs: li
     if problems:
         errors.append(InputError(name, line, "object without " + ", ".join(problems)))
         return
-    objs.append(Obj(value, name, line, lines))
+    objs.append(Obj(value, name, line, lines, cols))
 
 
 def _describe(v: Any) -> str:
@@ -548,6 +594,16 @@ def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[InputError]]:
             out.extend(sorted(found, key=lambda s: Path(s).parts))
         elif os.path.exists(p):
             out.append(p)
+        elif any(c in p for c in "*?["):
+            # a pattern the shell did not expand (quoted in a CI file, or matching nothing)
+            import glob
+
+            hits = sorted(h for h in glob.glob(p, recursive=True)
+                          if os.path.isfile(h) and h.lower().endswith(SUFFIXES))
+            if hits:
+                out.extend(hits)
+            else:
+                errors.append(InputError(p, 0, "no file matches this pattern"))
         else:
             errors.append(InputError(p, 0, "no such file or directory"))
     return out, errors
@@ -609,6 +665,11 @@ def load_paths(paths: Iterable[str], limits: Limits = Limits(), stdin: BinaryIO 
             result.errors.append(InputError(name, 0, f"cannot read: {exc.strerror or exc}"))
             continue
         objs, errors, ndocs = parse_documents(text, name, limits)
+        if f == STDIN and ndocs == 0 and not errors:
+            result.empty_stdin = True
+        src = helm_sources(text)
+        if src is not None:
+            result.sources[name] = src
         result.objects.extend(objs)
         result.errors.extend(errors)
         result.documents += ndocs

@@ -26,7 +26,8 @@ def render_lint_github(report: LintReport) -> str:
             out.append(f"::group::{_escape_data(f.file)}")
             current = f.file
         level = "error" if f.severity == "error" else "warning"
-        props = f"file={_escape_prop(f.file)},line={max(f.line, 1)},title={_escape_prop(f.rule)}"
+        col = f",col={f.col}" if f.col else ""
+        props = f"file={_escape_prop(f.file)},line={max(f.line, 1)}{col},title={_escape_prop(f.rule)}"
         where = f"{f.path}: " if f.path else ""
         out.append(f"::{level} {props}::{_escape_data(f'{f.rule} {where}{f.message}')}")
     if current is not None:

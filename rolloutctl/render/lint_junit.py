@@ -4,15 +4,34 @@ that belong to no object (unreadable input) are a failed test case of the file."
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape as _escape, quoteattr as _quoteattr
 
 from ..core.model import Finding, LintReport, ObjectRef
+
+#: what XML 1.0 does not allow in a document at all, escaped or not (its ``Char``
+#: production): C0 controls but tab, CR and LF; lone surrogates; U+FFFE and U+FFFF
+_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(s: str) -> str:
+    """``s`` with the characters XML forbids removed (the rest is escaped where it is written)."""
+    return _NOT_XML.sub("", s)
+
+
+def escape(s: str) -> str:
+    return _escape(xml_text(s))
+
+
+def quoteattr(s: str) -> str:
+    return _quoteattr(xml_text(s), {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
 
 
 def _line(f: Finding) -> str:
     where = f" {f.path}:" if f.path else ""
-    return f"{f.file}:{f.line}: {f.rule} [{f.severity}]{where} {f.message}"
+    col = f":{f.col}" if f.col else ""
+    return f"{f.file}:{f.line}{col}: {f.rule} [{f.severity}]{where} {f.message}"
 
 
 def render_lint_junit(report: LintReport, objects: list[tuple[str, ObjectRef | None]] | None = None) -> str:

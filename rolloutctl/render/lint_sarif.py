@@ -14,8 +14,29 @@ INFO_URI = "https://github.com/rolloutctl/rolloutctl/blob/main/docs/rules.md"
 
 
 def _uri(path: str) -> str:
+    """A file name as a SARIF ``artifactLocation.uri`` (SARIF 2.1.0 §3.10.3: a URI
+    reference): relative to the working directory when the file is below it, so that
+    code scanning places it in the repository, and percent-encoded (RFC 3986) so that
+    spaces, ``#``, ``?``, ``%`` or non-ASCII letters in a name cannot break it; a file
+    elsewhere becomes an absolute ``file:`` URI."""
+    import os
+    from urllib.parse import quote
+
     p = path.replace("\\", "/")
-    return p[2:] if p.startswith("./") else p
+    if p.startswith("<") and p.endswith(">"):  # <stdin>
+        return quote(p, safe="")
+    if os.path.isabs(path):
+        try:
+            rel = os.path.relpath(path)
+        except ValueError:
+            rel = ""
+        if rel and not rel.startswith(".."):
+            p = rel.replace("\\", "/")
+        else:
+            return "file://" + quote(p if p.startswith("/") else "/" + p, safe="/")
+    while p.startswith("./"):
+        p = p[2:]
+    return "/".join(quote(seg, safe="") for seg in p.split("/"))  # ':' too: it would read as a scheme
 
 
 def render_lint_sarif(report: LintReport, rules: Mapping[str, Mapping[str, str]], version: str = "") -> str:
@@ -46,7 +67,7 @@ def render_lint_sarif(report: LintReport, rules: Mapping[str, Mapping[str, str]]
             "message": {"text": f"{f.path}: {f.message}" if f.path else f.message},
             "locations": [{"physicalLocation": {
                 "artifactLocation": {"uri": _uri(f.file)},
-                "region": {"startLine": max(f.line, 1)},
+                "region": {"startLine": max(f.line, 1), **({"startColumn": f.col} if f.col else {})},
             }}],
             "partialFingerprints": {"rolloutctl/v1": fp},
         }

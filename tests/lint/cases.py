@@ -16,6 +16,8 @@ class Case:
     #: the schema rejects the failing manifest first (as the API server would), so the
     #: rule is exercised by calling the kind's ``validate`` directly
     direct: bool = False
+    #: a ``.rolloutctl.yaml`` for the run (its findings are reported at that file)
+    config: str | None = None
 
 
 def _ind(text: str, n: int) -> str:
@@ -74,6 +76,10 @@ CASES: dict[str, Case] = {
     "SC005": Case(fail=pcs().replace("grove.io/v1alpha1", "grove.io/v1beta9"), ok=pcs()),
     "SC006": Case(fail=rs(head_ctr="resources: {requests: {nvidia.com/gpu: '0.5'}, limits: {nvidia.com/gpu: '0.5'}}"),
                   ok=rs(head_ctr="resources: {requests: {nvidia.com/gpu: '1'}, limits: {nvidia.com/gpu: '1'}}")),
+    "SC007": Case(fail=pcs().replace("  name: inf\n", "  generateName: Inf_\n"),
+                  ok=pcs().replace("  name: inf\n", "  generateName: inf-\n")),
+    "CF001": Case(fail=pcs(), ok=pcs(),
+                  config="ignore:\n  - {rule: GV301, reason: intended, expires: 2020-01-31}\n"),
     "SP001": Case(fail=pcs(TWO.replace("name: worker", "name: pworker") + clique("worker"),
                            meta="annotations:\n  rolloutctl.dev/ignore: GV301"),
                   ok=pcs(meta="annotations:\n  rolloutctl.dev/ignore: 'GV301: intended'")),

@@ -219,7 +219,7 @@ def test_github_annotations_are_default_under_github_actions(mixed):
     a, _ = mixed
     r = run("lint", *mixed, env={"GITHUB_ACTIONS": "true"})
     assert r.exit_code == 1
-    assert f"::error file={a},line=4,title=GV001::GV001 metadata.name: " in r.stdout
+    assert f"::error file={a},line=4,col=3,title=GV001::GV001 metadata.name: " in r.stdout
     assert "::warning file=" in r.stdout and r.stdout.splitlines()[0] == f"::group::{a}"
 
 

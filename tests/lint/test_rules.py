@@ -45,6 +45,15 @@ def _run(tmp_path: Path, name: str, case: Case, text: str):
         lv = (str(lf),)
     if case.direct:
         return _direct(str(f), lv[0] if lv else None), str(f)
+    cfg = None
+    if case.config is not None:
+        from rolloutctl.config import parse
+
+        cf = tmp_path / ".rolloutctl.yaml"
+        cf.write_text(case.config)
+        # the fixture's entry expires in the past: only the failing run reads it
+        cfg = parse(case.config if name == "fail" else case.config.replace("2020-", "2999-"), str(cf))
+        return lint([str(f)], LintOptions(live=lv, strict=case.strict, config=cfg)), str(cf)
     return lint([str(f)], LintOptions(live=lv, strict=case.strict)), str(f)
 
 

@@ -1,0 +1,96 @@
+"""Findings in ``helm template`` output, traced to the chart template that made them.
+
+``helm template`` writes ``# Source: CHART/templates/FILE`` before each document
+(helm ``pkg/action/action.go`` ``renderResources``, and ``pkg/releaseutil``'s
+manifest splitting). A finding at a rendered line is moved to the template file and
+the template line when both can be known: the template is found on disk (the
+``# Source:`` path below the working directory or one of its parents, or beside the
+rendered file) and exactly one template line, or the nearest of several, reads
+as the rendered line does (lines holding ``{{`` are never taken: their rendered text
+is not theirs). Otherwise the finding stays at the rendered line and its message
+names the template.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import Mapping
+
+from ..core.model import Finding
+from ..load.files import HelmSources
+
+
+def _template_file(source: str, rendered: str, cache: dict[str, Path | None]) -> Path | None:
+    if source in cache:
+        return cache[source]
+    rel = Path(source)
+    found = None
+    if not rel.is_absolute() and ".." not in rel.parts:
+        cwd = Path.cwd()
+        bases = [cwd, *cwd.parents]
+        if rendered and not rendered.startswith("<"):
+            here = Path(rendered).resolve().parent
+            bases += [here, *here.parents]
+        for base in bases:
+            cand = base / rel
+            if cand.is_file():
+                found = cand
+                break
+    cache[source] = found
+    return found
+
+
+def _shown(p: Path) -> str:
+    try:
+        rel = os.path.relpath(p)
+    except ValueError:
+        return str(p)
+    return rel if not rel.startswith("..") else str(p)
+
+
+def _template_lines(path: Path, cache: dict[Path, list[str] | None]) -> list[str] | None:
+    if path not in cache:
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read(8 * 1024 * 1024)
+            cache[path] = data.decode("utf-8", "replace").splitlines()
+        except OSError:
+            cache[path] = None
+    return cache[path]
+
+
+def to_templates(findings: list[Finding], sources: Mapping[str, HelmSources]) -> list[Finding]:
+    """``findings`` with every one in a rendered file moved to its template (see the module)."""
+    if not sources:
+        return findings
+    files: dict[str, Path | None] = {}
+    texts: dict[Path, list[str] | None] = {}
+    out = []
+    for f in findings:
+        src = sources.get(f.file)
+        hit = src.source_of(f.line) if src is not None and f.line > 0 else None
+        if hit is None:
+            out.append(f)
+            continue
+        template, comment_line = hit
+        path = _template_file(template, f.file, files)
+        tlines = _template_lines(path, texts) if path is not None else None
+        rendered = src.lines[f.line - 1].strip() if 0 < f.line <= len(src.lines) else ""
+        tline = 0
+        if tlines is not None and rendered:
+            offset = f.line - comment_line  # the line's place in its rendered document
+            cands = [i + 1 for i, t in enumerate(tlines) if t.strip() == rendered and "{{" not in t]
+            if cands:
+                tline = min(cands, key=lambda n: (abs(n - offset), n))
+        if path is not None and tline:
+            col = f.col
+            if col:  # the column moves with the line's indentation
+                r_ind = len(src.lines[f.line - 1]) - len(src.lines[f.line - 1].lstrip())
+                t_ind = len(tlines[tline - 1]) - len(tlines[tline - 1].lstrip())  # type: ignore[index]
+                col = max(1, col - r_ind + t_ind)
+            out.append(replace(f, file=_shown(path), line=tline, col=col))
+        else:
+            out.append(replace(f, message=f"{f.message} (rendered from {template})"))
+    return out
