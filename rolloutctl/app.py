@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 from .core.environment import Environment
-from .core.model import Obj, Plan, Warning
+from .core.generated_names import always_new_message, generate_name, is_generated, with_generated_name
+from .core.model import Impact, Obj, Plan, Warning
 from .core.quantity import QuantityError, parse_quantity
 from .kinds import is_modelled, model_class
 from .load.files import InputError, Limits, Loaded, load_paths
@@ -218,7 +219,8 @@ def checked_inputs(paths: Sequence[str], opts: PlanOptions) -> tuple[list[Obj], 
     no duplicates, well-typed objects (schema), a modellable size."""
     loaded_desired, loaded_observed = load_all(paths, opts.observed, limits=opts.limits)
     desired, observed = loaded_desired.objects, loaded_observed.objects
-    check_duplicates(desired)
+    desired = [with_generated_name(o) for o in desired]  # named by the API server on create
+    check_duplicates([o for o in desired if not is_generated(o)])
     check_duplicates(observed)
     reject_schema_errors(desired, observed)
     check_scale([*desired, *observed], opts.limits)
@@ -239,6 +241,13 @@ def plan(paths: Sequence[str], opts: PlanOptions) -> list[Plan]:
         world = model.observe(obj, _related(obj, observed), env)
         plans.append(simulate(model, obj, world, env, extra_warnings=_input_warnings(obj, observed)))
     return plans
+
+
+def _generated_warning(obj: Obj) -> tuple[Warning, ...]:
+    if not is_generated(obj):
+        return ()
+    return (Warning("GenerateName", always_new_message(obj, str(obj.metadata.get("generateName"))),
+                    "metadata.generateName"),)
 
 
 def _plan_model(obj: Obj, opts: PlanOptions, desired: Sequence[Obj], observed: Sequence[Obj]) -> Any:
@@ -262,6 +271,8 @@ def next_step(paths: Sequence[str], opts: PlanOptions) -> list[Plan]:
 
 
 def _previous(obj: Obj, observed: Sequence[Obj]) -> Obj | None:
+    if is_generated(obj):
+        return None  # a new object on every create
     for o in observed:
         if o.kind == obj.kind and o.name == obj.name and o.namespace == obj.namespace:
             return o
@@ -271,12 +282,14 @@ def _previous(obj: Obj, observed: Sequence[Obj]) -> Obj | None:
 def _related(obj: Obj, observed: Sequence[Obj]) -> list[Obj]:
     """Observed objects that may belong to ``obj``: the same top-level object and
     every child kind in its namespace (the model filters by owner labels)."""
+    if is_generated(obj):
+        return []  # a new object on every create: nothing live is its own
     return [o for o in observed if o.namespace == obj.namespace and
             (not is_modelled(o) or (o.kind == obj.kind and o.name == obj.name))]
 
 
 def _input_warnings(obj: Obj, observed: Sequence[Obj]) -> tuple[Warning, ...]:
-    return ()
+    return _generated_warning(obj)
 
 
 # ----------------------------------------------------------------------------- diff (issue 6)
@@ -292,6 +305,12 @@ class DiffOptions:
     kubectl_timeout: float = 60.0
     limits: Limits = field(default_factory=Limits)
     model_options: Mapping[str, Any] = field(default_factory=dict)
+    #: server-side apply: removals and conflicts from managedFields of ``field_manager``
+    server_side: bool = False
+    field_manager: str = "kubectl"
+    force_conflicts: bool = False
+    #: the repository configuration's ``ignore:`` entries in force (those without ``rule``)
+    ignores: tuple[Any, ...] = ()
 
 
 def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) -> Any:
@@ -312,8 +331,10 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
     default_ns = opts.namespace or "default"
     desired = [_with_namespace(o, default_ns) for o in load(paths, opts.limits).objects]
     desired = targets(desired, paths)
+    fresh = [with_generated_name(o) for o in desired if generate_name(o) is not None]
+    desired = [o for o in desired if generate_name(o) is None]
     check_duplicates(desired)
-    reject_schema_errors(desired)
+    reject_schema_errors([*desired, *fresh])
     if opts.from_cluster:
         check_names_for_kubectl(desired)
         live = _live_from_cluster(desired, opts, kubectl_run)
@@ -324,6 +345,14 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
     by_key = {_match_key(o): o for o in live}
     results: list[ObjectDiff] = []
     seen: set[tuple] = set()
+    ignored = 0
+    for named in fresh:
+        # named by the API server on create: never the same object as a live one
+        prefix = str(named.metadata.get("generateName"))
+        impact = _added_impact(named, _model_for(named, opts.model_options))
+        if not any(i.effect == "rejected" for i in impact):
+            impact = (Impact("scale", always_new_message(named, prefix), ("metadata.generateName",)),)
+        results.append(ObjectDiff(named.ref, "added", (), impact))
     for obj in desired:
         key = _match_key(obj)
         seen.add(key)
@@ -333,23 +362,44 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
             results.append(ObjectDiff(obj.ref, "added", (), _added_impact(obj, model)))
             continue
         hooks = diff_hooks(obj, model)
-        changes = _diff_objects(obj, old, hooks)
-        impact = ()
+        conflicts: list[tuple[str, list[str]]] = []
+        changes = _diff_objects(obj, old, hooks, opts, conflicts)
+        kept = tuple(c for c in changes if not _ignored_change(obj, c, opts.ignores))
+        ignored += len(changes) - len(kept)
+        changes = kept
+        impact: tuple = ()
         if changes and model is not None:
             # the kind judges the same defaulted objects the diff compared
             impact = tuple(model.classify(changes, _defaulted(obj, hooks), _defaulted(old, hooks)))
+        if conflicts and not opts.force_conflicts:
+            kept_paths = {c.path for c in changes}
+            impact += tuple(Impact("rejected", f"server-side apply conflict: {path} is managed by "
+                                   f"{', '.join(owners)}; the apply fails unless it forces conflicts "
+                                   f"(--force-conflicts, which takes the field from them)", (path,))
+                            for path, owners in conflicts if path in kept_paths)
         results.append(ObjectDiff(obj.ref, "changed" if changes else "unchanged", changes, impact))
     if opts.prune:
         for o in live:
             if _match_key(o) not in seen and not o.owner_references:
                 results.append(ObjectDiff(o.ref, "removed", (), (_removed_impact(o),)))
     results.sort(key=lambda d: (d.target.kind, d.target.namespace, d.target.name))
-    return Diff(tuple(results))
+    return Diff(tuple(results), ignored=ignored)
 
 
-def _diff_objects(desired: Obj, live: Obj, hooks: Any) -> tuple:
+def _ignored_change(obj: Obj, change: Any, ignores: Sequence[Any]) -> bool:
+    """A change an ``ignore:`` entry without ``rule`` covers (kind/namespace/name/file/path globs)."""
+    return any(i.matches(rule=None, kind=obj.kind, namespace=obj.namespace, name=obj.name, file=obj.file,
+                         path=change.path) for i in ignores)
+
+
+def _diff_objects(desired: Obj, live: Obj, hooks: Any, opts: DiffOptions | None = None,
+                  conflicts: list | None = None) -> tuple:
     from .core.diff import diff_objects
 
+    if opts is not None and opts.server_side:
+        from .core.managed_fields import ownership
+
+        return diff_objects(desired, live, hooks, ownership(live.raw, opts.field_manager), conflicts)
     return diff_objects(desired, live, hooks)
 
 

@@ -147,6 +147,58 @@ def step_summary(markdown: Callable[[], str]) -> None:
         append(markdown)
 
 
+_CONFIG_HELP = ("Repository configuration (default: the nearest .rolloutctl.yaml in this directory or a parent): "
+                "ignores, default -n, --fail-on and operator versions. See docs/ci.md.")
+
+
+def _repo_config(path: Optional[str]):  # type: ignore[no-untyped-def]
+    from .app import InputProblem
+    from .load.config import ConfigError, load
+
+    try:
+        return load(path)
+    except ConfigError as exc:
+        raise InputProblem([str(exc)]) from None
+
+
+def _report_specs(specs: List[str], output_given: bool) -> list[tuple[str, str]]:
+    from .app import InputProblem
+
+    out, errors = [], []
+    formats = [f.value for f in LintFormat]
+    for spec in specs:
+        fmt, sep, dest = spec.partition("=")
+        fmt = fmt.strip().lower()
+        if not sep or not dest or fmt not in formats:
+            errors.append(f"--report {spec!r}: expected FORMAT=FILE with FORMAT one of {', '.join(formats)} "
+                          "(e.g. --report sarif=rolloutctl.sarif; FILE - is standard output)")
+            continue
+        out.append((fmt, dest))
+    dashes = [d for _, d in out if d == "-"]
+    if len(dashes) > 1:
+        errors.append("--report: standard output (-) can take one report only")
+    elif dashes and output_given:
+        errors.append("--report FORMAT=-: standard output already carries -o; write one of them to a file")
+    if errors:
+        raise InputProblem(errors)
+    return out
+
+
+def _write_reports(reports: list[tuple[str, str]]) -> None:
+    """Write every ``(file, text)``; a report that cannot be written is bad usage (exit 2)."""
+    from .app import InputProblem
+
+    errors = []
+    for dest, text in reports:
+        try:
+            with open(dest, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(text)
+        except OSError as exc:
+            errors.append(f"{dest}:0: cannot write the report: {exc.strerror or exc}")
+    if errors:
+        raise InputProblem(errors)
+
+
 # ----------------------------------------------------------------------------- plan / next
 
 _OBSERVED_HELP = ("What is in the cluster now: live objects (kubectl get -o yaml) or the previously applied "
@@ -193,17 +245,21 @@ def _plan_command(first: bool):
         kueue: Optional[KueueModel] = typer.Option(None, "--kueue", metavar="MODEL", help=_KUEUE_HELP),
         feature_gate: List[str] = typer.Option([], "--feature-gate", metavar="NAME=BOOL", help=_GATE_HELP),
         kuberay_env: List[str] = typer.Option([], "--kuberay-env", metavar="NAME=VALUE", help=_KUBERAY_ENV_HELP),
+        config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=_CONFIG_HELP),
     ) -> None:
         def body() -> int:
             from . import app as usecases
             from .load.files import Limits
             from .render import render_plans
 
+            cfg = _repo_config(config)
+            kuberay_ = kuberay_version or cfg.kuberay_version
+            kueue_ = kueue.value if kueue else cfg.kueue
             opts = usecases.PlanOptions(
                 observed=tuple(observed), capacity=tuple(capacity), never_ready=tuple(never_ready),
                 max_steps=max_steps, limits=Limits(max_input_bytes, max_alias_nodes, max_pods),
-                model_options={**_kuberay_options(kuberay_version, feature_gate, kuberay_env),
-                               **({"kueue": kueue.value} if kueue else {})},
+                model_options={**_kuberay_options(kuberay_, feature_gate, kuberay_env),
+                               **({"kueue": kueue_} if kueue_ else {})},
             )
             if compare:
                 if first:
@@ -268,7 +324,7 @@ _DIFF_EFFECTS = ("none", "in-place", "scale", "rollout", "recreate", "teardown",
     "Exit codes: 0 no differences, 1 differences found (with --fail-on: a change has one of those effects), "
     "2 bad usage or invalid input, 3 kubectl missing or failing, or another tool failure.",
 )
-def diff_command(
+def diff_command(  # noqa: C901 - options are wiring
     paths: List[str] = typer.Argument(None, metavar="[PATH]...", help="Desired manifests: files, directories, or - for stdin."),
     live: List[str] = typer.Option([], "--live", help="Live state: a kubectl get -o yaml snapshot (kind: List included), "
                                    "a directory, or - for stdin. Repeatable."),
@@ -282,6 +338,12 @@ def diff_command(
     no_color: bool = typer.Option(False, "--no-color", help="No colour (also: NO_COLOR=1)."),
     kubectl_timeout: float = typer.Option(60.0, "--kubectl-timeout", min=1, help="Seconds to wait for each kubectl get."),
     kuberay_version: Optional[str] = typer.Option(None, "--kuberay-version", help="KubeRay operator version to model (RayService)."),
+    server_side: bool = typer.Option(False, "--server-side", help="Diff as server-side apply (Argo CD, Flux): removals and "
+                                     "conflicts from managedFields of --field-manager, not the last-applied annotation."),
+    field_manager: str = typer.Option("kubectl", "--field-manager", help="Field manager of --server-side."),
+    force_conflicts: bool = typer.Option(False, "--force-conflicts", help="With --server-side: the apply takes fields "
+                                         "other managers own (no conflict is reported)."),
+    config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=_CONFIG_HELP),
     max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
     max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
     feature_gate: List[str] = typer.Option([], "--feature-gate", metavar="NAME=BOOL", help=_GATE_HELP),
@@ -289,27 +351,37 @@ def diff_command(
 ) -> None:
     def body() -> int:
         from . import app as usecases
+        from .load.config import describe_expired
         from .load.files import Limits
         from .render.diff_common import render_diff
 
+        cfg = _repo_config(config)
+        fail_spec = fail_on if fail_on is not None else (",".join(cfg.fail_on) if cfg.fail_on else None)
+        kuberay_ = kuberay_version or cfg.kuberay_version
+        if not server_side and (field_manager != "kubectl" or force_conflicts):
+            raise usecases.InputProblem(["--field-manager and --force-conflicts work with --server-side"])
         effects: set[str] = set()
-        if fail_on is not None:
-            effects = {e.strip() for e in fail_on.split(",") if e.strip()}
+        if fail_spec is not None:
+            effects = {e.strip() for e in fail_spec.split(",") if e.strip()}
             unknown = sorted(effects - set(_DIFF_EFFECTS))
             if unknown or not effects:
-                raise usecases.InputProblem([f"--fail-on {fail_on!r}: unknown effect {', '.join(unknown) or '(none given)'}; "
+                raise usecases.InputProblem([f"--fail-on {fail_spec!r}: unknown effect {', '.join(unknown) or '(none given)'}; "
                                              f"choose from {', '.join(_DIFF_EFFECTS)}"])
         if not paths:
             raise usecases.InputProblem(["rolloutctl diff: give the desired manifests (a file, a directory, or - for stdin)"])
         opts = usecases.DiffOptions(
-            live=tuple(live), from_cluster=from_cluster, context=context, namespace=namespace, prune=prune,
-            kubectl_timeout=kubectl_timeout, limits=Limits(max_input_bytes, max_alias_nodes),
-            model_options=_kuberay_options(kuberay_version, feature_gate, kuberay_env),
+            live=tuple(live), from_cluster=from_cluster, context=context, namespace=namespace or cfg.namespace,
+            prune=prune, kubectl_timeout=kubectl_timeout, limits=Limits(max_input_bytes, max_alias_nodes),
+            model_options=_kuberay_options(kuberay_, feature_gate, kuberay_env),
+            server_side=server_side, field_manager=field_manager, force_conflicts=force_conflicts,
+            ignores=tuple(i for i in cfg.active_ignores() if i.rule is None),
         )
         result = usecases.diff(paths, opts)
+        for i in cfg.expired_ignores():
+            _err(f"{i.source}:{i.line}: warning: {describe_expired(i)}")
         emit(render_diff(result, output.value, use_color(no_color), table_width()))
         step_summary(lambda: render_diff(result, "markdown", False))
-        if fail_on is not None:
+        if fail_spec is not None:
             hit = any(i.effect in effects for o in result.objects for i in o.impact)
             return EXIT_FINDINGS if hit else EXIT_OK
         return EXIT_FINDINGS if any(o.status != "unchanged" for o in result.objects) else EXIT_OK
@@ -327,58 +399,6 @@ class LintFormat(str, Enum):
     github = "github"
     junit = "junit"
     markdown = "markdown"
-
-
-_CONFIG_HELP = ("Repository configuration (default: the nearest .rolloutctl.yaml in this directory or a parent): "
-                "ignores, default -n, --fail-on and operator versions. See docs/ci.md.")
-
-
-def _repo_config(path: Optional[str]):  # type: ignore[no-untyped-def]
-    from .app import InputProblem
-    from .config import ConfigError, load
-
-    try:
-        return load(path)
-    except ConfigError as exc:
-        raise InputProblem([str(exc)]) from None
-
-
-def _report_specs(specs: List[str], output_given: bool) -> list[tuple[str, str]]:
-    from .app import InputProblem
-
-    out, errors = [], []
-    formats = [f.value for f in LintFormat]
-    for spec in specs:
-        fmt, sep, dest = spec.partition("=")
-        fmt = fmt.strip().lower()
-        if not sep or not dest or fmt not in formats:
-            errors.append(f"--report {spec!r}: expected FORMAT=FILE with FORMAT one of {', '.join(formats)} "
-                          "(e.g. --report sarif=rolloutctl.sarif; FILE - is standard output)")
-            continue
-        out.append((fmt, dest))
-    dashes = [d for _, d in out if d == "-"]
-    if len(dashes) > 1:
-        errors.append("--report: standard output (-) can take one report only")
-    elif dashes and output_given:
-        errors.append("--report FORMAT=-: standard output already carries -o; write one of them to a file")
-    if errors:
-        raise InputProblem(errors)
-    return out
-
-
-def _write_reports(reports: list[tuple[str, str]]) -> None:
-    """Write every ``(file, text)``; a report that cannot be written is bad usage (exit 2)."""
-    from .app import InputProblem
-
-    errors = []
-    for dest, text in reports:
-        try:
-            with open(dest, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(text)
-        except OSError as exc:
-            errors.append(f"{dest}:0: cannot write the report: {exc.strerror or exc}")
-    if errors:
-        raise InputProblem(errors)
 
 
 @app.command(
@@ -431,12 +451,7 @@ def lint_command(
             live=tuple(live), strict=strict, limits=Limits(max_input_bytes, max_alias_nodes), config=cfg,
             baseline=baseline, allow_empty=allow_empty))
         _write_reports([(d, _render_lint(result, f, False)) for f, d in reports if d != "-"])
-        if github:
-            from .render.step_summary import append_step_summary
-
-            problem = append_step_summary(_render_lint(result, "markdown", False))
-            if problem:
-                _err(f"rolloutctl: {problem}")
+        step_summary(lambda: _render_lint(result, "markdown", False))
         emit(_render_lint(result, fmt, use_color(no_color) and fmt == "text"))
         return result.exit_code
 

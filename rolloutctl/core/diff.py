@@ -340,18 +340,29 @@ def normalized(raw: Mapping[str, Any], other: Mapping[str, Any] | None = None) -
     return _normalize(dict(raw), dict(other) if other is not None else None)
 
 
-def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks()) -> tuple[Change, ...]:
+def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), ownership: Any = None,
+                 conflicts: list[tuple[str, list[str]]] | None = None) -> tuple[Change, ...]:
     """The changes ``kubectl apply`` of ``desired`` would make to ``live``, ordered by
     path. Each change carries the file and line of the desired manifest that caused
-    it (for a removal: the line of the nearest enclosing field that is still there)."""
+    it (for a removal: the line of the nearest enclosing field that is still there).
+
+    With ``ownership`` (``core.managed_fields.Ownership``: server-side apply) removals
+    follow the field manager's managedFields instead of the last-applied annotation,
+    and a changed field another manager owns is appended to ``conflicts`` as
+    ``(path, managers)``."""
     from deepdiff import DeepDiff  # lazy: ~170 ms of imports
 
     d_raw = hooks.defaults(strip_server_fields(desired.raw))
     l_raw = hooks.defaults(strip_server_fields(live.raw))
     d_n = normalized(d_raw, l_raw)
     l_n = normalized(l_raw, d_raw)
-    applied = last_applied(live)
+    applied = last_applied(live) if ownership is None else None
     a_n = normalized(hooks.defaults(strip_server_fields(applied)), l_raw) if applied is not None else None
+
+    def _user_set(_a_n: Any, path: Sequence[Any]) -> bool:
+        if ownership is not None:
+            return ownership.removes(path, l_n)
+        return _applied_has(a_n, path)
 
     secret = is_secret(desired.raw)
     found: dict[str, Change] = {}
@@ -386,6 +397,10 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks()) -> tup
             new = None if _absent(item.t2) else item.t2
             if old is None and new is None:
                 continue
+            if ownership is not None and conflicts is not None and old is not None and new is not None:
+                owners = ownership.owners(raw_path, l_n)
+                if owners:
+                    conflicts.append((render_path(segments), owners))
             if new is None:
                 if not _user_set(a_n, raw_path):
                     continue  # set by the server or a controller
@@ -430,7 +445,7 @@ def _scalar_list_cut(path: Sequence[Any], a: Any, b: Any) -> int | None:
     return None
 
 
-def _user_set(applied_n: Any, path: Sequence[Any]) -> bool:
+def _applied_has(applied_n: Any, path: Sequence[Any]) -> bool:
     """Whether the last-applied configuration has a value at ``path``."""
     if applied_n is None:
         return False

@@ -56,6 +56,12 @@ def prefix_problems(prefix: str) -> list[str]:
     return out
 
 
+def is_generated(obj: Obj) -> bool:
+    """Whether ``obj`` carries a name ``with_generated_name`` gave it."""
+    gen = obj.metadata.get("generateName")
+    return isinstance(gen, str) and bool(gen) and obj.name == generated_name(gen)
+
+
 def with_generated_name(obj: Obj) -> Obj:
     """``obj`` as the API server would store it after naming it (placeholder suffix);
     objects without generateName are returned as they are."""

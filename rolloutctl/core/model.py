@@ -505,11 +505,15 @@ class ObjectDiff:
 @dataclass(frozen=True)
 class Diff:
     objects: tuple[ObjectDiff, ...]
+    #: changes left out by the repository configuration's ``ignore:`` entries
+    ignored: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         counts = {"added": 0, "removed": 0, "changed": 0, "unchanged": 0}
         for o in self.objects:
             counts[o.status] += 1
+        if self.ignored:
+            counts["ignored"] = self.ignored
         return {
             "apiVersion": API_VERSION,
             "kind": "Diff",

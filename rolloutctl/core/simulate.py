@@ -136,7 +136,7 @@ def run(
     }
     not_modelled = getattr(model, "not_modelled", None)
     limits = list(not_modelled(desired, world)) if not_modelled is not None else []
-    warnings = tuple(sorted(set(extra_warnings) | set(model.warnings(desired, world)) | set(limits),
+    warnings = tuple(sorted({keyed_warning(w, desired) for w in (*extra_warnings, *model.warnings(desired, world), *limits)},
                             key=lambda w: (w.code, w.path, w.message)))
     operators = getattr(model, "operators", None)
     return Plan(
@@ -281,6 +281,15 @@ def generic_phase_title(label: Any, steps: list[Step]) -> str:
     what = steps[0].title if len(steps) == 1 else describe_actions(a for s in steps for a in s.actions)
     what = what or steps[0].title
     return f"{label}: {what}" if label is not None else what
+
+
+def keyed_warning(w: Warning, desired: Obj) -> Warning:
+    """A plan warning as it leaves the planner: its path keyed by the desired object's
+    data (``cliques[name=x]``, not ``cliques[2]``; ``core.paths.keyed_path``)."""
+    from .paths import keyed_path
+
+    path = keyed_path(desired.raw, w.path) if w.path else w.path
+    return w if path == w.path else Warning(w.code, w.message, path)
 
 
 def first_step(plan: Plan) -> Plan:

@@ -161,7 +161,7 @@ def _ref_key(ref: ObjectRef | None) -> tuple | None:
 def _gate(findings: list[Finding], inp: LintInput) -> tuple[list[Finding], int, int]:
     """The repository configuration's ignores, its expired entries (CF001) and the
     baseline: (findings kept, number ignored, number baselined)."""
-    from ..config import describe_expired
+    from ..load.config import describe_expired
 
     kept: list[Finding] = []
     ignored = 0

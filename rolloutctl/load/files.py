@@ -29,6 +29,7 @@ from typing import Any, BinaryIO, Iterable
 import yaml
 
 from ..core.model import Obj
+from ..core.text import _breaks, one_line  # noqa: F401 - one_line is used by every caller of the loader
 
 try:  # the libyaml parser when available (it is in the usual wheels)
     from yaml import CSafeLoader as _Loader
@@ -61,22 +62,6 @@ class InputError:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {one_line(self.message)}"
-
-
-#: characters ``str.splitlines`` breaks on beyond the C0 controls: NEL, LS, PS
-_LINE_BREAKS = frozenset("\x85\u2028\u2029")
-
-
-def _breaks(c: str) -> bool:
-    return c < " " or c == "\x7f" or c in _LINE_BREAKS or "\x80" <= c < "\xa0"
-
-
-def one_line(text: str, limit: int = 1000) -> str:
-    """``text`` as one printable line: control characters escaped, length capped
-    (a message must never break the one-line-per-problem contract)."""
-    if any(_breaks(c) for c in text):
-        text = "".join(c.encode("unicode_escape").decode("ascii") if _breaks(c) else c for c in text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def quote(value: Any) -> str:

@@ -91,6 +91,8 @@ def summary_line(diff: Diff) -> str:
     counts = effect_counts(diff)
     if counts:
         line += " Effects: " + ", ".join(f"{n} {e}" for e, n in counts.items()) + "."
+    if diff.ignored:
+        line += f" {diff.ignored} change{'s' if diff.ignored != 1 else ''} ignored by the configuration."
     return line
 
 

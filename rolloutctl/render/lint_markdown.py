@@ -5,7 +5,7 @@ step summary to 1 MiB and a comment to 65,536 characters)."""
 from __future__ import annotations
 
 from ..core.model import Finding, LintReport
-from ..load.files import one_line
+from ..core.text import one_line
 from .lint_text import summary_line
 
 MAX_ROWS = 200

@@ -4,7 +4,7 @@ then one summary line. No rich here: this is the fast path for CI logs."""
 from __future__ import annotations
 
 from ..core.model import Finding, LintReport
-from ..load.files import one_line
+from ..core.text import one_line
 
 _RED, _YELLOW, _BOLD, _RESET = "\033[31m", "\033[33m", "\033[1m", "\033[0m"
 

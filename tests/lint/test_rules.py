@@ -47,7 +47,7 @@ def _run(tmp_path: Path, name: str, case: Case, text: str):
         return _direct(str(f), lv[0] if lv else None), str(f)
     cfg = None
     if case.config is not None:
-        from rolloutctl.config import parse
+        from rolloutctl.load.config import parse
 
         cf = tmp_path / ".rolloutctl.yaml"
         cf.write_text(case.config)

@@ -238,7 +238,7 @@ def test_clique_name_suffix_hazard_is_warned():
     p, _ = plan(old)
     w = [w for w in p.warnings if w.code == "CliqueNameSuffixHazard"]
     assert len(w) == 1 and "'worker' is a suffix of 'pworker'" in w[0].message
-    assert w[0].path == "spec.template.cliques[1].name"
+    assert w[0].path == "spec.template.cliques[name=pworker].name"  # keyed where warnings leave the planner
 
 
 def test_capacity_stuck_during_update_names_the_base_gang():
