@@ -59,7 +59,25 @@ def value(v: Any, limit: int = MAX_VALUE) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def line_diff(c: Change, context: int = 1) -> list[str] | None:
+    """A replaced multi-line string (``serveConfigV2``, a script) as a unified diff
+    of its changed lines with ``context`` lines around them (``@@`` hunk headers
+    kept, file headers dropped); ``None`` for any other change. JSON keeps old and
+    new whole; this is for people reading a table or a PR comment."""
+    if c.op != "replace" or not isinstance(c.old, str) or not isinstance(c.new, str):
+        return None
+    if "\n" not in c.old.strip("\n") and "\n" not in c.new.strip("\n"):
+        return None
+    import difflib
+
+    lines = list(difflib.unified_diff(c.old.splitlines(), c.new.splitlines(), lineterm="", n=context))
+    return lines[2:] if len(lines) > 2 else None
+
+
 def change_text(c: Change) -> str:
+    if line_diff(c) is not None:
+        n = sum(1 for x in line_diff(c) or () if x[:1] in "+-")
+        return f"multi-line text: {n} line{'s' if n != 1 else ''} changed (line diff below)"
     if c.op == "add":
         return value(c.new)
     if c.op == "remove":

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..core.model import Diff
-from .diff_common import OP_MARK, change_text, disruptive, effects_of, summary_line, title, where
+from .diff_common import OP_MARK, change_text, disruptive, effects_of, line_diff, summary_line, title, where
 
 
 def _cell(text: str) -> str:
@@ -31,6 +31,11 @@ def render(diff: Diff) -> str:
                 out.append(f"| `{OP_MARK.get(c.op, '?')}` | `{_cell(c.path)}` | `{_cell(change_text(c))}` | {effects} "
                            f"| {_cell(where(c))} |")
             out.append("")
+            for c in o.changes:
+                lines = line_diff(c)
+                if lines:
+                    fence = "````" if any("```" in x for x in lines) else "```"
+                    out += [f"`{_cell(c.path)}`:", "", fence + "diff", *lines, fence, ""]
         for i in o.impact:
             out.append(f"- **{i.effect}**: {_cell(i.message)}")
         if o.impact:

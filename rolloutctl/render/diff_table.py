@@ -7,8 +7,8 @@ from __future__ import annotations
 import io
 
 from ..core.model import Diff
-from .diff_common import (EFFECT_STYLE, OP_MARK, STATUS_STYLE, change_text, disruptive, effects_of, summary_line,
-                          title, where)
+from .diff_common import (EFFECT_STYLE, OP_MARK, STATUS_STYLE, change_text, disruptive, effects_of, line_diff,
+                          summary_line, title, where)
 
 _OP_STYLE = {"add": "green", "remove": "red", "replace": "yellow"}
 
@@ -37,6 +37,9 @@ def render(diff: Diff, color: bool, width: int = 120) -> str:
             if c.file:
                 detail.append(f"   {where(c)}", style="dim")
             console.print(detail, soft_wrap=True)
+            for dl in line_diff(c) or ():
+                style = {"+": "green", "-": "red", "@": "cyan"}.get(dl[:1], "")
+                console.print(Text("        " + dl, style=style), soft_wrap=True)
         for i in o.impact:
             line = Text("  → ")
             line.append(i.effect, style=EFFECT_STYLE.get(i.effect, ""))
