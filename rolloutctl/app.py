@@ -36,6 +36,8 @@ class PlanOptions:
     max_steps: int | None = None  # --max-steps: an explicit cap; None: none
     limits: Limits = field(default_factory=Limits)
     model_options: Mapping[str, Any] = field(default_factory=dict)
+    #: the shell's progress line: called with (target, steps so far) while planning
+    progress: Any = field(default=None, compare=False)
 
 
 def parse_capacity(items: Iterable[str]) -> dict[str, int]:
@@ -239,7 +241,8 @@ def plan(paths: Sequence[str], opts: PlanOptions) -> list[Plan]:
         old = _previous(obj, observed)
         reject_invalid(model, obj, old)
         world = model.observe(obj, _related(obj, observed), env)
-        plans.append(simulate(model, obj, world, env, extra_warnings=_input_warnings(obj, observed)))
+        on_step = (lambda n, ref=obj.ref: opts.progress(ref, n)) if opts.progress is not None else None
+        plans.append(simulate(model, obj, world, env, extra_warnings=_input_warnings(obj, observed), on_step=on_step))
     return plans
 
 

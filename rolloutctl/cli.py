@@ -252,6 +252,9 @@ def _plan_command(first: bool):
             from .load.files import Limits
             from .render import render_plans
 
+            from .render.progress import Progress, wanted
+
+            line = Progress("comparing strategies" if compare else "planning", wanted(output.value))
             cfg = _repo_config(config)
             kuberay_ = kuberay_version or cfg.kuberay_version
             kueue_ = kueue.value if kueue else cfg.kueue
@@ -260,17 +263,20 @@ def _plan_command(first: bool):
                 max_steps=max_steps, limits=Limits(max_input_bytes, max_alias_nodes, max_pods),
                 model_options={**_kuberay_options(kuberay_, feature_gate, kuberay_env),
                                **({"kueue": kueue_} if kueue_ else {})},
+                progress=lambda ref, n: line.update(f"{ref.kind} {ref.namespace}/{ref.name}: {n} steps"),
             )
             if compare:
                 if first:
                     raise usecases.InputProblem(["--compare works with plan, not next"])
                 from .render import render_comparisons
 
-                results = usecases.compare(paths or ["-"], opts)
+                with line:
+                    results = usecases.compare(paths or ["-"], opts)
                 emit(render_comparisons([r.comparison for r in results], output.value, use_color(no_color), table_width()))
                 step_summary(lambda: render_comparisons([r.comparison for r in results], "markdown", False))
                 return EXIT_FINDINGS if any(r.own_row_stuck for r in results) else EXIT_OK
-            plans = (usecases.next_step if first else usecases.plan)(paths or ["-"], opts)
+            with line:
+                plans = (usecases.next_step if first else usecases.plan)(paths or ["-"], opts)
             emit(render_plans(plans, output.value, use_color(no_color), table_width(), steps=steps))
             step_summary(lambda: render_plans(plans, "markdown", False))
             return EXIT_FINDINGS if any(p.outcome == "stuck" for p in plans) else EXIT_OK
@@ -439,17 +445,21 @@ def lint_command(
         from . import app as usecases
         from .load.files import Limits
 
+        from .render.progress import Progress, wanted
+
         reports = _report_specs(report, output is not None)
         cfg = _repo_config(config)
         to_stdout = next((f for f, d in reports if d == "-"), None)
         github = os.environ.get("GITHUB_ACTIONS") == "true"
         fmt = output.value if output else (to_stdout or ("github" if github else "text"))
-        if not paths and sys.stdin.isatty():
+        typing_stdin = not paths and sys.stdin.isatty()
+        if typing_stdin:
             _err("rolloutctl lint: reading manifests from standard input (end with Ctrl-D; "
                  "give files or directories to lint them instead)")
-        result = usecases.lint(paths or ["-"], usecases.LintOptions(
-            live=tuple(live), strict=strict, limits=Limits(max_input_bytes, max_alias_nodes), config=cfg,
-            baseline=baseline, allow_empty=allow_empty))
+        with Progress("linting", wanted(fmt) and not typing_stdin):
+            result = usecases.lint(paths or ["-"], usecases.LintOptions(
+                live=tuple(live), strict=strict, limits=Limits(max_input_bytes, max_alias_nodes), config=cfg,
+                baseline=baseline, allow_empty=allow_empty))
         _write_reports([(d, _render_lint(result, f, False)) for f, d in reports if d != "-"])
         step_summary(lambda: _render_lint(result, "markdown", False))
         emit(_render_lint(result, fmt, use_color(no_color) and fmt == "text"))

@@ -9,7 +9,7 @@ either converged or is stuck, and the model says why.
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .environment import Environment
 from .kind import KindModel
@@ -34,9 +34,10 @@ class _Tracker:
 
 
 def simulate(model: KindModel, desired: Obj, world: World, env: Environment, *,
-             extra_warnings: tuple[Warning, ...] = ()) -> Plan:
-    """Plan ``desired`` from ``world`` until it converges or gets stuck."""
-    return run(model, desired, world, env, extra_warnings=extra_warnings)[0]
+             extra_warnings: tuple[Warning, ...] = (), on_step: Callable[[int], None] | None = None) -> Plan:
+    """Plan ``desired`` from ``world`` until it converges or gets stuck. ``on_step``
+    (the shell's progress line) hears the number of steps so far now and then."""
+    return run(model, desired, world, env, extra_warnings=extra_warnings, on_step=on_step)[0]
 
 
 def run(
@@ -46,6 +47,7 @@ def run(
     env: Environment,
     *,
     extra_warnings: tuple[Warning, ...] = (),
+    on_step: Callable[[int], None] | None = None,
 ) -> tuple[Plan, World]:
     """``simulate``, also returning the final world (used to derive a settled
     cluster from a previously applied manifest).
@@ -95,6 +97,8 @@ def run(
             if first_open:
                 first_open = False
                 first_pass = steps[-1]
+            if on_step is not None and len(steps) % 50 == 0:
+                on_step(len(steps))
             world = prog.world
             tracker.see(model.metrics(world))
             continue

@@ -1,0 +1,104 @@
+"""The progress line: on a terminal, for work over about a second; never on a pipe,
+never for JSON."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import time
+
+import pytest
+
+from rolloutctl.render.progress import Progress, wanted
+
+
+class Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_wanted_only_on_a_terminal_and_for_human_formats():
+    assert wanted("table", Tty(), Tty())
+    assert not wanted("table", io.StringIO(), Tty())  # stderr piped
+    assert not wanted("table", Tty(), io.StringIO())  # stdout piped
+    assert not wanted("json", Tty(), Tty()) and not wanted("yaml", Tty(), Tty())
+
+
+def test_short_work_shows_nothing():
+    err = Tty()
+    with Progress("planning", True, stderr=err, delay=5):
+        pass
+    assert err.getvalue() == ""
+
+
+def test_long_work_shows_a_line_that_follows_the_work():
+    err = Tty()
+    with Progress("planning", True, stderr=err, delay=0) as p:
+        for _ in range(100):
+            if err.getvalue():
+                break
+            time.sleep(0.02)
+        p.update("PodCliqueSet default/bench: 50 steps")
+        time.sleep(0.2)
+    assert "planning" in err.getvalue()
+
+
+def test_disabled_shows_nothing():
+    err = Tty()
+    with Progress("planning", False, stderr=err, delay=0):
+        time.sleep(0.1)
+    assert err.getvalue() == ""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_a_long_plan_on_a_terminal_shows_progress_on_stderr(tmp_path):
+    """Run the real command on a pseudo-terminal: the 40-replica rollout takes a few
+    seconds, long enough for the line to appear."""
+    import json
+    import pty
+    import subprocess
+
+    from bench.workloads import large_pcs, with_image
+
+    old = large_pcs(2000)
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    (tmp_path / "new.json").write_text(json.dumps(with_image(old, "engine:2")))
+    leader, follower = pty.openpty()
+    env = {**os.environ, "COLUMNS": "100", "TERM": "xterm"}
+    env.pop("NO_COLOR", None)
+    proc = subprocess.Popen([sys.executable, "-m", "rolloutctl", "plan", str(tmp_path / "new.json"), "--observed",
+                             str(tmp_path / "old.json"), "--no-color"], stdin=follower, stdout=subprocess.DEVNULL,
+                            stderr=follower, env=env)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=120)
+    os.close(leader)
+    # stdout is not a terminal here (DEVNULL): the line is suppressed like on a pipe
+    assert b"planning" not in b"".join(chunks)
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "rolloutctl", "plan", str(tmp_path / "new.json"), "--observed",
+                             str(tmp_path / "old.json"), "--no-color"], stdin=follower, stdout=follower,
+                            stderr=follower, env=env)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    assert proc.wait(timeout=120) == 0
+    os.close(leader)
+    out = b"".join(chunks).decode("utf-8", "replace")
+    assert "planning" in out and "converges in 1201 steps" in out
