@@ -39,6 +39,7 @@ class PlanFormat(str, Enum):
     json = "json"
     yaml = "yaml"
     markdown = "markdown"
+    html = "html"  # plan, next, plan --compare: one self-contained page with charts
 
 
 def _version(value: bool) -> None:
@@ -297,6 +298,7 @@ app.command(
     "  rolloutctl plan new.yaml --observed old.yaml --steps   # every step, not one row per phase\n\n"
     "  rolloutctl plan svc.yaml --observed live.yaml --feature-gate RayServiceIncrementalUpgrade=false\n\n"
     "  rolloutctl plan svc.yaml --observed old.yaml --kuberay-env ENABLE_ZERO_DOWNTIME=false\n\n"
+    "  rolloutctl plan new.yaml --observed old.yaml -o html > plan.html   # charts, one self-contained page\n\n"
     "Exit codes: 0 converged or nothing to do, 1 stuck (with --compare: the manifest's own strategy is stuck), "
     "2 bad input, 3 tool failure.",
 )(_plan_command(first=False))
@@ -373,6 +375,9 @@ def diff_command(  # noqa: C901 - options are wiring
             if unknown or not effects:
                 raise usecases.InputProblem([f"--fail-on {fail_spec!r}: unknown effect {', '.join(unknown) or '(none given)'}; "
                                              f"choose from {', '.join(_DIFF_EFFECTS)}"])
+        if output is PlanFormat.html:
+            raise usecases.InputProblem(["rolloutctl diff: -o html is for plan (charts); choose table, json, yaml "
+                                         "or markdown"])
         if not paths:
             raise usecases.InputProblem(["rolloutctl diff: give the desired manifests (a file, a directory, or - for stdin)"])
         opts = usecases.DiffOptions(

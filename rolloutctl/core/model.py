@@ -362,6 +362,9 @@ class ComparisonRow:
     min_ready_pods: int
     peak_pods: int
     peak: Mapping[str, str]
+    #: the plans behind the row, in order (a strategy may take several), for charts;
+    #: not part of the JSON contract
+    plans: tuple["Plan", ...] = field(default=(), compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -90,7 +90,7 @@ def run(
                     title=model.title(actions, world),
                     actions=tuple(actions),
                     wait_for=prog.waits,
-                    after=model.counts(desired, prog.world),
+                    after=_after(model, desired, prog.world),
                     time=world.now if model.timed else None,
                 )
             )
@@ -108,14 +108,14 @@ def run(
                 # The immediate pass changes nothing: it only waits (or requeues).
                 first_open = False
                 first_pass = Step(1, _idle_title(model, prog.waits), (), prog.waits,
-                                  model.counts(desired, prog.world), world.now if model.timed else None)
+                                  _after(model, desired, prog.world), world.now if model.timed else None)
             world = prog.world
             tracker.see(model.metrics(world))
             if steps and prog.waits:
                 # The world moved on its own: what the last step waited for grows.
                 last = steps[-1]
                 steps[-1] = Step(last.step, last.title, last.actions, last.wait_for + prog.waits,
-                                 model.counts(desired, world), last.time)
+                                 _after(model, desired, world), last.time)
                 if first_pass is not None and first_pass.step == last.step and first_pass.actions:
                     first_pass = steps[-1]
             continue
@@ -155,6 +155,19 @@ def run(
         operators=tuple(operators(desired)) if operators is not None else (),
         first_pass=first_pass,
     ), world
+
+
+def _after(model: KindModel, desired: Obj, world: World) -> dict[str, Any]:
+    """A step's ``after``: the kind's counts, then (where the kind has no key of that
+    name) the target's non-terminating ``pods``, ``readyPods`` and container
+    ``requests`` (the quantities ``--capacity`` limits), the same numbers the summary's
+    ``minReadyPods``/``peakPods``/``peak`` are taken from."""
+    out = dict(model.counts(desired, world))
+    m = model.metrics(world)
+    out.setdefault("pods", int(m.get("pods", 0)))
+    out.setdefault("readyPods", int(m.get("readyPods", 0)))
+    out.setdefault("requests", {r: format_quantity(q, r) for r, q in sorted((m.get("resources") or {}).items())})
+    return out
 
 
 def _idle_title(model: KindModel, waits: tuple[str, ...]) -> str:

@@ -25,6 +25,9 @@ def render_plans(plans: Sequence[Plan], fmt: str, color: bool, width: int | None
     if fmt == "markdown":
         from .plan_markdown import render
         return render(plans)
+    if fmt == "html":
+        from .plan_html import render_plans as html
+        return html(plans)
     from .plan_table import render
     return render(plans, color, width, steps=steps) if width else render(plans, color, steps=steps)
 
@@ -37,5 +40,8 @@ def render_comparisons(comparisons: Sequence[Any], fmt: str, color: bool, width:
     if fmt == "markdown":
         from .comparison_markdown import render
         return render(comparisons)
+    if fmt == "html":
+        from .plan_html import render_comparisons as html
+        return html(comparisons)
     from .comparison_table import render
     return render(comparisons, color, width) if width else render(comparisons, color)

@@ -612,7 +612,7 @@ def compare_rows(model: KueueRayServiceModel, desired: Obj, observed: Sequence[O
         rows.append(ComparisonRow(strategy=f"kueue:{m}", outcome=p.outcome, stuck=p.stuck, steps=len(p.steps),
                                   min_ready_pods=int(p.summary.get("minReadyPods", 0)),
                                   peak_pods=int(p.summary.get("peakPods", 0)),
-                                  peak=dict(p.summary.get("peak") or {})))
+                                  peak=dict(p.summary.get("peak") or {}), plans=(p,)))
     return rows
 
 

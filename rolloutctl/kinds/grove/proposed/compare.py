@@ -19,6 +19,8 @@ environment (capacity, never-ready globs, max steps).
 
 from __future__ import annotations
 
+import dataclasses
+
 import copy
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
@@ -175,8 +177,8 @@ def compare(model: Any, desired: Obj, observed: Sequence[Obj], env: Environment)
                 and o.namespace == desired.namespace), None)
     rows = []
     for v in variants(desired, old):
-        row, _plans = run_variant(model, v, observed, env, old)
-        rows.append(row)
+        row, plans = run_variant(model, v, observed, env, old)
+        rows.append(dataclasses.replace(row, plans=tuple(plans)))  # the plans, for charts
     warnings = [Warning("ScaleThenRollUnverified",
                         "ScaleThenRoll is an alternative raised in the design review, not a specified strategy: "
                         "modelled as spec.replicas + 1 with the old template, a RollingRecreate roll, then scale back",
