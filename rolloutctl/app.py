@@ -38,6 +38,8 @@ class PlanOptions:
     model_options: Mapping[str, Any] = field(default_factory=dict)
     #: the shell's progress line: called with (target, steps so far) while planning
     progress: Any = field(default=None, compare=False)
+    #: namespace of desired objects that name none (the repository configuration's; else default)
+    namespace: str | None = None
 
 
 def parse_capacity(items: Iterable[str]) -> dict[str, int]:
@@ -221,6 +223,8 @@ def checked_inputs(paths: Sequence[str], opts: PlanOptions) -> tuple[list[Obj], 
     no duplicates, well-typed objects (schema), a modellable size."""
     loaded_desired, loaded_observed = load_all(paths, opts.observed, limits=opts.limits)
     desired, observed = loaded_desired.objects, loaded_observed.objects
+    if opts.namespace:
+        desired = [_with_namespace(o, opts.namespace) for o in desired]
     desired = [with_generated_name(o) for o in desired]  # named by the API server on create
     check_duplicates([o for o in desired if not is_generated(o)])
     check_duplicates(observed)
@@ -430,7 +434,7 @@ def _with_namespace(obj: Obj, namespace: str) -> Obj:
         return obj
     raw = dict(obj.raw)
     raw["metadata"] = {**obj.metadata, "namespace": namespace}
-    return Obj(raw, obj.file, obj.line, obj.lines)
+    return Obj(raw, obj.file, obj.line, obj.lines, obj.cols)
 
 
 def _match_key(o: Obj) -> tuple[str, str, str, str]:
@@ -467,7 +471,7 @@ def _live_from_cluster(desired: Sequence[Obj], opts: DiffOptions, run: Any) -> l
     wanted = [Target(o.api_version.split("/")[0], o.kind, o.namespace, o.name) for o in desired]
     try:
         objs = fetch(wanted, prune=opts.prune, context=opts.context, timeout=opts.kubectl_timeout,
-                     limits=opts.limits, run=run)
+                     limits=opts.limits, run=run, managed_fields=opts.server_side)
     except KubectlError as exc:
         raise ToolFailure(str(exc)) from None
     return [o for o in objs if is_modelled(o)]
@@ -528,6 +532,8 @@ def lint(paths: Sequence[str], opts: LintOptions, stdin: Any = None) -> LintResu
         check_some_input(paths, loaded)
     live = load_paths(opts.live, opts.limits) if opts.live else Loaded()
     cfg = opts.config
+    if cfg is not None and cfg.namespace:  # objects naming no namespace go where kubectl apply -n would put them
+        loaded.objects = [_with_namespace(o, cfg.namespace) for o in loaded.objects]
     report = run_lint(LintInput(objects=loaded.objects, errors=loaded.errors, files=loaded.files,
                                 live=live.objects, live_errors=live.errors, strict=opts.strict,
                                 ignores=cfg.active_ignores() if cfg else (),

@@ -265,6 +265,7 @@ def _plan_command(first: bool):
                 model_options={**_kuberay_options(kuberay_, feature_gate, kuberay_env),
                                **({"kueue": kueue_} if kueue_ else {})},
                 progress=lambda ref, n: line.update(f"{ref.kind} {ref.namespace}/{ref.name}: {n} steps"),
+                namespace=cfg.namespace,
             )
             if compare:
                 if first:

@@ -56,8 +56,10 @@ def resource_for(group: str, kind: str) -> str:
 
 
 def commands(targets: Iterable[Target], *, prune: bool = False, context: str | None = None,
-             kubectl: str = "kubectl") -> list[list[str]]:
-    """The ``kubectl get`` argument lists that read ``targets`` (sorted, deterministic)."""
+             kubectl: str = "kubectl", managed_fields: bool = False) -> list[list[str]]:
+    """The ``kubectl get`` argument lists that read ``targets`` (sorted, deterministic).
+    ``managed_fields``: keep ``metadata.managedFields`` (``diff --server-side`` reads them;
+    kubectl leaves them out of ``-o yaml`` unless asked)."""
     groups: dict[tuple[str, str], set[str]] = {}
     if context is not None and (not context or context.startswith("-")):
         raise KubectlError(f"refusing to pass the context {context!r} to kubectl")
@@ -72,6 +74,8 @@ def commands(targets: Iterable[Target], *, prune: bool = False, context: str | N
         if not prune:
             args += sorted(names)
         args += ["-n", ns, "-o", "yaml", "--ignore-not-found"]
+        if managed_fields:
+            args.append("--show-managed-fields")
         if context:
             args += ["--context", context]
         out.append(args)
@@ -115,10 +119,10 @@ def run_get(args: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT, run: Runne
 
 def fetch(targets: Sequence[Target], *, prune: bool = False, context: str | None = None,
           timeout: float = DEFAULT_TIMEOUT, kubectl: str = "kubectl", limits: Limits = Limits(),
-          run: Runner | None = None) -> list[Obj]:
+          run: Runner | None = None, managed_fields: bool = False) -> list[Obj]:
     """The live objects for ``targets`` (absent ones are simply not returned)."""
     objs: list[Obj] = []
-    for args in commands(targets, prune=prune, context=context, kubectl=kubectl):
+    for args in commands(targets, prune=prune, context=context, kubectl=kubectl, managed_fields=managed_fields):
         out = run_get(args, timeout=timeout, run=run)
         if len(out) > limits.max_bytes:
             raise KubectlError(f"the output of '{' '.join(args)}' is larger than {limits.max_bytes} bytes "

@@ -5,11 +5,14 @@ the pull request."""
 from __future__ import annotations
 
 from ..core.model import LintReport
+from ..core.text import one_line
 from .lint_text import summary_line
 
 
 def _escape_data(s: str) -> str:
-    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """The workflow-command encoding of ``%``, CR and LF; every other control character
+    escaped as the text format does (an ESC in a field name must not reach the log)."""
+    return one_line(s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"), 10_000)
 
 
 def _escape_prop(s: str) -> str:

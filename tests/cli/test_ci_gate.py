@@ -486,3 +486,35 @@ def test_markdown_report_and_github_step_summary(tmp_path):
     assert r.returncode == 1 and r.stdout.startswith("::group::pcs.yaml")  # annotations on stdout
     text = summary.read_text()
     assert text.startswith("earlier step\n") and "### ❌ rolloutctl lint" in text and "| error | GV005 |" in text
+
+
+def test_server_side_from_cluster_asks_kubectl_for_the_managed_fields(tmp_path):
+    from tests.load.test_kubectl import calls, fake_kubectl
+
+    base = PCS.read_text().replace("  name: llm\n", "  name: llm\n  labels: {team: serving}\n", 1)
+    bindir = fake_kubectl(tmp_path, stdout=_managed(base, {"f:metadata": {"f:labels": {"f:team": {}}}}))
+    (tmp_path / "new.yaml").write_text(PCS.read_text())
+    r = run("diff", "new.yaml", "--from-cluster", "--server-side", "-o", "json", cwd=tmp_path,
+            env={"PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"})
+    assert r.returncode == 1, r.stderr
+    assert [c["op"] for c in json.loads(r.stdout)["objects"][0]["changes"]] == ["remove"]
+    assert calls(tmp_path)[0][-1] == "--show-managed-fields"
+
+
+def test_config_namespace_is_the_default_namespace_of_lint_and_plan(tmp_path):
+    (tmp_path / "pcs.yaml").write_text(TOO_LONG)
+    (tmp_path / ".rolloutctl.yaml").write_text(
+        "namespace: serving\nignore:\n  - {rule: GV005, namespace: serving, reason: accepted in this namespace}\n")
+    code, doc = lint_json("pcs.yaml", cwd=tmp_path)
+    assert code == 0 and doc["summary"]["ignored"] == 2
+    (tmp_path / "app.yaml").write_text(PCS.read_text().replace("  namespace: inference\n", ""))
+    (tmp_path / ".rolloutctl.yaml").write_text("namespace: inference\n")
+    r = run("plan", "app.yaml", "--observed", str(PCS), "-o", "json", cwd=tmp_path)
+    assert r.returncode == 0 and json.loads(r.stdout)["outcome"] == "noop"  # matched the live object
+
+
+def test_github_annotations_escape_control_characters(tmp_path):
+    f = _hostile(tmp_path)
+    r = run("lint", str(f.relative_to(tmp_path)), "-o", "github", cwd=tmp_path)
+    assert r.returncode == 1 and "\x1b" not in r.stdout and "\x07" not in r.stdout
+    assert all(line.startswith(("::", "1 error", "2 error", "3 error", "4 error")) for line in r.stdout.splitlines())
