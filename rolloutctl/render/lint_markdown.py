@@ -20,8 +20,17 @@ def cell(text: str) -> str:
     return t
 
 
+def code(text: str) -> str:
+    """Text as a code span in a table cell (paths, file names): nothing inside is markup,
+    so only the span's own delimiter and the cell separator need care."""
+    if not text:
+        return ""
+    t = one_line(text, 500).replace("`", "'").replace("|", "\\|")
+    return f"`{t}`"
+
+
 def _where(f: Finding) -> str:
-    return cell(f"{f.file}:{f.line}" + (f":{f.col}" if f.col else ""))
+    return code(f"{f.file}:{f.line}" + (f":{f.col}" if f.col else ""))
 
 
 def render_lint_markdown(report: LintReport) -> str:
@@ -32,7 +41,7 @@ def render_lint_markdown(report: LintReport) -> str:
         out += ["| | Rule | Where | Field | Message |", "| --- | --- | --- | --- | --- |"]
         for f in report.findings[:MAX_ROWS]:
             sev = "error" if f.severity == "error" else "warning"
-            out.append(f"| {sev} | {cell(f.rule)} | {_where(f)} | {cell(f.path)} | {cell(f.message)} |")
+            out.append(f"| {sev} | {cell(f.rule)} | {_where(f)} | {code(f.path)} | {cell(f.message)} |")
         more = len(report.findings) - MAX_ROWS
         if more > 0:
             out += ["", f"…and {more} more (see the full report: rolloutctl lint -o json)."]

@@ -479,7 +479,7 @@ def test_markdown_report_and_github_step_summary(tmp_path):
     (tmp_path / "pcs.yaml").write_text(TOO_LONG)
     md = run("lint", "pcs.yaml", "-o", "markdown", cwd=tmp_path)
     assert md.returncode == 1 and md.stdout.startswith("### ❌ rolloutctl lint")
-    assert "| error | GV005 | pcs.yaml:4:3 | metadata.name |" in md.stdout
+    assert "| error | GV005 | `pcs.yaml:4:3` | `metadata.name` |" in md.stdout
     summary = tmp_path / "summary.md"
     summary.write_text("earlier step\n")
     r = run("lint", "pcs.yaml", cwd=tmp_path, env={"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary)})
@@ -518,3 +518,14 @@ def test_github_annotations_escape_control_characters(tmp_path):
     r = run("lint", str(f.relative_to(tmp_path)), "-o", "github", cwd=tmp_path)
     assert r.returncode == 1 and "\x1b" not in r.stdout and "\x07" not in r.stdout
     assert all(line.startswith(("::", "1 error", "2 error", "3 error", "4 error")) for line in r.stdout.splitlines())
+
+
+def test_diff_warns_about_an_expired_ignore_and_reports_the_change_again(tmp_path):
+    live = PCS.read_text()
+    (tmp_path / "live.yaml").write_text(live)
+    (tmp_path / "new.yaml").write_text(live.replace("  name: llm\n", "  name: llm\n  labels: {team: x}\n", 1))
+    (tmp_path / ".rolloutctl.yaml").write_text(
+        "ignore:\n  - {path: metadata.labels, reason: pipeline labels, expires: 2026-01-31}\n")
+    r = run("diff", "new.yaml", "--live", "live.yaml", cwd=tmp_path, env={"ROLLOUTCTL_TODAY": "2026-03-01"})
+    assert r.returncode == 1 and "metadata.labels" in r.stdout
+    assert r.stderr.startswith(".rolloutctl.yaml:2: warning: ignore entry path=metadata.labels expired on 2026-01-31")

@@ -33,6 +33,7 @@ CASES = {
                       "samples/disaggregated-inference.yaml", "-o", "markdown"],
     "lint-text": ["lint", "tests/golden/inputs/lint-findings.yaml", "-o", "text"],
     "lint-github": ["lint", "tests/golden/inputs/lint-findings.yaml", "-o", "github"],
+    "lint-markdown": ["lint", "tests/golden/inputs/lint-findings.yaml", "-o", "markdown"],
     "rules-list": ["rules"],
 }
 
