@@ -628,3 +628,49 @@ def compare(paths: Sequence[str], opts: PlanOptions) -> list[Compared]:
         reject_invalid(model, obj, _previous(obj, observed))
         out.append(Compared(model.compare(obj, _related(obj, observed), env), model.own_strategy(obj)))
     return out
+
+
+# ----------------------------------------------------------------------------- advise (issue 18)
+
+
+@dataclass(frozen=True)
+class AdviseOptions:
+    plan: PlanOptions = field(default_factory=PlanOptions)
+    min_ready: str | None = None
+    objective: str = "steps"
+    exhaustive: bool = False
+    proposed: bool = True  # also the strategies proposed upstream but not implemented
+
+
+def advise(paths: Sequence[str], opts: AdviseOptions) -> list[Any]:
+    """``rolloutctl advise``: for each target, the strategy and budgets that roll the
+    change out best under the constraints (``rolloutctl/advise``, CONTRACT.md ``Advice``)."""
+    from .advise import OBJECTIVES, Search, parse_min_ready
+
+    if opts.objective not in OBJECTIVES:
+        raise InputProblem([f"--minimize {opts.objective!r}: choose one of {', '.join(OBJECTIVES)}"])
+    if not opts.plan.observed:
+        raise InputProblem(["rolloutctl advise: say what runs now with --observed PATH (the live objects or the "
+                            "previously applied manifest); advise compares ways to roll a change out"])
+    env = environment(opts.plan)
+    desired, observed = checked_inputs(paths, opts.plan)
+    out = []
+    for obj in targets(desired, paths):
+        model = _plan_model(obj, opts.plan, desired, observed)
+        if not hasattr(model, "advice_spaces"):
+            raise InputProblem([InputError(obj.file, obj.line, f"rolloutctl advise: no strategies are modelled for "
+                                           f"{obj.kind} with these options")])
+        if opts.objective == "time" and not model.timed:
+            raise InputProblem([InputError(obj.file, obj.line, f"--minimize time: the {obj.kind} model is untimed "
+                                           "(its plans have no durations); use --minimize steps or peak")])
+        old = _previous(obj, observed)
+        reject_invalid(model, obj, old)
+        try:
+            floor = parse_min_ready(opts.min_ready, model.desired_pods(obj))
+        except ValueError as exc:
+            raise InputProblem([str(exc)]) from None
+        search = Search(lambda o=obj: _plan_model(o, opts.plan, desired, observed), obj, _related(obj, observed),
+                        old, env, floor, opts.objective, exhaustive=opts.exhaustive,
+                        capacity_order=tuple(parse_capacity(opts.plan.capacity)), proposed=opts.proposed)
+        out.append(search.run())
+    return out

@@ -54,7 +54,7 @@ def _version(value: bool) -> None:
 def _root(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
 ) -> None:
-    """rolloutctl: plan, next, diff, lint."""
+    """rolloutctl: plan, next, advise, diff, lint."""
 
 
 def _err(line: str) -> None:
@@ -315,6 +315,66 @@ app.command(
 )(_plan_command(first=True))
 
 
+# ----------------------------------------------------------------------------- advise
+
+
+class Objective(str, Enum):
+    steps = "steps"
+    peak = "peak"
+    time = "time"
+
+
+@app.command(
+    "advise",
+    help="The fastest safe way to roll this change out: plans every update strategy and budget in a defined grid "
+    "(the same model as plan) and recommends the best that converges within --capacity and keeps --min-ready, "
+    "with the exact manifest patch.\n\n"
+    "Examples:\n\n"
+    "  rolloutctl advise samples/disaggregated-inference-v2.yaml --observed samples/disaggregated-inference.yaml\n\n"
+    "  rolloutctl advise new.yaml --observed old.yaml --capacity nvidia.com/gpu=48 --min-ready 75%\n\n"
+    "  rolloutctl advise svc.yaml --observed live.yaml --minimize time -o json\n\n"
+    "Exit codes: 0 a recommendation, 1 nothing meets the constraints, 2 bad usage or invalid input "
+    "(e.g. --minimize time on an untimed kind), 3 tool failure.",
+)
+def advise_command(
+    paths: List[str] = typer.Argument(None, metavar="[PATH]...", help="Desired manifests: files, directories, or - for stdin."),
+    observed: List[str] = typer.Option([], "--observed", help=_OBSERVED_HELP.replace(" Without it the object is new.", " Required.")),
+    capacity: List[str] = typer.Option([], "--capacity", metavar="RESOURCE=QTY", help=_CAPACITY_HELP),
+    min_ready: Optional[str] = typer.Option(None, "--min-ready", metavar="N|P%",
+                                            help="Ready pods never below N, or P% of the desired pods. Default: every "
+                                            "clique keeps minAvailable (Grove), the service keeps serving (RayService)."),
+    minimize: Objective = typer.Option(Objective.steps, "--minimize",
+                                       help="steps (default), peak (the first --capacity resource, GPUs if none) or "
+                                       "time (timed models: RayService). Ties: the other two, then the simplest manifest."),
+    exhaustive: bool = typer.Option(False, "--exhaustive", help="Plan the whole grid, beyond the default budget (~20x one plan)."),
+    no_proposed: bool = typer.Option(False, "--no-proposed", help="Only strategies the operator implements (no design proposals)."),
+    never_ready: List[str] = typer.Option([], "--never-ready", metavar="GLOB", help=_NEVER_READY_HELP),
+    max_steps: int = typer.Option(500, "--max-steps", min=1, help="A candidate that needs more steps is stuck (MaxStepsExceeded)."),
+    output: PlanFormat = typer.Option(PlanFormat.table, "-o", "--output", help="Output format."),
+    no_color: bool = typer.Option(False, "--no-color", help="No colour (also: NO_COLOR=1)."),
+    kuberay_version: Optional[str] = typer.Option(None, "--kuberay-version", help="KubeRay operator version to model (RayService)."),
+    max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
+    max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
+    max_pods: int = typer.Option(100_000, "--max-pods", min=1, help="Refuse to plan a workload of more pods."),
+) -> None:
+    def body() -> int:
+        from . import app as usecases
+        from .load.files import Limits
+        from .render import render_advice
+
+        plan_opts = usecases.PlanOptions(
+            observed=tuple(observed), capacity=tuple(capacity), never_ready=tuple(never_ready), max_steps=max_steps,
+            limits=Limits(max_input_bytes, max_alias_nodes, max_pods),
+            model_options={"kuberay_version": kuberay_version} if kuberay_version else {})
+        advices = usecases.advise(paths or ["-"], usecases.AdviseOptions(
+            plan=plan_opts, min_ready=min_ready, objective=minimize.value, exhaustive=exhaustive,
+            proposed=not no_proposed))
+        emit(render_advice(advices, output.value, use_color(no_color), table_width()))
+        return EXIT_OK if all(a.recommendation is not None for a in advices) else EXIT_FINDINGS
+
+    run_guarded(body)
+
+
 # ----------------------------------------------------------------------------- diff
 
 _DIFF_EFFECTS = ("none", "in-place", "scale", "rollout", "recreate", "teardown", "ignored", "rejected")
@@ -552,7 +612,7 @@ def rules_command(
 
 # ----------------------------------------------------------------------------- schema
 
-SCHEMA_NAMES = ("plan", "comparison", "diff", "lint", "rayservice", "podcliqueset")
+SCHEMA_NAMES = ("plan", "comparison", "diff", "lint", "advice", "rayservice", "podcliqueset")
 
 
 @app.command("schema", help="Print a bundled JSON Schema: " + ", ".join(SCHEMA_NAMES) + ".\n\n"

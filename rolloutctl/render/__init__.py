@@ -45,3 +45,17 @@ def render_comparisons(comparisons: Sequence[Any], fmt: str, color: bool, width:
         return html(comparisons)
     from .comparison_table import render
     return render(comparisons, color, width) if width else render(comparisons, color)
+
+
+def render_advice(advices: Sequence[Any], fmt: str, color: bool, width: int | None = None) -> str:
+    """``advise`` output (``kind: Advice``; several as ``AdviceList``)."""
+    if fmt in ("json", "yaml"):
+        from .data import to_json, to_yaml
+        doc = advices[0].to_dict() if len(advices) == 1 else {
+            "apiVersion": API_VERSION, "kind": "AdviceList", "items": [a.to_dict() for a in advices]}
+        return to_json(doc) if fmt == "json" else to_yaml(doc)
+    if fmt == "markdown":
+        from .advice_markdown import render
+        return render(advices)
+    from .advice_table import render
+    return render(advices, color, width) if width else render(advices, color)

@@ -276,6 +276,25 @@ class GroveModel:
     def own_strategy(self, desired: Obj) -> str:
         return self.pcs(desired).strategy_type
 
+    # advise (kinds/grove/advise.py) --------------------------------------------
+    floor_text = ("a PodCliqueSet replica drops below the minAvailable of one of its cliques or scaling groups "
+                  "(surge replicas count)")
+
+    def advice_spaces(self, desired: Obj, old: Obj | None) -> list:
+        from .advise import advice_spaces
+        return advice_spaces(desired, old)
+
+    def floor_deficit(self, desired: Obj, world: World) -> int:
+        from .advise import floor_deficit
+        return floor_deficit(self.pcs(desired), world)
+
+    def desired_pods(self, desired: Obj) -> int:
+        from .advise import desired_pods
+        return desired_pods(self.pcs(desired))
+
+    def rolls_out(self, desired: Obj, world: World) -> tuple[str, str] | None:
+        return None
+
     def defaults(self, raw: dict) -> dict:
         """The PodCliqueSet as the API server stores it, for ``diff``."""
         from .classify import defaults

@@ -1816,6 +1816,26 @@ class RayServiceModel:
         from .classify import classify
         return classify(changes, desired, live, self.version, self.config)
 
+    # -- advise (kinds/kuberay/advise.py) -----------------------------------------------
+    floor_text = "the service stops serving (no RayCluster receives traffic)"
+
+    def advice_spaces(self, desired: Obj, old: Obj | None) -> list:
+        from .advise import advice_spaces
+        return advice_spaces(desired, old)
+
+    def floor_deficit(self, desired: Obj, world: World) -> int:
+        """The default floor: the service keeps serving (one serving cluster)."""
+        return max(0, 1 - int(self.counts(desired, world).get("servingClusters") or 0))
+
+    def desired_pods(self, desired: Obj) -> int:
+        return 1 + desired_workers(_m(desired.spec.get("rayClusterConfig")))
+
+    def rolls_out(self, desired: Obj, world: World) -> tuple[str, str] | None:
+        from .advise import rolls_out
+        rs = self._rs(desired, world)
+        name = _m((rs.status if rs else {}).get("activeServiceStatus")).get("rayClusterName") or ""
+        return rolls_out(desired, world, world.get(RC, desired.namespace, name))
+
 
 _LIVE_NOTES = ("ObservedFromManifest", "KubeRayVersionAssumed", "KubeRayVersionMismatch", "SpecComparedWithLiveCluster")
 

@@ -1,0 +1,395 @@
+"""The search behind ``rolloutctl advise``: plan candidate strategies and budgets with
+the kind's own model (``core.simulate.run``, the function ``plan`` uses) and pick the
+best that meets the constraints.
+
+- **Candidates** come from the kind (``model.advice_spaces``): per strategy, a grid of
+  budget fields (``core.advice.StrategySpace``). This module names no operator.
+- **Constraints**: the plan converges (or has nothing to do) in the user's
+  environment (``--capacity``, ``--never-ready``); ready pods never drop below
+  ``--min-ready`` (default: the kind's floor, ``model.floor_deficit``, never worse
+  than at the start); the change is rolled out (``model.rolls_out``).
+- **Objective**: ``steps`` (default), ``peak`` (the first ``--capacity`` resource,
+  GPUs if none) or ``time`` (timed models only); ties broken by the other two, then
+  by the operator's own strategies before proposed ones, then by the fewest fields
+  set, then by the patch's text (so the answer is deterministic).
+- **Search**: exact over the grid when its planning work fits the budget; otherwise a
+  best-first local search from the defaults, then the rest of the grid in order,
+  until the budget is spent. Candidates are pruned only by two monotonicity rules
+  that ``tests/advise/test_monotonicity.py`` verifies on the models with hypothesis:
+  (U) a candidate that breaks the floor makes every candidate with more
+  unavailability (and the same other fields) fail too; (S) a candidate stuck on
+  ``InsufficientCapacity`` makes every candidate with more surge fail too.
+  ``optimal`` is true when every candidate of the grid was planned or pruned.
+- **Budget**: planning work is counted deterministically as (steps + 1) x pods of
+  each plan; the default allows about 20 times the work of one ``rolloutctl plan``
+  of the manifest as given, start-up included (``STARTUP_WORK``, see bench/).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import json
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+from ..core.advice import (SURGE, UNAVAILABLE, Advice, Built, Candidate, Dimension, GridInfo, Rejection,
+                           StrategySpace)
+from ..core.environment import Environment
+from ..core.model import Obj, Stuck, Warning
+from ..core.quantity import format_quantity, parse_quantity
+from ..core.simulate import run
+
+OBJECTIVES = ("steps", "peak", "time")
+DEFAULT_PEAK_RESOURCE = "nvidia.com/gpu"
+#: start-up, loading and admission of one ``rolloutctl plan`` expressed in planning
+#: work units ((steps + 1) x pods); measured in bench/README.md
+STARTUP_WORK = 800
+BUDGET_FACTOR = 20
+FRONTIER_SIZE = 8
+
+V_REJECTED = "Rejected"
+V_FLOOR = "MinReadyBreached"
+V_PRUNED_FLOOR = "MinReadyBreached"
+
+
+@dataclass(frozen=True)
+class Floor:
+    """``--min-ready``: ``pods`` ready pods at least, or (None) the kind's own floor."""
+
+    spelled: int | str
+    pods: int | None
+
+
+@dataclass
+class _Eval:
+    cand: Candidate
+    values: tuple
+    breached: bool
+    stuck_reason: str | None
+    work: int
+
+
+class _Watched:
+    """The model, watching every world the plan passes through for the kind's floor."""
+
+    def __init__(self, model: Any, desired: Obj) -> None:
+        self._m = model
+        self._d = desired
+        self.api_version, self.kind, self.timed = model.api_version, model.kind, model.timed
+        self.first: int | None = None
+        self.worst = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._m, name)
+
+    def metrics(self, world: Any) -> Mapping[str, Any]:
+        d = self._m.floor_deficit(self._d, world)
+        if self.first is None:
+            self.first = d
+        self.worst = max(self.worst, d)
+        return self._m.metrics(world)
+
+
+def peak_resource(capacity: Mapping[str, int]) -> str:
+    return next(iter(capacity), DEFAULT_PEAK_RESOURCE)
+
+
+class Search:
+    """One ``advise`` run for one target."""
+
+    def __init__(self, make_model: Callable[[], Any], desired: Obj, observed: Sequence[Obj], old: Obj | None,
+                 env: Environment, floor: Floor, objective: str, *, exhaustive: bool = False,
+                 capacity_order: Sequence[str] = (), proposed: bool = True) -> None:
+        self.make_model = make_model
+        self.desired = desired
+        self.observed = list(observed)
+        self.old = old
+        self.env = env
+        self.floor = floor
+        self.objective = objective
+        self.exhaustive = exhaustive
+        self.include_proposed = proposed
+        self.resource = capacity_order[0] if capacity_order else peak_resource(env.capacity)
+        self.done: dict[tuple[str, tuple], _Eval] = {}
+        self.pruned: set[tuple[str, tuple]] = set()
+        self.work = 0
+        self.budget: float = math.inf
+
+    # -- one candidate -------------------------------------------------------------------
+    def plan(self, space: StrategySpace, values: Mapping[str, Any], built: Built) -> _Eval:
+        model = self.make_model()
+        vals = tuple(values[d.key] for d in space.dimensions)
+        problems = [f for f in model.validate(built.manifest, self.old) if f.severity == "error"]
+        if problems:
+            f = problems[0]
+            msg = f"{f.rule}: {f.path + ': ' if f.path else ''}{f.message}"
+            cand = self._candidate(space, values, built, "stuck", Stuck(V_REJECTED, msg), {}, None, (V_REJECTED, msg))
+            return _Eval(cand, vals, False, V_REJECTED, 1)
+        watched = _Watched(model, built.manifest)
+        world = model.observe(built.manifest, self.observed, self.env)
+        plan, final = run(watched, built.manifest, world, self.env)
+        breached = watched.worst > (watched.first or 0)
+        summary = dict(plan.summary)
+        time = plan.steps[-1].time if plan.steps and model.timed else (0 if model.timed else None)
+        violation: tuple[str, str] | None = None
+        if plan.outcome == "stuck" and plan.stuck is not None:
+            violation = (plan.stuck.reason, plan.stuck.message)
+        elif self.floor.pods is not None and int(summary.get("minReadyPods", 0)) < self.floor.pods:
+            violation = (V_FLOOR, f"ready pods drop to {summary.get('minReadyPods', 0)}, below --min-ready "
+                         f"{self.floor.spelled} ({self.floor.pods} pods)")
+        elif self.floor.pods is None and breached:
+            violation = (V_FLOOR, self._floor_message(model))
+        else:
+            not_out = model.rolls_out(built.manifest, final)
+            if not_out is not None:
+                violation = not_out
+        if self.floor.pods is not None:
+            breached = int(summary.get("minReadyPods", 0)) < self.floor.pods
+        cand = self._candidate(space, values, built, plan.outcome, plan.stuck, summary, time, violation)
+        work = (len(plan.steps) + 1) * max(1, int(summary.get("peakPods", 0)))
+        return _Eval(cand, vals, breached, plan.stuck.reason if plan.stuck else None, work)
+
+    @staticmethod
+    def _floor_message(model: Any) -> str:
+        return "the default floor is broken: " + str(getattr(model, "floor_text", "availability drops"))
+
+    def _candidate(self, space: StrategySpace, values: Mapping[str, Any], built: Built, outcome: str,
+                   stuck: Stuck | None, summary: Mapping[str, Any], time: int | None,
+                   violation: tuple[str, str] | None) -> Candidate:
+        return Candidate(
+            strategy=space.strategy, proposed=space.proposed, patch=built.patch,
+            values={d.key: values[d.key] for d in space.dimensions}, outcome=outcome, stuck=stuck,
+            steps=int(summary.get("steps", 0)), min_ready_pods=int(summary.get("minReadyPods", 0)),
+            peak_pods=int(summary.get("peakPods", 0)), peak=dict(summary.get("peak") or {}), time=time,
+            complexity=built.complexity, violation=violation)
+
+    # -- ranking ---------------------------------------------------------------------------
+    def peak_of(self, c: Candidate) -> int:
+        q = c.peak.get(self.resource)
+        return parse_quantity(q) if q else 0
+
+    def key(self, c: Candidate) -> tuple:
+        metrics = {"steps": c.steps, "peak": self.peak_of(c), "time": c.time or 0}
+        order = [self.objective] + [o for o in OBJECTIVES if o != self.objective]
+        return (*(metrics[o] for o in order), c.proposed, c.complexity,
+                json.dumps(c.patch, sort_keys=True, default=str))
+
+    # -- the search --------------------------------------------------------------------------
+    def evaluate(self, space: StrategySpace, values: Mapping[str, Any]) -> _Eval | None:
+        """Plan ``values`` unless planned already or pruned; None when pruned or over budget."""
+        vals = tuple(values[d.key] for d in space.dimensions)
+        k = (space.strategy, vals)
+        if k in self.done:
+            return self.done[k]
+        if k in self.pruned or self._prunable(space, vals):
+            self.pruned.add(k)
+            return None
+        if self.work >= self.budget:
+            return None
+        e = self.plan(space, values, space.build(values))
+        self.work += e.work
+        self.done[k] = e
+        return e
+
+    def _prunable(self, space: StrategySpace, vals: tuple) -> bool:
+        for (strategy, other), e in self.done.items():
+            if strategy != space.strategy or e.cand.violation is None:
+                continue
+            if e.breached and _dominates(space.dimensions, vals, other, UNAVAILABLE):
+                return True
+            if e.stuck_reason == "InsufficientCapacity" and _dominates(space.dimensions, vals, other, SURGE):
+                return True
+        return False
+
+    def run(self) -> Advice:
+        spaces = [s for s in self.make_model().advice_spaces(self.desired, self.old)
+                  if self.include_proposed or not s.proposed]
+        current = self._current()
+        if not self.exhaustive:
+            self.budget = BUDGET_FACTOR * (STARTUP_WORK + current.work) - current.work
+        rejected: list[Rejection] = []
+        usable = []
+        for s in spaces:
+            if s.unusable is not None:
+                rejected.append(Rejection(s.strategy, s.proposed, s.unusable[0], s.unusable[1]))
+            else:
+                usable.append(s)
+        by_name = {s.strategy: s for s in usable}
+        starts = {s.strategy: self._start(s) for s in usable}
+        # 1. each strategy's defaults, then whole grids, smallest first, while they fit
+        for s in usable:
+            self.evaluate(s, starts[s.strategy])
+        unit = max(1, current.work)
+        for s in sorted(usable, key=_size):
+            if self.work + _size(s) * unit > self.budget:
+                break
+            for values in _grid(s):
+                self.evaluate(s, values)
+        # 2. best-first local search from the defaults of the strategies left
+        heap: list[tuple] = []
+        seq = itertools.count()
+        for s in usable:
+            heapq.heappush(heap, ((0,), next(seq), s.strategy, tuple(starts[s.strategy][d.key] for d in s.dimensions)))
+        seen: set[tuple[str, tuple]] = set()
+        while heap and self.work < self.budget:
+            _, _, strategy, vals = heapq.heappop(heap)
+            s = by_name[strategy]
+            if (strategy, vals) in seen:
+                continue
+            seen.add((strategy, vals))
+            values = dict(zip((d.key for d in s.dimensions), vals))
+            e = self.evaluate(s, values)
+            if e is None:
+                continue
+            prio = (0 if e.cand.feasible else 1, *self.key(e.cand)[:3])
+            for nb in _neighbours(s, values):
+                nv = tuple(nb[d.key] for d in s.dimensions)
+                if (strategy, nv) not in seen:
+                    heapq.heappush(heap, (prio, next(seq), strategy, nv))
+        # 2. the rest of the grid, in order (smaller budgets first: they prune the larger)
+        grid_info = []
+        complete = True
+        for s in usable:
+            size = 0
+            for values in _grid(s):
+                if self.work >= self.budget:
+                    complete = False
+                    size = _size(s)
+                    break
+                size += 1
+                self.evaluate(s, values)
+            planned = sum(1 for (strategy, _v) in self.done if strategy == s.strategy)
+            pruned = sum(1 for k in self.pruned if k[0] == s.strategy and k not in self.done)
+            grid_info.append(GridInfo(s.strategy, tuple((d.label, d.values) for d in s.dimensions), size, planned,
+                                      pruned, size - planned - pruned))
+        evals = list(self.done.values())
+        feasible = sorted((e.cand for e in evals if e.cand.feasible), key=self.key)
+        for s in usable:
+            mine = [e.cand for e in evals if e.cand.strategy == s.strategy]
+            if mine and not any(c.feasible for c in mine):
+                best = min(mine, key=lambda c: (_violation_rank(c), self.key(c)))
+                assert best.violation is not None
+                rejected.append(Rejection(s.strategy, s.proposed, best.violation[0], best.violation[1], best))
+            elif not mine:
+                rejected.append(Rejection(s.strategy, s.proposed, "NotPlanned",
+                                          "no candidate of this strategy was planned within the budget "
+                                          "(use --exhaustive)"))
+        order = {s.strategy: i for i, s in enumerate(spaces)}
+        rejected.sort(key=lambda r: order.get(r.strategy, 99))
+        warnings = []
+        if any(c.proposed for c in feasible[:1]):
+            warnings.append(Warning("ProposedStrategy", f"{feasible[0].strategy} is proposed in a design discussion "
+                                    "and not implemented by the operator: the patch needs an operator that has it",
+                                    "spec.updateStrategy"))
+        if not complete:
+            warnings.append(Warning("SearchBudget", "the grid is larger than the default budget allows: the answer is "
+                                    "the best of the candidates planned (use --exhaustive for the whole grid)", ""))
+        return Advice(
+            target=self.desired.ref,
+            capacity={r: format_quantity(q, r) for r, q in self.env.capacity.items()},
+            min_ready=self.floor.spelled, min_ready_pods=self.floor.pods, objective=self.objective,
+            peak_resource=self.resource, searched=len(self.done), optimal=complete,
+            recommendation=feasible[0] if feasible else None, frontier=tuple(self.frontier(feasible)),
+            rejected=tuple(rejected), grid=tuple(grid_info), warnings=tuple(warnings),
+            current=current.cand)
+
+    @staticmethod
+    def _start(s: StrategySpace) -> dict[str, Any]:
+        start = {d.key: d.start if d.start in d.values else d.values[0] for d in s.dimensions}
+        return start if s.allowed(start) else next(iter(_grid(s)), start)
+
+    def _current(self) -> _Eval:
+        """The manifest as given (the reference, and the unit of the budget)."""
+        own = StrategySpace(str(self.make_model().strategy(self.desired)), False, (),
+                            lambda values: Built(self.desired, {}, 0))
+        e = self.plan(own, {}, Built(self.desired, {}, 0))
+        return e
+
+    def frontier(self, feasible: Sequence[Candidate]) -> list[Candidate]:
+        """The best candidates that no other beats on steps, min-ready and peak at once
+        (one per distinct triple, the best ranked), best first."""
+        out: list[Candidate] = []
+        seen: set[tuple] = set()
+        for c in feasible:  # already in rank order
+            trip = (c.steps, c.min_ready_pods, self.peak_of(c))
+            if trip in seen:
+                continue
+            if any(o.steps <= c.steps and o.min_ready_pods >= c.min_ready_pods and self.peak_of(o) <= self.peak_of(c)
+                   for o in out):
+                continue
+            seen.add(trip)
+            out.append(c)
+            if len(out) >= FRONTIER_SIZE:
+                break
+        return out
+
+
+def _violation_rank(c: Candidate) -> int:
+    """Which failing candidate explains a strategy best: a real plan before a rejected manifest."""
+    return 1 if c.violation and c.violation[0] == V_REJECTED else 0
+
+
+def _ge(a: Any, b: Any) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return a >= b
+
+
+def _dominates(dims: Sequence[Dimension], vals: tuple, other: tuple, role: str) -> bool:
+    """``vals`` has at least ``other``'s budget in every ``role`` dimension and the same
+    value everywhere else (and differs somewhere)."""
+    if vals == other:
+        return False
+    for d, a, b in zip(dims, vals, other):
+        if d.role == role:
+            if not _ge(a, b):
+                return False
+        elif a != b:
+            return False
+    return True
+
+
+def _grid(space: StrategySpace) -> Iterator[dict[str, Any]]:
+    keys = [d.key for d in space.dimensions]
+    for combo in itertools.product(*(d.values for d in space.dimensions)):
+        values = dict(zip(keys, combo))
+        if space.allowed(values):
+            yield values
+
+
+def _size(space: StrategySpace, limit: int = 200_000) -> int:
+    """Candidates in the grid (counted up to ``limit`` combinations; beyond, the
+    product of the dimensions, an upper bound)."""
+    total = math.prod(len(d.values) for d in space.dimensions)
+    return sum(1 for _ in _grid(space)) if total <= limit else total
+
+
+def _neighbours(space: StrategySpace, values: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+    for d in space.dimensions:
+        i = d.values.index(values[d.key])
+        for j in (i + 1, i - 1):
+            if 0 <= j < len(d.values):
+                nb = {**values, d.key: d.values[j]}
+                if space.allowed(nb):
+                    yield nb
+
+
+def parse_min_ready(text: str | None, desired_pods: int) -> Floor:
+    """``--min-ready N`` or ``P%`` (a share of the desired pods, rounded up); None:
+    the kind's floor. Raises ValueError with a message for bad spellings."""
+    if text is None:
+        return Floor("default", None)
+    t = text.strip()
+    if t.endswith("%"):
+        num = t[:-1].strip()
+        if not num.isdigit() or int(num) > 100:
+            raise ValueError(f"--min-ready {text!r}: expected a count (e.g. 10) or a percentage 0%..100% (e.g. 75%)")
+        return Floor(t, math.ceil(int(num) * desired_pods / 100))
+    if not t.isdigit():
+        raise ValueError(f"--min-ready {text!r}: expected a count (e.g. 10) or a percentage 0%..100% (e.g. 75%)")
+    return Floor(int(t), int(t))
+
+
+__all__ = ["Floor", "OBJECTIVES", "Search", "parse_min_ready", "peak_resource"]

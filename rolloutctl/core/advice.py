@@ -1,0 +1,185 @@
+"""The vocabulary of ``rolloutctl advise``: the candidate spaces a kind offers (which
+strategies, which budget fields, which values), and the ``Advice`` document the
+search produces (CONTRACT.md ``kind: Advice``).
+
+A kind describes its spaces with ``StrategySpace`` (``kinds/<operator>/advise.py``);
+the search (``rolloutctl/advise/``) plans candidates with the kind's own model and
+knows no operator. Pure data; ``to_dict`` gives the JSON contract shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from .model import API_VERSION, Obj, ObjectRef, Stuck, Warning
+
+#: roles of a budget dimension; the search prunes with the monotonicity of these
+#: two (more surge never lowers peak use, more unavailability never raises min-ready)
+SURGE = "surge"
+UNAVAILABLE = "unavailable"
+OTHER = "other"
+
+UNSET = None  # a dimension value meaning "leave the field unset" (the operator's default)
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """One field the search sets. ``values`` are ascending in budget (``None`` = unset,
+    which ranks lowest); ``label`` is the patch path a person reads."""
+
+    key: str
+    label: str
+    role: str
+    values: tuple[Any, ...]
+    #: dimensions of one component share a group: a surge and an unavailability budget
+    #: of the same group must not both be 0
+    group: str = ""
+    #: where the local search starts (the operator's or the design's default); None:
+    #: the first value
+    start: Any = None
+
+
+@dataclass(frozen=True)
+class Built:
+    """A candidate: the manifest to plan and the patch that turns the user's manifest
+    into it (the ``updateStrategy`` / ``upgradeStrategy`` fields to set)."""
+
+    manifest: Obj
+    patch: Mapping[str, Any]
+    #: fields the patch sets to something other than the operator's default (ties: fewer wins)
+    complexity: int
+
+
+@dataclass(frozen=True)
+class StrategySpace:
+    """The candidates of one strategy: the product of ``dimensions`` (minus what
+    ``allowed`` refuses), each turned into a manifest by ``build``. A strategy the
+    change cannot use at all has ``unusable`` set (reason, message) and no candidates."""
+
+    strategy: str
+    proposed: bool
+    dimensions: tuple[Dimension, ...]
+    build: Callable[[Mapping[str, Any]], Built] = field(compare=False)
+    allowed: Callable[[Mapping[str, Any]], bool] = field(default=lambda values: True, compare=False)
+    unusable: tuple[str, str] | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One planned candidate and how it did against the constraints."""
+
+    strategy: str
+    proposed: bool
+    patch: Mapping[str, Any]
+    values: Mapping[str, Any]
+    outcome: str
+    stuck: Stuck | None
+    steps: int
+    min_ready_pods: int
+    peak_pods: int
+    peak: Mapping[str, str]
+    time: int | None
+    complexity: int
+    #: why it fails the constraints (None: it meets them)
+    violation: tuple[str, str] | None = None
+
+    @property
+    def feasible(self) -> bool:
+        return self.violation is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "strategy": self.strategy,
+            "proposed": self.proposed,
+            "patch": _plain(self.patch),
+            "steps": self.steps,
+            "minReadyPods": self.min_ready_pods,
+            "peakPods": self.peak_pods,
+            "peak": dict(self.peak),
+            "time": self.time,
+        }
+
+
+@dataclass(frozen=True)
+class Rejection:
+    strategy: str
+    proposed: bool
+    reason: str
+    message: str
+    #: the best candidate of the strategy, when one was planned
+    best: Candidate | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"strategy": self.strategy, "proposed": self.proposed, "reason": self.reason,
+                             "message": self.message}
+        d["candidate"] = self.best.to_dict() if self.best is not None else None
+        return d
+
+
+@dataclass(frozen=True)
+class GridInfo:
+    """What the search covered, per strategy."""
+
+    strategy: str
+    dimensions: tuple[tuple[str, tuple[Any, ...]], ...]
+    size: int
+    planned: int
+    pruned: int
+    skipped: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"strategy": self.strategy,
+                "dimensions": [{"field": k, "values": [_value(v) for v in vs]} for k, vs in self.dimensions],
+                "size": self.size, "planned": self.planned, "pruned": self.pruned, "notPlanned": self.skipped}
+
+
+@dataclass(frozen=True)
+class Advice:
+    target: ObjectRef
+    capacity: Mapping[str, str]
+    min_ready: int | str
+    min_ready_pods: int | None  # the floor in pods (None: the kind's default floor)
+    objective: str
+    peak_resource: str
+    searched: int
+    optimal: bool
+    recommendation: Candidate | None
+    frontier: tuple[Candidate, ...]
+    rejected: tuple[Rejection, ...]
+    grid: tuple[GridInfo, ...] = ()
+    warnings: tuple[Warning, ...] = ()
+    #: the manifest as given, planned the same way (for reference)
+    current: Candidate | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "apiVersion": API_VERSION,
+            "kind": "Advice",
+            "target": self.target.to_dict(),
+            "constraints": {"capacity": dict(self.capacity), "minReady": self.min_ready,
+                            "minReadyPods": self.min_ready_pods},
+            "objective": self.objective,
+            "peakResource": self.peak_resource,
+            "searched": self.searched,
+            "optimal": self.optimal,
+            "recommendation": self.recommendation.to_dict() if self.recommendation is not None else None,
+            "frontier": [c.to_dict() for c in self.frontier],
+            "rejected": [r.to_dict() for r in self.rejected],
+            "current": self.current.to_dict() if self.current is not None else None,
+            "grid": [g.to_dict() for g in self.grid],
+            "warnings": [w.to_dict() for w in self.warnings],
+        }
+
+
+def _value(v: Any) -> Any:
+    return "unset" if v is None else v
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, Mapping):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v

@@ -1,0 +1,87 @@
+"""What every ``advise`` view shows, computed once from the ``Advice`` (no renderer
+decides anything): titles, the frontier rows, the patch as YAML, the search line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.advice import Advice, Candidate
+
+FRONTIER_HEADER = ("", "Strategy", "Steps", "Min ready pods", "Peak pods", "Peak {res}", "Time", "Patch")
+
+
+def title(a: Advice) -> str:
+    t = a.target
+    return f"{t.kind} {t.namespace}/{t.name} · advice (minimize {a.objective})"
+
+
+def constraints_line(a: Advice) -> str:
+    cap = ", ".join(f"{r}={q}" for r, q in a.capacity.items()) or "unlimited"
+    if a.min_ready_pods is None:
+        floor = "the default floor (every clique keeps minAvailable / the service keeps serving)"
+    else:
+        floor = f"{a.min_ready} ({a.min_ready_pods} ready pods)"
+    return f"Constraints: capacity {cap}; min ready: {floor}"
+
+
+def search_line(a: Advice) -> str:
+    size = sum(g.size for g in a.grid)
+    pruned = sum(g.pruned for g in a.grid)
+    skipped = sum(g.skipped for g in a.grid)
+    what = ("optimal within the searched grid" if a.optimal
+            else f"best of the candidates planned; {skipped} not planned (budget; --exhaustive plans them all)")
+    return (f"Searched: {a.searched} candidates planned, {pruned} pruned by monotonicity, of a grid of {size}: "
+            f"{what}")
+
+
+def label(c: Candidate) -> str:
+    return c.strategy + (" (proposed, not implemented upstream)" if c.proposed else "")
+
+
+def summary_line(c: Candidate, a: Advice) -> str:
+    peak = c.peak.get(a.peak_resource, "0")
+    parts = [f"{c.steps} steps", f"min ready pods {c.min_ready_pods}", f"peak pods {c.peak_pods}",
+             f"peak {a.peak_resource} {peak}"]
+    if c.time is not None:
+        parts.append(f"{c.time}s")
+    return ", ".join(parts)
+
+
+def patch_yaml(c: Candidate) -> str:
+    from .data import to_yaml
+
+    return to_yaml(c.to_dict()["patch"]) if c.patch else "{}\n"
+
+
+def short_patch(c: Candidate) -> str:
+    """The patch on one line: the strategy fields set, by path."""
+    out: list[str] = []
+
+    def walk(v: Any, path: str) -> None:
+        if isinstance(v, dict):
+            name = v.get("name")
+            for k, x in v.items():
+                if k == "name" and name is not None:
+                    continue
+                walk(x, f"{path}.{k}" if path else k)
+        elif isinstance(v, list):
+            for item in v:
+                key = f"[{item.get('name')}]" if isinstance(item, dict) and "name" in item else "[]"
+                walk(item, path + key)
+        else:
+            out.append(f"{path.removeprefix('spec.')}={'null' if v is None else v}")
+
+    walk(c.to_dict()["patch"], "")
+    return " ".join(out) or "(as is)"
+
+
+PROPOSED_NOTE = "* proposed in a design discussion, not implemented by the operator upstream"
+
+
+def header(a: Advice) -> list[str]:
+    return [h.format(res=a.peak_resource) for h in FRONTIER_HEADER]
+
+
+def frontier_cells(a: Advice, i: int, c: Candidate) -> list[str]:
+    return ["→" if i == 0 else "", c.strategy + ("*" if c.proposed else ""), str(c.steps), str(c.min_ready_pods), str(c.peak_pods),
+            c.peak.get(a.peak_resource, "0"), "—" if c.time is None else f"{c.time}s", short_patch(c)]
