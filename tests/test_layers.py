@@ -14,7 +14,8 @@ ALLOWED = {
     "load": {"load", "core"},
     "render": {"render", "core"},
     "lint": {"lint", "core", "kinds", "load", "schemas_access"},
-    "app": {"core", "kinds", "load", "lint", "schemas_access"},
+    "advise": {"advise", "core"},
+    "app": {"core", "kinds", "load", "lint", "schemas_access", "advise"},
     "cli": {"app", "render", "load", "schemas_access", "lint"},
 }
 IMPURE = {"subprocess", "socket", "random", "time", "datetime", "requests", "urllib", "http"}

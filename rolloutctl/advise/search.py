@@ -20,9 +20,10 @@ best that meets the constraints.
   unavailability (and the same other fields) fail too; (S) a candidate stuck on
   ``InsufficientCapacity`` makes every candidate with more surge fail too.
   ``optimal`` is true when every candidate of the grid was planned or pruned.
-- **Budget**: planning work is counted deterministically as (steps + 1) x pods of
-  each plan; the default allows about 20 times the work of one ``rolloutctl plan``
-  of the manifest as given, start-up included (``STARTUP_WORK``, see bench/).
+- **Budget**: planning work is counted deterministically (the worlds each plan passes
+  through, weighted by its pods); the default allows about 20 times the work of one
+  ``rolloutctl plan`` of the manifest as given, start-up included (``STARTUP_WORK``,
+  bench/README.md). ``exhaustive`` lifts it.
 """
 
 from __future__ import annotations
@@ -43,9 +44,12 @@ from ..core.simulate import run
 
 OBJECTIVES = ("steps", "peak", "time")
 DEFAULT_PEAK_RESOURCE = "nvidia.com/gpu"
-#: start-up, loading and admission of one ``rolloutctl plan`` expressed in planning
-#: work units ((steps + 1) x pods); measured in bench/README.md
-STARTUP_WORK = 800
+#: planning work of one candidate: the worlds its plan passes through, weighted by its
+#: pods (passes x (1 + peak pods / PODS_PER_UNIT)); about 4-7 ms each on the bench machine
+PODS_PER_UNIT = 20
+#: start-up, loading and admission of one ``rolloutctl plan`` in the same units
+#: (about 0.45 s; bench/README.md)
+STARTUP_WORK = 100
 BUDGET_FACTOR = 20
 FRONTIER_SIZE = 8
 
@@ -80,11 +84,13 @@ class _Watched:
         self.api_version, self.kind, self.timed = model.api_version, model.kind, model.timed
         self.first: int | None = None
         self.worst = 0
+        self.passes = 0
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._m, name)
 
     def metrics(self, world: Any) -> Mapping[str, Any]:
+        self.passes += 1
         d = self._m.floor_deficit(self._d, world)
         if self.first is None:
             self.first = d
@@ -148,7 +154,7 @@ class Search:
         if self.floor.pods is not None:
             breached = int(summary.get("minReadyPods", 0)) < self.floor.pods
         cand = self._candidate(space, values, built, plan.outcome, plan.stuck, summary, time, violation)
-        work = (len(plan.steps) + 1) * max(1, int(summary.get("peakPods", 0)))
+        work = math.ceil(watched.passes * (1 + int(summary.get("peakPods", 0)) / PODS_PER_UNIT))
         return _Eval(cand, vals, breached, plan.stuck.reason if plan.stuck else None, work)
 
     @staticmethod
@@ -293,7 +299,8 @@ class Search:
             peak_resource=self.resource, searched=len(self.done), optimal=complete,
             recommendation=feasible[0] if feasible else None, frontier=tuple(self.frontier(feasible)),
             rejected=tuple(rejected), grid=tuple(grid_info), warnings=tuple(warnings),
-            current=current.cand)
+            current=current.cand,
+            floor=str(getattr(self.make_model(), "floor_goal", "")) if self.floor.pods is None else "")
 
     @staticmethod
     def _start(s: StrategySpace) -> dict[str, Any]:

@@ -152,6 +152,8 @@ class Advice:
     warnings: tuple[Warning, ...] = ()
     #: the manifest as given, planned the same way (for reference)
     current: Candidate | None = None
+    #: the kind's default floor in words (used when ``min_ready_pods`` is None)
+    floor: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -159,7 +161,7 @@ class Advice:
             "kind": "Advice",
             "target": self.target.to_dict(),
             "constraints": {"capacity": dict(self.capacity), "minReady": self.min_ready,
-                            "minReadyPods": self.min_ready_pods},
+                            "minReadyPods": self.min_ready_pods, "floor": self.floor},
             "objective": self.objective,
             "peakResource": self.peak_resource,
             "searched": self.searched,
@@ -183,3 +185,35 @@ def _plain(v: Any) -> Any:
     if isinstance(v, (list, tuple)):
         return [_plain(x) for x in v]
     return v
+
+
+def apply_patch(manifest: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
+    """``manifest`` with an advice ``patch`` merged in, as docs/advise.md describes it:
+    mappings merge key by key, ``null`` removes a key, and a list of named items
+    (cliques, scaling groups) merges item by item on ``name``."""
+    import copy
+
+    def merge(base: Any, p: Any) -> Any:
+        if isinstance(p, Mapping) and isinstance(base, Mapping):
+            out = {k: copy.deepcopy(v) for k, v in base.items()}
+            for k, v in p.items():
+                if v is None:
+                    out.pop(k, None)
+                else:
+                    out[k] = merge(out.get(k), v)
+            return out
+        if isinstance(p, list) and isinstance(base, list) and all(isinstance(x, Mapping) and "name" in x for x in p):
+            out_l = [copy.deepcopy(x) for x in base]
+            for item in p:
+                idx = next((i for i, x in enumerate(out_l) if isinstance(x, Mapping) and x.get("name") == item["name"]),
+                           None)
+                if idx is None:
+                    out_l.append(merge({}, item))
+                else:
+                    out_l[idx] = merge(out_l[idx], item)
+            return out_l
+        if isinstance(p, Mapping):
+            return merge({}, p)
+        return copy.deepcopy(p)
+
+    return merge(dict(manifest), dict(patch))

@@ -18,7 +18,7 @@ def title(a: Advice) -> str:
 def constraints_line(a: Advice) -> str:
     cap = ", ".join(f"{r}={q}" for r, q in a.capacity.items()) or "unlimited"
     if a.min_ready_pods is None:
-        floor = "the default floor (every clique keeps minAvailable / the service keeps serving)"
+        floor = f"the default floor ({a.floor})" if a.floor else "the default floor"
     else:
         floor = f"{a.min_ready} ({a.min_ready_pods} ready pods)"
     return f"Constraints: capacity {cap}; min ready: {floor}"

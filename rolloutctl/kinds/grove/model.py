@@ -277,6 +277,7 @@ class GroveModel:
         return self.pcs(desired).strategy_type
 
     # advise (kinds/grove/advise.py) --------------------------------------------
+    floor_goal = "every PodCliqueSet replica keeps the minAvailable of its cliques and scaling groups"
     floor_text = ("a PodCliqueSet replica drops below the minAvailable of one of its cliques or scaling groups "
                   "(surge replicas count)")
 

@@ -1817,6 +1817,7 @@ class RayServiceModel:
         return classify(changes, desired, live, self.version, self.config)
 
     # -- advise (kinds/kuberay/advise.py) -----------------------------------------------
+    floor_goal = "the service keeps serving"
     floor_text = "the service stops serving (no RayCluster receives traffic)"
 
     def advice_spaces(self, desired: Obj, old: Obj | None) -> list:

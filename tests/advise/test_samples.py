@@ -1,0 +1,110 @@
+"""``advise`` on the bundled samples at three capacities (unlimited, tight, too small):
+the recommended patch, applied to the manifest and planned again with ``plan``, meets
+the constraints and gives the numbers the advice promised."""
+
+from __future__ import annotations
+
+import pytest
+
+from rolloutctl.core.quantity import parse_quantity
+from tests.advise.helpers import PCS_NEW, PCS_OLD, RS_NEW, RS_OLD, advise, gpus, patched, replan
+
+# the Grove sample runs 40 GPUs; the RayService sample 14 CPUs per cluster
+CASES = [
+    ("grove-unlimited", PCS_NEW, PCS_OLD, (), None),
+    ("grove-tight", PCS_NEW, PCS_OLD, ("nvidia.com/gpu=44",), None),
+    ("grove-tight-min-ready", PCS_NEW, PCS_OLD, ("nvidia.com/gpu=48",), "75%"),
+    ("ray-unlimited", RS_NEW, RS_OLD, (), None),
+    ("ray-tight", RS_NEW, RS_OLD, ("cpu=28",), None),
+]
+
+
+def _fits(plan, capacity) -> bool:
+    for item in capacity:
+        res, _, qty = item.partition("=")
+        if parse_quantity(plan.summary["peak"].get(res, "0")) > parse_quantity(qty):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("name,new,old,capacity,min_ready", CASES, ids=[c[0] for c in CASES])
+def test_recommendation_replanned_meets_the_constraints(tmp_path, name, new, old, capacity, min_ready):
+    a = advise(new, old, capacity=capacity, min_ready=min_ready)
+    r = a.recommendation
+    assert r is not None, a.rejected
+    plan, watch, final = replan(patched(new, dict(r.patch), tmp_path), old, capacity)
+    assert plan.outcome in ("converged", "noop"), plan.stuck
+    assert plan.strategy == r.strategy
+    assert _fits(plan, capacity)
+    if a.min_ready_pods is None:
+        assert not watch.breached, "the kind's default floor is broken by the recommended plan"
+    else:
+        assert plan.summary["minReadyPods"] >= a.min_ready_pods
+    # the advice describes exactly the plan a user gets
+    assert (plan.summary["steps"], plan.summary["minReadyPods"], plan.summary["peakPods"]) == \
+        (r.steps, r.min_ready_pods, r.peak_pods)
+    assert dict(plan.summary["peak"]) == dict(r.peak)
+    # and it is no worse than the manifest as given, where that meets the constraints
+    if a.current is not None and a.current.feasible:
+        assert r.steps <= a.current.steps
+    for c in a.frontier:
+        assert c.feasible
+
+
+def test_grove_too_small_capacity_has_no_recommendation_and_says_why():
+    a = advise(PCS_NEW, PCS_OLD, capacity=("nvidia.com/gpu=20",))
+    assert a.recommendation is None and a.frontier == ()
+    reasons = {r.strategy: r.reason for r in a.rejected}
+    assert set(reasons) == {"RollingRecreate", "RollingUpdate", "ReplicaRecreate"}
+    assert set(reasons.values()) <= {"InsufficientCapacity", "MinReadyBreached"}
+    assert "InsufficientCapacity" in reasons.values()
+    assert all(r.message for r in a.rejected)
+
+
+def test_ray_too_small_capacity_has_no_recommendation_and_says_why():
+    a = advise(RS_NEW, RS_OLD, capacity=("cpu=20",))
+    assert a.recommendation is None
+    reasons = {r.strategy: r.reason for r in a.rejected}
+    assert reasons["NewCluster"] == "InsufficientCapacity"
+    # the sample has no autoscaler: the incremental upgrade is reported unusable, not guessed
+    assert reasons["NewClusterWithIncrementalUpgrade"] == "AutoscalingRequired"
+    # None would leave the old image running
+    assert reasons["None"] == "NotRolledOut"
+
+
+def test_none_is_never_recommended_for_a_change_it_does_not_roll_out():
+    a = advise(RS_NEW, RS_OLD)
+    assert a.recommendation is not None and a.recommendation.strategy == "NewCluster"
+    assert all(c.strategy != "None" for c in a.frontier)
+
+
+def test_none_is_a_candidate_when_the_change_needs_no_new_cluster(tmp_path):
+    """A Serve-config-only change reaches the running cluster under every strategy;
+    None ties with NewCluster on every metric and loses on the simplest manifest."""
+    import yaml
+    raw = yaml.safe_load(open(RS_OLD).read())
+    raw["spec"]["serveConfigV2"] = raw["spec"]["serveConfigV2"].replace("num_replicas: 2", "num_replicas: 3")
+    new = tmp_path / "serve.yaml"
+    new.write_text(yaml.safe_dump(raw))
+    a = advise(str(new), RS_OLD)
+    assert a.recommendation is not None
+    strategies = {c.strategy for c in a.frontier} | {a.recommendation.strategy}
+    assert "None" not in {r.strategy for r in a.rejected}
+    assert a.recommendation.strategy == "NewCluster"  # fewer fields than type: None
+    assert strategies <= {"NewCluster", "None"}
+
+
+def test_no_proposed_keeps_to_the_operator_strategies():
+    a = advise(PCS_NEW, PCS_OLD, proposed=False)
+    assert a.recommendation is not None and a.recommendation.strategy == "RollingRecreate"
+    assert not a.recommendation.proposed
+    assert all(not c.proposed for c in a.frontier) and all(g.strategy == "RollingRecreate" for g in a.grid)
+
+
+def test_proposed_recommendation_is_marked(tmp_path):
+    a = advise(PCS_NEW, PCS_OLD)
+    r = a.recommendation
+    assert r is not None
+    if r.proposed:
+        assert any(w.code == "ProposedStrategy" for w in a.warnings)
+    assert gpus(r) <= 80
