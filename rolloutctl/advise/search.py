@@ -122,6 +122,9 @@ class Search:
         self.pruned: set[tuple[str, tuple]] = set()
         self.work = 0
         self.budget: float = math.inf
+        #: the starting world of the first candidate planned (the manifest as given);
+        #: a kind with ``reobserve`` derives the others' from it
+        self.base_world: Any = None
 
     # -- one candidate -------------------------------------------------------------------
     def plan(self, space: StrategySpace, values: Mapping[str, Any], built: Built) -> _Eval:
@@ -134,7 +137,12 @@ class Search:
             cand = self._candidate(space, values, built, "stuck", Stuck(V_REJECTED, msg), {}, None, (V_REJECTED, msg))
             return _Eval(cand, vals, False, V_REJECTED, 1)
         watched = _Watched(model, built.manifest)
-        world = model.observe(built.manifest, self.observed, self.env)
+        if self.base_world is not None and hasattr(model, "reobserve"):
+            world = model.reobserve(self.base_world, built.manifest, self.observed, self.env)
+        else:
+            world = model.observe(built.manifest, self.observed, self.env)
+            if self.base_world is None:
+                self.base_world = world
         plan, final = run(watched, built.manifest, world, self.env)
         breached = watched.worst > (watched.first or 0)
         summary = dict(plan.summary)

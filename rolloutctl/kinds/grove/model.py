@@ -74,6 +74,22 @@ class GroveModel:
             world = World(list(kids) + [_with_status(desired, status)])
         return world.with_memory(**{MEM_WARNINGS: OBS.initial_warnings(pcs, world) + OBS.foreign_warnings(pcs, foreign)})
 
+    def reobserve(self, world: World, desired: Obj, observed: Sequence[Obj], env: Environment) -> World:
+        """The starting world of ``desired`` when ``world`` is what ``observe`` built from
+        the same ``observed`` input for a manifest that differs from ``desired`` only in
+        its update-strategy fields (``advise`` plans many such candidates). With only the
+        previous PodCliqueSet observed, the settled cluster does not depend on the new
+        manifest: the PodCliqueSet object is swapped, its status kept, as ``observe``
+        does. Otherwise (live children) ``observe`` runs again."""
+        pcs = self.pcs(desired)
+        tops = [o for o in observed if o.kind == "PodCliqueSet" and o.name == desired.name and o.namespace == desired.namespace]
+        children, foreign = OBS.partition_owned(pcs, [o for o in observed if o.kind != "PodCliqueSet"])
+        cur = world.get("PodCliqueSet", desired.namespace, desired.name)
+        if not tops or children or cur is None:
+            return self.observe(desired, observed, env)
+        w = world.replace(put=[_with_status(desired, cur.status)])
+        return w.with_memory(**{MEM_WARNINGS: OBS.initial_warnings(pcs, w) + OBS.foreign_warnings(pcs, foreign)})
+
     def reconcile(self, desired: Obj, world: World) -> list[Action]:
         pcs = self.pcs(desired)
         base = world
