@@ -1,0 +1,79 @@
+"""``rolloutctl advise`` as a user runs it: formats, exit codes, usage errors."""
+
+from __future__ import annotations
+
+import jsonschema
+import pytest
+
+from rolloutctl.schemas_access import schema
+from tests.advise.helpers import RS_NEW, RS_OLD
+from tests.advise.small import small_pair
+
+
+@pytest.fixture
+def small(tmp_path):
+    return small_pair(tmp_path)
+
+
+def test_json_validates_is_deterministic_and_exit_0(cli, small):
+    new, old = small
+    r = cli("advise", new, "--observed", old, "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    doc = r.json()
+    jsonschema.Draft202012Validator(schema("advice")).validate(doc)
+    assert doc["kind"] == "Advice" and doc["objective"] == "steps" and doc["optimal"] is True
+    assert doc["recommendation"]["patch"]["spec"]["updateStrategy"]["type"] == doc["recommendation"]["strategy"]
+    assert doc["frontier"][0] == doc["recommendation"]
+    assert cli("advise", new, "--observed", old, "-o", "json").stdout == r.stdout
+
+
+def test_schema_command_lists_advice(cli):
+    r = cli("schema", "advice")
+    assert r.exit_code == 0 and '"title": "rolloutctl Advice"' in r.stdout
+    assert "advice" in cli("schema", "--help").stdout
+
+
+def test_nothing_meets_the_constraints_exits_1_with_reasons(cli, small):
+    new, old = small
+    r = cli("advise", new, "--observed", old, "--capacity", "nvidia.com/gpu=2")
+    assert r.exit_code == 1, r.stderr
+    assert "No candidate meets the constraints." in r.stdout
+    assert "cannot meet the constraints: InsufficientCapacity" in r.stdout
+
+
+def test_table_and_markdown_show_patch_frontier_and_search(cli, small):
+    new, old = small
+    t = cli("advise", new, "--observed", old, "--capacity", "nvidia.com/gpu=6", "--min-ready", "75%")
+    assert t.exit_code == 0, t.stderr
+    for text in ("Recommendation:", "Patch (merge into the manifest", "Frontier", "Searched:", "min ready: 75% (5 ready pods)"):
+        assert text in t.stdout
+    m = cli("advise", new, "--observed", old, "--capacity", "nvidia.com/gpu=6", "-o", "markdown")
+    assert m.exit_code == 0
+    assert "```yaml" in m.stdout and "| Strategy |" in m.stdout.replace("|  | Strategy", "| Strategy")
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--minimize", "time"], "--minimize time: the PodCliqueSet model is untimed"),
+    (["--min-ready", "lots"], "--min-ready 'lots'"),
+    (["--min-ready", "120%"], "--min-ready '120%'"),
+])
+def test_usage_errors_exit_2_with_one_line(cli, small, args, message):
+    new, old = small
+    r = cli("advise", new, "--observed", old, *args)
+    assert r.exit_code == 2
+    assert message in r.stderr and "Traceback" not in r.stderr
+
+
+def test_observed_is_required(cli, small):
+    new, _old = small
+    r = cli("advise", new)
+    assert r.exit_code == 2 and "--observed" in r.stderr
+
+
+def test_minimize_time_on_a_timed_kind(cli):
+    r = cli("advise", RS_NEW, "--observed", RS_OLD, "--minimize", "time", "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    doc = r.json()
+    assert doc["objective"] == "time" and doc["recommendation"]["time"] is not None
+    assert {x["strategy"]: x["reason"] for x in doc["rejected"]} == {
+        "NewClusterWithIncrementalUpgrade": "AutoscalingRequired", "None": "NotRolledOut"}
