@@ -349,7 +349,7 @@ def advise_command(
     exhaustive: bool = typer.Option(False, "--exhaustive", help="Plan the whole grid, beyond the default budget (~20x one plan)."),
     no_proposed: bool = typer.Option(False, "--no-proposed", help="Only strategies the operator implements (no design proposals)."),
     never_ready: List[str] = typer.Option([], "--never-ready", metavar="GLOB", help=_NEVER_READY_HELP),
-    max_steps: int = typer.Option(500, "--max-steps", min=1, help="A candidate that needs more steps is stuck (MaxStepsExceeded)."),
+    max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help="An explicit cap: a candidate that needs more steps is stuck (MaxStepsExceeded). Default: none."),
     output: PlanFormat = typer.Option(PlanFormat.table, "-o", "--output", help="Output format."),
     no_color: bool = typer.Option(False, "--no-color", help="No colour (also: NO_COLOR=1)."),
     kuberay_version: Optional[str] = typer.Option(None, "--kuberay-version", help="KubeRay operator version to model (RayService)."),

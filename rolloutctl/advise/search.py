@@ -49,7 +49,7 @@ DEFAULT_PEAK_RESOURCE = "nvidia.com/gpu"
 PODS_PER_UNIT = 20
 #: start-up, loading and admission of one ``rolloutctl plan`` in the same units
 #: (about 0.45 s; bench/README.md)
-STARTUP_WORK = 100
+STARTUP_WORK = 200
 BUDGET_FACTOR = 20
 FRONTIER_SIZE = 8
 
@@ -324,7 +324,8 @@ class Search:
 
     def frontier(self, feasible: Sequence[Candidate]) -> list[Candidate]:
         """The best candidates that no other beats on steps, min-ready and peak at once
-        (one per distinct triple, the best ranked), best first."""
+        (one per distinct triple, the best ranked, at most ``FRONTIER_SIZE``), and the
+        best of every other strategy that has a feasible candidate; best first."""
         out: list[Candidate] = []
         seen: set[tuple] = set()
         for c in feasible:  # already in rank order
@@ -338,7 +339,10 @@ class Search:
             out.append(c)
             if len(out) >= FRONTIER_SIZE:
                 break
-        return out
+        for c in feasible:
+            if all(o.strategy != c.strategy for o in out):
+                out.append(c)
+        return sorted(out, key=self.key)
 
 
 def _violation_rank(c: Candidate) -> int:

@@ -53,26 +53,35 @@ def patch_yaml(c: Candidate) -> str:
     return to_yaml(c.to_dict()["patch"]) if c.patch else "{}\n"
 
 
-def short_patch(c: Candidate) -> str:
-    """The patch on one line: the strategy fields set, by path."""
-    out: list[str] = []
+_QUIET = {"spec", "template", "updateStrategy", "upgradeStrategy", "rollingUpdate", "clusterUpgradeOptions",
+          "cliques", "podCliqueScalingGroups"}
 
-    def walk(v: Any, path: str) -> None:
+
+def short_patch(c: Candidate) -> str:
+    """The patch on one line for the frontier table: the values it sets, grouped by the
+    clique or scaling group they belong to (``prefill: maxUnavailable=0 maxSurge=1``);
+    the recommendation's YAML patch is the exact one."""
+    groups: dict[str, list[str]] = {}
+
+    def walk(v: Any, owner: str, leaf: str) -> None:
         if isinstance(v, dict):
-            name = v.get("name")
             for k, x in v.items():
-                if k == "name" and name is not None:
+                if k == "name":
                     continue
-                walk(x, f"{path}.{k}" if path else k)
+                walk(x, owner, leaf if k in _QUIET else k)
         elif isinstance(v, list):
             for item in v:
-                key = f"[{item.get('name')}]" if isinstance(item, dict) and "name" in item else "[]"
-                walk(item, path + key)
+                walk(item, str(item.get("name")) if isinstance(item, dict) else owner, leaf)
         else:
-            out.append(f"{path.removeprefix('spec.')}={'null' if v is None else v}")
+            groups.setdefault(owner, []).append(f"{leaf or 'budgets'}={'unset' if v is None else v}")
 
-    walk(c.to_dict()["patch"], "")
-    return " ".join(out) or "(as is)"
+    patch = c.to_dict()["patch"]
+    spec = patch.get("spec", {}) if isinstance(patch, dict) else {}
+    for k, v in spec.items():
+        walk(v, "", k if k not in _QUIET else "")
+    parts = [" ".join(groups.pop("", []))] if "" in groups else []
+    parts += [f"{o}: {' '.join(vals)}" for o, vals in groups.items()]
+    return "; ".join(p for p in parts if p) or "(as is)"
 
 
 PROPOSED_NOTE = "* proposed in a design discussion, not implemented by the operator upstream"
