@@ -7,7 +7,7 @@ from typing import Any
 
 from ..core.advice import Advice, Candidate
 
-FRONTIER_HEADER = ("", "Strategy", "Steps", "Min ready pods", "Peak pods", "Peak {res}", "Time", "Patch")
+FRONTIER_HEADER = ("", "Strategy", "Steps", "Min ready", "Peak pods", "Peak {res}", "Time", "Patch")
 
 
 def title(a: Advice) -> str:
