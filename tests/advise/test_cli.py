@@ -77,3 +77,29 @@ def test_minimize_time_on_a_timed_kind(cli):
     assert doc["objective"] == "time" and doc["recommendation"]["time"] is not None
     assert {x["strategy"]: x["reason"] for x in doc["rejected"]} == {
         "NewClusterWithIncrementalUpgrade": "AutoscalingRequired", "None": "NotRolledOut"}
+
+
+@pytest.mark.parametrize("name,content,fragments", [c for c in __import__(
+    "tests.hardening.test_bad_input_cli", fromlist=["FILE_CASES"]).FILE_CASES][:6])
+def test_bad_input_is_one_line_and_exit_2(cli, small, tmp_path, name, content, fragments):
+    from tests.hardening.helpers import assert_input_error
+
+    _new, old = small
+    bad = tmp_path / "bad.yaml"
+    bad.write_bytes(content)
+    r = cli("advise", str(bad), "--observed", old)
+    assert_input_error(r, str(bad), *fragments)
+
+
+def test_manifest_the_operator_rejects_exits_2(cli, small, tmp_path):
+    import yaml
+    from tests.hardening.helpers import assert_input_error
+
+    new, old = small
+    doc = yaml.safe_load(open(new).read())
+    doc["spec"]["updateStrategy"] = {"type": "RollingUpdate"}
+    doc["spec"]["template"]["cliques"][0]["updateStrategy"] = {"maxUnavailable": 0, "maxSurge": 0}
+    p = tmp_path / "rejected.yaml"
+    p.write_text(yaml.safe_dump(doc))
+    r = cli("advise", str(p), "--observed", old)
+    assert_input_error(r, str(p), "the operator would reject this manifest")

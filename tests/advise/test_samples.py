@@ -108,3 +108,29 @@ def test_proposed_recommendation_is_marked(tmp_path):
     if r.proposed:
         assert any(w.code == "ProposedStrategy" for w in a.warnings)
     assert gpus(r) <= 80
+
+
+def test_upstream_incremental_sample_fastest_safe_upgrade(upstream, tmp_path):
+    """KubeRay's own incremental-upgrade sample with a new Ray image: ``--minimize time``
+    over NewCluster and the incremental options; the recommendation re-planned keeps
+    the service serving and takes the promised time."""
+    import yaml
+
+    src = upstream / "kuberay" / "samples" / "ray-service.incremental-upgrade.yaml"
+    if not src.exists():
+        pytest.skip("upstream incremental-upgrade sample not available")
+    raw = yaml.safe_load(src.read_text())
+    old = tmp_path / "old.yaml"
+    old.write_text(yaml.safe_dump(raw))
+    text = yaml.safe_dump(raw)
+    new = tmp_path / "new.yaml"
+    new.write_text(text.replace("rayproject/ray:2.51.0", "rayproject/ray:2.52.0"))
+    assert new.read_text() != text
+    a = advise(str(new), str(old), objective="time")
+    r = a.recommendation
+    assert r is not None and r.time is not None
+    assert a.current is not None and a.current.time is not None and r.time <= a.current.time
+    assert "NewClusterWithIncrementalUpgrade" in {g.strategy for g in a.grid}
+    plan, watch, _ = replan(patched(str(new), dict(r.patch), tmp_path), str(old))
+    assert plan.outcome == "converged" and not watch.breached
+    assert plan.steps[-1].time == r.time and plan.summary["steps"] == r.steps
