@@ -527,7 +527,8 @@ def lint(paths: Sequence[str], opts: LintOptions, stdin: Any = None) -> LintResu
     from .lint.engine import lint as run_lint
 
     baseline = read_baseline(opts.baseline) if opts.baseline else None
-    loaded = load_paths(paths, opts.limits, stdin=stdin)
+    # documents that are no Kubernetes object (a workflow, package.json) are not lint's business
+    loaded = load_paths(paths, opts.limits, stdin=stdin, skip_non_objects=True)
     if not opts.allow_empty:
         check_some_input(paths, loaded)
     live = load_paths(opts.live, opts.limits) if opts.live else Loaded()

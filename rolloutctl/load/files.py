@@ -433,9 +433,12 @@ def _reader_error(exc: yaml.reader.ReaderError, text: str) -> tuple[int, str]:
     return line, f"character {code} is not allowed in YAML ({one_line(exc.reason, 100)})"
 
 
-def parse_documents(text: str, name: str, limits: Limits = Limits()) -> tuple[list[Obj], list[InputError], int]:
+def parse_documents(text: str, name: str, limits: Limits = Limits(), *,
+                    skip_non_objects: bool = False) -> tuple[list[Obj], list[InputError], int]:
     """Parse every document of ``text``. Returns objects, errors and the number of
-    non-empty documents. ``kind: List`` documents contribute their items."""
+    non-empty documents. ``kind: List`` documents contribute their items. With
+    ``skip_non_objects`` a document that is not a Kubernetes object at all
+    (``is_not_an_object``) is passed over instead of being an error."""
     objs: list[Obj] = []
     errors: list[InputError] = []
     ndocs = 0
@@ -450,6 +453,8 @@ def parse_documents(text: str, name: str, limits: Limits = Limits()) -> tuple[li
             if value is None:
                 continue
             ndocs += 1
+            if skip_non_objects and is_not_an_object(value):
+                continue
             _collect(value, lines, name, line, objs, errors, cols=cols)
     except yaml.MarkedYAMLError as exc:
         errors.append(InputError(name, *_syntax_error(exc, text)))
@@ -463,6 +468,15 @@ def parse_documents(text: str, name: str, limits: Limits = Limits()) -> tuple[li
 
 
 # ----------------------------------------------------------------------------- objects
+
+
+def is_not_an_object(value: Any) -> bool:
+    """A document that is no Kubernetes object, not even a broken one: not a mapping (a
+    list such as ``.pre-commit-hooks.yaml``, a scalar), or a mapping with neither
+    ``apiVersion`` nor ``kind`` (a ``.pre-commit-config.yaml``, a GitHub workflow,
+    ``package.json``, Helm values). A mapping with one of the two is a manifest with a
+    mistake in it, and stays an error."""
+    return not isinstance(value, dict) or ("apiVersion" not in value and "kind" not in value)
 
 
 def _collect(value: Any, lines: dict[tuple, int], name: str, line: int, objs: list[Obj],
@@ -628,8 +642,11 @@ def _decode(data: bytes) -> str:
         raise _Fail(line, f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})") from None
 
 
-def load_paths(paths: Iterable[str], limits: Limits = Limits(), stdin: BinaryIO | None = None) -> Loaded:
-    """Load every object from ``paths``. Errors are collected, not raised."""
+def load_paths(paths: Iterable[str], limits: Limits = Limits(), stdin: BinaryIO | None = None, *,
+               skip_non_objects: bool = False) -> Loaded:
+    """Load every object from ``paths``. Errors are collected, not raised.
+    ``skip_non_objects``: see ``parse_documents`` (``lint`` of whatever files a
+    repository holds)."""
     result = Loaded()
     files, errs = expand_paths(paths)
     result.errors.extend(errs)
@@ -649,7 +666,7 @@ def load_paths(paths: Iterable[str], limits: Limits = Limits(), stdin: BinaryIO 
         except OSError as exc:
             result.errors.append(InputError(name, 0, f"cannot read: {exc.strerror or exc}"))
             continue
-        objs, errors, ndocs = parse_documents(text, name, limits)
+        objs, errors, ndocs = parse_documents(text, name, limits, skip_non_objects=skip_non_objects)
         if f == STDIN and ndocs == 0 and not errors:
             result.empty_stdin = True
         src = helm_sources(text)
