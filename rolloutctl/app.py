@@ -40,6 +40,17 @@ class PlanOptions:
     progress: Any = field(default=None, compare=False)
     #: namespace of desired objects that name none (the repository configuration's; else default)
     namespace: str | None = None
+    #: ``--from-cluster``: the observed objects are read with kubectl (``load.kubectl.read_live``)
+    from_cluster: bool = False
+    context: str | None = None
+    kubeconfig: str | None = None
+    kubectl_timeout: float = 60.0
+    #: ``--allow-empty``: empty standard input for ``--observed -`` means "nothing there"
+    allow_empty: bool = False
+
+
+#: ``--capacity from-cluster``: read allocatable node resources and the namespace's quota
+CAPACITY_FROM_CLUSTER = "from-cluster"
 
 
 def parse_capacity(items: Iterable[str]) -> dict[str, int]:
@@ -47,6 +58,8 @@ def parse_capacity(items: Iterable[str]) -> dict[str, int]:
     out: dict[str, int] = {}
     errors = []
     for item in items:
+        if item == CAPACITY_FROM_CLUSTER:
+            continue
         res, sep, qty = item.partition("=")
         if not sep or not res.strip() or not qty.strip():
             errors.append(f"--capacity {item!r}: expected RESOURCE=QUANTITY, e.g. nvidia.com/gpu=16")
@@ -60,11 +73,13 @@ def parse_capacity(items: Iterable[str]) -> dict[str, int]:
     return out
 
 
-def environment(opts: PlanOptions) -> Environment:
+def environment(opts: PlanOptions, from_cluster: Mapping[str, int] | None = None) -> Environment:
+    """The world assumptions; ``from_cluster`` (``--capacity from-cluster``) is the capacity
+    read from the cluster, which explicit ``--capacity RESOURCE=QTY`` values override."""
     if opts.max_steps is not None and opts.max_steps < 1:
         raise InputProblem(["--max-steps must be at least 1"])
-    return Environment(capacity=parse_capacity(opts.capacity), never_ready=tuple(opts.never_ready),
-                       max_steps=opts.max_steps)
+    return Environment(capacity={**(from_cluster or {}), **parse_capacity(opts.capacity)},
+                       never_ready=tuple(opts.never_ready), max_steps=opts.max_steps)
 
 
 def load(paths: Sequence[str], limits: Limits, *, what: str = "") -> Loaded:
@@ -217,36 +232,166 @@ def kuberay_options(version: str | None, gates: Sequence[str], env: Sequence[str
             **({"kuberay_env": tuple(env)} if env else {})}
 
 
-def checked_inputs(paths: Sequence[str], opts: PlanOptions) -> tuple[list[Obj], list[Obj]]:
+@dataclass
+class Inputs:
+    """What ``plan``/``next``/``plan --compare`` model: desired and observed objects, and,
+    with ``--from-cluster``, the warnings of the reads (per target) and the capacity read."""
+
+    desired: list[Obj]
+    observed: list[Obj]
+    warnings: dict[tuple, tuple[Warning, ...]] = field(default_factory=dict)
+    capacity: dict[tuple, dict[str, int]] = field(default_factory=dict)
+
+    def __iter__(self):  # desired, observed = checked_inputs(...)
+        return iter((self.desired, self.observed))
+
+
+def checked_inputs(paths: Sequence[str], opts: PlanOptions, *, kubectl_run: Any = None) -> Inputs:
     """Desired and observed objects for ``plan``/``next``/``plan --compare``, after
     every input check that must pass before a model sees them: readable files,
     no duplicates, well-typed objects (schema), a modellable size."""
+    check_stdin_once(paths, opts.observed)
     loaded_desired, loaded_observed = load_all(paths, opts.observed, limits=opts.limits)
+    if not opts.allow_empty:
+        check_not_empty_stdin(opts.observed, loaded_observed, "--observed")
     desired, observed = loaded_desired.objects, loaded_observed.objects
     if opts.namespace:
         desired = [_with_namespace(o, opts.namespace) for o in desired]
     desired = [with_generated_name(o) for o in desired]  # named by the API server on create
-    check_duplicates([o for o in desired if not is_generated(o)])
-    check_duplicates(observed)
-    reject_schema_errors(desired, observed)
-    check_scale([*desired, *observed], opts.limits)
-    return desired, observed
+    inputs = Inputs(desired, observed)
+    if opts.from_cluster or CAPACITY_FROM_CLUSTER in opts.capacity:
+        _read_cluster(inputs, paths, opts, kubectl_run)
+    check_duplicates([o for o in inputs.desired if not is_generated(o)])
+    check_duplicates(inputs.observed)
+    reject_schema_errors(inputs.desired, inputs.observed)
+    check_scale([*inputs.desired, *inputs.observed], opts.limits)
+    return inputs
 
 
-def plan(paths: Sequence[str], opts: PlanOptions) -> list[Plan]:
+def check_stdin_once(*groups: Sequence[str]) -> None:
+    """Standard input can be read once: ``-`` named twice (``plan - --observed -``) is a
+    usage error, not a second, empty read that looks like an empty cluster."""
+    if sum(list(g).count("-") for g in groups) > 1:
+        raise InputProblem(["standard input (-) can be read only once: give the other input as a file"])
+
+
+def check_not_empty_stdin(paths: Sequence[str], loaded: Loaded, flag: str) -> None:
+    """``--observed -`` / ``--live -`` that received nothing is a failed pipe
+    (``kubectl get … | rolloutctl …`` where kubectl failed), not an empty cluster."""
+    if "-" in paths and loaded.empty_stdin:
+        raise InputProblem([InputError("<stdin>", 0, f"{flag} -: standard input is empty (did the command before "
+                                       "the pipe fail? use set -o pipefail); pass --allow-empty if the cluster "
+                                       "really has none of these objects")])
+
+
+def _read_cluster(inputs: Inputs, paths: Sequence[str], opts: PlanOptions, run: Any) -> None:
+    """``--from-cluster``: per target, one ``kubectl get`` per kind its model reads
+    (``kinds.live_reads``); ``--capacity from-cluster``: the nodes and quotas."""
+    from .kinds import live_reads
+    from .load.kubectl import KubectlError, read_live
+
+    found = [o for o in targets(inputs.desired, paths) if not is_generated(o)]  # generateName: always new
+    check_names_for_kubectl(found)
+    kueue = bool(opts.model_options.get("kueue"))
+    kw = dict(context=opts.context, kubeconfig=opts.kubeconfig, timeout=opts.kubectl_timeout, limits=opts.limits,
+              run=run)
+    try:
+        for obj in found:
+            key = _match_key(obj)
+            if opts.from_cluster:
+                state = read_live(live_reads(obj, kueue=kueue), obj.namespace, **kw)
+                inputs.observed.extend(state.objects)
+                inputs.warnings[key] = tuple(state.warnings)
+            if CAPACITY_FROM_CLUSTER in opts.capacity:
+                inputs.capacity[key] = _cluster_capacity(obj, inputs.observed, kueue, kw)
+    except KubectlError as exc:
+        raise ToolFailure(str(exc)) from None
+
+
+def _cluster_capacity(obj: Obj, observed: Sequence[Obj], kueue: bool, kw: Mapping[str, Any]) -> dict[str, int]:
+    """``--capacity from-cluster``: the allocatable resources of the schedulable nodes,
+    capped by the namespace's ResourceQuotas (hard minus what other pods use: the quota's
+    ``used`` less this workload's own pods) and, with ``--kueue``, by the nominal quota of
+    the ClusterQueues. Other workloads' pods on the nodes are not subtracted: it is the
+    most the workload could get."""
+    from .core.environment import add, pod_requests
+    from .core.kind import LiveRead
+    from .load.kubectl import read_live
+
+    reads = [LiveRead("v1", "Node", "nodes", namespaced=False),
+             LiveRead("v1", "ResourceQuota", "resourcequotas")]
+    if kueue:
+        reads.append(LiveRead("kueue.x-k8s.io/v1beta2", "ClusterQueue", "clusterqueues.kueue.x-k8s.io",
+                              namespaced=False))
+    state = read_live(reads, obj.namespace, **kw)
+    cap: dict[str, int] = {}
+    for node in state.objects:
+        if node.kind != "Node" or node.spec.get("unschedulable") is True:
+            continue
+        conds = node.status.get("conditions") if isinstance(node.status.get("conditions"), list) else []
+        if any(isinstance(c, Mapping) and c.get("type") == "Ready" and c.get("status") != "True" for c in conds):
+            continue
+        add(cap, _quantities(node.status.get("allocatable")))
+    own: dict[str, int] = {}
+    for pod in observed:
+        if pod.kind == "Pod" and pod.namespace == obj.namespace and pod.status.get("phase") not in ("Succeeded", "Failed"):
+            add(own, pod_requests(pod.spec))
+
+    def cap_at(res: str, limit: int) -> None:
+        cap[res] = min(cap[res], limit) if res in cap else limit
+
+    for q in state.objects:
+        if q.kind != "ResourceQuota":
+            continue
+        hard = _quantities(q.status.get("hard") or q.spec.get("hard"))
+        used = _quantities(q.status.get("used"))
+        for key, limit in hard.items():
+            res = key[len("requests."):] if key.startswith("requests.") else key
+            if res in ("pods", "count") or "/" in key and key.split("/")[0] in ("count",) or key.startswith("limits."):
+                continue
+            cap_at(res, max(0, limit - used.get(key, 0) + own.get(res, 0)))
+    for cq in state.objects:
+        if cq.kind != "ClusterQueue":
+            continue
+        total: dict[str, int] = {}
+        for group in cq.spec.get("resourceGroups") or []:
+            for flavor in (group.get("flavors") or []) if isinstance(group, Mapping) else []:
+                for r in (flavor.get("resources") or []) if isinstance(flavor, Mapping) else []:
+                    if isinstance(r, Mapping) and r.get("name"):
+                        add(total, _quantities({r["name"]: r.get("nominalQuota")}))
+        for res, limit in total.items():
+            cap_at(res, limit)
+    return cap
+
+
+def _quantities(m: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    if isinstance(m, Mapping):
+        for k, v in m.items():
+            try:
+                out[str(k)] = parse_quantity(str(v))
+            except QuantityError:
+                continue
+    return out
+
+
+def plan(paths: Sequence[str], opts: PlanOptions, *, kubectl_run: Any = None) -> list[Plan]:
     """``rolloutctl plan``: one Plan per RayService or PodCliqueSet in ``paths``."""
     from .core.simulate import simulate
 
-    env = environment(opts)
-    desired, observed = checked_inputs(paths, opts)
+    environment(opts)  # usage errors first
+    inputs = checked_inputs(paths, opts, kubectl_run=kubectl_run)
+    desired, observed = inputs
     plans = []
     for obj in targets(desired, paths):
+        env = environment(opts, inputs.capacity.get(_match_key(obj)))
         model = _plan_model(obj, opts, desired, observed)
         old = _previous(obj, observed)
         reject_invalid(model, obj, old)
         world = model.observe(obj, _related(obj, observed), env)
         on_step = (lambda n, ref=obj.ref: opts.progress(ref, n)) if opts.progress is not None else None
-        plans.append(simulate(model, obj, world, env, extra_warnings=_input_warnings(obj, observed), on_step=on_step))
+        plans.append(simulate(model, obj, world, env, extra_warnings=_input_warnings(obj, observed)
+                              + inputs.warnings.get(_match_key(obj), ()), on_step=on_step))
     return plans
 
 
@@ -269,12 +414,12 @@ def _plan_model(obj: Obj, opts: PlanOptions, desired: Sequence[Obj], observed: S
     return model_class(obj)(**options)
 
 
-def next_step(paths: Sequence[str], opts: PlanOptions) -> list[Plan]:
+def next_step(paths: Sequence[str], opts: PlanOptions, *, kubectl_run: Any = None) -> list[Plan]:
     """``rolloutctl next``: the immediate reconcile pass of each plan (even when it
     only waits or requeues); outcome, stuck and summary describe the whole plan."""
     from .core.simulate import first_step
 
-    return [first_step(p) for p in plan(paths, opts)]
+    return [first_step(p) for p in plan(paths, opts, kubectl_run=kubectl_run)]
 
 
 def _previous(obj: Obj, observed: Sequence[Obj]) -> Obj | None:
@@ -318,6 +463,9 @@ class DiffOptions:
     force_conflicts: bool = False
     #: the repository configuration's ``ignore:`` entries in force (those without ``rule``)
     ignores: tuple[Any, ...] = ()
+    kubeconfig: str | None = None
+    #: ``--allow-empty``: empty standard input for ``--live -`` means "nothing there"
+    allow_empty: bool = False
 
 
 def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) -> Any:
@@ -332,7 +480,7 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
         raise InputProblem(["rolloutctl diff: say where the live state comes from: --live PATH "
                             "(e.g. kubectl get rayservice my-svc -o yaml | rolloutctl diff svc.yaml --live -) "
                             "or --from-cluster"])
-    if "-" in opts.live and "-" in paths:
+    if list(opts.live).count("-") + list(paths).count("-") > 1:
         raise InputProblem(["rolloutctl diff: standard input (-) can be read only once: give the desired "
                             "manifests or the live state as a file"])
     default_ns = opts.namespace or "default"
@@ -346,7 +494,10 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
         check_names_for_kubectl(desired)
         live = _live_from_cluster(desired, opts, kubectl_run)
     else:
-        live = [o for o in load(opts.live, opts.limits).objects if is_modelled(o)]
+        loaded_live = load(opts.live, opts.limits)
+        if not opts.allow_empty:
+            check_not_empty_stdin(opts.live, loaded_live, "--live")
+        live = [o for o in loaded_live.objects if is_modelled(o)]
     check_duplicates(live)
     reject_schema_errors((), live)
     by_key = {_match_key(o): o for o in live}
@@ -471,7 +622,7 @@ def _live_from_cluster(desired: Sequence[Obj], opts: DiffOptions, run: Any) -> l
     wanted = [Target(o.api_version.split("/")[0], o.kind, o.namespace, o.name) for o in desired]
     try:
         objs = fetch(wanted, prune=opts.prune, context=opts.context, timeout=opts.kubectl_timeout,
-                     limits=opts.limits, run=run, managed_fields=opts.server_side)
+                     limits=opts.limits, run=run, managed_fields=opts.server_side, kubeconfig=opts.kubeconfig)
     except KubectlError as exc:
         raise ToolFailure(str(exc)) from None
     return [o for o in objs if is_modelled(o)]
@@ -526,6 +677,7 @@ def lint(paths: Sequence[str], opts: LintOptions, stdin: Any = None) -> LintResu
     from .lint.engine import LintInput, exit_code
     from .lint.engine import lint as run_lint
 
+    check_stdin_once(paths, opts.live)
     baseline = read_baseline(opts.baseline) if opts.baseline else None
     # documents that are no Kubernetes object (a workflow, package.json) are not lint's business
     loaded = load_paths(paths, opts.limits, stdin=stdin, skip_non_objects=True)
@@ -616,10 +768,12 @@ def compare(paths: Sequence[str], opts: PlanOptions) -> list[Compared]:
     """``rolloutctl plan --compare``: for each target, the same change planned under
     every update strategy its kind has, side by side (CONTRACT.md ``Comparison``).
     The manifest itself must be valid; the variants are derived from it."""
-    env = environment(opts)
-    desired, observed = checked_inputs(paths, opts)
+    environment(opts)
+    inputs = checked_inputs(paths, opts)
+    desired, observed = inputs
     out = []
     for obj in targets(desired, paths):
+        env = environment(opts, inputs.capacity.get(_match_key(obj)))
         model = _plan_model(obj, opts, desired, observed)
         if not hasattr(model, "compare"):
             raise InputProblem([InputError(obj.file, obj.line, f"plan --compare: no alternative update strategies "

@@ -204,7 +204,16 @@ def _write_reports(reports: list[tuple[str, str]]) -> None:
 
 _OBSERVED_HELP = ("What is in the cluster now: live objects (kubectl get -o yaml) or the previously applied "
                   "manifest alone (a settled cluster at that spec). Repeatable. Without it the object is new.")
-_CAPACITY_HELP = "Total the workload may request, e.g. nvidia.com/gpu=16 or memory=800Mi. Repeatable. Default: unlimited."
+_CAPACITY_HELP = ("Total the workload may request, e.g. nvidia.com/gpu=16 or memory=800Mi, or from-cluster (the "
+                  "schedulable nodes' allocatable resources, capped by the namespace's ResourceQuotas and, with "
+                  "--kueue, the ClusterQueues). Repeatable. Default: unlimited.")
+_FROM_CLUSTER_HELP = ("Read what is in the cluster now with your kubectl (kubectl get only): the object and every "
+                      "kind its operator creates for it, selected by the operator's labels.")
+_CONTEXT_HELP = "kubectl context for --from-cluster."
+_KUBECONFIG_HELP = "kubeconfig file for --from-cluster (default: kubectl's own, KUBECONFIG)."
+_NAMESPACE_HELP = "Namespace of manifests that name none (default: default)."
+_TIMEOUT_HELP = "Seconds to wait for each kubectl get."
+_ALLOW_EMPTY_HELP = "Empty standard input (- as live or observed state) means the cluster has none of the objects."
 _KUEUE_HELP = ("RayService under Kueue: top-level (Kueue owns spec.suspend; Kueue PR #11264, unmerged), nested "
                "(Kueue >= v0.17 owns rayClusterConfig.suspend) or legacy (Kueue manages each RayCluster). Kueue "
                "objects (ClusterQueue, LocalQueue, ResourceFlavor, Workload) come from --observed and the desired files.")
@@ -247,6 +256,12 @@ def _plan_command(first: bool):
         feature_gate: List[str] = typer.Option([], "--feature-gate", metavar="NAME=BOOL", help=_GATE_HELP),
         kuberay_env: List[str] = typer.Option([], "--kuberay-env", metavar="NAME=VALUE", help=_KUBERAY_ENV_HELP),
         config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=_CONFIG_HELP),
+        from_cluster: bool = typer.Option(False, "--from-cluster", help=_FROM_CLUSTER_HELP),
+        context: Optional[str] = typer.Option(None, "--context", help=_CONTEXT_HELP),
+        namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help=_NAMESPACE_HELP),
+        kubeconfig: Optional[str] = typer.Option(None, "--kubeconfig", metavar="FILE", help=_KUBECONFIG_HELP),
+        kubectl_timeout: float = typer.Option(60.0, "--kubectl-timeout", min=1, help=_TIMEOUT_HELP),
+        allow_empty: bool = typer.Option(False, "--allow-empty", help=_ALLOW_EMPTY_HELP),
     ) -> None:
         def body() -> int:
             from . import app as usecases
@@ -265,7 +280,8 @@ def _plan_command(first: bool):
                 model_options={**_kuberay_options(kuberay_, feature_gate, kuberay_env),
                                **({"kueue": kueue_} if kueue_ else {})},
                 progress=lambda ref, n: line.update(f"{ref.kind} {ref.namespace}/{ref.name}: {n} steps"),
-                namespace=cfg.namespace,
+                from_cluster=from_cluster, context=context, namespace=namespace or cfg.namespace,
+                kubeconfig=kubeconfig, kubectl_timeout=kubectl_timeout, allow_empty=allow_empty,
             )
             if compare:
                 if first:
@@ -398,14 +414,16 @@ def diff_command(  # noqa: C901 - options are wiring
     live: List[str] = typer.Option([], "--live", help="Live state: a kubectl get -o yaml snapshot (kind: List included), "
                                    "a directory, or - for stdin. Repeatable."),
     from_cluster: bool = typer.Option(False, "--from-cluster", help="Read the live objects with your kubectl (kubectl get only)."),
-    context: Optional[str] = typer.Option(None, "--context", help="kubectl context for --from-cluster."),
-    namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help="Namespace of manifests that name none (default: default)."),
+    context: Optional[str] = typer.Option(None, "--context", help=_CONTEXT_HELP),
+    namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help=_NAMESPACE_HELP),
+    kubeconfig: Optional[str] = typer.Option(None, "--kubeconfig", metavar="FILE", help=_KUBECONFIG_HELP),
+    allow_empty: bool = typer.Option(False, "--allow-empty", help=_ALLOW_EMPTY_HELP),
     prune: bool = typer.Option(False, "--prune", help="Also report live objects missing from the manifests (not owned ones)."),
     fail_on: Optional[str] = typer.Option(None, "--fail-on", metavar="EFFECT[,EFFECT]",
                                           help="Exit 1 only if some change has one of these effects: " + ", ".join(_DIFF_EFFECTS) + "."),
     output: PlanFormat = typer.Option(PlanFormat.table, "-o", "--output", help="Output format."),
     no_color: bool = typer.Option(False, "--no-color", help="No colour (also: NO_COLOR=1)."),
-    kubectl_timeout: float = typer.Option(60.0, "--kubectl-timeout", min=1, help="Seconds to wait for each kubectl get."),
+    kubectl_timeout: float = typer.Option(60.0, "--kubectl-timeout", min=1, help=_TIMEOUT_HELP),
     kuberay_version: Optional[str] = typer.Option(None, "--kuberay-version", help="KubeRay operator version to model (RayService)."),
     server_side: bool = typer.Option(False, "--server-side", help="Diff as server-side apply (Argo CD, Flux): removals and "
                                      "conflicts from managedFields of --field-manager, not the last-applied annotation."),
@@ -447,6 +465,7 @@ def diff_command(  # noqa: C901 - options are wiring
             model_options=_kuberay_options(kuberay_, feature_gate, kuberay_env),
             server_side=server_side, field_manager=field_manager, force_conflicts=force_conflicts,
             ignores=tuple(i for i in cfg.active_ignores() if i.rule is None),
+            kubeconfig=kubeconfig, allow_empty=allow_empty,
         )
         result = usecases.diff(paths, opts)
         for i in cfg.expired_ignores():

@@ -68,3 +68,27 @@ class KindModel(Protocol):
     #   operators(desired) -> [Operator]                    modelled operator versions, commits, gates
     #   not_modelled(desired, world) -> [Warning]           what the model leaves out that matters here
     #   idle_title(waits) -> str | None                     the title of a pass that only waits
+
+
+@dataclass(frozen=True)
+class LiveRead:
+    """One read of live objects a model needs for a target (``plan``/``next --from-cluster``):
+    the objects of one kind in the target's namespace (cluster-wide when not ``namespaced``),
+    selected by the owner's labels or by name. Each operator lists its reads next to its
+    model (``kinds/<operator>/live.py``); ``load.kubectl`` turns them into ``kubectl get``.
+
+    ``required``: a plan cannot be made without these objects, so a read the cluster's RBAC
+    refuses is a failure. Otherwise it is a warning, and ``assumed`` (raw objects) are taken
+    as present, as the operator keeps them (``Kubernetes' view`` role cannot read Secrets,
+    Roles or RoleBindings). ``after``: the selector is ``after[1] in (names)`` of the objects
+    of kind ``after[0]`` read before (a RayCluster's Pods); no such objects, no read."""
+
+    api_version: str
+    kind: str
+    resource: str  # fully qualified for kubectl: "podcliques.grove.io", "pods"
+    selector: str = ""
+    names: tuple[str, ...] = ()
+    namespaced: bool = True
+    required: bool = True
+    assumed: tuple[Mapping[str, Any], ...] = ()
+    after: tuple[str, str] | None = None

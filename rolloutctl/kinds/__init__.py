@@ -14,6 +14,14 @@ _MODELS = {
     ("ray.io", "RayService"): "rolloutctl.kinds.kuberay.model:RayServiceModel",
 }
 
+#: (api group, kind) of a top-level object -> "module:function" listing what its model reads
+#: from a cluster (``plan --from-cluster``); "kueue" is a RayService under Kueue
+_LIVE_READS = {
+    ("grove.io", "PodCliqueSet"): "rolloutctl.kinds.grove.live:live_reads",
+    ("ray.io", "RayService"): "rolloutctl.kinds.kuberay.live:live_reads",
+    "kueue": "rolloutctl.kinds.kueue.live:live_reads",
+}
+
 _cache: dict[tuple[str, str], Any] = {}
 
 
@@ -34,3 +42,11 @@ def model_class(obj: Obj) -> Any | None:
         mod, attr = target.split(":")
         _cache[key] = getattr(import_module(mod), attr)
     return _cache[key]
+
+
+def live_reads(obj: Obj, *, kueue: bool = False) -> list[Any]:
+    """The ``core.kind.LiveRead``s of ``obj``'s model: every kind it reads, how they are
+    selected (``--kueue``: a RayService under Kueue)."""
+    key: Any = "kueue" if kueue and obj.kind == "RayService" else (group_of(obj.api_version), obj.kind)
+    mod, attr = _LIVE_READS[key].split(":")
+    return getattr(import_module(mod), attr)(obj)

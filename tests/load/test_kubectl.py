@@ -82,23 +82,27 @@ def test_prune_lists_every_object_of_the_kind_in_the_namespace():
 
 
 def test_subprocess_gets_an_argument_list_no_shell_and_only_get(tmp_path, monkeypatch):
+    """kubectl is started with ``subprocess.Popen`` (its output is read as it streams);
+    the spy records what would run and starts a stand-in that prints the live object."""
     seen = []
+    real_popen = subprocess.Popen
+    (tmp_path / "live.yaml").write_text(C.live_copy(C.RS))
 
     def spy(args, **kw):
         seen.append((args, kw))
-        return subprocess.CompletedProcess(args, 0, stdout=C.live_copy(C.RS), stderr="")
+        return real_popen([sys.executable, "-c", f"import sys; sys.stdout.write(open({str(tmp_path / 'live.yaml')!r}).read())"],
+                          **kw)
 
-    monkeypatch.setattr(subprocess, "run", spy)
+    monkeypatch.setattr(subprocess, "Popen", spy)
     r = run(tmp_path, None, desired(tmp_path), "--from-cluster", "--context", "ctx", "-n", "default")
     assert r.exit_code == 0, r.output
     assert seen
     for args, kw in seen:
         assert isinstance(args, list) and all(isinstance(a, str) for a in args)
-        assert kw.get("shell") is not True
+        assert kw.get("shell") is False and kw.get("stdin") == subprocess.DEVNULL
         verbs = {a for a in args[1:2]}
         assert verbs <= {"get"}
         assert "--context" in args and args[args.index("--context") + 1] == "ctx"
-        assert kw.get("timeout")
 
 
 def test_run_get_refuses_any_other_verb():
