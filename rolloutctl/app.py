@@ -73,11 +73,25 @@ def parse_capacity(items: Iterable[str]) -> dict[str, int]:
     return out
 
 
+def check_model_options(model_options: Mapping[str, Any]) -> None:
+    """``--kuberay-version`` names a KubeRay version the tool knows (``kinds/kuberay/versions``)."""
+    version = model_options.get("kuberay_version")
+    if version is None:
+        return
+    from .kinds.kuberay.versions import KNOWN_VERSIONS
+
+    if version not in KNOWN_VERSIONS:
+        hint = f" (did you mean v{version}?)" if f"v{version}" in KNOWN_VERSIONS else ""
+        raise InputProblem([f"--kuberay-version {version!r} is not a KubeRay version rolloutctl knows{hint}; "
+                            f"known: {', '.join(KNOWN_VERSIONS)}"])
+
+
 def environment(opts: PlanOptions, from_cluster: Mapping[str, int] | None = None) -> Environment:
     """The world assumptions; ``from_cluster`` (``--capacity from-cluster``) is the capacity
     read from the cluster, which explicit ``--capacity RESOURCE=QTY`` values override."""
     if opts.max_steps is not None and opts.max_steps < 1:
         raise InputProblem(["--max-steps must be at least 1"])
+    check_model_options(opts.model_options)
     return Environment(capacity={**(from_cluster or {}), **parse_capacity(opts.capacity)},
                        never_ready=tuple(opts.never_ready), max_steps=opts.max_steps)
 
@@ -474,6 +488,7 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
     namespace, name); kinds the tool does not model are skipped (CONTRACT.md)."""
     from .core.model import Diff, ObjectDiff
 
+    check_model_options(opts.model_options)
     if opts.from_cluster and opts.live:
         raise InputProblem(["rolloutctl diff: give either --live PATH or --from-cluster, not both"])
     if not opts.from_cluster and not opts.live:

@@ -28,6 +28,12 @@ app = typer.Typer(
 )
 
 
+def examples(*commands: str) -> str:
+    """An "Examples:" block of help text that is never re-wrapped (click's ``\\b``
+    paragraph marker): each command stays on one line, copyable, at any terminal width."""
+    return "Examples:\n\n\b\n" + "\n".join("  " + c for c in commands) + "\n\n"
+
+
 class KueueModel(str, Enum):
     top_level = "top-level"
     nested = "nested"
@@ -60,10 +66,14 @@ def _root(
 def _err(line: str) -> None:
     from .load.files import one_line
 
+    text = one_line(line.rstrip("\n")) + "\n"
     try:
-        sys.stderr.write(one_line(line.rstrip("\n")) + "\n")
+        try:
+            sys.stderr.write(text)
+        except UnicodeEncodeError:  # a stderr that is not UTF-8: say it in ASCII
+            sys.stderr.write(text.encode("ascii", "backslashreplace").decode("ascii"))
         sys.stderr.flush()
-    except (BrokenPipeError, OSError):  # nowhere left to say it
+    except (BrokenPipeError, OSError, ValueError):  # nowhere left to say it
         pass
 
 
@@ -96,6 +106,10 @@ def run_guarded(fn: Callable[[], int]) -> None:
         raise typer.Exit(EXIT_TOOL)
     except typer.Exit:
         raise
+    except OutputFailed as exc:
+        _err(f"rolloutctl: {exc}")
+        _stdout_gone()
+        raise typer.Exit(EXIT_TOOL)
     except KeyboardInterrupt:
         _err("rolloutctl: interrupted")
         raise typer.Exit(130)
@@ -118,10 +132,35 @@ def run_guarded(fn: Callable[[], int]) -> None:
     raise typer.Exit(code)
 
 
-def use_color(no_color: bool) -> bool:
-    if no_color or os.environ.get("NO_COLOR"):
+class ColorMode(str, Enum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
+_COLOR_HELP = ("Colour: auto (on a terminal, unless NO_COLOR is set or TERM=dumb; FORCE_COLOR forces it), "
+               "always or never.")
+
+
+def use_color(no_color: bool, color: "ColorMode | str" = "auto") -> bool:
+    """``--no-color``/``--color never`` > ``--color always`` > NO_COLOR (any value,
+    no-color.org) > FORCE_COLOR (any value but 0/false) > TERM=dumb > whether stdout is a
+    terminal."""
+    mode = color.value if isinstance(color, ColorMode) else color
+    if no_color or mode == "never":
         return False
-    return sys.stdout.isatty()
+    if mode == "always":
+        return True
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR", "").lower() not in ("", "0", "false", "no"):
+        return True
+    if os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return sys.stdout.isatty()
+    except (ValueError, AttributeError):
+        return False
 
 
 def table_width() -> int | None:
@@ -134,9 +173,23 @@ def table_width() -> int | None:
     return max(60, min(200, shutil.get_terminal_size((100, 24)).columns))
 
 
+class OutputFailed(Exception):
+    """Standard output cannot take the result (an encoding without these characters, a
+    full disk): one line on stderr, exit 3."""
+
+
 def emit(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except UnicodeEncodeError as exc:
+        bad = exc.object[exc.start] if isinstance(exc.object, str) and exc.start < len(exc.object) else "?"
+        raise OutputFailed(f"standard output is {getattr(sys.stdout, 'encoding', None) or 'not UTF-8'} and cannot "
+                           f"hold {bad!r}: use a UTF-8 locale (LC_ALL=C.UTF-8) or PYTHONIOENCODING=utf-8") from None
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputFailed(f"cannot write to standard output: {exc.strerror or exc}") from None
 
 
 def step_summary(markdown: Callable[[], str]) -> None:
@@ -245,6 +298,7 @@ def _plan_command(first: bool):
                                                 "until it converges or stops progressing."),
         output: PlanFormat = typer.Option(PlanFormat.table, "-o", "--output", help="Output format."),
         no_color: bool = typer.Option(False, "--no-color", help="No colour (also: NO_COLOR=1)."),
+        color: ColorMode = typer.Option(ColorMode.auto, "--color", help=_COLOR_HELP),
         kuberay_version: Optional[str] = typer.Option(None, "--kuberay-version", help="KubeRay operator version to model (RayService)."),
         max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
         max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
@@ -290,12 +344,12 @@ def _plan_command(first: bool):
 
                 with line:
                     results = usecases.compare(paths or ["-"], opts)
-                emit(render_comparisons([r.comparison for r in results], output.value, use_color(no_color), table_width()))
+                emit(render_comparisons([r.comparison for r in results], output.value, use_color(no_color, color), table_width()))
                 step_summary(lambda: render_comparisons([r.comparison for r in results], "markdown", False))
                 return EXIT_FINDINGS if any(r.own_row_stuck for r in results) else EXIT_OK
             with line:
                 plans = (usecases.next_step if first else usecases.plan)(paths or ["-"], opts)
-            emit(render_plans(plans, output.value, use_color(no_color), table_width(), steps=steps))
+            emit(render_plans(plans, output.value, use_color(no_color, color), table_width(), steps=steps))
             step_summary(lambda: render_plans(plans, "markdown", False))
             return EXIT_FINDINGS if any(p.outcome == "stuck" for p in plans) else EXIT_OK
 
@@ -307,16 +361,20 @@ def _plan_command(first: bool):
 app.command(
     "plan",
     help="The whole step-by-step sequence to convergence, or why it gets stuck.\n\n"
-    "Examples:\n\n"
-    "  rolloutctl plan samples/disaggregated-inference.yaml\n\n"
-    "  rolloutctl plan new.yaml --observed old.yaml --capacity nvidia.com/gpu=16\n\n"
-    "  kubectl get pcs,pclq,pcsg,pods,podgangs -o yaml > live.yaml; rolloutctl plan pcs.yaml --observed live.yaml -o json\n\n"
-    "  rolloutctl plan new.yaml --observed old.yaml --capacity nvidia.com/gpu=16 --compare\n\n"
-    "  rolloutctl plan new.yaml --observed old.yaml --steps   # every step, not one row per phase\n\n"
-    "  rolloutctl plan svc.yaml --observed live.yaml --feature-gate RayServiceIncrementalUpgrade=false\n\n"
-    "  rolloutctl plan svc.yaml --observed old.yaml --kuberay-env ENABLE_ZERO_DOWNTIME=false\n\n"
-    "  rolloutctl plan new.yaml --observed old.yaml -o html > plan.html   # charts, one self-contained page\n\n"
-    "Exit codes: 0 converged or nothing to do, 1 stuck (with --compare: the manifest's own strategy is stuck), "
+    + examples(
+        "rolloutctl plan samples/disaggregated-inference.yaml",
+        "rolloutctl plan new.yaml --observed old.yaml --capacity nvidia.com/gpu=16",
+        "rolloutctl plan pcs.yaml --from-cluster --context prod -n inference -o json",
+        "rolloutctl plan pcs.yaml --from-cluster --capacity from-cluster",
+        "kubectl get pcs,pclq,pcsg,pods,podgangs -o yaml > live.yaml",
+        "rolloutctl plan pcs.yaml --observed live.yaml -o json",
+        "rolloutctl plan new.yaml --observed old.yaml --capacity nvidia.com/gpu=16 --compare",
+        "rolloutctl plan new.yaml --observed old.yaml --steps   # every step, not one row per phase",
+        "rolloutctl plan svc.yaml --observed live.yaml --feature-gate RayServiceIncrementalUpgrade=false",
+        "rolloutctl plan svc.yaml --observed old.yaml --kuberay-env ENABLE_ZERO_DOWNTIME=false",
+        "rolloutctl plan new.yaml --observed old.yaml -o html > plan.html   # charts, one self-contained page",
+    )
+    + "Exit codes: 0 converged or nothing to do, 1 stuck (with --compare: the manifest's own strategy is stuck), "
     "2 bad input, 3 tool failure.",
 )(_plan_command(first=False))
 
@@ -324,10 +382,12 @@ app.command(
     "next",
     help="Only what the next reconcile pass does now, even when it only waits or requeues "
     "(outcome and summary still describe the whole plan).\n\n"
-    "Examples:\n\n"
-    "  rolloutctl next svc.yaml --observed live.yaml\n\n"
-    "  rolloutctl next svc.yaml --observed live.yaml --feature-gate RayServiceIncrementalUpgrade=false\n\n"
-    "Exit codes: 0 converged or nothing to do, 1 stuck, 2 bad input, 3 tool failure.",
+    + examples(
+        "rolloutctl next svc.yaml --observed live.yaml",
+        "rolloutctl next svc.yaml --observed live.yaml --feature-gate RayServiceIncrementalUpgrade=false",
+        "set -o pipefail; kubectl get rayservice my-svc -o yaml | rolloutctl next svc.yaml --observed -",
+    )
+    + "Exit codes: 0 converged or nothing to do, 1 stuck, 2 bad input, 3 tool failure.",
 )(_plan_command(first=True))
 
 
@@ -402,11 +462,12 @@ _DIFF_EFFECTS = ("none", "in-place", "scale", "rollout", "recreate", "teardown",
     "Compares the desired manifests with the live objects (matched by API group, kind, namespace and name) "
     "and asks the operator's model what each change does: none, in-place, scale, rollout, recreate, "
     "teardown, ignored or rejected. Read-only: never writes to a cluster.\n\n"
-    "Examples:\n\n"
-    "  kubectl get rayservice my-svc -o yaml | rolloutctl diff svc.yaml --live -\n\n"
-    "  rolloutctl diff manifests/ --from-cluster --context prod -n serving\n\n"
-    "  rolloutctl diff pcs.yaml --live live.yaml --fail-on rollout,recreate,teardown,rejected -o markdown\n\n"
-    "Exit codes: 0 no differences, 1 differences found (with --fail-on: a change has one of those effects), "
+    + examples(
+        "set -o pipefail; kubectl get rayservice my-svc -o yaml | rolloutctl diff svc.yaml --live -",
+        "rolloutctl diff manifests/ --from-cluster --context prod -n serving",
+        "rolloutctl diff pcs.yaml --live live.yaml --fail-on rollout,recreate,teardown,rejected -o markdown",
+    )
+    + "Exit codes: 0 no differences, 1 differences found (with --fail-on: a change has one of those effects), "
     "2 bad usage or invalid input, 3 kubectl missing or failing, or another tool failure.",
 )
 def diff_command(  # noqa: C901 - options are wiring
@@ -423,6 +484,7 @@ def diff_command(  # noqa: C901 - options are wiring
                                           help="Exit 1 only if some change has one of these effects: " + ", ".join(_DIFF_EFFECTS) + "."),
     output: PlanFormat = typer.Option(PlanFormat.table, "-o", "--output", help="Output format."),
     no_color: bool = typer.Option(False, "--no-color", help="No colour (also: NO_COLOR=1)."),
+    color: ColorMode = typer.Option(ColorMode.auto, "--color", help=_COLOR_HELP),
     kubectl_timeout: float = typer.Option(60.0, "--kubectl-timeout", min=1, help=_TIMEOUT_HELP),
     kuberay_version: Optional[str] = typer.Option(None, "--kuberay-version", help="KubeRay operator version to model (RayService)."),
     server_side: bool = typer.Option(False, "--server-side", help="Diff as server-side apply (Argo CD, Flux): removals and "
@@ -470,7 +532,7 @@ def diff_command(  # noqa: C901 - options are wiring
         result = usecases.diff(paths, opts)
         for i in cfg.expired_ignores():
             _err(f"{i.source}:{i.line}: warning: {describe_expired(i)}")
-        emit(render_diff(result, output.value, use_color(no_color), table_width()))
+        emit(render_diff(result, output.value, use_color(no_color, color), table_width()))
         step_summary(lambda: render_diff(result, "markdown", False))
         if fail_spec is not None:
             hit = any(i.effect in effects for o in result.objects for i in o.impact)
@@ -496,14 +558,16 @@ class LintFormat(str, Enum):
     "lint",
     help="Check manifests as the API server and the operators' webhooks would: schemas, admission rules, "
     "proposed-design rules and known operator hazards, with file and line.\n\n"
-    "Examples:\n\n"
-    "  rolloutctl lint manifests/\n\n"
-    "  rolloutctl lint pcs.yaml --live live-pcs.yaml   # also the update (immutable-field) rules\n\n"
-    "  rolloutctl lint -o sarif manifests/ > rolloutctl.sarif\n\n"
-    "  rolloutctl lint manifests/ --report sarif=rolloutctl.sarif --report junit=rolloutctl.xml\n\n"
-    "  rolloutctl lint manifests/ -o json > baseline.json; rolloutctl lint manifests/ --baseline baseline.json\n\n"
-    "  helm template ./chart | rolloutctl lint -   # findings point at the chart's templates\n\n"
-    "Silence one finding on an object with the annotation rolloutctl.dev/ignore: \"ID: reason\", or for the "
+    + examples(
+        "rolloutctl lint manifests/",
+        "rolloutctl lint pcs.yaml --live live-pcs.yaml   # also the update (immutable-field) rules",
+        "rolloutctl lint -o sarif manifests/ > rolloutctl.sarif",
+        "rolloutctl lint manifests/ --report sarif=rolloutctl.sarif --report junit=rolloutctl.xml",
+        "rolloutctl lint manifests/ -o json > baseline.json",
+        "rolloutctl lint manifests/ --baseline baseline.json",
+        "helm template ./chart | rolloutctl lint -   # findings point at the chart's templates",
+    )
+    + "Silence one finding on an object with the annotation rolloutctl.dev/ignore: \"ID: reason\", or for the "
     "repository with ignore: entries in .rolloutctl.yaml (docs/ci.md). With GITHUB_ACTIONS=true and no -o, the "
     "output is GitHub workflow annotations and the Markdown report is appended to $GITHUB_STEP_SUMMARY.\n\n"
     "Exit codes: 0 no errors (warnings allowed), 1 at least one error, 2 unreadable input, no input at all "
@@ -523,6 +587,7 @@ def lint_command(
     config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=_CONFIG_HELP),
     allow_empty: bool = typer.Option(False, "--allow-empty", help="Reading no input at all is not an error."),
     no_color: bool = typer.Option(False, "--no-color", help="No colour (also: NO_COLOR=1)."),
+    color: ColorMode = typer.Option(ColorMode.auto, "--color", help=_COLOR_HELP),
     max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
     max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
 ) -> None:
@@ -547,7 +612,7 @@ def lint_command(
                 baseline=baseline, allow_empty=allow_empty))
         _write_reports([(d, _render_lint(result, f, False)) for f, d in reports if d != "-"])
         step_summary(lambda: _render_lint(result, "markdown", False))
-        emit(_render_lint(result, fmt, use_color(no_color) and fmt == "text"))
+        emit(_render_lint(result, fmt, use_color(no_color, color) and fmt == "text"))
         return result.exit_code
 
     run_guarded(body)
@@ -591,9 +656,10 @@ class RulesFormat(str, Enum):
 @app.command(
     "rules",
     help="List the lint rules, or explain one (its upstream source, a bad and a good example, the remedy).\n\n"
-    "Examples:\n\n"
-    "  rolloutctl rules\n\n"
-    "  rolloutctl rules GV005",
+    + examples(
+        "rolloutctl rules",
+        "rolloutctl rules GV005",
+    ).rstrip(),
 )
 def rules_command(
     rule_id: Optional[str] = typer.Argument(None, metavar="[RULE_ID]", help="Explain this rule."),
@@ -635,7 +701,7 @@ SCHEMA_NAMES = ("plan", "comparison", "diff", "lint", "advice", "rayservice", "p
 
 
 @app.command("schema", help="Print a bundled JSON Schema: " + ", ".join(SCHEMA_NAMES) + ".\n\n"
-             "Example: rolloutctl schema plan > plan.schema.json")
+             + examples("rolloutctl schema plan > plan.schema.json").rstrip())
 def schema_command(name: str = typer.Argument(..., metavar="NAME", help="One of: " + ", ".join(SCHEMA_NAMES))) -> None:
     def body() -> int:
         from .app import InputProblem
@@ -652,14 +718,76 @@ def schema_command(name: str = typer.Argument(..., metavar="NAME", help="One of:
     run_guarded(body)
 
 
+# ----------------------------------------------------------------------------- completion
+
+#: the environment variable a completion script sets when it asks for completions
+COMPLETE_VAR = "_ROLLOUTCTL_COMPLETE"
+
+
+class Shell(str, Enum):
+    bash = "bash"
+    zsh = "zsh"
+    fish = "fish"
+
+
+@app.command(
+    "completion",
+    help="Print the shell completion script for bash, zsh or fish.\n\n"
+    + examples(
+        "eval \"$(rolloutctl completion bash)\"   # in ~/.bashrc",
+        "rolloutctl completion zsh > \"${fpath[1]}/_rolloutctl\"",
+        "rolloutctl completion fish > ~/.config/fish/completions/rolloutctl.fish",
+    ).rstrip(),
+)
+def completion_command(shell: Shell = typer.Argument(..., metavar="SHELL", help="bash, zsh or fish.")) -> None:
+    from typer._completion_shared import get_completion_script
+
+    script = get_completion_script(prog_name="rolloutctl", complete_var=COMPLETE_VAR, shell=shell.value)
+    try:  # not run_guarded: it imports the loaders, and this must stay as cheap as --help
+        emit(script if script.endswith("\n") else script + "\n")
+    except OutputFailed as exc:
+        _err(f"rolloutctl: {exc}")
+        _stdout_gone()
+        raise typer.Exit(EXIT_TOOL)
+    except BrokenPipeError:
+        _stdout_gone()
+        raise typer.Exit(EXIT_TOOL)
+
+
+def _completing() -> None:
+    """A completion script is asking (``_ROLLOUTCTL_COMPLETE=complete_bash …``): register
+    typer's shell classes. Only then: start-up stays as cheap as ``--help``."""
+    if os.environ.get(COMPLETE_VAR):
+        from typer._completion_classes import completion_init
+
+        completion_init()
+
+
+def _main(**kw: str) -> None:
+    _completing()
+    try:
+        app(complete_var=COMPLETE_VAR, **kw)
+    except BrokenPipeError:  # ``rolloutctl --help | head``
+        _stdout_gone()
+        sys.exit(EXIT_TOOL)
+    except UnicodeEncodeError:  # help or usage text to a stdout that is not UTF-8
+        _err("rolloutctl: standard output cannot hold this text: use a UTF-8 locale (LC_ALL=C.UTF-8)")
+        _stdout_gone()
+        sys.exit(EXIT_TOOL)
+    except OSError as exc:  # help or usage text to a full disk (/dev/full)
+        _err(f"rolloutctl: cannot write to standard output: {exc.strerror or exc}")
+        _stdout_gone()
+        sys.exit(EXIT_TOOL)
+
+
 def main() -> None:
-    app()
+    _main()
 
 
 def kubectl_plugin_main() -> None:
     """``kubectl-rolloutctl``: the same commands as a kubectl plugin (``kubectl rolloutctl plan …``);
     kubectl finds any executable named ``kubectl-*`` on PATH and passes the arguments through."""
-    app(prog_name="kubectl rolloutctl")
+    _main(prog_name="kubectl rolloutctl")
 
 
 if __name__ == "__main__":  # pragma: no cover
