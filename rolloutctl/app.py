@@ -91,7 +91,6 @@ def environment(opts: PlanOptions, from_cluster: Mapping[str, int] | None = None
     read from the cluster, which explicit ``--capacity RESOURCE=QTY`` values override."""
     if opts.max_steps is not None and opts.max_steps < 1:
         raise InputProblem(["--max-steps must be at least 1"])
-    check_model_options(opts.model_options)
     return Environment(capacity={**(from_cluster or {}), **parse_capacity(opts.capacity)},
                        never_ready=tuple(opts.never_ready), max_steps=opts.max_steps)
 
@@ -236,6 +235,7 @@ def kuberay_options(version: str | None, gates: Sequence[str], env: Sequence[str
     ``--feature-gate``, ``--kuberay-env``); unknown names or bad values are input errors."""
     if not (version or gates or env):
         return {}
+    check_model_options({"kuberay_version": version} if version else {})
     from .kinds.kuberay.operator import ConfigError, OperatorConfig
 
     try:
@@ -488,7 +488,6 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
     namespace, name); kinds the tool does not model are skipped (CONTRACT.md)."""
     from .core.model import Diff, ObjectDiff
 
-    check_model_options(opts.model_options)
     if opts.from_cluster and opts.live:
         raise InputProblem(["rolloutctl diff: give either --live PATH or --from-cluster, not both"])
     if not opts.from_cluster and not opts.live:
