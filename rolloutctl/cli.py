@@ -405,11 +405,12 @@ class Objective(str, Enum):
     help="The fastest safe way to roll this change out: plans every update strategy and budget in a defined grid "
     "(the same model as plan) and recommends the best that converges within --capacity and keeps --min-ready, "
     "with the exact manifest patch.\n\n"
-    "Examples:\n\n"
-    "  rolloutctl advise samples/disaggregated-inference-v2.yaml --observed samples/disaggregated-inference.yaml\n\n"
-    "  rolloutctl advise new.yaml --observed old.yaml --capacity nvidia.com/gpu=48 --min-ready 75%\n\n"
-    "  rolloutctl advise svc.yaml --observed live.yaml --minimize time -o json\n\n"
-    "Exit codes: 0 a recommendation, 1 nothing meets the constraints, 2 bad usage or invalid input "
+    + examples(
+        "rolloutctl advise samples/disaggregated-inference-v2.yaml --observed samples/disaggregated-inference.yaml",
+        "rolloutctl advise new.yaml --observed old.yaml --capacity nvidia.com/gpu=48 --min-ready 75%",
+        "rolloutctl advise svc.yaml --observed live.yaml --minimize time -o json",
+    )
+    + "Exit codes: 0 a recommendation, 1 nothing meets the constraints, 2 bad usage or invalid input "
     "(e.g. --minimize time on an untimed kind), 3 tool failure.",
 )
 def advise_command(
@@ -428,6 +429,7 @@ def advise_command(
     max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help="An explicit cap: a candidate that needs more steps is stuck (MaxStepsExceeded). Default: none."),
     output: PlanFormat = typer.Option(PlanFormat.table, "-o", "--output", help="Output format."),
     no_color: bool = typer.Option(False, "--no-color", help="No colour (also: NO_COLOR=1)."),
+    color: ColorMode = typer.Option(ColorMode.auto, "--color", help=_COLOR_HELP),
     kuberay_version: Optional[str] = typer.Option(None, "--kuberay-version", help="KubeRay operator version to model (RayService)."),
     max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
     max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
@@ -445,7 +447,7 @@ def advise_command(
         advices = usecases.advise(paths or ["-"], usecases.AdviseOptions(
             plan=plan_opts, min_ready=min_ready, objective=minimize.value, exhaustive=exhaustive,
             proposed=not no_proposed))
-        emit(render_advice(advices, output.value, use_color(no_color), table_width()))
+        emit(render_advice(advices, output.value, use_color(no_color, color), table_width()))
         return EXIT_OK if all(a.recommendation is not None for a in advices) else EXIT_FINDINGS
 
     run_guarded(body)
