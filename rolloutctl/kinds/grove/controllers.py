@@ -8,6 +8,7 @@ Rolling-update orchestration is delegated to the strategy modules through
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Callable, Iterable
 
 from ...core.model import Action, Obj
@@ -96,9 +97,7 @@ def sync_podcliqueset(pcs: PCS, world: World, pcs_status: dict[str, Any], *, sur
     acts: list[Action] = []
     n = pcs.replicas + surge_replicas
     ns = pcs.namespace
-    for raw in O.build_rbac(pcs):
-        if world.get(raw["kind"], ns, raw["metadata"]["name"]) is None:
-            acts.append(_create(raw, f"{raw['kind']} for the pods of {pcs.name}", f"{R_PCS}/components#Sync", revision=None))
+    acts += sync_rbac(pcs, world)
     acts += sync_headless_services(pcs, world, n, base=base)
     acts += sync_hpas(pcs, world)
     acts += sync_standalone_podcliques(pcs, world, n, base=base)
@@ -112,8 +111,53 @@ def _role(pcs: PCS, i: int, role: str | None = None) -> str | None:
     return "surge" if i >= pcs.replicas else role
 
 
+def sync_rbac(pcs: PCS, world: World) -> list[Action]:
+    """ServiceAccount (create-or-patch: labels and ``automountServiceAccountToken``),
+    Role, RoleBinding and token Secret (created when missing, never patched).
+    Upstream: ``podcliqueset/components/serviceaccount/serviceaccount.go`` ``Sync``
+    (``CreateOrPatch``); ``role/role.go``, ``rolebinding/rolebinding.go`` ``Sync``
+    (``Create``, already-exists ignored); ``satokensecret/satokensecret.go`` ``Sync``."""
+    acts: list[Action] = []
+    for raw in _built(pcs, ("rbac",), lambda: {"items": O.build_rbac(pcs)})["items"]:
+        kind = raw["kind"]
+        cur = world.get(kind, pcs.namespace, raw["metadata"]["name"])
+        if cur is None:
+            acts.append(_create(raw, f"{kind} for the pods of {pcs.name}", f"{R_PCS}/components#Sync", revision=None))
+        elif kind == "ServiceAccount" and not cur.terminating:
+            changed = [f for f, same in (("labels", cur.labels == raw["metadata"]["labels"]),
+                                         ("automountServiceAccountToken",
+                                          cur.raw.get("automountServiceAccountToken") is True)) if not same]
+            if changed:
+                new = dict(cur.raw)
+                new["metadata"] = dict(cur.metadata, labels=dict(raw["metadata"]["labels"]))
+                new["automountServiceAccountToken"] = True
+                acts.append(_update(cur, new, f"{' and '.join(changed)} patched",
+                                    f"{R_PCS}/components/serviceaccount/serviceaccount.go#Sync",
+                                    fields={"changed": changed}))
+    return acts
+
+
+def service_patch(cur: Obj, raw: Mapping[str, Any]) -> list[str]:
+    """What the headless Service's create-or-patch changes on a live Service: its
+    labels (replaced whole), selector, ``clusterIP`` or ``publishNotReadyAddresses``
+    (fields the API server defaults are not touched).
+    Upstream: ``service/service.go`` ``doCreateOrUpdate`` / ``buildResource``."""
+    out = []
+    if cur.labels != raw["metadata"]["labels"]:
+        out.append("labels")
+    for f in ("selector", "clusterIP", "publishNotReadyAddresses"):
+        have = cur.spec.get(f)
+        if f == "publishNotReadyAddresses":
+            have = bool(have)
+        if have != raw["spec"][f]:
+            out.append(f)
+    return out
+
+
 def sync_headless_services(pcs: PCS, world: World, n: int | None = None, base: World | None = None) -> list[Action]:
-    """One headless Service per replica; excess ones deleted.
+    """One headless Service per replica, created or patched. Services of replicas
+    scaled away are left in place: upstream's ``Sync`` never deletes them (only the
+    PodCliqueSet's deletion does), see ``excess_headless_services``.
     Upstream: ``podcliqueset/components/service/service.go`` ``Sync``."""
     acts = []
     n = pcs.replicas if n is None else n
@@ -121,21 +165,35 @@ def sync_headless_services(pcs: PCS, world: World, n: int | None = None, base: W
         (i, _built(pcs, ("svc", i), lambda: O.build_headless_service(pcs, i))) for i in range(n)])
     look = _look(pcs, "_svc_sync", "Service", base, world, items)
     unsettled = _unsettled(pcs, "_svc_sync")
+    rule = f"{R_PCS}/components/service/service.go#Sync"
     for i, raw in _looked(items, look, lambda it: it[1]["metadata"]["name"]):
         name = raw["metadata"]["name"]
-        if world.get("Service", pcs.namespace, name) is None:
-            acts.append(_create(raw, f"headless Service of replica {i}", f"{R_PCS}/components/service/service.go#Sync",
-                                index=i, revision=None, role=_role(pcs, i)))
+        cur = world.get("Service", pcs.namespace, name)
+        if cur is None:
+            acts.append(_create(raw, f"headless Service of replica {i}", rule, index=i, revision=None,
+                                role=_role(pcs, i)))
+            unsettled.add(name)
+            continue
+        changed = service_patch(cur, raw) if not cur.terminating else []
+        if changed:
+            new = dict(cur.raw)
+            new["metadata"] = dict(cur.metadata, labels=dict(raw["metadata"]["labels"]))
+            new["spec"] = dict(cur.spec, **raw["spec"])
+            acts.append(_update(cur, new, f"headless Service of replica {i}: {', '.join(changed)} patched", rule,
+                                fields={"changed": changed}, index=i))
             unsettled.add(name)
         else:
             unsettled.discard(name)
-    svcs = owned(world, "Service", pcs) if look is None else by_names(world, "Service", pcs, look)
-    for svc in svcs:
-        if svc.labels.get(N.L_COMPONENT) == "pcs-headless-service" and replica_of(svc) >= n and not svc.terminating:
-            acts.append(_delete(svc, f"replica {replica_of(svc)} scaled away", f"{R_PCS}/components/service/service.go#Sync",
-                                index=replica_of(svc)))
-            unsettled.add(svc.name)
     return acts
+
+
+def excess_headless_services(pcs: PCS, world: World) -> list[Obj]:
+    """Headless Services of this PodCliqueSet at replica indices ``>= spec.replicas``:
+    upstream lists them (``GetExistingResourceNames``) but its ``Sync`` only creates
+    or patches the expected ones, so they stay until the PodCliqueSet is deleted."""
+    return [s for s in owned(world, "Service", pcs)
+            if s.labels.get(N.L_COMPONENT) == N.C_HEADLESS_SERVICE and replica_of(s) >= pcs.replicas
+            and not s.terminating]
 
 
 def by_names(world: World, kind: str, pcs: PCS, names: set[str]) -> list[Obj]:
@@ -148,28 +206,87 @@ def by_names(world: World, kind: str, pcs: PCS, names: set[str]) -> list[Obj]:
     return out
 
 
-def sync_hpas(pcs: PCS, world: World) -> list[Action]:
-    """HPAs for standalone cliques with ``autoScalingConfig`` and scaling groups with
-    ``scaleConfig``. Upstream: ``podcliqueset/components/hpa/hpa.go``."""
-    acts: list[Action] = []
+def _hpa_sources(pcs: PCS) -> tuple[list, list]:
     srcs = pcs.__dict__.get("_hpa_sources")
     if srcs is None:
         srcs = pcs.__dict__["_hpa_sources"] = (
-            [(c, (c.raw.get("spec") or {}).get("autoScalingConfig")) for c in pcs.standalone],
-            [(g, g.raw.get("scaleConfig")) for g in pcs.groups])
-        srcs = pcs.__dict__["_hpa_sources"] = ([(c, sc) for c, sc in srcs[0] if isinstance(sc, dict)],
-                                               [(g, sc) for g, sc in srcs[1] if isinstance(sc, dict)])
-    if not srcs[0] and not srcs[1]:
+            [(c, (c.raw.get("spec") or {}).get("autoScalingConfig")) for c in pcs.standalone
+             if isinstance((c.raw.get("spec") or {}).get("autoScalingConfig"), Mapping)],
+            [(g, g.raw.get("scaleConfig")) for g in pcs.groups if isinstance(g.raw.get("scaleConfig"), Mapping)])
+    return srcs
+
+
+#: the metric the API server fills into an autoscaling/v2 HPA without metrics
+#: (``SetDefaults_HorizontalPodAutoscaler``: CPU at 80% utilization)
+DEFAULT_HPA_METRICS = [{"type": "Resource", "resource": {"name": "cpu", "target": {
+    "type": "Utilization", "averageUtilization": 80}}}]
+
+
+def hpa_patch(cur: Obj, raw: Mapping[str, Any]) -> list[str]:
+    """What the HPA create-or-patch changes on a live HPA: labels (replaced whole),
+    ``minReplicas``, ``maxReplicas``, ``scaleTargetRef`` and ``metrics`` (an HPA written
+    without metrics reads back with the API server's CPU default, which is the same).
+    Upstream: ``hpa/hpa.go`` ``doCreateOrUpdateHPA`` / ``buildResource``."""
+    out = []
+    if cur.labels != raw["metadata"]["labels"]:
+        out.append("labels")
+    want = raw["spec"]
+    if cur.spec.get("minReplicas", 1) != (want.get("minReplicas") if want.get("minReplicas") is not None else 1):
+        out.append("minReplicas")
+    if cur.spec.get("maxReplicas") != want.get("maxReplicas"):
+        out.append("maxReplicas")
+    ref = cur.spec.get("scaleTargetRef") if isinstance(cur.spec.get("scaleTargetRef"), Mapping) else {}
+    if {k: ref.get(k) for k in ("apiVersion", "kind", "name")} != want["scaleTargetRef"]:
+        out.append("scaleTargetRef")
+    have_m = cur.spec.get("metrics") or DEFAULT_HPA_METRICS
+    if have_m != (want.get("metrics") or DEFAULT_HPA_METRICS):
+        out.append("metrics")
+    return out
+
+
+def sync_hpas(pcs: PCS, world: World) -> list[Action]:
+    """HPAs for standalone cliques with ``autoScalingConfig`` and scaling groups with
+    ``scaleConfig``, per replica: excess HPAs (replicas scaled away, a scale config
+    removed) deleted first, then each expected one created or patched (``maxReplicas``
+    and the rest follow the template).
+    Upstream: ``podcliqueset/components/hpa/hpa.go`` ``Sync``, ``computeExpectedHPAs``,
+    ``deleteExcessHPATasks``, ``createOrUpdateHPATasks``."""
+    acts: list[Action] = []
+    srcs = _hpa_sources(pcs)
+    rule = f"{R_PCS}/components/hpa/hpa.go#Sync"
+    existing = [h for h in owned(world, "HorizontalPodAutoscaler", pcs) if h.labels.get(N.L_COMPONENT) == N.C_HPA]
+    if not srcs[0] and not srcs[1] and not existing:
         return acts
+    expected: list[tuple[int, dict[str, Any], str]] = []
     for i in range(pcs.replicas):
         for c, sc in srcs[0]:
-            raw = O.build_hpa(pcs, "PodClique", pcs.standalone_pclq_fqn(i, c.name), sc)
-            if world.get(raw["kind"], pcs.namespace, raw["metadata"]["name"]) is None:
-                acts.append(_create(raw, "autoscaler for the clique", f"{R_PCS}/components/hpa/hpa.go#Sync", index=i, revision=None))
+            expected.append((i, _built(pcs, ("hpa", i, "c", c.name), lambda: O.build_hpa(
+                pcs, "PodClique", pcs.standalone_pclq_fqn(i, c.name), sc)), "the clique"))
         for g, sc in srcs[1]:
-            raw = O.build_hpa(pcs, "PodCliqueScalingGroup", pcs.pcsg_fqn(i, g), sc)
-            if world.get(raw["kind"], pcs.namespace, raw["metadata"]["name"]) is None:
-                acts.append(_create(raw, "autoscaler for the scaling group", f"{R_PCS}/components/hpa/hpa.go#Sync", index=i, revision=None))
+            expected.append((i, _built(pcs, ("hpa", i, "g", g.name), lambda: O.build_hpa(
+                pcs, "PodCliqueScalingGroup", pcs.pcsg_fqn(i, g), sc)), "the scaling group"))
+    names = {raw["metadata"]["name"] for _i, raw, _w in expected}
+    for h in existing:
+        if h.name not in names and not h.terminating:
+            acts.append(_delete(h, "its replica or scale config is no longer in the spec",
+                                f"{R_PCS}/components/hpa/hpa.go#deleteExcessHPATasks",
+                                index=replica_of(h) if replica_of(h) >= 0 else None))
+    for i, raw, what in expected:
+        cur = world.get(raw["kind"], pcs.namespace, raw["metadata"]["name"])
+        if cur is None:
+            acts.append(_create(raw, f"autoscaler for {what}", rule, index=i, revision=None))
+            continue
+        changed = hpa_patch(cur, raw) if not cur.terminating else []
+        if changed:
+            new = dict(cur.raw)
+            new["metadata"] = dict(cur.metadata, labels=dict(raw["metadata"]["labels"]))
+            spec = dict(cur.spec, **raw["spec"])
+            if "metrics" not in raw["spec"]:
+                spec.pop("metrics", None)
+            new["spec"] = spec
+            acts.append(_update(cur, new, f"autoscaler for {what}: {', '.join(changed)} patched from the template",
+                                f"{R_PCS}/components/hpa/hpa.go#doCreateOrUpdateHPA", fields={"changed": changed},
+                                index=i))
     return acts
 
 

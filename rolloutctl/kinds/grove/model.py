@@ -256,6 +256,7 @@ class GroveModel:
         pcs = self.pcs(desired)
         out = list(world.memory.get(MEM_WARNINGS, ()))
         out += OBS.hazard_warnings(pcs)
+        out += OBS.excess_service_warnings(pcs, world)
         out += policy_for(pcs).warnings(pcs, world)
         return out
 

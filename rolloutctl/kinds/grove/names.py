@@ -22,6 +22,23 @@ L_POD_INDEX = "grove.io/podclique-pod-index"
 L_TEMPLATE_HASH = "grove.io/pod-template-hash"
 MANAGED_BY = "grove-operator"
 
+#: ``app.kubernetes.io/component`` values (``operator/api/common/labels.go``)
+C_HEADLESS_SERVICE = "pcs-headless-service"
+C_HPA = "pcs-hpa"
+C_SERVICE_ACCOUNT = "pod-service-account"
+C_ROLE = "pod-role"
+C_ROLE_BINDING = "pod-role-binding"
+C_SA_TOKEN_SECRET = "pod-sa-token-secret"
+C_PCS_PCLQ = "pcs-podclique"
+C_PCSG_PCLQ = "pcsg-podclique"
+C_PCSG = "pcs-podcliquescalinggroup"
+C_PODGANG = "podgang"
+
+#: annotation the PodClique builders drop after hashing (``constants.AnnotationTopologyName``)
+A_TOPOLOGY_NAME = "grove.io/topology-name"
+#: pod resource claim the MNNVL injection adds (``mnnvl.MNNVLClaimName``)
+MNNVL_CLAIM = "mnnvl-claim"
+
 GATE_PODGANG_PENDING = "grove.io/podgang-pending-creation"
 
 

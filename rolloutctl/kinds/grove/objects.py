@@ -6,6 +6,7 @@ and simulated ones the same way (real Kubernetes fields only).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -237,38 +238,59 @@ def podgang_initialized(pg: Obj) -> bool:
 
 
 def build_headless_service(pcs: PCS, replica: int) -> dict[str, Any]:
-    """Headless Service per PCS replica. Upstream: ``components/service``."""
+    """Headless Service per PCS replica. A nil ``headlessServiceConfig`` publishes no
+    not-ready addresses (the webhook defaults it to ``true`` first).
+    Upstream: ``podcliqueset/components/service/service.go`` ``buildResource`` / ``getLabels``."""
     name = N.headless_service_name(pcs.name, replica)
     labels = N.default_labels(pcs.name)
-    labels.update({N.L_COMPONENT: "pcs-headless-service", N.L_PCS_REPLICA: str(replica)})
+    labels.update({N.L_NAME: name, N.L_COMPONENT: N.C_HEADLESS_SERVICE, N.L_PCS_REPLICA: str(replica)})
     selector = N.default_labels(pcs.name)
     selector[N.L_PCS_REPLICA] = str(replica)
-    hsc = pcs.template.get("headlessServiceConfig") or {}
+    hsc = pcs.template.get("headlessServiceConfig")
+    publish = bool(hsc.get("publishNotReadyAddresses", True)) if isinstance(hsc, Mapping) else False
     return {"apiVersion": "v1", "kind": "Service", "metadata": _meta(name, pcs.namespace, labels),
-            "spec": {"clusterIP": "None", "selector": selector,
-                     "publishNotReadyAddresses": bool(hsc.get("publishNotReadyAddresses", True))}}
+            "spec": {"clusterIP": "None", "selector": selector, "publishNotReadyAddresses": publish}}
+
+
+def _component_labels(pcs: PCS, component: str, name: str) -> dict[str, str]:
+    labels = N.default_labels(pcs.name)
+    labels.update({N.L_COMPONENT: component, N.L_NAME: name})
+    return labels
 
 
 def build_rbac(pcs: PCS) -> list[dict[str, Any]]:
-    """ServiceAccount, Role, RoleBinding and the init-container token Secret
-    (``components/serviceaccount``, ``role``, ``rolebinding``, ``satokensecret``)."""
-    labels = N.default_labels(pcs.name)
+    """ServiceAccount, Role, RoleBinding and the init-container token Secret.
+    Upstream: ``podcliqueset/components/serviceaccount``, ``role``, ``rolebinding``,
+    ``satokensecret`` (each ``buildResource`` / ``getLabels``; the Role and RoleBinding
+    ``app.kubernetes.io/name`` label is the object name with ``:`` replaced by ``-``)."""
+    role = N.role_name(pcs.name)
+    secret = N.token_secret_name(pcs.name)
     out = [
-        {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": _meta(pcs.name, pcs.namespace, labels)},
+        {"apiVersion": "v1", "kind": "ServiceAccount",
+         "metadata": _meta(pcs.name, pcs.namespace, _component_labels(pcs, N.C_SERVICE_ACCOUNT, pcs.name)),
+         "automountServiceAccountToken": True},
         {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
-         "metadata": _meta(N.role_name(pcs.name), pcs.namespace, labels)},
+         "metadata": _meta(role, pcs.namespace, _component_labels(pcs, N.C_ROLE, role.replace(":", "-"))),
+         "rules": [{"apiGroups": [""], "resources": ["pods", "pods/status"], "verbs": ["get", "list", "watch"]}]},
         {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
-         "metadata": _meta(N.role_name(pcs.name), pcs.namespace, labels)},
-        {"apiVersion": "v1", "kind": "Secret", "metadata": _meta(N.token_secret_name(pcs.name), pcs.namespace, labels),
+         "metadata": _meta(role, pcs.namespace, _component_labels(pcs, N.C_ROLE_BINDING, role.replace(":", "-"))),
+         "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": role},
+         "subjects": [{"apiGroup": "", "kind": "ServiceAccount", "name": pcs.name, "namespace": pcs.namespace}]},
+        {"apiVersion": "v1", "kind": "Secret",
+         "metadata": _meta(secret, pcs.namespace, _component_labels(pcs, N.C_SA_TOKEN_SECRET, secret),
+                           annotations={"kubernetes.io/service-account.name": pcs.name}),
          "type": "kubernetes.io/service-account-token"},
     ]
     return out
 
 
 def build_hpa(pcs: PCS, target_kind: str, target: str, scale: Mapping[str, Any]) -> dict[str, Any]:
-    """HPA named after its target (``components/hpa``)."""
-    labels = N.default_labels(pcs.name)
+    """HPA named after its target: min/max replicas and metrics from the scale config.
+    Upstream: ``podcliqueset/components/hpa/hpa.go`` ``buildResource`` / ``getLabels``."""
+    labels = _component_labels(pcs, N.C_HPA, target)
+    spec: dict[str, Any] = {"scaleTargetRef": {"apiVersion": N.API_CORE, "kind": target_kind, "name": target},
+                            "minReplicas": scale.get("minReplicas"), "maxReplicas": scale.get("maxReplicas")}
+    if scale.get("metrics"):
+        spec["metrics"] = copy.deepcopy(scale["metrics"])
     return {"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
-            "metadata": _meta(target, pcs.namespace, labels),
-            "spec": {"scaleTargetRef": {"apiVersion": N.API_CORE, "kind": target_kind, "name": target},
-                     "minReplicas": scale.get("minReplicas"), "maxReplicas": scale.get("maxReplicas")}}
+            "metadata": _meta(target, pcs.namespace, labels), "spec": spec}

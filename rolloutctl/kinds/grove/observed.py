@@ -196,6 +196,22 @@ def hazard_warnings(pcs: PCS) -> list[Warning]:
     return out
 
 
+def excess_service_warnings(pcs: PCS, world: World) -> list[Warning]:
+    """Headless Services of replicas at or above ``spec.replicas`` when the plan ends:
+    upstream's Service ``Sync`` creates or patches the expected ones and never deletes
+    the others, so a scale-in leaves them (selecting no pod) until the PodCliqueSet is
+    deleted. Upstream: ``podcliqueset/components/service/service.go`` ``Sync``."""
+    from .controllers import excess_headless_services
+    svcs = excess_headless_services(pcs, world)
+    if not svcs:
+        return []
+    names = ", ".join(s.name for s in svcs)
+    return [Warning("HeadlessServiceLeftBehind",
+                    f"headless Service{'s' if len(svcs) != 1 else ''} {names} of replicas scaled away stay: the "
+                    "operator's Service sync never deletes them (only deleting the PodCliqueSet does); delete "
+                    "them by hand if nothing else uses them (upstream service.go Sync)", "spec.replicas")]
+
+
 def rolling_cliques(pcs: PCS, world: World) -> set[str]:
     """Cliques whose existing PodCliques carry another template than the desired one."""
     out = set()
