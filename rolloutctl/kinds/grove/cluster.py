@@ -278,8 +278,14 @@ class _ReadyByPclq:
         return got or default
 
 
-def advance(pcs: PCS, world: World, env: Environment) -> Progress:
+def advance(pcs: PCS, world: World, env: Environment, quiet: bool = False) -> Progress:
+    """The cluster moves on its own: terminations finish, gates lift, pods schedule and
+    turn Ready. ``quiet``: the operator had nothing to do on this world; when the
+    cluster has nothing to do either, time passes: the ``terminationDelay`` of armed
+    breaches runs out (``gang_terminate.expire_breaches``)."""
+    from . import gang_terminate as GT
     waits: list[str] = []
+    world = GT.prune_expired(pcs, world)
     world, gone = finish_terminations(pcs, world)
     if gone:
         waits.append(f"{gone} terminating objects removed")
@@ -292,6 +298,10 @@ def advance(pcs: PCS, world: World, env: Environment) -> Progress:
     if ready:
         waits.append(f"{ready} pods become Ready")
     progressed = bool(gone or ungated or events or ready)
+    if not progressed and quiet:
+        world, expired = GT.expire_breaches(pcs, world)
+        waits.extend(expired)
+        progressed = bool(expired)
     if progressed:
         world = world.with_memory(tick=int(world.memory.get("tick", 0)) + 1)
     return Progress(world, tuple(waits), progressed)

@@ -643,7 +643,7 @@ def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
 
 def sync_scaling_group_podcliques(pcs: PCS, world: World, may_create: Callable[[Obj, int], bool] | None = None,
                                   surge: Callable[[Obj], int] | None = None,
-                                  only: Iterable[Obj] | None = None) -> list[Action]:
+                                  only: Iterable[Obj] | None = None, gang: bool = True) -> list[Action]:
     """For each PodCliqueScalingGroup: create the member PodCliques of replicas
     ``0..spec.replicas-1`` that do not exist (waiting while an old one with the same
     name is still terminating) and delete those of replicas scaled in (highest
@@ -685,6 +685,10 @@ def sync_scaling_group_podcliques(pcs: PCS, world: World, may_create: Callable[[
             if j >= keep and not pclq.terminating:
                 acts.append(_delete(pclq, f"scaling-group replica {j} scaled in",
                                     f"{R_PCSG}/components/podclique/sync.go#computePCSGReplicasToDelete", index=j))
+        if gang and keep == reps:
+            from .gang_terminate import process_min_available_breached_pcsg_replicas
+            members = [m for m in pclqs_by_pcsg.get(pcsg.name, ()) if m.namespace == ns]
+            acts += process_min_available_breached_pcsg_replicas(pcs, pcsg, members, world)
     return acts
 
 

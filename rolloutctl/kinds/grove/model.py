@@ -14,6 +14,7 @@ from ...core.quantity import format_quantity
 from ...core.world import World, key_of
 from . import cluster
 from . import controllers as C
+from . import gang_terminate as GT
 from . import names as N
 from . import objects as O
 from . import observed as OBS
@@ -38,6 +39,7 @@ class GroveModel:
     def __init__(self, **options: Any) -> None:
         self.options = options
         self._pcs_cache: dict[int, PCS] = {}
+        self._quiet: World | None = None  # the last world a reconcile found nothing to do on
 
     # helpers -----------------------------------------------------------------
     def pcs(self, desired: Obj) -> PCS:
@@ -103,7 +105,8 @@ class GroveModel:
         policy = policy_for(pcs)
         # status bookkeeping of what happened since the last round (every controller's
         # reconcileStatus), hidden
-        pass_actions = ST.refresh(pcs, world)
+        no_gang = policy.gang_termination_suppressed(pcs, world)
+        pass_actions = ST.refresh(pcs, world, arming=not no_gang)
         if pass_actions:
             world = world.apply(pass_actions)
             actions += pass_actions
@@ -118,7 +121,14 @@ class GroveModel:
         if pass_actions:
             world = world.apply(pass_actions)
             status = U.live_pcs_status(pcs, world)
-        more = policy.pcs_pass(pcs, world, status)
+        # the PodCliqueSet replica component: gang termination first, then (RollingRecreate)
+        # the rolling update, which skips the terminated replicas
+        armed = _armed_breaches(pcs, base, world)
+        more, gang = GT.gang_terminate_pcs_replicas(pcs, world, armed) if not no_gang else ([], None)
+        if more:
+            world = world.apply(more)
+            pass_actions += more
+        more = policy.pcs_pass(pcs, world, status, gang=gang)
         if more:
             world = world.apply(more)
             pass_actions += more
@@ -138,8 +148,10 @@ class GroveModel:
             policy.pcsg_hooks_key(pcs, world),
             lambda g: C.sync_scaling_group_podcliques(
                 pcs, world, may_create=lambda pcsg, j: policy.may_create_pcsg_replica(pcs, pcsg, j, world),
-                surge=lambda pcsg, w=world: policy.surge_pcsg_replicas(pcs, pcsg, w), only=[g]),
-            lambda g: policy.pcsg_hooks_settle(pcs, g, world), lambda g: members_idx.get(g.name))
+                surge=lambda pcsg, w=world: policy.surge_pcsg_replicas(pcs, pcsg, w), only=[g],
+                gang=not no_gang and any(k[0] == "PodClique" and k[1].startswith(g.name + "-") for k in armed)),
+            lambda g: policy.pcsg_hooks_settle(pcs, g, world) and
+            not GT.pcsg_waits_on_breach(g, members_idx.get(g.name, ())), lambda g: members_idx.get(g.name))
         pass_actions += _visit(
             pcs, "_pcsg_pass_memo", policy.name, "PodCliqueScalingGroup", SUM.changed_pcsg_member_names, base, world,
             policy.pcsg_pass_key(pcs, world), lambda g: policy.pcsg_pass(pcs, g, world),
@@ -148,6 +160,7 @@ class GroveModel:
         actions += pass_actions
         # PodClique controller
         actions += self._pclq_passes(pcs, policy, base, world)
+        self._quiet = base if not actions else None
         return actions
 
     def _pclq_passes(self, pcs: PCS, policy: Any, base: World, world: World) -> list[Action]:
@@ -158,7 +171,10 @@ class GroveModel:
                       lambda q: policy.pclq_pass_settles(pcs, q, world), lambda q: pods_idx.get(q.name))
 
     def advance(self, desired: Obj, world: World, env: Environment) -> Progress:
-        return cluster.advance(self.pcs(desired), world, env)
+        # the operator had nothing to do on exactly this world: time may pass
+        # (``gang_terminate.expire_breaches``)
+        quiet = self._quiet is world
+        return cluster.advance(self.pcs(desired), world, env, quiet=quiet)
 
     def _expected_pclqs(self, pcs: PCS, world: World) -> list[str]:
         cache = pcs.__dict__.setdefault("_expected_pclqs", {})
@@ -381,6 +397,33 @@ def _visit(pcs: PCS, slot: str, policy_name: str, kind: str, names: Any, base: W
             memo.settled.pop(o.name, None)
             memo.unsettled.add(o.name)
     return out
+
+
+def _changed_breach_keys(changes: Any) -> set[tuple[str, str]]:
+    return {(k[0], k[2]) for k in changes if k[0] in ("PodClique", "PodCliqueScalingGroup")}
+
+
+def _armed_breaches(pcs: PCS, base: World, world: World) -> set[tuple[str, str]]:
+    """(kind, name) of the PodCliqueSet's armed breaches (``gang_terminate.is_armed``)
+    in ``world``: kept from the last round and re-checked only for the PodCliques and
+    scaling groups changed since (all of them when that is not known).
+    ``gang_terminate.armed_breaches`` is the plain rule (tests compare the two)."""
+    memo = pcs.__dict__.setdefault("_armed_memo", {})
+    tracker = memo.get("dirty")
+    if tracker is None:
+        tracker = memo["dirty"] = SUM.Dirty(_changed_breach_keys)
+    dirty = tracker.since(base, world)
+    if dirty is None or "armed" not in memo:
+        memo["armed"] = {(o.kind, o.name) for o in GT.armed_breaches(pcs, world)}
+        return memo["armed"]
+    armed: set[tuple[str, str]] = memo["armed"]
+    for kind, name in dirty:
+        o = world.get(kind, pcs.namespace, name)
+        if o is not None and not o.terminating and o.labels.get(N.L_PART_OF) == pcs.name and GT.is_armed(o):
+            armed.add((kind, name))
+        else:
+            armed.discard((kind, name))
+    return armed
 
 
 def _replica_names(world: World, kind: str, replicas: Any) -> set[str] | None:

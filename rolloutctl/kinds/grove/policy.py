@@ -22,12 +22,18 @@ class Policy:
 
     name = "RollingRecreate"
 
-    def pcs_pass(self, pcs: PCS, world: World, status: Mapping[str, Any]) -> list[Action]:
+    def pcs_pass(self, pcs: PCS, world: World, status: Mapping[str, Any], gang: Any = None) -> list[Action]:
         """Extra PodCliqueSet-controller work (update orchestration, status writes)."""
         return []
 
     def may_create_pcsg_replica(self, pcs: PCS, pcsg: Obj, j: int, world: World) -> bool:
         return True
+
+    def gang_termination_suppressed(self, pcs: PCS, world: World) -> bool:
+        """Gang termination does not run now. The snapshot's strategies never suppress
+        it (an updating PodClique or scaling group reports ``MinAvailableBreached``
+        Unknown instead, so it cannot breach)."""
+        return False
 
     def surge_pcs_replicas(self, pcs: PCS, world: World) -> int:
         """PodCliqueSet replicas kept above ``spec.replicas`` as surge (proposed

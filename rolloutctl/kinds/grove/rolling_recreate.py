@@ -43,14 +43,17 @@ def _status(o: Obj, fields: Mapping[str, Any], reason: str, rule: str, *, hidden
 # ============================================================================ PodCliqueSet level
 
 
-def orchestrate_rolling_update(pcs: PCS, world: World, status: Mapping[str, Any]) -> list[Action]:
+def orchestrate_rolling_update(pcs: PCS, world: World, status: Mapping[str, Any], gang: Any = None) -> list[Action]:
     """One PodCliqueSet replica at a time: while the replica in ``currentlyUpdating``
     is not done, wait; when it is, stamp its end and select the next pending replica
     in ``orderPCSReplicaInfo`` order; with none left, end the update. A replica scaled
     away while selected is skipped without an end stamp.
     Upstream: ``operator/internal/controller/podcliqueset/components/podcliquesetreplica/
     rollingupdate.go`` ``orchestrateRollingUpdate``, ``computePendingUpdateWork``,
-    ``updatePCSWithReplicaUpdateProgress``, ``updatePCSWithNextSelectedReplica``."""
+    ``updatePCSWithReplicaUpdateProgress``, ``updatePCSWithNextSelectedReplica``.
+    ``gang``: this round's ``gang_terminate.DeletionWork``: replicas it terminates are
+    left out, replicas with breaches inside ``terminationDelay`` go before healthy ones
+    (``podcliquesetreplica.go`` ``Sync``)."""
     if not U.pcs_update_in_progress(pcs, status):
         return []
     live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
@@ -58,10 +61,11 @@ def orchestrate_rolling_update(pcs: PCS, world: World, status: Mapping[str, Any]
         return []
     gen = status.get("currentGenerationHash")
     cur = U.currently_updating(status)
-    if cur is not None and 0 <= cur < pcs.replicas and \
+    skip = gang.to_terminate if gang is not None else ()
+    if cur is not None and 0 <= cur < pcs.replicas and cur not in skip and \
             not U.pcs_replica_infos(pcs, world, gen, only=cur)[0].done:
         return []  # the selected replica is still updating (checked first: it is the common case)
-    infos = U.pcs_replica_infos(pcs, world, gen)
+    infos = U.pcs_replica_infos(pcs, world, gen, skip=skip)
     cur_info = next((i for i in infos if i.index == cur), None) if cur is not None else None
     pending = [i for i in infos if i.index != cur and not i.done]
     up: dict[str, Any] = dict(status.get("updateProgress") or {})
@@ -76,7 +80,7 @@ def orchestrate_rolling_update(pcs: PCS, world: World, status: Mapping[str, Any]
         acts.append(_status(live, {"updateProgress": dict(up)},
                             f"replica {cur} is updated: its standalone PodCliques and scaling groups run the new template",
                             f"{U.R_PCS_RU}#updatePCSWithReplicaUpdateProgress", hidden=False, index=cur))
-    breached = U.min_available_breached_replicas(pcs, world)
+    breached = sorted(gang.breached) if gang is not None else U.min_available_breached_replicas(pcs, world)
     ordered = U.order_pcs_replica_info(pcs, pending, breached)
     if ordered:
         nxt = ordered[0]
@@ -438,8 +442,8 @@ class RollingRecreate(Policy):
 
     name = "RollingRecreate"
 
-    def pcs_pass(self, pcs: PCS, world: World, status: Mapping[str, Any]) -> list[Action]:
-        return orchestrate_rolling_update(pcs, world, status)
+    def pcs_pass(self, pcs: PCS, world: World, status: Mapping[str, Any], gang: Any = None) -> list[Action]:
+        return orchestrate_rolling_update(pcs, world, status, gang)
 
     def pcsg_pass(self, pcs: PCS, pcsg: Obj, world: World) -> list[Action]:
         pcs_status = U.live_pcs_status(pcs, world)

@@ -9,7 +9,7 @@ Fields the function does not own (``updateProgress`` written by the spec passes,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...core.model import Action, Obj
@@ -35,12 +35,25 @@ def _status_action(o: Obj, fields: Mapping[str, Any], reason: str, rule: str) ->
                   fields=changed, hidden=True)
 
 
-def _condition(o: Obj, ctype: str, status: str, reason: str) -> dict[str, Any]:
-    """A condition, keeping the observed one when type/status/reason are unchanged."""
+def _condition(o: Obj, ctype: str, status: str, reason: str, now: str | None = None) -> dict[str, Any]:
+    """A condition, keeping the observed one when type/status/reason are unchanged. A
+    status that changes records ``lastTransitionTime`` (``now``; the first write of a
+    condition carries none), which ``gang_terminate.was_pclq_ever_scheduled`` reads.
+    Upstream: ``meta.SetStatusCondition``."""
+    prev = None
     for c in o.status.get("conditions") or []:
-        if isinstance(c, Mapping) and c.get("type") == ctype and c.get("status") == status and c.get("reason") == reason:
-            return dict(c)
-    return {"type": ctype, "status": status, "reason": reason}
+        if isinstance(c, Mapping) and c.get("type") == ctype:
+            if c.get("status") == status and c.get("reason") == reason:
+                return dict(c)
+            prev = c
+    out: dict[str, Any] = {"type": ctype, "status": status, "reason": reason}
+    if prev is not None:
+        if prev.get("status") == status:
+            if prev.get("lastTransitionTime"):
+                out["lastTransitionTime"] = prev["lastTransitionTime"]
+        elif now is not None:
+            out["lastTransitionTime"] = now
+    return out
 
 
 def _with_conditions(o: Obj, new: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -52,8 +65,42 @@ def _with_conditions(o: Obj, new: list[dict[str, Any]]) -> list[dict[str, Any]]:
 # ----------------------------------------------------------------------------- PodClique
 
 
+def breach_pod_counts(pods: Sequence[Obj]) -> tuple[int, int]:
+    """Non-terminating pods that are not Ready and have a container that exited with a
+    non-zero code, and those not Ready with a started, not Ready container.
+    Upstream: ``internal/utils/kubernetes/pod.go`` ``CategorizePodsByConditionType``."""
+    err = snr = 0
+    for p in pods:
+        if p.terminating or O.pod_ready(p):
+            continue
+        if U.has_any_container_exited_erroneously(p):
+            err += 1
+        elif U.started_not_ready(p):
+            snr += 1
+    return err, snr
+
+
+def compute_min_available_breached_condition(pclq: Obj, scheduled: int, ready: int, pods: Sequence[Obj],
+                                             now: str | None = None) -> dict[str, Any]:
+    """Unknown while the PodClique's own update runs; True when fewer than
+    ``minAvailable`` pods are scheduled, or when the scheduled pods minus those with an
+    erroring container and those started but not Ready are fewer (pods still starting
+    count as available); else False.
+    Upstream: ``podclique/reconcilestatus.go`` ``computeMinAvailableBreachedCondition``."""
+    ma = U.min_available(pclq)
+    if U.is_update_in_progress(pclq):
+        return _condition(pclq, "MinAvailableBreached", "Unknown", "UpdateInProgress", now)
+    if scheduled < ma:
+        return _condition(pclq, "MinAvailableBreached", "True", "ScheduledReplicasBelowMinAvailable", now)
+    if ready < ma:
+        err, snr = breach_pod_counts(pods)
+        if scheduled - err - snr < ma:
+            return _condition(pclq, "MinAvailableBreached", "True", "InsufficientReadyPods", now)
+    return _condition(pclq, "MinAvailableBreached", "False", "SufficientReadyPods", now)
+
+
 def pclq_status(pcs: PCS, pclq: Obj, pods: list[Obj], generation_hash: str | None,
-                counts: "SUM.PodSummary | None" = None) -> dict[str, Any]:
+                counts: "SUM.PodSummary | None" = None, now: str | None = None) -> dict[str, Any]:
     """PodClique status from its pods: replica counts (``mutateReplicas``), updated
     pods (``mutateUpdatedReplica``), current hashes (``mutateCurrentHashes``) and the
     ``PodCliqueScheduled`` / ``MinAvailableBreached`` conditions.
@@ -93,15 +140,8 @@ def pclq_status(pcs: PCS, pclq: Obj, pods: list[Obj], generation_hash: str | Non
         st["currentPodCliqueSetGenerationHash"] = cur_g
     ma = U.min_available(pclq)
     conds = [_condition(pclq, "PodCliqueScheduled", "True" if scheduled >= ma else "False",
-                        "SufficientScheduledPods" if scheduled >= ma else "InsufficientScheduledPods")]
-    if U.is_update_in_progress(pclq):
-        conds.append(_condition(pclq, "MinAvailableBreached", "Unknown", "UpdateInProgress"))
-    elif scheduled < ma:
-        conds.append(_condition(pclq, "MinAvailableBreached", "True", "ScheduledReplicasBelowMinAvailable"))
-    elif ready < ma:
-        conds.append(_condition(pclq, "MinAvailableBreached", "True", "InsufficientReadyPods"))
-    else:
-        conds.append(_condition(pclq, "MinAvailableBreached", "False", "SufficientReadyPods"))
+                        "SufficientScheduledPods" if scheduled >= ma else "InsufficientScheduledPods", now),
+             compute_min_available_breached_condition(pclq, scheduled, ready, pods, now)]
     st["conditions"] = _with_conditions(pclq, conds)
     return st
 
@@ -109,7 +149,8 @@ def pclq_status(pcs: PCS, pclq: Obj, pods: list[Obj], generation_hash: str | Non
 # ----------------------------------------------------------------------------- PodCliqueScalingGroup
 
 
-def pcsg_status(pcs: PCS, pcsg: Obj, members: list[Obj], generation_hash: str | None) -> dict[str, Any]:
+def pcsg_status(pcs: PCS, pcsg: Obj, members: list[Obj], generation_hash: str | None,
+                now: str | None = None) -> dict[str, Any]:
     """Scaling-group status from its member PodCliques: scheduled, available and
     updated replicas (``mutateReplicas`` / ``computeReplicaStatus``), the
     ``MinAvailableBreached`` condition and the current PodCliqueSet hash, which
@@ -138,12 +179,18 @@ def pcsg_status(pcs: PCS, pcsg: Obj, members: list[Obj], generation_hash: str | 
                           "updatedReplicas": updated}
     ma = U.int_field(pcsg.spec.get("minAvailable"), 1)
     if U.is_update_in_progress(pcsg):
-        cond = _condition(pcsg, "MinAvailableBreached", "Unknown", "UpdateInProgress")
+        cond = _condition(pcsg, "MinAvailableBreached", "Unknown", "UpdateInProgress", now)
     elif not_breached < ma:
-        cond = _condition(pcsg, "MinAvailableBreached", "True", "InsufficientAvailablePodCliqueScalingGroupReplicas")
+        cond = _condition(pcsg, "MinAvailableBreached", "True", "InsufficientAvailablePodCliqueScalingGroupReplicas",
+                          now)
     else:
-        cond = _condition(pcsg, "MinAvailableBreached", "False", "SufficientAvailablePodCliqueScalingGroupReplicas")
-    st["conditions"] = _with_conditions(pcsg, [cond])
+        cond = _condition(pcsg, "MinAvailableBreached", "False", "SufficientAvailablePodCliqueScalingGroupReplicas",
+                          now)
+    conds = _with_conditions(pcsg, [cond])
+    if cond["status"] == "False":
+        # a recovered scaling group re-arms gang termination (mutateMinAvailableBreachedCondition)
+        conds = [c for c in conds if c.get("type") != "GangTerminationInProgress"]
+    st["conditions"] = conds
     # mutateCurrentPodCliqueSetGenerationHash
     pending = any(m.labels.get(N.L_TEMPLATE_HASH) != U.expected_pod_template_hash(pcs, m) for m in members)
     if generation_hash and not pending and not U.is_update_in_progress(pcsg):
@@ -224,13 +271,31 @@ def pcs_status(pcs: PCS, world: World, status: Mapping[str, Any]) -> dict[str, A
 # ----------------------------------------------------------------------------- the status pass
 
 
-def refresh(pcs: PCS, world: World) -> list[Action]:
+def _arming_breach(pcs: PCS, o: Obj, a: Action) -> Action:
+    """A status write that turns ``MinAvailableBreached`` True in a way that arms gang
+    termination is shown as a step (the untimed model's ``terminationDelay`` starts
+    here; ``gang_terminate`` fires in a later round)."""
+    from . import gang_terminate as GT
+    conds = a.fields.get("conditions")
+    if conds is None or GT._breached(o):
+        return a
+    new = Obj({**o.raw, "status": {**o.status, **a.fields}}, o.file, o.line, o.lines)
+    armed = GT.is_armed_pclq_breach(new) if o.kind == "PodClique" else GT.is_armed_pcsg_breach(new)
+    if not armed:
+        return a
+    return Action(verb=a.verb, kind=a.kind, name=a.name, namespace=a.namespace,
+                  reason=GT.breach_step_reason(new, pcs), rule=a.rule, fields=a.fields, hidden=False,
+                  index=U.pcs_replica_of(o))
+
+
+def refresh(pcs: PCS, world: World, arming: bool = True) -> list[Action]:
     """Every controller's status write for this round, bottom-up (PodCliques, then
     scaling groups, then the PodCliqueSet), as hidden actions. Returns the actions;
     the caller applies them."""
     live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
     status = U.live_pcs_status(pcs, world)
     gen = status.get("currentGenerationHash")
+    now = U.stamp(world)
     acts: list[Action] = []
     # Objects are immutable values: a PodClique whose object and pods are the very
     # ones seen when its status last needed no write needs none now (and likewise for
@@ -256,8 +321,10 @@ def refresh(pcs: PCS, world: World) -> list[Action]:
         if key in settled:
             continue
         summ = SUM.summary(group, pclq.namespace) if group else SUM.EMPTY
-        a = _status_action(pclq, pclq_status(pcs, pclq, list(summ.pods), gen, summ), "PodClique status from its pods",
+        a = _status_action(pclq, pclq_status(pcs, pclq, list(summ.pods), gen, summ, now), "PodClique status from its pods",
                            R_PCLQ_ST)
+        if a is not None and arming:
+            a = _arming_breach(pcs, pclq, a)
         if a is not None:
             acts.append(a)
             track.unsettled_pclqs.add(pclq.name)
@@ -279,8 +346,10 @@ def refresh(pcs: PCS, world: World) -> list[Action]:
         key = (id(pcsg), gen, tuple(id(m) for m in members))
         if key in settled:
             continue
-        a = _status_action(pcsg, pcsg_status(pcs, pcsg, members, gen),
+        a = _status_action(pcsg, pcsg_status(pcs, pcsg, members, gen, now),
                            "scaling-group status from its PodCliques", R_PCSG_ST)
+        if a is not None and arming:
+            a = _arming_breach(pcs, pcsg, a)
         if a is not None:
             acts.append(a)
             track.unsettled_pcsgs.add(pcsg.name)

@@ -264,15 +264,16 @@ def is_pcsg_member_converged(pcs: PCS, pclq: Obj, generation_hash: str | None) -
 PENDING_POD, UNHEALTHY_POD, READY_POD, STARTING_POD, OTHER_POD = "pending", "unhealthy", "ready", "starting", "other"
 
 
-def container_statuses(pod: Obj) -> list[Mapping[str, Any]]:
-    cs = pod.status.get("containerStatuses")
+def container_statuses(pod: Obj, key: str = "containerStatuses") -> list[Mapping[str, Any]]:
+    cs = pod.status.get(key)
     return [c for c in cs if isinstance(c, Mapping)] if isinstance(cs, list) else []
 
 
-def has_past_crash(pod: Obj) -> bool:
-    """A container whose *last* termination had a non-zero exit code.
-    Upstream: ``internal/utils/kubernetes/pod.go`` ``HasAnyContainerExitedErroneously``."""
-    for c in container_statuses(pod):
+def _terminated_erroneously(statuses: list[Mapping[str, Any]]) -> bool:
+    """``GetContainerStatusIfTerminatedErroneously``: a status whose *last* termination
+    had a non-zero exit code (the current state oscillates while a container crash
+    loops; the last termination is stable)."""
+    for c in statuses:
         last = c.get("lastState")
         term = last.get("terminated") if isinstance(last, Mapping) else None
         if isinstance(term, Mapping) and int_field(term.get("exitCode"), 0) != 0:
@@ -280,22 +281,38 @@ def has_past_crash(pod: Obj) -> bool:
     return False
 
 
+def has_any_container_exited_erroneously(pod: Obj) -> bool:
+    """An init container or a container whose last termination had a non-zero exit
+    code. Upstream: ``internal/utils/kubernetes/pod.go``
+    ``HasAnyContainerExitedErroneously`` (init container statuses first)."""
+    return _terminated_erroneously(container_statuses(pod, "initContainerStatuses")) or \
+        _terminated_erroneously(container_statuses(pod))
+
+
+#: the name the update code used before the init-container fix
+has_past_crash = has_any_container_exited_erroneously
+
+
 def started_not_ready(pod: Obj) -> bool:
-    """Upstream: ``HasAnyStartedButNotReadyContainer``."""
-    return any(c.get("started") is True and c.get("ready") is False for c in container_statuses(pod))
+    """A container that started (``started: true``) and is not Ready.
+    Upstream: ``HasAnyStartedButNotReadyContainer``."""
+    return any(c.get("started") is True and not c.get("ready") for c in container_statuses(pod))
 
 
 def not_started(pod: Obj) -> bool:
-    """Upstream: ``HasAnyContainerNotStarted``."""
-    return any(c.get("started") is False for c in container_statuses(pod))
+    """A container whose ``started`` is false or unset (still in its startup probe).
+    Upstream: ``HasAnyContainerNotStarted``."""
+    return any(c.get("started") is not True for c in container_statuses(pod))
 
 
 def classify_old_pod(pod: Obj) -> str:
-    """The class of an old-hash pod, in upstream's order (the crash check comes before
-    readiness, issue #697). Upstream: ``rollingupdate.go`` ``computeUpdateWork``."""
-    if O.pod_phase(pod) == "Pending" or not O.pod_scheduled(pod):
+    """The class of an old-hash pod, in upstream's order: phase Pending; a started but
+    not Ready container or a past non-zero exit (before readiness, issue #697);
+    Ready; a container not started; anything else.
+    Upstream: ``podclique/components/pod/rollingupdate.go`` ``computeUpdateWork``."""
+    if O.pod_phase(pod) == "Pending":
         return PENDING_POD
-    if started_not_ready(pod) or has_past_crash(pod):
+    if started_not_ready(pod) or has_any_container_exited_erroneously(pod):
         return UNHEALTHY_POD
     if O.pod_ready(pod):
         return READY_POD
@@ -467,20 +484,15 @@ def order_pcs_replica_info(pcs: PCS, infos: Sequence[PCSReplicaInfo], breached: 
 
 
 def min_available_breached_replicas(pcs: PCS, world: World) -> list[int]:
-    """PodCliqueSet replicas with a standalone PodClique or a scaling group whose
-    ``MinAvailableBreached`` condition is True (the model has no termination delay
-    clock, so none of them is ever gang-terminated).
+    """PodCliqueSet replicas with an armed breach (a standalone PodClique that was
+    scheduled once, or a scaling group healthy once and not being gang-terminated,
+    with ``MinAvailableBreached=True``), whatever the termination delay; replicas
+    missing a standalone PodClique are skipped.
     Upstream: ``podcliquesetreplica/gangterminate.go`` ``getPCSReplicaDeletionWork``
-    (``minAvailableBreachedConstituents``)."""
-    out: set[int] = set()
-    for p in world.index("PodClique", N.L_PART_OF).get(pcs.name, ()):
-        if is_standalone_pclq(p) and condition_status(p, "MinAvailableBreached") == "True" and \
-                status_int(p, "scheduledReplicas") > 0:
-            out.add(pcs_replica_of(p))
-    for g in world.index("PodCliqueScalingGroup", N.L_PART_OF).get(pcs.name, ()):
-        if condition_status(g, "MinAvailableBreached") == "True" and status_int(g, "scheduledReplicas") > 0:
-            out.add(pcs_replica_of(g))
-    return sorted(out)
+    (its ``minAvailableBreachedConstituents`` and ``pcsIndicesToTerminate``)."""
+    from .gang_terminate import get_pcs_replica_deletion_work
+    work = get_pcs_replica_deletion_work(pcs, world, None)
+    return sorted(set(work.to_terminate) | set(work.breached))
 
 
 # ----------------------------------------------------------------------------- availability

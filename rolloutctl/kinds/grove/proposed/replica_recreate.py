@@ -55,7 +55,7 @@ class ReplicaRecreatePolicy(S.ViewPolicy):
         wanted = self.decision(pcs, world).surge if S.update_active(self.status(pcs, world)) else 0
         return max(extent, wanted)
 
-    def pcs_pass(self, pcs: PCS, world: World, status: Mapping[str, Any]) -> list[Action]:
+    def pcs_pass(self, pcs: PCS, world: World, status: Mapping[str, Any], gang: Any = None) -> list[Action]:
         acts: list[Action] = []
         st = dict(status)
         if not S.update_active(st):

@@ -79,7 +79,7 @@ class RollingUpdatePolicy(S.ViewPolicy):
     def replica_done(self, view: S.View, i: int) -> bool:
         return not view.replica_outdated(i) and not self.replica_has_surge(view, i) and view.replica_available(i)
 
-    def pcs_pass(self, pcs: PCS, world: World, status: Mapping[str, Any]) -> list[Action]:
+    def pcs_pass(self, pcs: PCS, world: World, status: Mapping[str, Any], gang: Any = None) -> list[Action]:
         """Select PodCliqueSet replicas one at a time once the model has started the
         update (new generation hash) (``orchestrateRollingUpdate``; unchanged by the design)."""
         acts: list[Action] = []

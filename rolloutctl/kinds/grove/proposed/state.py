@@ -289,3 +289,8 @@ class ViewPolicy(Policy):
         return self._view[1]
 
     status = staticmethod(U.live_pcs_status)
+
+    def gang_termination_suppressed(self, pcs: PCS, world: World) -> bool:
+        """The designs suppress gang termination while an update runs (GREP-393:
+        "same as today"); their components do not report ``UpdateInProgress``."""
+        return U.pcs_update_in_progress(pcs, U.live_pcs_status(pcs, world))

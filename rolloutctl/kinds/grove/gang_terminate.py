@@ -1,0 +1,357 @@
+"""Gang termination: a PodCliqueSet replica (or a scaling-group replica) whose
+``minAvailable`` stays breached for ``terminationDelay`` has its PodCliques deleted
+and recreated, so the scheduler gets a fresh gang to place.
+
+The Grove model is untimed, and ``terminationDelay`` (4h by default) is long next to
+everything else the model does: a breach lasts the delay only when nothing else can
+happen first. So the breach is one step (the ``MinAvailableBreached=True`` write that
+arms gang termination, visible, naming the delay), the delay passes when the plan
+would otherwise stand still (``expire_breaches``, called by the cluster model when
+neither the operator nor the cluster has anything left to do), and the termination is
+the next step. A breach that clears first (the replacement pod turns Ready) never
+fires, as upstream.
+
+Upstream (paths under ``operator/internal/controller``):
+``common/component/utils/podclique.go`` ``WasPCLQEverScheduled``, ``WasPCSGEverHealthy``,
+``GetMinAvailableBreachedPCLQInfo``;
+``podcliqueset/components/podcliquesetreplica/gangterminate.go``
+``getPCSReplicaDeletionWork``, ``getMinAvailableBreachedPCSGInfo``,
+``getMinAvailableBreachedPCLQsNotInPCSG``, ``createPCSReplicaDeleteTask``;
+``podcliquescalinggroup/components/podclique/sync.go``
+``processMinAvailableBreachedPCSGReplicas``, ``getMinAvailableBreachedPCSGIndices``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+import re
+from typing import Any
+
+from ...core.model import Action, Obj
+from ...core.world import World
+from . import names as N
+from . import update_common as U
+from .spec import PCS
+
+R_GANG = f"{U.RULE_ROOT}/podcliqueset/components/podcliquesetreplica/gangterminate.go"
+R_PCSG_SYNC = f"{U.RULE_ROOT}/podcliquescalinggroup/components/podclique/sync.go"
+R_UTILS = f"{U.RULE_ROOT}/common/component/utils/podclique.go"
+
+MIN_AVAILABLE_BREACHED = "MinAvailableBreached"
+PODCLIQUE_SCHEDULED = "PodCliqueScheduled"
+GANG_TERMINATION_IN_PROGRESS = "GangTerminationInProgress"
+
+#: ``InitialScheduleGrace``: a condition flipped this soon after creation counts as
+#: its first write, not as a transition
+INITIAL_SCHEDULE_GRACE = 5.0
+
+#: prefix of the deterministic stamps the planner writes (``update_common.stamp``)
+SIM_STAMP = "~sim-"
+
+
+def condition(o: Obj, ctype: str) -> Mapping[str, Any] | None:
+    for c in o.status.get("conditions") or []:
+        if isinstance(c, Mapping) and c.get("type") == ctype:
+            return c
+    return None
+
+
+_RFC3339 = re.compile(r"^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
+
+
+def _days_from_civil(y: int, m: int, d: int) -> int:
+    y -= m <= 2
+    era = y // 400
+    yoe = y - era * 400
+    doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def parse_time(v: Any) -> float | None:
+    """Seconds since the epoch of an RFC 3339 time (``metav1.Time``), None when it is not one."""
+    m = _RFC3339.match(v) if isinstance(v, str) else None
+    if m is None:
+        return None
+    y, mo, d, hh, mm, ss = (int(m.group(k)) for k in range(1, 7))
+    t = _days_from_civil(y, mo, d) * 86400 + hh * 3600 + mm * 60 + ss + float(m.group(7) or 0)
+    tz = m.group(8)
+    if tz not in ("Z", "z"):
+        sign = 1 if tz[0] == "+" else -1
+        t -= sign * (int(tz[1:3]) * 3600 + int(tz[4:6]) * 60)
+    return t
+
+
+def _flipped_after_creation(o: Obj, cond: Mapping[str, Any]) -> bool:
+    """The condition's ``lastTransitionTime`` lies more than ``InitialScheduleGrace``
+    after the object's creation. A stamp the planner wrote marks a transition it
+    modelled (its first write of a condition carries no time); an unreadable time
+    counts as no transition, the side upstream errs on."""
+    ltt = cond.get("lastTransitionTime")
+    if isinstance(ltt, str) and ltt.startswith(SIM_STAMP):
+        return True
+    t, created = parse_time(ltt), parse_time(o.metadata.get("creationTimestamp"))
+    if t is None or created is None:
+        return False
+    return t > created + INITIAL_SCHEDULE_GRACE
+
+
+def was_pclq_ever_scheduled(pclq: Obj) -> bool:
+    """``PodCliqueScheduled`` is True now, or False after a transition since creation
+    (so it was True once). Upstream: ``WasPCLQEverScheduled``."""
+    cond = condition(pclq, PODCLIQUE_SCHEDULED)
+    if cond is None:
+        return False
+    if cond.get("status") == "True":
+        return True
+    return _flipped_after_creation(pclq, cond)
+
+
+def was_pcsg_ever_healthy(pcsg: Obj) -> bool:
+    """``MinAvailableBreached`` is False now, or True after a transition since creation.
+    Upstream: ``WasPCSGEverHealthy``."""
+    cond = condition(pcsg, MIN_AVAILABLE_BREACHED)
+    if cond is None:
+        return False
+    if cond.get("status") == "False":
+        return True
+    return _flipped_after_creation(pcsg, cond)
+
+
+def gang_termination_in_progress(pcsg: Obj) -> bool:
+    """Upstream: ``meta.IsStatusConditionTrue(..., GangTerminationInProgress)``."""
+    cond = condition(pcsg, GANG_TERMINATION_IN_PROGRESS)
+    return cond is not None and cond.get("status") == "True"
+
+
+def _breached(o: Obj) -> bool:
+    cond = condition(o, MIN_AVAILABLE_BREACHED)
+    return cond is not None and cond.get("status") == "True"
+
+
+def is_armed_pclq_breach(pclq: Obj) -> bool:
+    """A PodClique whose breach counts toward gang termination: ``MinAvailableBreached``
+    True on a PodClique that was scheduled once. Upstream: ``GetMinAvailableBreachedPCLQInfo``."""
+    return _breached(pclq) and was_pclq_ever_scheduled(pclq)
+
+
+def is_armed_pcsg_breach(pcsg: Obj) -> bool:
+    """A scaling group whose breach counts toward gang termination: breached, healthy
+    once, and not already being recycled. Upstream: ``getMinAvailableBreachedPCSGInfo``."""
+    return _breached(pcsg) and was_pcsg_ever_healthy(pcsg) and not gang_termination_in_progress(pcsg)
+
+
+#: world.memory key: (kind, name) of armed breaches whose ``terminationDelay`` passed
+MEM_EXPIRED = "grove.expiredBreaches"
+
+
+def expired(o: Obj, world: World | None) -> bool:
+    """The untimed ``terminationDelay`` of this breach has passed (``expire_breaches``);
+    without a world (``min_available_breached_replicas``) every armed breach counts."""
+    if world is None:
+        return True
+    return (o.kind, o.name) in world.memory.get(MEM_EXPIRED, ())
+
+
+def is_armed(o: Obj) -> bool:
+    return is_armed_pclq_breach(o) if o.kind == "PodClique" else is_armed_pcsg_breach(o)
+
+
+def armed_breaches(pcs: PCS, world: World) -> list[Obj]:
+    """Every armed breach of the PodCliqueSet: PodCliques (standalone or members) and
+    scaling groups, in key order."""
+    out = [p for p in world.index("PodClique", N.L_PART_OF).get(pcs.name, ())
+           if p.namespace == pcs.namespace and not p.terminating and is_armed_pclq_breach(p)]
+    out += [g for g in world.index("PodCliqueScalingGroup", N.L_PART_OF).get(pcs.name, ())
+            if g.namespace == pcs.namespace and not g.terminating and is_armed_pcsg_breach(g)]
+    return out
+
+
+def prune_expired(pcs: PCS, world: World) -> World:
+    """Drop expired marks whose breach ended (object gone, terminating or healthy)."""
+    marks = world.memory.get(MEM_EXPIRED)
+    if not marks:
+        return world
+    keep = frozenset(k for k in marks if (o := world.get(k[0], pcs.namespace, k[1])) is not None
+                     and not o.terminating and _breached(o))
+    return world if keep == marks else world.with_memory(**{MEM_EXPIRED: keep})
+
+
+def expire_breaches(pcs: PCS, world: World) -> tuple[World, list[str]]:
+    """The world stands still with armed breaches: their ``terminationDelay`` passes.
+    Returns the world with them marked and one wait line per breach."""
+    marks = set(world.memory.get(MEM_EXPIRED, ()))
+    new = [o for o in armed_breaches(pcs, world) if (o.kind, o.name) not in marks]
+    if not new:
+        return world, []
+    delay = termination_delay(pcs)
+    waits = [f"terminationDelay ({delay}) passes with {o.kind} {o.name} below minAvailable" for o in new]
+    marks |= {(o.kind, o.name) for o in new}
+    return world.with_memory(**{MEM_EXPIRED: frozenset(marks)}), waits
+
+
+def termination_delay(pcs: PCS) -> str:
+    return str(pcs.template.get("terminationDelay") or "4h0m0s")
+
+
+# ----------------------------------------------------------------------------- PodCliqueSet replicas
+
+
+@dataclass
+class DeletionWork:
+    """Upstream: ``gangterminate.go`` ``deletionWork``: replicas to terminate now, and
+    replicas with armed breaches still inside ``terminationDelay`` (the rolling update
+    orders those first), with the names of the breached constituents."""
+
+    to_terminate: list[int] = field(default_factory=list)
+    breached: dict[int, list[str]] = field(default_factory=dict)
+    reasons: dict[int, list[str]] = field(default_factory=dict)
+
+
+def get_pcs_replica_deletion_work(pcs: PCS, world: World, clock: World | None,
+                                  armed: Iterable[tuple[str, str]] | None = None) -> DeletionWork:
+    """For each replica ``0..spec.replicas-1``: skip it when any standalone PodClique
+    is missing; else collect armed breaches of its scaling groups and standalone
+    PodCliques; with one whose delay has passed, terminate the replica, else record it
+    as breached. Upstream: ``getPCSReplicaDeletionWork``,
+    ``getMinAvailableBreachedPCLQsNotInPCSG`` (``skipPCSReplicaIndex``).
+    ``armed``: (kind, name) of every armed breach when the caller tracks them (only
+    their replicas can have work); None looks at every replica."""
+    work = DeletionWork()
+    replicas: Iterable[int] = range(pcs.replicas)
+    if armed is not None:
+        replicas = sorted({i for i in (_replica_of_armed(pcs, world, k) for k in armed) if 0 <= i < pcs.replicas})
+        if not replicas:
+            return work
+    by_pclq = U._by_replica(world, "PodClique", pcs, True)
+    by_pcsg = U._by_replica(world, "PodCliqueScalingGroup", pcs, False)
+    empty: list[Obj] = []
+    for i in replicas:
+        pcsgs = [g for g in by_pcsg.get(i, empty) if is_armed_pcsg_breach(g)]
+        pclqs = {p.name: p for p in by_pclq.get(i, empty)}
+        if any(pcs.standalone_pclq_fqn(i, c.name) not in pclqs for c in pcs.standalone):
+            continue  # upstream skips a replica whose standalone PodCliques are not all there
+        breached_pclqs = [pclqs[pcs.standalone_pclq_fqn(i, c.name)] for c in pcs.standalone
+                          if is_armed_pclq_breach(pclqs[pcs.standalone_pclq_fqn(i, c.name)])]
+        hit = pcsgs + breached_pclqs
+        if not hit:
+            continue
+        if any(expired(o, clock) for o in hit):
+            work.to_terminate.append(i)
+            work.reasons[i] = [o.name for o in hit if expired(o, clock)]
+        else:
+            work.breached[i] = [o.name for o in breached_pclqs] + [o.name for o in pcsgs]
+    return work
+
+
+def _replica_of_armed(pcs: PCS, world: World, key: tuple[str, str]) -> int:
+    o = world.get(key[0], pcs.namespace, key[1])
+    return U.pcs_replica_of(o) if o is not None else -1
+
+
+def create_pcs_replica_delete_task(pcs: PCS, world: World, i: int, names: Sequence[str]) -> list[Action]:
+    """Delete every PodClique of replica ``i`` (standalone and scaling-group members,
+    by the replica-index label), then set ``GangTerminationInProgress=True`` on each of
+    the replica's scaling groups. Upstream: ``createPCSReplicaDeleteTask``,
+    ``markGangTerminationInProgress``."""
+    delay = termination_delay(pcs)
+    reason = (f"replica {i}: {', '.join(names)} stayed below minAvailable for terminationDelay ({delay}): "
+              "gang termination deletes all its PodCliques so they are recreated and scheduled again")
+    acts: list[Action] = []
+    group = world.index("PodClique", N.L_PCS_REPLICA).get(str(i), ())
+    for p in sorted(group, key=lambda o: o.name):
+        if p.labels.get(N.L_PART_OF) != pcs.name or p.namespace != pcs.namespace or p.terminating:
+            continue
+        acts.append(Action(verb="delete", kind="PodClique", name=p.name, namespace=p.namespace, reason=reason,
+                           rule=f"{R_GANG}#createPCSReplicaDeleteTask", index=i, revision=None,
+                           role="gang-termination"))
+    for g in U._by_replica(world, "PodCliqueScalingGroup", pcs, False).get(i, []):
+        if gang_termination_in_progress(g) or g.terminating:
+            continue
+        conds = [dict(c) for c in g.status.get("conditions") or [] if isinstance(c, Mapping)
+                 and c.get("type") != GANG_TERMINATION_IN_PROGRESS]
+        conds.append({"type": GANG_TERMINATION_IN_PROGRESS, "status": "True", "reason": "GangTerminationActive",
+                      "lastTransitionTime": U.stamp(world)})
+        acts.append(Action(verb="status", kind=g.kind, name=g.name, namespace=g.namespace,
+                           reason=f"replica {i} is being gang-terminated: its scaling group will not fire again "
+                                  "until its breach clears",
+                           rule=f"{R_GANG}#markGangTerminationInProgress", index=i,
+                           fields={"conditions": sorted(conds, key=lambda c: str(c.get("type")))}, hidden=True))
+    return acts
+
+
+def gang_terminate_pcs_replicas(pcs: PCS, world: World,
+                                armed: Iterable[tuple[str, str]] | None = None) -> tuple[list[Action], DeletionWork]:
+    """The gang-termination half of the PodCliqueSet replica component's ``Sync``:
+    the deletions, and the work (its breached replicas order the rolling update, its
+    terminated ones are skipped by it). Upstream: ``podcliquesetreplica.go`` ``Sync``."""
+    work = get_pcs_replica_deletion_work(pcs, world, world, armed)
+    acts: list[Action] = []
+    for i in work.to_terminate:
+        acts += create_pcs_replica_delete_task(pcs, world, i, work.reasons[i])
+    return acts, work
+
+
+# ----------------------------------------------------------------------------- scaling-group replicas
+
+
+def get_min_available_breached_pcsg_indices(members: Iterable[Obj], clock: World | None) -> tuple[list[int], list[int]]:
+    """Scaling-group replicas with an armed member breach: those whose delay has passed
+    (terminate) and the others (requeue). Upstream: ``getMinAvailableBreachedPCSGIndices``."""
+    by_rep: dict[int, list[Obj]] = {}
+    for m in members:
+        by_rep.setdefault(U.pcsg_replica_of(m), []).append(m)
+    terminate, requeue = [], []
+    for j in sorted(by_rep):
+        hit = [m for m in by_rep[j] if is_armed_pclq_breach(m)]
+        if not hit:
+            continue
+        (terminate if any(expired(m, clock) for m in hit) else requeue).append(j)
+    return terminate, requeue
+
+
+def process_min_available_breached_pcsg_replicas(pcs: PCS, pcsg: Obj, members: Sequence[Obj],
+                                                 world: World) -> list[Action]:
+    """When the scaling group as a whole still meets ``minAvailable`` (counting every
+    breached replica as lost), delete the member PodCliques of the replicas whose
+    breach lasted ``terminationDelay``; otherwise leave it to the PodCliqueSet-level
+    gang termination. Not run while the scaling group updates.
+    Upstream: ``sync.go`` ``runSyncFlow`` / ``processMinAvailableBreachedPCSGReplicas``."""
+    if U.is_update_in_progress(pcsg):
+        return []
+    live = [m for m in members if not m.terminating]
+    terminate, requeue = get_min_available_breached_pcsg_indices(live, world)
+    if not terminate:
+        return []
+    reps = U.int_field(pcsg.spec.get("replicas"), 0)
+    ma = U.int_field(pcsg.spec.get("minAvailable"), 1)
+    if reps - (len(terminate) + len(requeue)) < ma:
+        return []
+    delay = termination_delay(pcs)
+    acts = []
+    for j in terminate:
+        for m in sorted((m for m in live if U.pcsg_replica_of(m) == j), key=lambda m: m.name):
+            acts.append(Action(
+                verb="delete", kind="PodClique", name=m.name, namespace=m.namespace,
+                reason=f"scaling-group replica {pcsg.name}/{j} stayed below minAvailable for terminationDelay "
+                       f"({delay}): its PodCliques are deleted and recreated (the group keeps minAvailable)",
+                rule=f"{R_PCSG_SYNC}#processMinAvailableBreachedPCSGReplicas", index=j, revision=None,
+                role="gang-termination", fields={"podCliqueScalingGroup": pcsg.name, "replicaIndex": j}))
+    return acts
+
+
+def pcsg_waits_on_breach(pcsg: Obj, members: Iterable[Obj]) -> bool:
+    """The scaling group has an armed member breach whose delay runs (upstream
+    requeues it): its sync must look again next round."""
+    return not U.is_update_in_progress(pcsg) and any(is_armed_pclq_breach(m) for m in members if not m.terminating)
+
+
+def breach_step_reason(o: Obj, pcs: PCS) -> str:
+    """The reason of the visible ``MinAvailableBreached=True`` write that arms gang
+    termination."""
+    cond = condition(o, MIN_AVAILABLE_BREACHED) or {}
+    delay = termination_delay(pcs)
+    what = "PodClique" if o.kind == "PodClique" else "scaling group"
+    return (f"{what} {o.name}: MinAvailableBreached=True ({cond.get('reason', 'breached')}); if it lasts "
+            f"terminationDelay ({delay}) the operator gang-terminates the replica")
