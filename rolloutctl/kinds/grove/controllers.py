@@ -8,7 +8,7 @@ Rolling-update orchestration is delegated to the strategy modules through
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Callable, Iterable
 
 from ...core.model import Action, Obj
@@ -539,7 +539,7 @@ def _expected_podgangs(pcs: PCS, n: int, reps_of: Any) -> list[tuple[str, int, l
         for g in pcs.groups:
             fqn = pcs.pcsg_fqn(i, g)
             reps = next(reps_of)
-            for j in range(min(g.min_available, reps)):
+            for j in range(g.min_available):  # always 0..minAvailable-1, whatever the live replicas
                 for cn in g.clique_names:
                     c = pcs.clique_by_name.get(cn)
                     groups.append((pcs.member_pclq_fqn(i, g, j, cn), c.min_available if c else 1))
@@ -554,16 +554,58 @@ def _expected_podgangs(pcs: PCS, n: int, reps_of: Any) -> list[tuple[str, int, l
     return out
 
 
+def podgang_refs(group: Sequence[Obj] | None) -> dict[str, list[str]]:
+    """Non-terminating pods carrying a PodGang's label, by PodClique, names sorted:
+    the PodGang's ``podReferences``. Upstream: ``syncflow.go``
+    ``getExistingPodsByPCLQForPCS`` / ``initializeAssignedAndUnassignedPodsForPCS``,
+    ``podgang.go`` ``createPodGroupsForPodGang``."""
+    if not group:
+        return {}
+    gs = SUM.summary(group)
+    refs = gs.memo.get("refs")
+    if refs is None:
+        refs = {}
+        for p in gs.pods:
+            if not p.terminating:
+                refs.setdefault(p.labels.get(N.L_PCLQ, ""), []).append(p.name)
+        for v in refs.values():
+            v.sort()
+        gs.memo["refs"] = refs
+    return refs
+
+
+def pods_pending_creation_or_association(world: World, ns: str, gang: str, groups: Sequence[tuple[str, int]],
+                                         pods_by_pclq: Mapping[str, Sequence[Obj]]) -> int:
+    """Pods a PodGang still waits for: every pod of a constituent PodClique that does
+    not exist, the shortfall of an existing one against its ``spec.replicas``, and its
+    pods not (or not yet) labelled with this PodGang.
+    Upstream: ``syncflow.go`` ``getPodsPendingCreationOrAssociation``,
+    ``getPodsForPodCliquesPendingCreation``."""
+    pending = 0
+    for pclq_name, _m in groups:
+        pclq = world.get("PodClique", ns, pclq_name)
+        if pclq is None:
+            pending += 1  # its pods (template replicas, at least one) are all pending
+            continue
+        pods = [p for p in pods_by_pclq.get(pclq_name, ()) if p.namespace == ns and not p.terminating]
+        want = pclq.spec.get("replicas") or 0
+        pending += max(0, want - len(pods))
+        pending += sum(1 for p in pods if p.labels.get(N.L_PODGANG) != gang)
+    return pending
+
+
 def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
                   pcsg_surge: Callable[[Obj], int] | None = None, base: World | None = None) -> list[Action]:
-    """Create expected PodGangs (empty podReferences, Initialized=False), fill their
-    podReferences once every pod of every constituent PodClique exists and mark them
-    Initialized=True, and delete PodGangs no longer expected.
-    Upstream: ``podgang/syncflow.go`` ``createOrUpdatePodGangs``, ``verifyAllPodsCreated``,
-    ``deleteExcessPodGangs``."""
+    """Delete PodGangs no longer expected, then create-or-patch every expected one:
+    created with ``Initialized=False``; its ``podReferences`` follow the non-terminating
+    pods labelled for it on every sync; ``Initialized=True`` once no pod is pending
+    creation or association (never set back to False).
+    Upstream: ``podgang/syncflow.go`` ``runSyncFlow`` (``deleteExcessPodGangs`` first,
+    then ``createOrUpdatePodGangs``), ``verifyAllPodsCreated``."""
     acts = []
     ns = pcs.namespace
     pods_by_gang = world.index("Pod", N.L_PODGANG)
+    pods_by_pclq = world.index("Pod", N.L_PCLQ)
     expected = expected_podgangs(pcs, world, n, pcsg_surge)
     # Gangs that cannot have changed since the last round are skipped (a gang that
     # needed nothing then needs nothing now); all of them when that is not known.
@@ -579,22 +621,16 @@ def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
     if memo.get("names_of") is not expected:
         memo["names_of"], memo["names"] = expected, {name for name, _i, _g in expected}
     names_expected: set[str] = memo["names"]
+    for pg in owned(world, "PodGang", pcs) if look is None else by_names(world, "PodGang", pcs, look):
+        if pg.name not in names_expected and not pg.terminating:
+            acts.append(_delete(pg, "no longer expected", f"{R_PCS}/components/podgang/syncflow.go#deleteExcessPodGangs",
+                                index=replica_of(pg) if replica_of(pg) >= 0 else None))
+            unsettled.add(pg.name)
     for name, i, groups in _looked(expected, look, lambda it: it[0]):
         unsettled.add(name)
         cur = world.get("PodGang", ns, name)
         group = pods_by_gang.get(name)
-        if group:
-            gs = SUM.summary(group)
-            refs = gs.memo.get("refs")
-            if refs is None:
-                refs = {}
-                for p in gs.active:
-                    refs.setdefault(p.labels.get(N.L_PCLQ, ""), []).append(p.name)
-                for v in refs.values():
-                    v.sort()
-                gs.memo["refs"] = refs
-        else:
-            refs = {}
+        refs = podgang_refs(group)
         if cur is not None:
             # settled: the same PodGang object, pods and PodCliques as when this gang
             # last needed nothing
@@ -604,15 +640,6 @@ def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
                     all(a is b for a, b in zip(done[0], key)):
                 unsettled.discard(name)
                 continue
-        pending = 0
-        for pclq_name, _m in groups:
-            pclq = world.get("PodClique", ns, pclq_name)
-            if pclq is None or pclq.terminating:
-                pending += 1
-                continue
-            want = pclq.spec.get("replicas") or 0
-            pending += max(0, want - len(refs.get(pclq_name, [])))
-        initialized = pending == 0
         role = _role(pcs, i, "base-gang" if name == N.base_podgang_name(pcs.name, i) else "scaled-gang")
         if cur is None:
             acts.append(_create(O.build_podgang(pcs, name, groups), f"{role} with {len(groups)} pod groups",
@@ -620,21 +647,21 @@ def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
             continue
         if cur.terminating:
             continue
-        raw = O.build_podgang(pcs, name, groups, refs if initialized else None, initialized) if initialized else None
-        if raw is not None and (cur.spec.get("podgroups") != raw["spec"]["podgroups"] or not O.podgang_initialized(cur)):
-            n = sum(len(v) for v in refs.values())
-            acts.append(_update(cur, raw, f"lists its {n} pods; Initialized=True" if not O.podgang_initialized(cur)
-                                else f"pod references now {n} pods",
+        was_init = O.podgang_initialized(cur)
+        initialized = was_init or pods_pending_creation_or_association(world, ns, name, groups, pods_by_pclq) == 0
+        raw = O.build_podgang(pcs, name, groups, refs, initialized)
+        if initialized == was_init and isinstance(cur.raw.get("status"), Mapping):
+            raw["status"] = cur.raw["status"]  # CreateOrPatch leaves the status subresource alone
+        if cur.spec.get("podgroups") != raw["spec"]["podgroups"] or initialized != was_init or \
+                cur.spec.get("priorityClassName") != raw["spec"].get("priorityClassName"):
+            n_refs = sum(len(refs.get(q, ())) for q, _m in groups)
+            acts.append(_update(cur, raw, f"lists its {n_refs} pods; Initialized=True" if initialized and not was_init
+                                else f"pod references now {n_refs} pods",
                                 f"{R_PCS}/components/podgang/syncflow.go#createOrUpdatePodGangs",
-                                fields={"podReferences": n, "Initialized": True}, index=i, role=role))
+                                fields={"podReferences": n_refs, "Initialized": initialized}, index=i, role=role))
         else:
             cur.memo["grove.synced"] = (key, group, groups)
             unsettled.discard(name)
-    for pg in owned(world, "PodGang", pcs) if look is None else by_names(world, "PodGang", pcs, look):
-        if pg.name not in names_expected and not pg.terminating:
-            acts.append(_delete(pg, "no longer expected", f"{R_PCS}/components/podgang/syncflow.go#deleteExcessPodGangs",
-                                index=replica_of(pg) if replica_of(pg) >= 0 else None))
-            unsettled.add(pg.name)
     return acts
 
 

@@ -106,51 +106,65 @@ def _meta(name: str, ns: str, labels: Mapping[str, str], **extra: Any) -> dict[s
     return md
 
 
+def pclq_annotations(clique: Clique) -> dict[str, Any]:
+    """The PodClique's annotations: the template's without the topology-name
+    annotation, which the builders drop after the template hash (that includes it) is
+    taken. Upstream: ``buildResource`` (``delete(pclq.Annotations, AnnotationTopologyName)``)."""
+    ann = dict(clique.raw.get("annotations") or {})
+    ann.pop(N.A_TOPOLOGY_NAME, None)
+    return ann
+
+
 def build_standalone_pclq(pcs: PCS, replica: int, clique: Clique, replicas: int | None = None) -> dict[str, Any]:
-    """A standalone PodClique. Upstream: ``operator/internal/controller/podcliqueset/
+    """A standalone PodClique of ``clique``, built from the template upstream's name
+    lookup finds (``PCS.template_clique_for``: another clique's when its name is a
+    suffix of this one's). Upstream: ``operator/internal/controller/podcliqueset/
     components/podclique/podclique.go`` ``buildResource`` (replicas kept from the live
     object when it exists)."""
     fqn = pcs.standalone_pclq_fqn(replica, clique.name)
-    labels = dict(clique.raw.get("labels") or {})
+    tmpl = pcs.template_clique_for(fqn) or clique
+    labels = dict(tmpl.raw.get("labels") or {})
     labels.update(N.default_labels(pcs.name))
     labels.update({
         N.L_NAME: fqn,
-        N.L_COMPONENT: "pcs-podclique",
+        N.L_COMPONENT: N.C_PCS_PCLQ,
         N.L_PCS_REPLICA: str(replica),
         N.L_PODGANG: N.base_podgang_name(pcs.name, replica),
-        N.L_TEMPLATE_HASH: clique.template_hash,
+        N.L_TEMPLATE_HASH: tmpl.template_hash,
     })
     return {
         "apiVersion": N.API_CORE, "kind": "PodClique",
-        "metadata": _meta(fqn, pcs.namespace, labels, annotations=dict(clique.raw.get("annotations") or {})),
-        "spec": _pclq_spec(pcs, clique, clique.replicas if replicas is None else replicas,
-                           pcs.standalone_starts_after(replica, clique)),
+        "metadata": _meta(fqn, pcs.namespace, labels, annotations=pclq_annotations(tmpl)),
+        "spec": _pclq_spec(pcs, tmpl, tmpl.replicas if replicas is None else replicas,
+                           pcs.standalone_starts_after(replica, tmpl)),
     }
 
 
 def build_member_pclq(pcs: PCS, replica: int, group: Group, j: int, clique: Clique) -> dict[str, Any]:
-    """A scaling-group member PodClique. Upstream: ``operator/internal/controller/
-    podcliquescalinggroup/components/podclique/podclique.go`` ``buildResource``."""
+    """A scaling-group member PodClique (template found by name suffix, as for
+    standalone ones). Upstream: ``operator/internal/controller/podcliquescalinggroup/
+    components/podclique/podclique.go`` ``buildResource``."""
     pcsg = pcs.pcsg_fqn(replica, group)
     fqn = N.pclq_name(pcsg, j, clique.name)
+    tmpl = pcs.template_clique_for(fqn) or clique
     gang = N.podgang_for_pcsg_replica(pcs.name, replica, pcsg, j, group.min_available)
-    labels = dict(clique.raw.get("labels") or {})
+    labels = dict(tmpl.raw.get("labels") or {})
     labels.update(N.default_labels(pcs.name))
     labels.update({
         N.L_NAME: fqn,
-        N.L_COMPONENT: "pcsg-podclique",
+        N.L_COMPONENT: N.C_PCSG_PCLQ,
         N.L_PCSG: pcsg,
         N.L_PCSG_REPLICA: str(j),
         N.L_PCS_REPLICA: str(replica),
         N.L_PODGANG: gang,
-        N.L_TEMPLATE_HASH: clique.template_hash,
+        N.L_TEMPLATE_HASH: tmpl.template_hash,
     })
     if j >= group.min_available:
         labels[N.L_BASE_PODGANG] = N.base_podgang_name(pcs.name, replica)
     return {
         "apiVersion": N.API_CORE, "kind": "PodClique",
-        "metadata": _meta(fqn, pcs.namespace, labels, annotations=dict(clique.raw.get("annotations") or {})),
-        "spec": _pclq_spec(pcs, clique, clique.replicas, pcs.member_starts_after(replica, group, j, clique)),
+        "metadata": _meta(fqn, pcs.namespace, labels, annotations=pclq_annotations(tmpl)),
+        "spec": _pclq_spec(pcs, tmpl, tmpl.replicas, pcs.member_starts_after(replica, group, j, tmpl)),
     }
 
 
@@ -210,12 +224,16 @@ def build_pod(pclq: Obj, index: int, internal_name: str, created: str) -> dict[s
 
 def build_podgang(pcs: PCS, name: str, groups: list[tuple[str, int]], pod_refs: Mapping[str, list[str]] | None = None,
                   initialized: bool = False) -> dict[str, Any]:
-    """A PodGang with one PodGroup per PodClique (name, minReplicas). Created with empty
-    podReferences and Initialized=False; filled once every pod exists.
-    Upstream: ``operator/internal/controller/podcliqueset/components/podgang/syncflow.go``
-    ``createOrUpdatePodGangs``; ``podgang.go`` ``createPodGroupsForPodGang``."""
-    labels = N.default_labels(pcs.name)
-    labels[N.L_COMPONENT] = "podgang"
+    """A PodGang with one PodGroup per PodClique (name, minReplicas, the pods listed so
+    far), the PodCliqueSet's own labels and annotations mirrored (except ``grove.io/``
+    ones) and the ``Initialized`` condition.
+    Upstream: ``operator/internal/controller/podcliqueset/components/podgang/podgang.go``
+    ``buildResource``, ``createPodGroupsForPodGang``, ``mirrorPCSMetadata``."""
+    labels = {k: v for k, v in pcs.obj.labels.items() if not k.startswith("grove.io/")}
+    labels.update(N.default_labels(pcs.name))
+    labels[N.L_COMPONENT] = N.C_PODGANG
+    annotations = {k: v for k, v in pcs.obj.annotations.items() if not k.startswith("grove.io/")
+                   and k != "kubectl.kubernetes.io/last-applied-configuration"}
     spec: dict[str, Any] = {"podgroups": [
         {"name": g, "minReplicas": m,
          "podReferences": [{"namespace": pcs.namespace, "name": p} for p in (pod_refs or {}).get(g, [])]}
@@ -225,7 +243,7 @@ def build_podgang(pcs: PCS, name: str, groups: list[tuple[str, int]], pod_refs: 
         spec["priorityClassName"] = pcs.priority_class_name
     return {
         "apiVersion": N.API_SCHED, "kind": "PodGang",
-        "metadata": _meta(name, pcs.namespace, labels),
+        "metadata": _meta(name, pcs.namespace, labels, **({"annotations": annotations} if annotations else {})),
         "spec": spec,
         "status": {"phase": "Pending", "conditions": [{
             "type": "Initialized", "status": "True" if initialized else "False",

@@ -59,11 +59,49 @@ def _strip_injected(pod_spec: Any) -> dict[str, Any]:
     return spec
 
 
-def pclq_template_digest(pclq: Obj, priority_class_name: str | None) -> str:
-    """Our digest of the template an observed PodClique carries (see module doc)."""
+def _strip_mnnvl(spec: dict[str, Any]) -> dict[str, Any]:
+    """Undo the MNNVL injection (a ``mnnvl-claim`` pod resource claim and its
+    per-container claim references), which the builders add after hashing.
+    Upstream: ``operator/internal/mnnvl/injection.go`` ``InjectMNNVLIntoPodSpec``."""
+    rc = spec.get("resourceClaims")
+    if not isinstance(rc, list) or not any(isinstance(c, Mapping) and c.get("name") == N.MNNVL_CLAIM for c in rc):
+        return spec
+    rc = [c for c in rc if not (isinstance(c, Mapping) and c.get("name") == N.MNNVL_CLAIM)]
+    if rc:
+        spec["resourceClaims"] = rc
+    else:
+        spec.pop("resourceClaims")
+    for key in ("containers", "initContainers"):
+        cs = spec.get(key)
+        if not isinstance(cs, list):
+            continue
+        for c in cs:
+            res = c.get("resources") if isinstance(c, dict) else None
+            claims = res.get("claims") if isinstance(res, dict) else None
+            if isinstance(claims, list):
+                kept = [x for x in claims if not (isinstance(x, Mapping) and x.get("name") == N.MNNVL_CLAIM)]
+                if kept:
+                    res["claims"] = kept
+                else:
+                    res.pop("claims")
+    return spec
+
+
+def pclq_template_digest(pclq: Obj, priority_class_name: str | None, source: PCS | None = None) -> str:
+    """Our digest of the template an observed PodClique carries (see module doc), with
+    the edits the builders make after taking the hash undone: the scaling-group env
+    vars and the MNNVL claim are removed, and the topology-name annotation (dropped from
+    the PodClique) is put back from the template that wrote it (``source``'s clique
+    found by name suffix, as the builders find it)."""
     labels = {k: v for k, v in pclq.labels.items() if k not in OPERATOR_LABELS and not k.startswith("grove.io/")}
-    clique = {"labels": labels, "annotations": dict(pclq.annotations),
-              "spec": {"podSpec": _strip_injected(pclq.spec.get("podSpec"))}}
+    annotations = dict(pclq.annotations)
+    tmpl = source.template_clique_for(pclq.name) if source is not None else None
+    if tmpl is not None:
+        topo = (tmpl.raw.get("annotations") or {}).get(N.A_TOPOLOGY_NAME)
+        if topo is not None:
+            annotations[N.A_TOPOLOGY_NAME] = topo
+    clique = {"labels": labels, "annotations": annotations,
+              "spec": {"podSpec": _strip_mnnvl(_strip_injected(pclq.spec.get("podSpec")))}}
     return _digest(pod_template_inputs(clique, priority_class_name))
 
 
@@ -100,9 +138,9 @@ def translate_live(desired: PCS, live_pcs: Obj | None, children: Sequence[Obj]) 
         tok = pclq.labels.get(N.L_TEMPLATE_HASH)
         if not tok:
             continue
-        d = pclq_template_digest(pclq, pcn)
+        d = pclq_template_digest(pclq, pcn, live_spec_pcs or desired)
         pod_table.setdefault(tok, d)
-        c = U.clique_of(desired, pclq)
+        c = desired.template_clique_for(pclq.name) if U.clique_of(desired, pclq) is not None else None
         if c is None or d != c.template_hash:
             all_desired = False
     status: dict[str, Any] = dict(live_pcs.status) if live_pcs is not None else {}

@@ -116,6 +116,19 @@ class PCS:
     def standalone_pclq_fqn(self, replica: int, clique: str) -> str:
         return names.pclq_name(self.name, replica, clique)
 
+    def template_clique_for(self, pclq_fqn: str) -> Clique | None:
+        """The clique template the PodCliqueSet and scaling-group builders use for a
+        PodClique: the first in ``cliques`` order whose name is a suffix of the
+        PodClique's name (plain string suffix, no ``-`` boundary), so a clique named like
+        the tail of a later one captures the later one's PodCliques.
+        Upstream: ``podcliqueset/components/podclique/podclique.go`` and
+        ``podcliquescalinggroup/components/podclique/podclique.go`` ``buildResource``
+        (``lo.FindIndexOf`` with ``strings.HasSuffix``)."""
+        for c in self.cliques:
+            if pclq_fqn.endswith(c.name):
+                return c
+        return None
+
     # startup dependencies ------------------------------------------------------
     def dependency_names_for_base_podgang(self, replica: int, clique: str, group_replicas: Mapping[str, int] | None = None) -> list[str]:
         """``GenerateDependencyNamesForBasePodGang``: a standalone clique is one PCLQ;
