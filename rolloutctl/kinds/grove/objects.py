@@ -170,9 +170,9 @@ def build_member_pclq(pcs: PCS, replica: int, group: Group, j: int, clique: Cliq
 
 def _pclq_spec(pcs: PCS, clique: Clique, replicas: int, starts_after: list[str]) -> dict[str, Any]:
     cs = clique.raw.get("spec") or {}
+    # the template's pod spec as it is: the PodCliqueSet priorityClassName goes into the
+    # hash and the PodGang only (upstream never writes it into PodClique or pod specs)
     pod_spec = dict(cs.get("podSpec") or {})
-    if pcs.priority_class_name:
-        pod_spec["priorityClassName"] = pcs.priority_class_name
     spec: dict[str, Any] = {
         "roleName": clique.role_name,
         "replicas": replicas,
