@@ -138,3 +138,71 @@ def test_plans_with_memos_equal_plans_without(case):
         plans.append(simulate(model, desired, world, env))
     # then the plans are the same, step by step
     assert plans[0] == plans[1]
+
+
+# ----------------------------------------------------------------------------- armed breaches
+
+
+@st.composite
+def breach_world(draw):
+    """A settled live world (``operator_world``) where some replicas' pods crashed or
+    lost their node, planned again with a limited GPU capacity."""
+    from tests.kinds.grove.operator_world import settled_world
+    gpu = {"requests": {"nvidia.com/gpu": "1"}}
+    cliques = [_clique("front", draw(st.integers(1, 2)), 1, "app:v1"), _clique("wlead", 1, 1, "app:v1"),
+               _clique("wwork", draw(st.integers(1, 2)), 1, "app:v1")]
+    for c in cliques:
+        c["spec"]["podSpec"]["containers"][0]["resources"] = gpu
+    reps = draw(st.integers(1, 3))
+    manifest = {"apiVersion": "grove.io/v1alpha1", "kind": "PodCliqueSet", "metadata": {"name": "p"},
+                "spec": {"replicas": draw(st.integers(1, 3)), "template": {"cliques": cliques, "podCliqueScalingGroups": [
+                    {"name": "sg", "cliqueNames": ["wlead", "wwork"], "replicas": reps,
+                     "minAvailable": draw(st.integers(1, reps))}]}}}
+    live = settled_world(manifest)
+    used = 0
+    for o in live:
+        if o["kind"] != "Pod":
+            continue
+        fate = draw(st.sampled_from(["ok", "ok", "crash", "lost"]))
+        if fate == "crash":
+            o["status"]["containerStatuses"] = [{"name": "main", "ready": False, "started": False,
+                                                 "lastState": {"terminated": {"exitCode": 1}}}]
+            o["status"]["conditions"] = [c if c["type"] != "Ready" else {**c, "status": "False"}
+                                         for c in o["status"]["conditions"]]
+        if fate == "lost":
+            o["spec"].pop("nodeName")
+            o["status"] = {"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "False"}]}
+        else:
+            used += 1
+    env = Environment(capacity={"nvidia.com/gpu": 1000 * (used + draw(st.integers(0, 2)))},
+                      never_ready=tuple(draw(st.sampled_from([[], ["p-0-*"]]))), max_steps=200)
+    return manifest, live, env
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(breach_world())
+def test_tracked_armed_breaches_equal_the_plain_rule(case):
+    """``model._armed_breaches`` (kept from round to round, re-checked only for changed
+    objects) equals ``gang_terminate.armed_breaches`` on every world a plan reconciles,
+    and the plan equals the one of a model that forgets its memos."""
+    import rolloutctl.kinds.grove.gang_terminate as GT
+    import rolloutctl.kinds.grove.model as M
+    manifest, live, env = case
+    seen = []
+    real = M._armed_breaches
+
+    def checked(pcs, base, world):
+        got = real(pcs, base, world)
+        want = {(o.kind, o.name) for o in GT.armed_breaches(pcs, world)}
+        seen.append(got == want)
+        return got
+    M._armed_breaches = checked
+    try:
+        plans = []
+        for model in (GroveModel(), Forgetful()):
+            desired = Obj(manifest)
+            plans.append(simulate(model, desired, model.observe(desired, [Obj(o) for o in live], env), env))
+    finally:
+        M._armed_breaches = real
+    assert seen and all(seen)
+    assert plans[0] == plans[1]
