@@ -151,7 +151,7 @@ class GroveModel:
                 surge=lambda pcsg, w=world: policy.surge_pcsg_replicas(pcs, pcsg, w), only=[g],
                 gang=not no_gang and any(k[0] == "PodClique" and k[1].startswith(g.name + "-") for k in armed)),
             lambda g: policy.pcsg_hooks_settle(pcs, g, world) and
-            not GT.pcsg_waits_on_breach(g, members_idx.get(g.name, ())), lambda g: members_idx.get(g.name))
+            not (armed and GT.pcsg_waits_on_breach(g, members_idx.get(g.name, ()))), lambda g: members_idx.get(g.name))
         pass_actions += _visit(
             pcs, "_pcsg_pass_memo", policy.name, "PodCliqueScalingGroup", SUM.changed_pcsg_member_names, base, world,
             policy.pcsg_pass_key(pcs, world), lambda g: policy.pcsg_pass(pcs, g, world),

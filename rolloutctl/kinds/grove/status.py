@@ -277,7 +277,8 @@ def _arming_breach(pcs: PCS, o: Obj, a: Action) -> Action:
     here; ``gang_terminate`` fires in a later round)."""
     from . import gang_terminate as GT
     conds = a.fields.get("conditions")
-    if conds is None or GT._breached(o):
+    if conds is None or not any(c.get("type") == "MinAvailableBreached" and c.get("status") == "True"
+                                for c in conds) or GT._breached(o):
         return a
     new = Obj({**o.raw, "status": {**o.status, **a.fields}}, o.file, o.line, o.lines)
     armed = GT.is_armed_pclq_breach(new) if o.kind == "PodClique" else GT.is_armed_pcsg_breach(new)
