@@ -480,3 +480,101 @@ def test_breach_during_the_plan_is_a_step_then_the_termination():
     assert [(a.verb, a.name) for a in second.actions if a.kind == "PodClique"] == [("delete", "demo-1-a")]
     assert len(_acts(p, "delete", "PodClique")) == 1
     assert p.outcome == "stuck" and p.stuck.reason == "InsufficientCapacity"
+
+
+# ----------------------------------------------------------------------------- more ports
+
+
+def test_mutate_min_available_breached_condition_clears_gang_termination_in_progress():
+    """Mirrors ``TestMutateMinAvailableBreachedConditionClearsGangTerminationInProgress``:
+    once the scaling group's breach clears, the flag goes (the next breach can fire)."""
+    pcs = _pcs(_manifest([_clique("a", 1)], groups=[{"name": "sg", "cliqueNames": ["a"], "replicas": 1}]))
+    pcsg = Obj({"apiVersion": "grove.io/v1alpha1", "kind": "PodCliqueScalingGroup",
+                "metadata": {"name": "demo-0-sg", "namespace": "default",
+                             "labels": {"grove.io/podcliqueset-replica-index": "0"}},
+                "spec": {"replicas": 1, "minAvailable": 1, "cliqueNames": ["a"]},
+                "status": {"conditions": [_cond("MinAvailableBreached", "True", WELL_AFTER),
+                                          _cond("GangTerminationInProgress", "True")]}})
+    member = Obj({"apiVersion": "grove.io/v1alpha1", "kind": "PodClique",
+                  "metadata": {"name": "demo-0-sg-0-a", "namespace": "default",
+                               "labels": {"grove.io/podcliquescalinggroup": "demo-0-sg",
+                                          "grove.io/podcliquescalinggroup-replica-index": "0"}},
+                  "spec": {"replicas": 1, "minAvailable": 1},
+                  "status": {"readyReplicas": 1, "conditions": [_cond("PodCliqueScheduled", "True"),
+                                                                _cond("MinAvailableBreached", "False")]}})
+    types = {c["type"]: c["status"] for c in ST.pcsg_status(pcs, pcsg, [member], None)["conditions"]}
+    assert types == {"MinAvailableBreached": "False"}
+    still = Obj({**member.raw, "status": {"readyReplicas": 0, "conditions": [
+        _cond("PodCliqueScheduled", "True"), _cond("MinAvailableBreached", "True")]}})
+    types = {c["type"]: c["status"] for c in ST.pcsg_status(pcs, pcsg, [still], None)["conditions"]}
+    assert types == {"MinAvailableBreached": "True", "GangTerminationInProgress": "True"}
+
+
+@pytest.mark.parametrize("name,live_replicas,want", [
+    ("no live scaling group: the template's replicas", None, ["demo-0", "demo-0-sg-0"]),
+    ("a live scaling group scaled out by its HPA", 4, ["demo-0", "demo-0-sg-0", "demo-0-sg-1", "demo-0-sg-2"]),
+    ("a live scaling group scaled in to minAvailable", 1, ["demo-0"]),
+])
+def test_determine_pcsg_replicas(name, live_replicas, want):
+    """Mirrors ``TestDeterminePCSGReplicas``: scaled PodGangs follow the live scaling
+    group's ``spec.replicas``, the template's when there is none."""
+    from rolloutctl.core.world import World
+    pcs = _pcs(_manifest([_clique("a")], groups=[{"name": "sg", "cliqueNames": ["a"], "replicas": 2,
+                                                  "minAvailable": 1}]))
+    objs = []
+    if live_replicas is not None:
+        objs.append(Obj({"apiVersion": "grove.io/v1alpha1", "kind": "PodCliqueScalingGroup",
+                         "metadata": {"name": "demo-0-sg", "namespace": "default"},
+                         "spec": {"replicas": live_replicas}}))
+    assert [g for g, _i, _groups in C.expected_podgangs(pcs, World(objs))] == want
+
+
+@pytest.mark.parametrize("name,startup,j,clique,want", [
+    ("in order, first clique", "CliqueStartupTypeInOrder", 0, "a", []),
+    ("in order, base-gang replica depends on the previous clique's base PodCliques", "CliqueStartupTypeInOrder", 0,
+     "c", ["demo-0-sg-0-b", "demo-0-sg-1-b"]),
+    ("in order, scaled replica depends only inside its own scaling-group replica", "CliqueStartupTypeInOrder", 2,
+     "c", ["demo-0-sg-2-b"]),
+    ("in order, scaled replica whose parent is outside the group", "CliqueStartupTypeInOrder", 2, "b", []),
+    ("in order, base-gang replica whose parent is standalone", "CliqueStartupTypeInOrder", 1, "b", ["demo-0-a"]),
+    ("explicit, base-gang replica", "CliqueStartupTypeExplicit", 1, "c", ["demo-0-a"]),
+    ("explicit, scaled replica drops a parent outside the group", "CliqueStartupTypeExplicit", 2, "c", []),
+    ("any order", "CliqueStartupTypeAnyOrder", 0, "c", []),
+])
+def test_identify_fully_qualified_startup_dependency_names(name, startup, j, clique, want):
+    """Mirrors ``TestIdentifyFullyQualifiedStartupDependencyNames`` (scaling-group
+    member PodCliques; minAvailable 2)."""
+    c = _clique("c", 1)
+    if startup == "CliqueStartupTypeExplicit":
+        c["spec"]["startsAfter"] = ["a"]
+    pcs = _pcs(_manifest([_clique("a", 1), _clique("b", 1), c], cliqueStartupType=startup,
+                         groups=[{"name": "sg", "cliqueNames": ["b", "c"], "replicas": 3, "minAvailable": 2}]))
+    got = pcs.member_starts_after(0, pcs.groups[0], j, pcs.clique_by_name[clique])
+    assert got == want
+
+
+@pytest.mark.parametrize("name,members,scheduled,available", [
+    ("every member scheduled and ready", [("True", 1), ("True", 1)], 1, 1),
+    ("a member not scheduled", [("True", 1), ("False", 0)], 0, 0),
+    ("scheduled, a member below minAvailable ready", [("True", 1), ("True", 0)], 1, 0),
+    ("a member missing", [("True", 1)], 0, 0),
+])
+def test_compute_replica_status(name, members, scheduled, available):
+    """Mirrors ``TestComputeReplicaStatus``: a scaling-group replica is scheduled when
+    all its members are PodCliqueScheduled, available when each also has minAvailable
+    Ready pods; an incomplete replica counts as neither."""
+    pcs = _pcs(_manifest([_clique("a", 1), _clique("b", 1)],
+                         groups=[{"name": "sg", "cliqueNames": ["a", "b"], "replicas": 1}]))
+    pcsg = Obj({"apiVersion": "grove.io/v1alpha1", "kind": "PodCliqueScalingGroup",
+                "metadata": {"name": "demo-0-sg", "namespace": "default",
+                             "labels": {"grove.io/podcliqueset-replica-index": "0"}},
+                "spec": {"replicas": 1, "minAvailable": 1, "cliqueNames": ["a", "b"]}, "status": {}})
+    objs = [Obj({"apiVersion": "grove.io/v1alpha1", "kind": "PodClique",
+                 "metadata": {"name": f"demo-0-sg-0-{cn}", "namespace": "default",
+                              "labels": {"grove.io/podcliquescalinggroup": "demo-0-sg",
+                                         "grove.io/podcliquescalinggroup-replica-index": "0"}},
+                 "spec": {"replicas": 1, "minAvailable": 1},
+                 "status": {"readyReplicas": ready, "conditions": [_cond("PodCliqueScheduled", sched)]}})
+            for cn, (sched, ready) in zip("ab", members)]
+    st = ST.pcsg_status(pcs, pcsg, objs, None)
+    assert (st["scheduledReplicas"], st["availableReplicas"]) == (scheduled, available)
