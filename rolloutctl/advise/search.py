@@ -161,7 +161,7 @@ class Search:
                 violation = not_out
         if self.floor.pods is not None:
             breached = int(summary.get("minReadyPods", 0)) < self.floor.pods
-        cand = self._candidate(space, values, built, plan.outcome, plan.stuck, summary, time, violation)
+        cand = self._candidate(space, values, built, plan.outcome, plan.stuck, summary, time, violation, plan)
         work = math.ceil(watched.passes * (1 + int(summary.get("peakPods", 0)) / PODS_PER_UNIT))
         return _Eval(cand, vals, breached, plan.stuck.reason if plan.stuck else None, work)
 
@@ -171,13 +171,13 @@ class Search:
 
     def _candidate(self, space: StrategySpace, values: Mapping[str, Any], built: Built, outcome: str,
                    stuck: Stuck | None, summary: Mapping[str, Any], time: int | None,
-                   violation: tuple[str, str] | None) -> Candidate:
+                   violation: tuple[str, str] | None, plan: Any = None) -> Candidate:
         return Candidate(
             strategy=space.strategy, proposed=space.proposed, patch=built.patch,
             values={d.key: values[d.key] for d in space.dimensions}, outcome=outcome, stuck=stuck,
             steps=int(summary.get("steps", 0)), min_ready_pods=int(summary.get("minReadyPods", 0)),
             peak_pods=int(summary.get("peakPods", 0)), peak=dict(summary.get("peak") or {}), time=time,
-            complexity=built.complexity, violation=violation)
+            complexity=built.complexity, violation=violation, plan=plan)
 
     # -- ranking ---------------------------------------------------------------------------
     def peak_of(self, c: Candidate) -> int:

@@ -84,6 +84,8 @@ class Candidate:
     complexity: int
     #: why it fails the constraints (None: it meets them)
     violation: tuple[str, str] | None = None
+    #: the candidate's Plan (for the charts of ``-o html``; not part of the JSON)
+    plan: Any = field(default=None, compare=False, repr=False)
 
     @property
     def feasible(self) -> bool:

@@ -57,5 +57,8 @@ def render_advice(advices: Sequence[Any], fmt: str, color: bool, width: int | No
     if fmt == "markdown":
         from .advice_markdown import render
         return render(advices)
+    if fmt == "html":
+        from .advice_html import render as html
+        return html(advices)
     from .advice_table import render
     return render(advices, color, width) if width else render(advices, color)

@@ -103,3 +103,28 @@ def test_manifest_the_operator_rejects_exits_2(cli, small, tmp_path):
     p.write_text(yaml.safe_dump(doc))
     r = cli("advise", str(p), "--observed", old)
     assert_input_error(r, str(p), "the operator would reject this manifest")
+
+
+def test_html_page_loads_and_charts_the_recommended_plan(cli, small, tmp_path):
+    from tests.advise.helpers import patched
+    from tests.render.test_html import open_in_chromium, values
+
+    new, old = small
+    page = cli("advise", new, "--observed", old, "--capacity", "nvidia.com/gpu=6", "-o", "html")
+    assert page.exit_code == 0, page.stderr
+    html = page.stdout
+    assert html == cli("advise", new, "--observed", old, "--capacity", "nvidia.com/gpu=6", "-o", "html").stdout
+    assert "Recommendation:" in html and 'class="patch"' in html
+    assert "https://" not in html and "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    doc = cli("advise", new, "--observed", old, "--capacity", "nvidia.com/gpu=6", "-o", "json").json()
+    rec = doc["recommendation"]
+    plan = cli("plan", patched(new, rec["patch"], tmp_path), "--observed", old, "--capacity", "nvidia.com/gpu=6",
+               "-o", "json").json()
+    got = open_in_chromium(html)
+    assert got["errors"] == [] and got["resources"] == []
+    charts = {c["chart"]: c for c in got["charts"]}
+    ready = charts["ready pods"]
+    series = {s["name"]: s for s in ready["series"]}
+    first = series[f"1. {rec['strategy']}"]
+    assert values(ready, first) == [(float(s["step"]), float(s["after"]["readyPods"])) for s in plan["steps"]]
+    assert "as is" in series
