@@ -303,3 +303,34 @@ def test_standard_input_can_be_named_once(cli, args):
     r = cli(*args, input=Path(PCS).read_text())
     assert r.exit_code == 2 and r.stdout == ""
     assert "standard input (-) can be read only once" in r.stderr
+
+
+KUEUE_KINDS = {"workloads.kueue.x-k8s.io": "Workload", "localqueues.kueue.x-k8s.io": "LocalQueue",
+               "clusterqueues.kueue.x-k8s.io": "ClusterQueue", "resourceflavors.kueue.x-k8s.io": "ResourceFlavor",
+               "workloadpriorityclasses.kueue.x-k8s.io": "WorkloadPriorityClass"}
+
+
+def test_kueue_from_cluster_reads_the_queues_too(tmp_path):
+    """``--kueue MODEL --from-cluster``: the RayService, and the Kueue objects the model
+    reads (namespaced Workloads and LocalQueues, cluster-wide ClusterQueues and flavors)."""
+    objects = [o for f in ("kueue-rayservice.yaml", "kueue-queues.yaml")
+               for o in yaml.safe_load_all((SAMPLES / f).read_text()) if o]
+    c = Cluster(tmp_path, json.loads(json.dumps(objects, default=str)))
+    c.env["FAKE_KINDS"] = json.dumps({**KINDS, **KUEUE_KINDS})
+    new = str(SAMPLES / "kueue-rayservice-new-image.yaml")
+    observed = c.cli("plan", "--kueue", "top-level", new, "--observed", str(SAMPLES / "kueue-rayservice.yaml"),
+                     "--observed", str(SAMPLES / "kueue-queues.yaml"), "-o", "json")
+    live = c.cli("plan", "--kueue", "top-level", new, "--from-cluster", "-o", "json")
+    assert observed.exit_code == live.exit_code and live.exit_code in (0, 1), live.output
+    assert live.stdout == observed.stdout
+    calls = {x[1]: x for x in c.calls()}
+    assert "-n" not in calls["clusterqueues.kueue.x-k8s.io"] and "-n" in calls["localqueues.kueue.x-k8s.io"]
+    # a namespaced role cannot read cluster-wide queues: a warning, and --observed can supply them
+    cluster_wide = tmp_path / "cluster-wide.yaml"
+    cluster_wide.write_text(yaml.safe_dump_all([o for o in objects if o["kind"] in ("ClusterQueue", "ResourceFlavor")]))
+    r = c.cli("plan", "--kueue", "top-level", new, "--from-cluster", "--observed", str(cluster_wide),
+              "-o", "json", FAKE_FORBIDDEN="clusterqueues.kueue.x-k8s.io,resourceflavors.kueue.x-k8s.io")
+    assert r.exit_code == live.exit_code, r.output
+    doc = json.loads(r.stdout)
+    assert doc["steps"] == json.loads(live.stdout)["steps"]
+    assert {w["path"] for w in doc["warnings"] if w["code"] == "LiveReadForbidden"} >= {"ClusterQueue", "ResourceFlavor"}
