@@ -121,6 +121,12 @@ def run(
             continue
         if not model.converged(desired, world):
             stuck = model.diagnose(desired, world, env)
+            if first_open:
+                # Stuck from the start: the next pass changes nothing and waits for
+                # what blocks it (the controller keeps requeueing).
+                first_open = False
+                first_pass = Step(1, _idle_title(model, prog.waits), (), prog.waits or (stuck.message,),
+                                  _after(model, desired, world), world.now if model.timed else None)
         break
 
     if stuck is not None:

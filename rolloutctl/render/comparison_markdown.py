@@ -8,8 +8,11 @@ from ..core.model import Comparison
 from .comparison_common import cells, header, stuck_rows, title
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", "<br>")
+def _cell(text: str, names: Sequence[str] = ()) -> str:
+    """Prose for GitHub: names in code spans, no raw ``<``/``>`` (plan_markdown.escape)."""
+    from .plan_markdown import escape
+
+    return escape(text, names)
 
 
 def render(comparisons: Sequence[Comparison]) -> str:
@@ -25,12 +28,12 @@ def render(comparisons: Sequence[Comparison]) -> str:
         out.append("")
         for row in stuck_rows(c):
             st = row.stuck
-            out.append(f"**{row.strategy} stuck: {st.reason}** — {_cell(st.message)}")
+            out.append(f"**{row.strategy} stuck: {st.reason}** — {_cell(st.message, [c.target.name])}")
             if st.blocked_on:
                 out.append("")
                 out.append("Blocked on: " + ", ".join(f"`{r.kind} {r.name}`" for r in st.blocked_on))
             for r in st.remedies:
-                out.append(f"- remedy: {_cell(r)}")
+                out.append(f"- remedy: {_cell(r, [c.target.name])}")
             out.append("")
         for w in c.warnings:
             out.append(f"> **{w.code}**: {w.message}")

@@ -55,7 +55,7 @@ def _nice(v: float) -> str:
 
 def chart(title: str, series: Sequence[tuple[str, Sequence[tuple[float, float]]]], x_max: float,
           bands: Sequence[tuple[float, float, str]] = (), stuck: tuple[float, str] | None = None,
-          x_label: str = "step") -> str:
+          x_label: str = "step", stuck_points: Sequence[tuple[str, float, float, str]] = ()) -> str:
     """An SVG line chart: ``series`` of (name, points), x from 1 to ``x_max``."""
     pw, ph = W - LEFT - RIGHT, H - TOP - BOTTOM
     y_max = max([y for _, pts in series for _, y in pts] + [1.0])
@@ -105,6 +105,13 @@ def chart(title: str, series: Sequence[tuple[str, Sequence[tuple[float, float]]]
                    f'y2="{TOP + ph}" stroke="#b3261e" stroke-width="2" stroke-dasharray="4 3"/>')
         out.append(f'<text x="{_fmt(sx - 4)}" y="{TOP + 12}" text-anchor="end" style="fill:#b3261e">'
                    f'stuck: {escape(reason)}</text>')
+    for name, x, y, reason in stuck_points:
+        # a strategy that gets stuck: a red cross where its line ends
+        cx, cy = X(x), Y(y)
+        out.append(f'<g class="stuck-point" data-series="{escape(name)}" data-step="{_fmt(x)}">'
+                   f'<path d="M{_fmt(cx - 5)},{_fmt(cy - 5)}L{_fmt(cx + 5)},{_fmt(cy + 5)}M{_fmt(cx - 5)},{_fmt(cy + 5)}'
+                   f'L{_fmt(cx + 5)},{_fmt(cy - 5)}" stroke="#b3261e" stroke-width="2.5"/>'
+                   f'<title>{escape(name)} stuck: {escape(reason)}</title></g>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -203,9 +210,16 @@ def compare_charts(c: Comparison) -> list[str]:
     def series(value: Any) -> list[tuple[str, list[tuple[float, float]]]]:
         return [(r.strategy, [(float(i), value(s)) for i, s in enumerate(strategy_steps(r), start=1)]) for r in rows]
 
-    out = [chart("ready pods, every strategy", series(lambda s: float(s.after.get("readyPods", 0))), n),
-           chart("total pods, every strategy", series(lambda s: float(s.after.get("pods", 0))), n)]
+    def marks(value: Any) -> list[tuple[str, float, float, str]]:
+        return [(r.strategy, float(len(strategy_steps(r))), value(strategy_steps(r)[-1]), r.stuck.reason)
+                for r in rows if r.stuck is not None]
+
+    def one(title: str, value: Any) -> str:
+        return chart(title, series(value), n, stuck_points=marks(value))
+
+    out = [one("ready pods, every strategy", lambda s: float(s.after.get("readyPods", 0))),
+           one("total pods, every strategy", lambda s: float(s.after.get("pods", 0)))]
     for res in _resources([p for r in rows for p in r.plans]):
-        out.append(chart(f"requested {res}, every strategy",
-                         series(lambda s, res=res: _num((s.after.get("requests") or {}).get(res, 0))), n))
+        out.append(one(f"requested {res}, every strategy",
+                       lambda s, res=res: _num((s.after.get("requests") or {}).get(res, 0))))
     return out

@@ -160,3 +160,15 @@ def test_next_shows_the_first_step_when_the_pass_acts():
 def test_next_of_a_settled_world_has_no_step():
     n = S.first_step(plan(Walk([0], 0), 0))
     assert n.outcome == "noop" and n.steps == () and n.phases == ()
+
+
+def test_next_of_a_plan_stuck_from_the_start_shows_the_pass_waiting_for_what_blocks_it():
+    class Blocked(Walk):
+        def advance(self, desired, world, env):
+            return Progress(world)  # the object never becomes ready
+
+    p = S.simulate(Blocked([1], 1), DESIRED, World([_state(0, ready=False)]), Environment())
+    assert p.outcome == "stuck" and p.steps == ()
+    n = S.first_step(p)
+    (step,) = n.steps
+    assert step.actions == () and step.wait_for == ("cannot move",) and n.stuck.reason == "Toy"

@@ -37,6 +37,7 @@ window.addEventListener('load', () => {
     series: [...svg.querySelectorAll('polyline')].map(p => ({
       name: p.dataset.series, points: [...p.points].map(q => [q.x, q.y])})),
     stuck: [...svg.querySelectorAll('line.stuck')].map(l => +l.dataset.step),
+    stuckPoints: [...svg.querySelectorAll('g.stuck-point')].map(g => [g.dataset.series, +g.dataset.step]),
     bands: svg.querySelectorAll('rect.phase').length}));
   const resources = performance.getEntriesByType('resource').map(r => r.name);
   const out = document.createElement('pre');
@@ -145,6 +146,10 @@ def test_compare_page_puts_every_strategy_on_one_chart(cli):
         pts = values(ready, s)
         assert len(pts) == row["steps"]
         assert min(v for _, v in pts) >= row["minReadyPods"] - 1e-6
+    # stuck strategies are marked where their line ends
+    assert ready["stuckPoints"] == [[r["strategy"], float(r["steps"])] for r in comparison["rows"]
+                                    if r["steps"] and r["outcome"] == "stuck"]
+    assert ready["stuckPoints"], "the chosen capacity leaves at least one strategy stuck"
 
 
 def test_html_without_chromium_is_still_one_self_contained_page(cli):
