@@ -84,13 +84,14 @@ def run(
             for a in actions:
                 verbs[a.verb] = verbs.get(a.verb, 0) + 1
             prog = model.advance(desired, world, env)
+            metrics = model.metrics(prog.world)
             steps.append(
                 Step(
                     step=len(steps) + 1,
                     title=model.title(actions, world),
                     actions=tuple(actions),
                     wait_for=prog.waits,
-                    after=_after(model, desired, prog.world),
+                    after=_after(model, desired, prog.world, metrics),
                     time=world.now if model.timed else None,
                 )
             )
@@ -100,7 +101,7 @@ def run(
             if on_step is not None and len(steps) % 50 == 0:
                 on_step(len(steps))
             world = prog.world
-            tracker.see(model.metrics(world))
+            tracker.see(metrics)
             continue
         prog = model.advance(desired, world, env)
         if prog.progressed:
@@ -163,13 +164,13 @@ def run(
     ), world
 
 
-def _after(model: KindModel, desired: Obj, world: World) -> dict[str, Any]:
+def _after(model: KindModel, desired: Obj, world: World, metrics: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A step's ``after``: the kind's counts, then (where the kind has no key of that
     name) the target's non-terminating ``pods``, ``readyPods`` and container
     ``requests`` (the quantities ``--capacity`` limits), the same numbers the summary's
     ``minReadyPods``/``peakPods``/``peak`` are taken from."""
     out = dict(model.counts(desired, world))
-    m = model.metrics(world)
+    m = metrics if metrics is not None else model.metrics(world)
     out.setdefault("pods", int(m.get("pods", 0)))
     out.setdefault("readyPods", int(m.get("readyPods", 0)))
     out.setdefault("requests", {r: format_quantity(q, r) for r, q in sorted((m.get("resources") or {}).items())})

@@ -91,10 +91,13 @@ def phase_title(desired: Obj, label: Any, steps: Sequence[Step]) -> str:
     if units:
         n = sum(len(js) for js in recreated.values())
         parts.append(f"scaling-group replica{'s' if n > 1 else ''} {_fold(units)} recreated")
+    steps_deleting: dict[str, int] = {}  # per clique: steps that delete its pods
+    for st in steps:
+        for clique in {p[3] for a in st.actions if a.verb == "delete" and a.kind == "Pod"
+                       and (p := _parts(pcs, a)) is not None and p[0] == i and p[1] is None and p[3]}:
+            steps_deleting[clique] = steps_deleting.get(clique, 0) + 1
     for clique, n in replaced.items():
-        one_by_one = n > 1 and sum(1 for s in steps if any(a.verb == "delete" and a.kind == "Pod" and
-                                                           (_parts(pcs, a) or (None, None, None, None))[3] == clique
-                                                           for a in s.actions)) == n
+        one_by_one = n > 1 and steps_deleting.get(clique) == n
         parts.append(f"{clique}: {n} pod{'s' if n > 1 else ''} replaced" + (" one by one" if one_by_one else ""))
     if patched and not parts:
         parts.append(f"{patched} PodClique{'s' if patched > 1 else ''} patched in place")
