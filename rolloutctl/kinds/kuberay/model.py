@@ -284,8 +284,19 @@ def _with_timers(world: World, timers: Mapping[str, int]) -> World:
 # --------------------------------------------------------------------------- the pass
 
 
+#: How a pass ends, as controller-runtime requeues it (``ctrl.Result`` / error).
+REQUEUE_2S = f"requeue in {REQUEUE} s"
+REQUEUE_NONE = "no requeue (the next pass comes with a change to the RayService or an object it owns)"
+REQUEUE_BACKOFF = "requeue with controller-runtime's backoff (the pass returns an error)"
+
+
 class _Stop(Exception):
-    """An early return of ``Reconcile`` (error or short-circuit)."""
+    """An early return of ``Reconcile`` (error or short-circuit), with how it requeues."""
+
+    def __init__(self, result: str = REQUEUE_2S, why: str = "") -> None:
+        super().__init__(why)
+        self.result = result
+        self.why = why
 
 
 class _Pass:
@@ -305,6 +316,9 @@ class _Pass:
         self.st: dict = copy.deepcopy(self.orig)
         self.objs: dict[tuple, Obj | None] = {}  # objects written in this pass
         self.gen = int((self.rs.metadata.get("generation") if self.rs else None) or 1)
+        #: how this pass ends (upstream's requeue) and, for an early return, why
+        self.result = REQUEUE_2S
+        self.why = ""
 
     # -- reading the world (with this pass's own writes) --------------------------------
     def get(self, kind: str, name: str | None) -> Obj | None:
@@ -375,14 +389,21 @@ class _Pass:
 
     # -- Reconcile ---------------------------------------------------------------------
     def run(self) -> None:
+        """``Reconcile``; ``self.result`` says how upstream requeues after this pass."""
         if self.rs is None:
+            self.result = REQUEUE_NONE
             return  # getRayServiceInstance: not found
         if managed_by_external_controller(self.d) is not None:
+            self.result, self.why = REQUEUE_NONE, "managed by another controller"
             return  # ManagedByExternalController: nothing at all
         try:
             has_clusters_to_clean = self.clean_up_ray_cluster_instance()
             if self.rs.terminating:
                 self.finalize(has_clusters_to_clean)
+                if has_clusters_to_clean:
+                    self.why = "waits for its RayClusters to be deleted"
+                else:
+                    self.result = REQUEUE_NONE
                 return
             if FINALIZER not in _l(self.rs.metadata.get("finalizers")):
                 raw = copy.deepcopy(dict(self.rs.raw))
@@ -396,12 +417,20 @@ class _Pass:
             if err:
                 set_condition(self.st, "Ready", "False", "ValidationFailed", err, self.now)
                 self.write_status("validateRayService", "validation failed: Ready=False/ValidationFailed; no requeue")
+                self.result, self.why = REQUEUE_NONE, "validation failed; waits for the spec to change"
                 return
             self.handle_suspend()
             self.write_status("handleSuspend", "suspend state machine: status written before any other work")
             if suspend_is_operative(self.st):
+                if is_true(self.st, "Suspended") and self.d.spec.get("suspend") is True:
+                    self.result, self.why = REQUEUE_NONE, "suspended"
+                elif is_true(self.st, "Suspending"):
+                    self.why = "waits for every object the RayService owns to be deleted"
                 return
             if is_initializing_timeout(self.st):
+                self.why = "failed (InitializingTimeout)"
+                if not has_clusters_to_clean:
+                    self.result = REQUEUE_NONE
                 return
             active, pending = self.reconcile_ray_cluster()
             if incremental(self.d, self.m.config) and is_true(self.st, "UpgradeInProgress") and active is not None and pending is not None:
@@ -409,7 +438,8 @@ class _Pass:
             for c in (active, pending):
                 self.update_head_pod_serve_label(c)
             self.reconcile_serve_all(active, pending)
-        except _Stop:
+        except _Stop as stop:
+            self.result, self.why = stop.result, stop.why
             return
 
     def reconcile_serve_all(self, active: Obj | None, pending: Obj | None) -> None:
@@ -613,13 +643,15 @@ class _Pass:
         if cluster is None:
             return
         if not has_head_pod(cluster):
-            raise _Stop()
+            raise _Stop(REQUEUE_BACKOFF, f"no head Pod of RayCluster {display(cluster.name)} yet "
+                        "(updateHeadPodServeLabel: found 0 head)")
 
     # -- step 13: serve ----------------------------------------------------------------
     def reconcile_serve(self, cluster: Obj) -> tuple[bool, dict | None]:
         """``reconcileServe``: read the applications, then (re)submit the config when
         ``checkIfNeedSubmitServeApplications`` says so; incremental target capacity."""
         if head_phase(cluster) != HEAD_READY:
+            self.why = self.why or f"waits for the head Pod of RayCluster {display(cluster.name)} to become ready"
             return False, None
         is_active = cluster.name == self.active_name()
         up = incremental(self.d, self.m.config) and is_true(self.st, "UpgradeInProgress")
@@ -628,6 +660,9 @@ class _Pass:
         sa = self.get(SA, cluster.name)
         apps = {k: dict(_m(v)) for k, v in _m(_m(sa.status if sa else {}).get("applications")).items()}
         ready = bool(apps) and all(a.get("status") == "RUNNING" for a in apps.values())
+        if not ready:
+            self.why = self.why or (f"waits for the Serve applications of RayCluster {display(cluster.name)} to be "
+                                    "RUNNING (getAndCheckServeStatus)")
         cached = None if sa is None else str(sa.spec.get("serveConfigV2") or "")
         config = str(self.d.spec.get("serveConfigV2") or "")
         if check_if_need_submit_serve_applications(cached, config, apps) and not skip:
@@ -726,7 +761,7 @@ class _Pass:
         try:
             raw = ksvc.build_serve_service(self.rs_view(), cluster.raw, self.m.config)
         except ksvc.ServeServiceError:
-            raise _Stop()
+            raise _Stop(REQUEUE_BACKOFF, "cannot build the serve Service (no serve port)")
         n = raw["metadata"]["name"]
         if self.get(SVC, n) is not None:
             return
@@ -752,7 +787,8 @@ class _Pass:
             cls = desired["spec"]["gatewayClassName"]
             self.act("create", GW, n, f"Gateway for incremental upgrade (class {cls})", "reconcileGateway",
                      payload=desired)
-            raise _Stop()  # reconcileHTTPRoute: Gateway not yet in the informer cache
+            # reconcileHTTPRoute: Gateway not yet in the informer cache (NotFound is ignored)
+            raise _Stop(REQUEUE_2S, "waits for the new Gateway to reach the informer cache")
         if not ku.is_gateway_equal(_m(cur.spec), desired["spec"]):
             raw = copy.deepcopy(dict(cur.raw))
             raw["spec"] = copy.deepcopy(desired["spec"])
@@ -819,7 +855,8 @@ class _Pass:
             built = (ksvc.build_head_service_for_ray_service(rs_raw, cluster.raw, self.m.config) if which == "head"
                      else ksvc.build_serve_service(rs_raw, cluster.raw, self.m.config))
         except ksvc.ServeServiceError:
-            raise _Stop()  # reconcileServices returns the builder's error: requeue, no status write
+            # reconcileServices returns the builder's error: no status write
+            raise _Stop(REQUEUE_BACKOFF, "cannot build the serve Service (no serve port)")
         if which == "serve" and incremental(self.d, self.m.config):
             built["metadata"]["ownerReferences"] = [_owner(RS, self.name)]
         n = built["metadata"]["name"]
@@ -1158,6 +1195,10 @@ def status_fields(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, A
 # --------------------------------------------------------------------------- the world between passes
 
 
+def _outcome_text(p: "_Pass") -> str:
+    return f"{p.why}; {p.result}" if p.why else p.result
+
+
 class _Advance:
     """The RayCluster controller, the scheduler/kubelet, Ray Serve and the garbage
     collector between two RayService passes (one requeue)."""
@@ -1180,9 +1221,13 @@ class _Advance:
         changed = bool(self.put or self.remove)
         w = self.w.replace(put=self.put.values(), remove=self.remove, now=self.w.now + REQUEUE)
         w = self.schedule_deletion_timers(w)
+        then = self.m.take_last_outcome(self.w)
+        tail = () if then == REQUEUE_2S and self.waits else (then,)
         if not changed:
             if self.m.reconcile(self.d, w):
-                return Progress(w, tuple(self.waits) or ("requeue (2 s)",), True)
+                self.m.take_last_outcome(w)
+                return Progress(w, tuple(self.waits) + tail, True)
+            self.m.take_last_outcome(w)
             nxt = self.next_timed_event(w)
             if nxt is None:
                 return Progress(w, tuple(self.waits), False)
@@ -1190,8 +1235,11 @@ class _Advance:
             while t < nxt:
                 t += REQUEUE
             w = World({k: w.get(*k) for k in w.keys()}, t, w.memory)
-            return Progress(w, tuple(self.waits) or (f"a timer (deletion delay, traffic interval or initializing timeout): next pass at {t}s",), True)
-        return Progress(w, tuple(self.waits), True)
+            timer = "a timer (deletion delay, traffic interval or initializing timeout)"
+            msg = (f"{then} until {timer} fires: the next pass that acts is at {t}s" if then == REQUEUE_2S
+                   else f"{then}; {timer} brings the next pass that acts at {t}s")
+            return Progress(w, tuple(self.waits) or (msg,), True)
+        return Progress(w, tuple(self.waits) + tail, True)
 
     def garbage_collect(self) -> None:
         """Deletions finish unless a finalizer holds the object; a RayCluster takes its
@@ -1291,8 +1339,6 @@ class _Advance:
                 raw = dict(rc.raw)
                 raw["status"] = st
                 self.put[(RC, rc.namespace, rc.name)] = Obj(raw, rc.file, rc.line, rc.lines)
-            if new_phase in (HEAD_STARTING,) and phase != HEAD_STARTING:
-                self.waits.append(f"head Pod of RayCluster {display(rc.name)} to become ready")
 
     def serve(self) -> None:
         """Ray Serve on each ready cluster: submitted applications become RUNNING."""
@@ -1604,14 +1650,41 @@ class RayServiceModel:
         return strategy_name(desired, self.config)
 
     def reconcile(self, desired: Obj, world: World) -> list[Action]:
-        if self.world_view is not None:
-            world = self.world_view(world)
-        p = _Pass(self, desired, world)
+        view = self.world_view(world) if self.world_view is not None else world
+        p = _Pass(self, desired, view)
         p.run()
+        # how this pass ends, for the ``advance`` that follows it (its waits)
+        self._last_outcome = (world, _outcome_text(p))
         return p.actions
 
     def advance(self, desired: Obj, world: World, env: Environment) -> Progress:
         return _Advance(self, desired, world, env).run()
+
+    def take_last_outcome(self, world: World) -> str:
+        """How the pass ``reconcile`` last ran ends (consumed once). A pass that acted
+        ends with the normal requeue; an idle pass with its wait and requeue."""
+        last, self._last_outcome = getattr(self, "_last_outcome", None), None
+        if last is None:
+            return REQUEUE_2S
+        return last[1]
+
+    def pass_outcome(self, desired: Obj, world: World) -> str:
+        """How a reconcile pass on ``world`` ends, as upstream requeues it: e.g. "waits for
+        the head Pod of RayCluster X (updateHeadPodServeLabel: found 0 head); the pass
+        returns an error: controller-runtime requeues with backoff" or "requeue in 2 s"
+        (``ServiceDefaultRequeueDuration``)."""
+        if self.world_view is not None:
+            world = self.world_view(world)
+        p = _Pass(self, desired, world)
+        p.run()
+        return _outcome_text(p)
+
+    def idle_title(self, waits: Sequence[str]) -> str | None:
+        """The title of a pass that changes nothing: what it waits for and how it requeues."""
+        for w in reversed(tuple(waits)):
+            if w.endswith((REQUEUE_2S, REQUEUE_NONE, REQUEUE_BACKOFF)):
+                return "No change in this pass: " + w
+        return None
 
     def _rs(self, desired: Obj, world: World) -> Obj | None:
         return world.get(RS, desired.namespace, desired.name)

@@ -464,3 +464,64 @@ def test_missing_serve_port_stops_at_the_serve_service():
     # BuildHeadServiceForRayService succeeds first (reconcileServicesToReadyCluster), then the serve Service fails
     assert ("create", "Service", "text-ml-head-svc") in _acts(run)
     assert ("create", "Service", "text-ml-serve-svc") not in _acts(run)
+
+
+# --------------------------------------------------------------------------- next: the immediate pass, as upstream requeues it
+
+
+def _upgrading_live(head_condition):
+    """A live RayService mid-upgrade: the pending RayCluster exists, its head Pod as given."""
+    old = base()
+    rs = copy.deepcopy(new_image(old))
+    rs["metadata"].update(generation=2, finalizers=["ray.io/rayservice-finalizer"])
+    t = "2026-01-01T00:00:00Z"
+    rs["status"] = {"observedGeneration": 2, "numServeEndpoints": 4, "serviceStatus": "Running",
+                    # during a NewCluster upgrade the active's applications are not reconciled (left empty)
+                    "activeServiceStatus": {"rayClusterName": "text-ml-aaaaa"},
+                    "pendingServiceStatus": {"rayClusterName": "text-ml-bbbbb"},
+                    "conditions": [{"type": "Ready", "status": "True", "reason": "NonZeroServeEndpoints",
+                                    "message": "Number of serve endpoints is greater than 0", "observedGeneration": 2,
+                                    "lastTransitionTime": t},
+                                   {"type": "UpgradeInProgress", "status": "True",
+                                    "reason": "BothActivePendingClustersExist",
+                                    "message": "Both active and pending Ray clusters exist", "observedGeneration": 2,
+                                    "lastTransitionTime": t}]}
+    assoc = {"ray.io/originated-from-cr-name": "text-ml", "ray.io/originated-from-crd": "RayService"}
+
+    def rc(name, spec, cond):
+        return {"apiVersion": "ray.io/v1", "kind": "RayCluster",
+                "metadata": {"name": name, "namespace": NS, "labels": assoc,
+                             "annotations": {"ray.io/kuberay-version": "nightly", "ray.io/num-worker-groups": "1"}},
+                "spec": copy.deepcopy(spec["spec"]["rayClusterConfig"]),
+                "status": {"conditions": [cond], "readyWorkerReplicas": 3 if cond["status"] == "True" else 0}}
+    ready = {"type": "HeadPodReady", "status": "True", "reason": "HeadPodRunningAndReady"}
+    svc = [{"apiVersion": "v1", "kind": "Service", "metadata": {"name": n, "namespace": NS, "labels": assoc},
+            "spec": {"selector": {"ray.io/cluster": "text-ml-aaaaa"}}} for n in ("text-ml-head-svc", "text-ml-serve-svc")]
+    return rs, [rs, rc("text-ml-aaaaa", old, ready), rc("text-ml-bbbbb", rs, head_condition), *svc]
+
+
+@pytest.mark.parametrize("head, title", [
+    ({"type": "HeadPodReady", "status": "False", "reason": "ContainersNotReady"},
+     "No change in this pass: waits for the head Pod of RayCluster text-ml-bbbbb to become ready; requeue in 2 s"),
+    ({"type": "HeadPodReady", "status": "False", "reason": "HeadPodNotFound"},
+     "No change in this pass: no head Pod of RayCluster text-ml-bbbbb yet (updateHeadPodServeLabel: found 0 head); "
+     "requeue with controller-runtime's backoff (the pass returns an error)"),
+])
+def test_next_that_only_requeues_says_so(cli, tmp_path, head, title):
+    import yaml
+
+    from tests.conftest import write
+
+    rs, live = _upgrading_live(head)
+    desired = write(tmp_path, "new.yaml", yaml.safe_dump(new_image(base())))
+    observed = write(tmp_path, "live.yaml", yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": live}))
+    nxt = cli("next", desired, "--observed", observed, "-o", "json")
+    assert nxt.exit_code == 0, nxt.stderr
+    doc = nxt.json()
+    (step,) = doc["steps"]
+    assert step["actions"] == [] and step["title"] == title
+    # outcome and summary describe the whole plan, which goes on to switch traffic and delete the old cluster
+    full = cli("plan", desired, "--observed", observed, "-o", "json").json()
+    assert doc["outcome"] == full["outcome"] == "converged" and doc["summary"] == full["summary"]
+    assert ("delete", "RayCluster", "text-ml-aaaaa") in [(a["verb"], a["kind"], a["name"]) for s in full["steps"]
+                                                          for a in s["actions"]]
