@@ -12,6 +12,7 @@ _TITLES = {
     "config": "Repository configuration (.rolloutctl.yaml)",
     "create": "Admission rules (create and update)", "update": "Admission rules (update only, with --live)",
     "design": "Proposed update-strategy design (PR #262)", "hazard": "Operator hazards",
+    "controller": "Controller-side rules (checked after the object is stored; no admission webhook by default)",
 }
 _OPERATORS = {"": "rolloutctl", "kuberay": "KubeRay RayService", "grove": "Grove PodCliqueSet",
               "kueue": "Kueue (RayServices with a queue label)"}

@@ -56,6 +56,10 @@ class Rule:
     summary: str
     bad: str = ""
     good: str = ""
+    #: ``create`` (the API server refuses it) or ``controller`` (a KubeRay controller does, after it is stored)
+    scope: str = "controller"
+    #: who enforces it and how that shows (``enforced_by``)
+    description: str = ""
 
 
 RULES: dict[str, Rule] = {}
@@ -149,6 +153,92 @@ R_DEPRECATED = _rule("RS034", "warning", "ray-operator/apis/ray/v1/rayservice_ty
                      "serviceUnhealthySecondThreshold / deploymentUnhealthySecondThreshold are deprecated and unused")
 R_NO_SERVE_CONFIG = _rule("RS035", "warning", f"{CTRL}#getAndCheckServeStatus",
                           "without serveConfigV2 no Serve application exists, so no cluster is ever ready to serve")
+
+
+# --------------------------------------------------------------------------- examples
+
+_RC = "spec:\n  rayClusterConfig:\n"
+_HEAD = _RC + "    headGroupSpec:\n"
+_HEAD_CTR = _HEAD + "      template:\n        spec:\n          containers:\n          - name: ray-head\n"
+_WORKER = _RC + "    workerGroupSpecs:\n    - groupName: small\n"
+_FT = "    gcsFaultToleranceOptions:\n      redisAddress: redis:6379\n"
+_INC = ("spec:\n  upgradeStrategy:\n    type: NewClusterWithIncrementalUpgrade\n    clusterUpgradeOptions:\n"
+        "      gatewayClassName: istio\n      stepSizePercent: 10\n      maxSurgePercent: 20\n      intervalSeconds: 30\n"
+        "  rayClusterConfig:\n")
+
+#: A bad and a good example per rule: YAML fragments of a RayService (``metadata`` / ``spec``
+#: from the top), each merged into a valid RayService by the rule tests (lists merge item
+#: by item) and shown by ``rolloutctl rules RS0xx``.
+EXAMPLES: dict[str, tuple[str, str]] = {
+    "RS001": ("metadata:\n  name: text-ml-summarization-service-for-the-eu-west-1a\n",
+              "metadata:\n  name: text-ml-summarization\n"),
+    "RS002": ("metadata:\n  name: 1svc\n", "metadata:\n  name: svc1\n"),
+    "RS003": ("metadata:\n  annotations:\n    ray.io/initializing-timeout: '-5m'\n",
+              "metadata:\n  annotations:\n    ray.io/initializing-timeout: 30m\n"),
+    "RS004": (_RC + "    rayVersion: '2.55.0'\n    authOptions:\n      mode: token\n      enableK8sTokenAuth: true\n",
+              _RC + "    rayVersion: '2.55.0'\n    authOptions:\n      mode: token\n"),
+    "RS005": (_HEAD + "      template:\n        spec:\n          containers: []\n",
+              _HEAD_CTR + "            image: rayproject/ray:2.46.0\n"),
+    "RS006": (_HEAD + "      rayStartParams:\n        num-cpus: '1'\n      resources:\n        CPU: '1'\n",
+              _HEAD + "      rayStartParams: {}\n      resources:\n        CPU: '1'\n"),
+    "RS007": (_HEAD + "      rayStartParams:\n        labels: tier=head\n", _HEAD + "      labels:\n        tier: head\n"),
+    "RS008": (_WORKER + "      template:\n        spec:\n          containers: []\n",
+              _WORKER + "      template:\n        spec:\n          containers:\n          - name: ray-worker\n"
+              "            image: rayproject/ray:2.46.0\n"),
+    "RS009": (_WORKER + "      minReplicas: null\n      maxReplicas: 5\n", _WORKER + "      minReplicas: 1\n      maxReplicas: 5\n"),
+    "RS010": (_WORKER + "      minReplicas: 3\n      maxReplicas: 1\n", _WORKER + "      minReplicas: 1\n      maxReplicas: 3\n"),
+    "RS011": (_WORKER + "      idleTimeoutSeconds: 60\n",
+              _RC + "    enableInTreeAutoscaling: true\n    autoscalerOptions:\n      version: v2\n"
+              "    workerGroupSpecs:\n    - groupName: small\n      idleTimeoutSeconds: 60\n"),
+    "RS012": (_WORKER + "      priority: 5\n", _WORKER + "      priority: 0\n"),
+    "RS013": ("metadata:\n  annotations:\n    ray.io/ft-enabled: 'true'\n" + _RC + _FT, _RC + _FT),
+    "RS014": (_HEAD_CTR + "            env:\n            - name: RAY_REDIS_ADDRESS\n              value: redis:6379\n",
+              _RC + _FT),
+    "RS015": (_RC + _FT + "    headGroupSpec:\n      template:\n        spec:\n          containers:\n"
+              "          - name: ray-head\n            env:\n            - name: REDIS_PASSWORD\n              value: s3cret\n",
+              _RC + _FT + "      redisPassword:\n        valueFrom:\n          secretKeyRef: {name: redis, key: password}\n"),
+    "RS016": (_RC + _FT + "      storage:\n        size: 1Gi\n", _RC + _FT),
+    "RS017": (_HEAD_CTR + "            env:\n            - name: REDIS_USERNAME\n              value: ray\n",
+              _RC + _FT + "      redisUsername:\n        value: ray\n"),
+    "RS018": (_RC + "    enableInTreeAutoscaling: true\n    workerGroupSpecs:\n    - groupName: small\n      suspend: true\n",
+              _RC + "    enableInTreeAutoscaling: true\n    workerGroupSpecs:\n    - groupName: small\n      suspend: false\n"),
+    "RS019": (_HEAD_CTR + "            env:\n            - name: RAY_enable_autoscaler_v2\n              value: '1'\n",
+              _RC + "    enableInTreeAutoscaling: true\n    autoscalerOptions:\n      version: v2\n"),
+    "RS020": (_RC + "    enableInTreeAutoscaling: true\n    autoscalerOptions:\n      idleTimeoutSeconds: -1\n",
+              _RC + "    enableInTreeAutoscaling: true\n    autoscalerOptions:\n      idleTimeoutSeconds: 60\n"),
+    "RS021": (_RC + "    historyServerOptions:\n      collectorOptions: {}\n",
+              "# without the RayClusterHistoryServer gate, leave historyServerOptions out\n" + _RC + "    rayVersion: '2.46.0'\n"),
+    "RS022": (_RC + "    rayVersion: '2.46.0'\n    authOptions:\n      mode: token\n",
+              _RC + "    rayVersion: '2.52.0'\n    authOptions:\n      mode: token\n"),
+    "RS023": (_RC + "    networkPolicy:\n      mode: deny-all\n",
+              "# without the RayClusterNetworkPolicy gate, leave networkPolicy out\n" + _RC + "    rayVersion: '2.46.0'\n"),
+    "RS024": (_RC + "    tlsOptions:\n      enabled: true\n",
+              "# without the RayClusterMTLS gate, leave tlsOptions out\n" + _RC + "    rayVersion: '2.46.0'\n"),
+    "RS025": (_HEAD + "      headService:\n        metadata:\n          name: my-head\n",
+              _HEAD + "      headService:\n        metadata:\n          labels:\n            team: ml\n"),
+    "RS026": ("spec:\n  upgradeStrategy:\n    type: BlueGreen\n", "spec:\n  upgradeStrategy:\n    type: NewCluster\n"),
+    "RS027": ("spec:\n  rayClusterDeletionDelaySeconds: -1\n", "spec:\n  rayClusterDeletionDelaySeconds: 0\n"),
+    "RS028": (_INC + "    enableInTreeAutoscaling: false\n", _INC + "    enableInTreeAutoscaling: true\n"),
+    "RS029": ("spec:\n  managedBy: example.com/my-controller\n", "spec:\n  managedBy: ray.io/kuberay-operator\n"),
+    "RS030": (_RC + "    upgradeStrategy:\n      type: Recreate\n", "spec:\n  upgradeStrategy:\n    type: NewCluster\n"),
+    "RS031": (_RC + "    workerGroupSpecs:\n    - groupName: small\n    - groupName: small\n      minReplicas: 0\n"
+              "      maxReplicas: 2\n      template:\n        spec:\n          containers:\n          - name: ray-worker\n"
+              "            image: rayproject/ray:2.46.0\n",
+              _RC + "    workerGroupSpecs:\n    - groupName: small\n    - groupName: large\n      minReplicas: 0\n"
+              "      maxReplicas: 2\n      template:\n        spec:\n          containers:\n          - name: ray-worker\n"
+              "            image: rayproject/ray:2.46.0\n"),
+    "RS032": (_HEAD_CTR + "            ports:\n            - {containerPort: 6379, name: gcs-server}\n",
+              _HEAD_CTR + "            ports:\n            - {containerPort: 6379, name: gcs-server}\n"
+              "            - {containerPort: 8000, name: serve}\n"),
+    "RS033": (_RC + "    suspend: true\n", "# pause the whole service with the top-level field\nspec:\n  suspend: true\n"),
+    "RS034": ("spec:\n  serviceUnhealthySecondThreshold: 900\n",
+              "# the deprecated thresholds have no effect: leave them out\nspec:\n  rayClusterDeletionDelaySeconds: 60\n"),
+    "RS035": ("spec:\n  serveConfigV2: ''\n",
+              "spec:\n  serveConfigV2: |\n    applications:\n    - name: classify\n      import_path: app:deployment\n"),
+}
+
+for _id, (_bad, _good) in EXAMPLES.items():
+    RULES[_id] = dataclasses.replace(RULES[_id], bad=_bad.rstrip("\n"), good=_good.rstrip("\n"))
 
 
 # --------------------------------------------------------------------------- helpers
@@ -785,3 +875,10 @@ def ray_cluster_upgrade_options_error(cluster_spec: Mapping[str, Any], created_b
     if created_by_ray_service:
         return "upgradeStrategy cannot be set when RayCluster is created by RayService"
     return None
+
+
+for _id, _r in list(RULES.items()):
+    _who = enforced_by(_id)
+    RULES[_id] = dataclasses.replace(_r, scope="create" if _id in ADMISSION_RULES else "controller",
+                                     description=(f"Enforced by: {_who}." if _who else
+                                                  "Advice: the operator accepts it, but it does not do what it seems."))
