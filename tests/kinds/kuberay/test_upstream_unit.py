@@ -223,3 +223,19 @@ def test_mark_failed_if_initializing_timed_out(name, annotation, reason):
     if reason == "InitializingTimeout":
         assert not st["pendingServiceStatus"].get("rayClusterName")
         assert ready["message"] == "RayService failed to become ready within the configured timeout of 10s."
+
+
+def test_fidelity_doc_names_only_tests_that_exist():
+    """docs/kuberay-fidelity.md points at tests by file and name: each one exists."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    doc = (root / "docs" / "kuberay-fidelity.md").read_text()
+    here = Path(__file__).resolve().parent
+    refs = re.findall(r"`(test_\w+\.py)::(test_\w+?)(\*)?`", doc)
+    assert len(refs) > 40
+    for file, name, star in refs:
+        text = (here / file).read_text()
+        pattern = rf"^def {name}\w*\(" if star else rf"^def {name}\("
+        assert re.search(pattern, text, re.M), f"{file}::{name}{star} named in docs/kuberay-fidelity.md does not exist"
