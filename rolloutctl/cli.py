@@ -468,7 +468,9 @@ _DIFF_EFFECTS = ("none", "in-place", "scale", "rollout", "recreate", "teardown",
         "set -o pipefail; kubectl get rayservice my-svc -o yaml | rolloutctl diff svc.yaml --live -",
         "rolloutctl diff manifests/ --from-cluster --context prod -n serving",
         "rolloutctl diff pcs.yaml --live live.yaml --fail-on rollout,recreate,teardown,rejected -o markdown",
+        "rolloutctl diff manifests/ --live live.yaml --server-side --field-manager argocd-controller",
     )
+    + "Defaults for -n, --fail-on and --kuberay-version, and ignored paths, come from .rolloutctl.yaml (docs/ci.md).\n\n"
     + "Exit codes: 0 no differences, 1 differences found (with --fail-on: a change has one of those effects), "
     "2 bad usage or invalid input, 3 kubectl missing or failing, or another tool failure.",
 )

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import fnmatch
+import functools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,15 +89,21 @@ class Ignore:
         return " ".join(parts) or "(everything)"
 
 
+@functools.lru_cache(maxsize=256)
+def _path_regex(pattern: str) -> "re.Pattern[str]":
+    """A field-path pattern as a regex: ``*`` and ``?`` are the wildcards; brackets are
+    literal (``cliques[name=x]`` is a keyed path, not a character class)."""
+    import re
+
+    out = "".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern)
+    # the path itself, or the path followed by anything below it
+    return re.compile(f"(?:{out})(?:[.\\[].*)?", re.S)
+
+
 def path_matches(pattern: str, path: str) -> bool:
     """A field-path pattern matches the path itself and everything below it:
     ``spec.template`` covers ``spec.template.cliques[name=a].spec.replicas``."""
-    if fnmatch.fnmatchcase(path, pattern):
-        return True
-    for i, ch in enumerate(path):
-        if ch in ".[" and fnmatch.fnmatchcase(path[:i], pattern):
-            return True
-    return False
+    return _path_regex(pattern).fullmatch(path) is not None
 
 
 def _file_matches(pattern: str, file: str) -> bool:

@@ -81,6 +81,16 @@ def test_ignore_selects_by_field_path_glob_and_covers_what_is_below(tmp_path):
     assert code == 1 and left == ["metadata.name"]  # the clique's own finding is ignored, the object's is not
 
 
+def test_ignore_by_keyed_path_selects_one_list_item(tmp_path):
+    (tmp_path / "pcs.yaml").write_text(HAZARD)
+    code, doc = lint_json("pcs.yaml", cwd=tmp_path)
+    assert [f["path"] for f in doc["findings"] if f["rule"] == "GV301"] == ["spec.template.cliques[name=pworker].name"]
+    (tmp_path / ".rolloutctl.yaml").write_text(
+        "ignore:\n  - {path: 'spec.template.cliques[name=pworker]', reason: the shared template is intended}\n")
+    code, doc = lint_json("pcs.yaml", cwd=tmp_path)
+    assert not [f for f in doc["findings"] if f["rule"] == "GV301"] and doc["summary"]["ignored"] == 1
+
+
 def test_expired_ignore_is_a_warning_and_no_longer_applies(tmp_path):
     (tmp_path / "pcs.yaml").write_text(TOO_LONG)
     (tmp_path / ".rolloutctl.yaml").write_text(
