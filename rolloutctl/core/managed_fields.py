@@ -8,7 +8,8 @@ manager's previous apply owned and its new configuration leaves out is removed, 
 another manager also owns it (then only the manager's ownership goes); setting a field
 to another value than the live one while another manager owns it is a conflict (the
 API server answers 409 unless the apply forces conflicts, as ``kubectl apply
---server-side --force-conflicts`` does).
+--server-side --force-conflicts`` does). A manager's own ``Update`` entries (``kubectl
+edit`` as ``kubectl``) are another entry, so they count as another owner.
 
 Paths here are those of ``core.diff``'s normalized trees: keys, ``\\x00KEY=VALUE``
 markers for items of keyed lists, and indices for other lists.
@@ -42,6 +43,18 @@ class Ownership:
         return sorted({m for m, f in self.others if _owns(f, path, live_tree)})
 
 
+_LAST_APPLIED = ("metadata", "annotations", "kubectl.kubernetes.io/last-applied-configuration")
+
+
+def _client_side_apply(entry: Mapping[str, Any]) -> bool:
+    """An ``Update`` entry that owns the last-applied annotation: a client-side apply
+    manager. kubectl ``apply --server-side`` migrates its fields to the applying manager
+    and applies again (kubectl ``pkg/cmd/apply/apply.go`` ``migrateToSSAIfNecessary`` with
+    client-go ``csaupgrade.FindFieldsOwners``/``UpgradeManagedFieldsPatch``), so the
+    fields a client-side apply set can be removed by the first server-side apply."""
+    return entry.get("operation") == "Update" and _owns(entry.get("fieldsV1"), _LAST_APPLIED, None)
+
+
 def ownership(live_raw: Mapping[str, Any], manager: str) -> Ownership:
     md = live_raw.get("metadata") if isinstance(live_raw, Mapping) else None
     entries = md.get("managedFields") if isinstance(md, Mapping) else None
@@ -51,12 +64,11 @@ def ownership(live_raw: Mapping[str, Any], manager: str) -> Ownership:
         if not isinstance(e, Mapping) or not isinstance(e.get("fieldsV1"), Mapping):
             continue
         name = str(e.get("manager") or "")
-        if name == manager and e.get("operation") == "Apply":
+        if (name == manager and e.get("operation") == "Apply") or _client_side_apply(e):
             mine.append(e["fieldsV1"])
         else:
             label = name + ("" if e.get("operation") in (None, "Apply") else f" ({e.get('operation')})")
-            if name != manager:
-                others.append((label, e["fieldsV1"]))
+            others.append((label, e["fieldsV1"]))
     return Ownership(manager, tuple(mine), tuple(others))
 
 

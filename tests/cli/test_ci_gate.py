@@ -539,3 +539,18 @@ def test_diff_warns_about_an_expired_ignore_and_reports_the_change_again(tmp_pat
     r = run("diff", "new.yaml", "--live", "live.yaml", cwd=tmp_path, env={"ROLLOUTCTL_TODAY": "2026-03-01"})
     assert r.returncode == 1 and "metadata.labels" in r.stdout
     assert r.stderr.startswith(".rolloutctl.yaml:2: warning: ignore entry path=metadata.labels expired on 2026-01-31")
+
+
+def test_server_side_after_client_side_apply_migrates_its_fields_as_kubectl_does(tmp_path):
+    base = PCS.read_text().replace("  name: llm\n", "  name: llm\n  labels: {team: serving}\n", 1)
+    desired = base.replace("  labels: {team: serving}\n", "")
+    csa = {"f:metadata": {"f:annotations": {".": {}, "f:kubectl.kubernetes.io/last-applied-configuration": {}},
+                          "f:labels": {".": {}, "f:team": {}}}}
+    (tmp_path / "new.yaml").write_text(desired)
+    (tmp_path / "live.yaml").write_text(_managed(base, csa, manager="kubectl-client-side-apply", operation="Update"))
+    r = run("diff", "new.yaml", "--live", "live.yaml", "--server-side", "-o", "json", cwd=tmp_path)
+    assert r.returncode == 1 and [c["op"] for c in json.loads(r.stdout)["objects"][0]["changes"]] == ["remove"]
+    # an Update entry that does not own the last-applied annotation (kubectl edit) is another owner
+    (tmp_path / "live.yaml").write_text(_managed(base, {"f:metadata": {"f:labels": {"f:team": {}}}},
+                                                 manager="kubectl-edit", operation="Update"))
+    assert run("diff", "new.yaml", "--live", "live.yaml", "--server-side", cwd=tmp_path).returncode == 0
