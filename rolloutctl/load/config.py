@@ -1,6 +1,6 @@
 """The repository configuration, ``.rolloutctl.yaml``: read once per run, found upward
-from the working directory (as yamllint finds ``.yamllint``) or named with
-``--config FILE``. It holds what a team decides once for the repository:
+from the working directory up to the repository root (as yamllint finds ``.yamllint``)
+or named with ``--config FILE``. It holds what a team decides once for the repository:
 
 .. code-block:: yaml
 
@@ -29,10 +29,11 @@ from __future__ import annotations
 import datetime as _dt
 import fnmatch
 import functools
+import re
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
 NAMES = (".rolloutctl.yaml", ".rolloutctl.yml")
 DIFF_EFFECTS = ("none", "in-place", "scale", "rollout", "recreate", "teardown", "ignored", "rejected")
@@ -93,8 +94,6 @@ class Ignore:
 def _path_regex(pattern: str) -> "re.Pattern[str]":
     """A field-path pattern as a regex: ``*`` and ``?`` are the wildcards; brackets are
     literal (``cliques[name=x]`` is a keyed path, not a character class)."""
-    import re
-
     out = "".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern)
     # the path itself, or the path followed by anything below it
     return re.compile(f"(?:{out})(?:[.\\[].*)?", re.S)
@@ -149,13 +148,17 @@ def _today() -> _dt.date:
 
 def find(start: str | os.PathLike[str] | None = None) -> str | None:
     """The nearest ``.rolloutctl.yaml`` in ``start`` (default: the working directory)
-    or one of its parents."""
+    or one of its parents, up to the repository's root (the directory holding ``.git``)
+    or the home directory: a file outside the repository is not its configuration."""
     here = Path(start or os.getcwd()).resolve()
+    home = Path.home().resolve() if os.environ.get("HOME") else None
     for d in (here, *here.parents):
         for n in NAMES:
             p = d / n
             if p.is_file():
                 return str(p)
+        if (d / ".git").exists() or d == home:
+            break
     return None
 
 
@@ -252,8 +255,6 @@ class _Parser:
         if "namespace" in top:
             node = top["namespace"][1]
             namespace = self.string(node, "namespace")
-            import re
-
             if not re.match(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", namespace):
                 raise self.fail(node, f"namespace: {namespace!r} is not a valid Kubernetes namespace")
         if "operators" in top:
@@ -294,8 +295,6 @@ class _Parser:
             if key in m:
                 values[key] = self.string(m[key][1], f"{what}.{key}")
         if "rule" in values:
-            import re
-
             if not re.match(r"^[A-Za-z0-9*?\[\]]+$", values["rule"]):
                 raise self.fail(m["rule"][1], f"{what}.rule: {values['rule']!r} is not a rule ID or a glob of IDs")
         if "expires" in m:

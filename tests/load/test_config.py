@@ -49,3 +49,13 @@ def test_find_walks_up_and_stops_at_the_nearest(tmp_path):
     assert find(deep) == str(tmp_path / ".rolloutctl.yaml")
     (tmp_path / "a" / ".rolloutctl.yml").write_text("ignore: []\n")
     assert find(deep) == str(tmp_path / "a" / ".rolloutctl.yml")
+
+
+def test_find_stops_at_the_repository_root(tmp_path):
+    (tmp_path / ".rolloutctl.yaml").write_text("ignore: []\n")
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "deploy").mkdir()
+    assert find(repo / "deploy") is None  # the file above the repository is not its configuration
+    (repo / ".rolloutctl.yaml").write_text("ignore: []\n")
+    assert find(repo / "deploy") == str(repo / ".rolloutctl.yaml")
