@@ -355,3 +355,23 @@ def breach_step_reason(o: Obj, pcs: PCS) -> str:
     what = "PodClique" if o.kind == "PodClique" else "scaling group"
     return (f"{what} {o.name}: MinAvailableBreached=True ({cond.get('reason', 'breached')}); if it lasts "
             f"terminationDelay ({delay}) the operator gang-terminates the replica")
+
+
+def gang_termination_title(actions: Sequence[Action]) -> str | None:
+    """A step title for gang terminations: which PodCliqueSet replicas or
+    scaling-group replicas are recreated."""
+    dels = [a for a in actions if a.role == "gang-termination" and a.verb == "delete"]
+    if not dels:
+        return None
+    pcs_reps = sorted({a.index for a in dels if "podCliqueScalingGroup" not in a.fields and a.index is not None})
+    pcsg_reps = sorted({(str(a.fields["podCliqueScalingGroup"]), a.index) for a in dels
+                        if "podCliqueScalingGroup" in a.fields})
+    parts = []
+    if pcs_reps:
+        parts.append("gang termination of replica" + ("s " if len(pcs_reps) > 1 else " ") +
+                     ", ".join(str(i) for i in pcs_reps))
+    if pcsg_reps:
+        parts.append("gang termination of scaling-group replica" + ("s " if len(pcsg_reps) > 1 else " ") +
+                     ", ".join(f"{g}/{j}" for g, j in pcsg_reps))
+    return "; ".join(parts) + f": delete {len(dels)} PodClique{'s' if len(dels) != 1 else ''} (below minAvailable " \
+        "for terminationDelay)"

@@ -266,6 +266,9 @@ class GroveModel:
     def title(self, actions: Sequence[Action], world: World) -> str:
         pcs = next(iter(self._pcs_cache.values()), None)
         t = policy_for(pcs).title(actions, world) if pcs is not None else None
+        gang = GT.gang_termination_title(actions)
+        if gang:
+            return gang if not t else f"{gang}; {t}"
         return t or describe_actions(actions)
 
     def warnings(self, desired: Obj, world: World) -> list[Warning]:

@@ -403,6 +403,7 @@ def test_gang_termination_of_a_breached_replica_is_planned_as_steps():
     assert {a.name for a in dels} == {"demo-1-a", "demo-1-sg-0-b"}
     assert all("terminationDelay (4h0m0s)" in a.reason for a in dels)
     assert dels[0] in p.steps[0].actions  # the breach is already there: the delay runs out first
+    assert p.steps[0].title.startswith("gang termination of replica 1: delete 2 PodCliques")
     assert {a.name for a in _acts(p, "create", "PodClique")} == {"demo-1-a", "demo-1-sg-0-b"}
     # the recreated pods never turn Ready either, but without a crash they count as
     # starting: no second termination
