@@ -811,20 +811,23 @@ class AdviseOptions:
     proposed: bool = True  # also the strategies proposed upstream but not implemented
 
 
-def advise(paths: Sequence[str], opts: AdviseOptions) -> list[Any]:
+def advise(paths: Sequence[str], opts: AdviseOptions, *, kubectl_run: Any = None) -> list[Any]:
     """``rolloutctl advise``: for each target, the strategy and budgets that roll the
-    change out best under the constraints (``rolloutctl/advise``, CONTRACT.md ``Advice``)."""
+    change out best under the constraints (``rolloutctl/advise``, CONTRACT.md ``Advice``).
+    The observed state comes from ``--observed`` or ``--from-cluster``, as for ``plan``."""
     from .advise import OBJECTIVES, Search, parse_min_ready
 
     if opts.objective not in OBJECTIVES:
         raise InputProblem([f"--minimize {opts.objective!r}: choose one of {', '.join(OBJECTIVES)}"])
-    if not opts.plan.observed:
+    if not opts.plan.observed and not opts.plan.from_cluster:
         raise InputProblem(["rolloutctl advise: say what runs now with --observed PATH (the live objects or the "
-                            "previously applied manifest); advise compares ways to roll a change out"])
-    env = environment(opts.plan)
-    desired, observed = checked_inputs(paths, opts.plan)
+                            "previously applied manifest) or --from-cluster; advise compares ways to roll a change out"])
+    environment(opts.plan)  # usage errors first
+    inputs = checked_inputs(paths, opts.plan, kubectl_run=kubectl_run)
+    desired, observed = inputs
     out = []
     for obj in targets(desired, paths):
+        env = environment(opts.plan, inputs.capacity.get(_match_key(obj)))
         model = _plan_model(obj, opts.plan, desired, observed)
         if not hasattr(model, "advice_spaces"):
             raise InputProblem([InputError(obj.file, obj.line, f"rolloutctl advise: no strategies are modelled for "
@@ -840,6 +843,7 @@ def advise(paths: Sequence[str], opts: AdviseOptions) -> list[Any]:
             raise InputProblem([str(exc)]) from None
         search = Search(lambda o=obj: _plan_model(o, opts.plan, desired, observed), obj, _related(obj, observed),
                         old, env, floor, opts.objective, exhaustive=opts.exhaustive,
-                        capacity_order=tuple(parse_capacity(opts.plan.capacity)), proposed=opts.proposed)
+                        capacity_order=tuple(env.capacity), proposed=opts.proposed,
+                        warnings=inputs.warnings.get(_match_key(obj), ()))
         out.append(search.run())
     return out

@@ -415,7 +415,8 @@ class Objective(str, Enum):
 )
 def advise_command(
     paths: List[str] = typer.Argument(None, metavar="[PATH]...", help="Desired manifests: files, directories, or - for stdin."),
-    observed: List[str] = typer.Option([], "--observed", help=_OBSERVED_HELP.replace(" Without it the object is new.", " Required.")),
+    observed: List[str] = typer.Option([], "--observed", help=_OBSERVED_HELP.replace(" Without it the object is new.",
+                                                                                     " Required unless --from-cluster.")),
     capacity: List[str] = typer.Option([], "--capacity", metavar="RESOURCE=QTY", help=_CAPACITY_HELP),
     min_ready: Optional[str] = typer.Option(None, "--min-ready", metavar="N|P%",
                                             help="Ready pods never below N, or P% of the desired pods. Default: every "
@@ -434,6 +435,12 @@ def advise_command(
     max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
     max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
     max_pods: int = typer.Option(100_000, "--max-pods", min=1, help="Refuse to plan a workload of more pods."),
+    from_cluster: bool = typer.Option(False, "--from-cluster", help=_FROM_CLUSTER_HELP),
+    context: Optional[str] = typer.Option(None, "--context", help=_CONTEXT_HELP),
+    namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help=_NAMESPACE_HELP),
+    kubeconfig: Optional[str] = typer.Option(None, "--kubeconfig", metavar="FILE", help=_KUBECONFIG_HELP),
+    kubectl_timeout: float = typer.Option(60.0, "--kubectl-timeout", min=1, help=_TIMEOUT_HELP),
+    allow_empty: bool = typer.Option(False, "--allow-empty", help=_ALLOW_EMPTY_HELP),
 ) -> None:
     def body() -> int:
         from . import app as usecases
@@ -443,7 +450,9 @@ def advise_command(
         plan_opts = usecases.PlanOptions(
             observed=tuple(observed), capacity=tuple(capacity), never_ready=tuple(never_ready), max_steps=max_steps,
             limits=Limits(max_input_bytes, max_alias_nodes, max_pods),
-            model_options={"kuberay_version": kuberay_version} if kuberay_version else {})
+            model_options={"kuberay_version": kuberay_version} if kuberay_version else {},
+            from_cluster=from_cluster, context=context, namespace=namespace, kubeconfig=kubeconfig,
+            kubectl_timeout=kubectl_timeout, allow_empty=allow_empty)
         advices = usecases.advise(paths or ["-"], usecases.AdviseOptions(
             plan=plan_opts, min_ready=min_ready, objective=minimize.value, exhaustive=exhaustive,
             proposed=not no_proposed))

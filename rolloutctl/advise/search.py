@@ -107,7 +107,8 @@ class Search:
 
     def __init__(self, make_model: Callable[[], Any], desired: Obj, observed: Sequence[Obj], old: Obj | None,
                  env: Environment, floor: Floor, objective: str, *, exhaustive: bool = False,
-                 capacity_order: Sequence[str] = (), proposed: bool = True) -> None:
+                 capacity_order: Sequence[str] = (), proposed: bool = True,
+                 warnings: Sequence[Warning] = ()) -> None:
         self.make_model = make_model
         self.desired = desired
         self.observed = list(observed)
@@ -117,6 +118,7 @@ class Search:
         self.objective = objective
         self.exhaustive = exhaustive
         self.include_proposed = proposed
+        self.input_warnings = tuple(warnings)
         self.resource = capacity_order[0] if capacity_order else peak_resource(env.capacity)
         self.done: dict[tuple[str, tuple], _Eval] = {}
         self.pruned: set[tuple[str, tuple]] = set()
@@ -292,7 +294,7 @@ class Search:
                                           "(use --exhaustive)"))
         order = {s.strategy: i for i, s in enumerate(spaces)}
         rejected.sort(key=lambda r: order.get(r.strategy, 99))
-        warnings = []
+        warnings = list(self.input_warnings)
         if any(c.proposed for c in feasible[:1]):
             warnings.append(Warning("ProposedStrategy", f"{feasible[0].strategy} is proposed in a design discussion "
                                     "and not implemented by the operator: the patch needs an operator that has it",
