@@ -409,6 +409,7 @@ class Objective(str, Enum):
         "rolloutctl advise samples/disaggregated-inference-v2.yaml --observed samples/disaggregated-inference.yaml",
         "rolloutctl advise new.yaml --observed old.yaml --capacity nvidia.com/gpu=48 --min-ready 75%",
         "rolloutctl advise svc.yaml --observed live.yaml --minimize time -o json",
+        "rolloutctl advise pcs.yaml --from-cluster --context prod -n inference --capacity from-cluster -o html > advice.html",
     )
     + "Exit codes: 0 a recommendation, 1 nothing meets the constraints, 2 bad usage or invalid input "
     "(e.g. --minimize time on an untimed kind), 3 tool failure.",
