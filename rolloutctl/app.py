@@ -161,21 +161,6 @@ def check_scale(objs: Iterable[Obj], limits: Limits) -> None:
         raise InputProblem(errors)
 
 
-def check_duplicates(objs: Sequence[Obj]) -> None:
-    seen: dict[tuple, Obj] = {}
-    errors: list[InputError] = []
-    for o in objs:
-        k = (o.api_version.split("/")[0], o.kind, o.namespace, o.name)
-        if k in seen:
-            first = seen[k]
-            errors.append(InputError(o.file, o.line, f"duplicate {o.kind} {o.namespace}/{o.name} "
-                                     f"(also at {first.file}:{first.line})"))
-        else:
-            seen[k] = o
-    if errors:
-        raise InputProblem(errors)
-
-
 def targets(objs: Sequence[Obj], source: str | Sequence[str]) -> list[Obj]:
     found = sorted((o for o in objs if is_modelled(o)), key=lambda o: (o.kind, o.namespace, o.name))
     if not found:
@@ -186,35 +171,55 @@ def targets(objs: Sequence[Obj], source: str | Sequence[str]) -> list[Obj]:
     return found
 
 
-#: schema rules that make a live (observed) object unusable for the models. Unknown
-#: fields and values are tolerated there: a newer operator or API server may have
-#: written them, and the models never read them.
-_LIVE_SCHEMA_RULES = frozenset({"SC003"})
+@dataclass(frozen=True)
+class Admitted:
+    """Desired and observed objects as the API server stores them (``admit/``), and
+    the warnings admission gave per desired object (``id`` of the admitted object)."""
+
+    desired: list[Obj]
+    observed: list[Obj]
+    warnings: Mapping[int, tuple[Warning, ...]] = field(default_factory=dict)
 
 
-def reject_schema_errors(desired: Iterable[Obj], observed: Iterable[Obj] = ()) -> None:
-    """Run lint's input checks of the modelled kinds (``lint.schema.check_input``: the schema, then SC006;
-    the same function ``lint`` uses) before any model sees the objects, so the models
-    only ever read well-typed input: ``replicas: "3"``, ``replicas: -1``,
-    ``cliques: {}`` or an unserved apiVersion stop here as
-    ``PATH:LINE: RULE: field: message`` (exit 2). Observed top-level objects are
-    checked for wrong types only."""
-    from .lint.schema import check_input
+def _problem_line(f: Any, where: str) -> InputError:
+    return InputError(f.file, f.line, f"{f.rule}: {f.path + ': ' if f.path else ''}{f.message} "
+                                      f"(the API server would reject {where})")
 
-    errors: list[InputError] = []
-    for objs, live in ((desired, False), (observed, True)):
-        for o in objs:
-            if not is_modelled(o):
-                continue
-            for f in check_input(o):
-                if f.severity != "error" or (live and f.rule not in _LIVE_SCHEMA_RULES):
-                    continue
-                where = "the live object" if live else "this manifest"
-                errors.append(InputError(f.file or o.file, f.line or o.line,
-                                         f"{f.rule}: {f.path + ': ' if f.path else ''}{f.message} "
-                                         f"(the API server would reject {where})"))
+
+def _live_problem_line(f: Any) -> InputError:
+    return InputError(f.file, f.line, f"{f.rule}: {f.path + ': ' if f.path else ''}{f.message}")
+
+
+def admit_inputs(desired: Sequence[Obj], observed: Sequence[Obj] = (), *, namespace: str | None = None) -> Admitted:
+    """Every object through admission (``admit.admit``: served versions, null pruning,
+    CRD and webhook defaults, namespace, schema, CEL and ObjectMeta validation, canonical
+    quantities) before any model sees it, so the models only ever read well-typed,
+    stored-form input. What the API server refuses in the desired input (or a wrong
+    type in an observed object, which a model would misread) stops here as
+    ``PATH:LINE: RULE: field: message`` (exit 2); then Kubernetes' checks on the
+    container resources of the pod templates (SC006, the rule ``lint`` uses).
+    Objects named by the API server (``generateName``) are never duplicates."""
+    from .admit import DESIRED, OBSERVED, admit
+    from .kinds import descriptor, read_schema
+    from .lint.pods import check_pod_resources
+
+    have = admit(observed, descriptor, side=OBSERVED, namespace=namespace, read_schemas=read_schema)
+    want = admit(desired, descriptor, side=DESIRED, namespace=namespace, stored=have.objects,
+                 distinct=is_generated)
+    errors = [_problem_line(f, "this manifest") for f in want.errors]
+    errors += [_live_problem_line(f) for f in have.errors]
+    if not errors:
+        for o in want.objects:
+            if is_modelled(o):
+                errors += [_problem_line(f, "this manifest") for f in check_pod_resources(o) if f.severity == "error"]
     if errors:
-        raise InputProblem(errors)
+        raise InputProblem(sorted(set(errors), key=lambda e: (e.file, e.line, e.message)))
+    warnings: dict[int, tuple[Warning, ...]] = {}
+    for o in want.objects:
+        found = tuple(Warning(f.rule, f.message, f.path) for f in want.findings_for(o) if f.severity == "warning")
+        if found:
+            warnings[id(o)] = found
+    return Admitted(want.objects, have.objects, warnings)
 
 
 def reject_invalid(model: Any, obj: Obj, old: Obj | None) -> None:
@@ -263,7 +268,7 @@ class Inputs:
 def checked_inputs(paths: Sequence[str], opts: PlanOptions, *, kubectl_run: Any = None) -> Inputs:
     """Desired and observed objects for ``plan``/``next``/``plan --compare``, after
     every input check that must pass before a model sees them: readable files,
-    no duplicates, well-typed objects (schema), a modellable size."""
+    admission (no duplicates, what the API server stores), a modellable size."""
     check_stdin_once(paths, opts.observed)
     loaded_desired, loaded_observed = load_all(paths, opts.observed, limits=opts.limits)
     if not opts.allow_empty:
@@ -275,9 +280,12 @@ def checked_inputs(paths: Sequence[str], opts: PlanOptions, *, kubectl_run: Any 
     inputs = Inputs(desired, observed)
     if opts.from_cluster or CAPACITY_FROM_CLUSTER in opts.capacity:
         _read_cluster(inputs, paths, opts, kubectl_run)
-    check_duplicates([o for o in inputs.desired if not is_generated(o)])
-    check_duplicates(inputs.observed)
-    reject_schema_errors(inputs.desired, inputs.observed)
+    admitted = admit_inputs(inputs.desired, inputs.observed, namespace=opts.namespace)
+    inputs.desired, inputs.observed = admitted.desired, admitted.observed
+    for o in inputs.desired:
+        if id(o) in admitted.warnings:
+            key = _match_key(o)
+            inputs.warnings[key] = inputs.warnings.get(key, ()) + admitted.warnings[id(o)]
     check_scale([*inputs.desired, *inputs.observed], opts.limits)
     return inputs
 
@@ -497,23 +505,38 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
     if list(opts.live).count("-") + list(paths).count("-") > 1:
         raise InputProblem(["rolloutctl diff: standard input (-) can be read only once: give the desired "
                             "manifests or the live state as a file"])
-    default_ns = opts.namespace or "default"
-    desired = [_with_namespace(o, default_ns) for o in load(paths, opts.limits).objects]
-    desired = targets(desired, paths)
-    fresh = [with_generated_name(o) for o in desired if generate_name(o) is not None]
-    desired = [o for o in desired if generate_name(o) is None]
-    check_duplicates(desired)
-    reject_schema_errors([*desired, *fresh])
+    from .admit import DESIRED, DUPLICATE_OBJECT, admit
+    from .kinds import descriptor
+
+    loaded_desired = [with_generated_name(o) for o in load(paths, opts.limits).objects]
+
+    def admitted(stored: Sequence[Obj] = ()) -> tuple[list[Obj], dict[int, list[Any]]]:
+        found = admit(loaded_desired, descriptor, side=DESIRED, namespace=opts.namespace, stored=stored,
+                      distinct=is_generated)
+        dups = [f for f in found.errors if f.rule == DUPLICATE_OBJECT]
+        if dups:
+            raise InputProblem([InputError(f.file, f.line, f"{f.rule}: {f.message}") for f in dups])
+        # what the API server refuses is diff's to report (a `rejected` change, exit 1), not an input error
+        return found.objects, {id(o): [f for f in fs if f.severity == "error"] for o, fs in zip(found.objects,
+                                                                                                 found.found)}
+
+    objs, refused = admitted()
+    desired = targets(objs, paths)
+    fresh = [o for o in desired if is_generated(o)]
+    desired = [o for o in desired if not is_generated(o)]
     if opts.from_cluster:
         check_names_for_kubectl(desired)
-        live = _live_from_cluster(desired, opts, kubectl_run)
+        live_raw = _live_from_cluster(desired, opts, kubectl_run)
     else:
         loaded_live = load(opts.live, opts.limits)
         if not opts.allow_empty:
             check_not_empty_stdin(opts.live, loaded_live, "--live")
-        live = [o for o in loaded_live.objects if is_modelled(o)]
-    check_duplicates(live)
-    reject_schema_errors((), live)
+        live_raw = [o for o in loaded_live.objects if is_modelled(o)]
+    live = admit_inputs((), live_raw, namespace=opts.namespace).observed
+    _check_live_duplicates(live)
+    if live:  # the CRDs' update (transition) rules need the stored object
+        objs, refused = admitted(live)
+        desired = [o for o in targets(objs, paths) if not is_generated(o)]
     by_key = {_match_key(o): o for o in live}
     results: list[ObjectDiff] = []
     seen: set[tuple] = set()
@@ -521,7 +544,8 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
     for named in fresh:
         # named by the API server on create: never the same object as a live one
         prefix = str(named.metadata.get("generateName"))
-        impact = _added_impact(named, _model_for(named, opts.model_options))
+        errors = refused.get(id(named)) or _pod_refusals(named)
+        impact = _refused(errors) if errors else _added_impact(named, _model_for(named, opts.model_options))
         if not any(i.effect == "rejected" for i in impact):
             impact = (Impact("scale", always_new_message(named, prefix), ("metadata.generateName",)),)
         results.append(ObjectDiff(named.ref, "added", (), impact))
@@ -530,8 +554,9 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
         seen.add(key)
         model = _model_for(obj, opts.model_options)
         old = by_key.get(key)
+        errors = refused.get(id(obj)) or _pod_refusals(obj)
         if old is None:
-            results.append(ObjectDiff(obj.ref, "added", (), _added_impact(obj, model)))
+            results.append(ObjectDiff(obj.ref, "added", (), _refused(errors) if errors else _added_impact(obj, model)))
             continue
         hooks = diff_hooks(obj, model)
         conflicts: list[tuple[str, list[str]]] = []
@@ -540,6 +565,9 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
         ignored += len(changes) - len(kept)
         changes = kept
         impact: tuple = ()
+        if errors:
+            results.append(ObjectDiff(obj.ref, "changed" if changes else "unchanged", changes, _refused(errors)))
+            continue
         if changes and model is not None:
             # the kind judges the same defaulted objects the diff compared
             impact = tuple(model.classify(changes, _defaulted(obj, hooks), _defaulted(old, hooks)))
@@ -556,6 +584,28 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
                 results.append(ObjectDiff(o.ref, "removed", (), (_removed_impact(o),)))
     results.sort(key=lambda d: (d.target.kind, d.target.namespace, d.target.name))
     return Diff(tuple(results), ignored=ignored)
+
+
+def _pod_refusals(obj: Obj) -> list[Any]:
+    """SC006: the pods the operator would create from ``obj`` are refused (``lint.pods``)."""
+    from .lint.pods import check_pod_resources
+
+    return [f for f in check_pod_resources(obj) if f.severity == "error"]
+
+
+def _refused(findings: Sequence[Any]) -> tuple:
+    """Impacts of a desired object the API server refuses: the change is never stored."""
+    return tuple(Impact("rejected", f"{f.rule}: {f.message} (the API server would reject this manifest)",
+                        (f.path,) if f.path else ()) for f in sorted(set(findings), key=lambda f: f.sort_key()))
+
+
+def _check_live_duplicates(live: Sequence[Obj]) -> None:
+    """Two live copies of one object cannot both be the cluster's: which one to compare with is unknown."""
+    from .admit import duplicates
+
+    found = duplicates(live)
+    if found:
+        raise InputProblem([InputError(f.file, f.line, f"{f.rule}: {f.message}") for f in found])
 
 
 def _ignored_change(obj: Obj, change: Any, ignores: Sequence[Any]) -> bool:
@@ -675,6 +725,8 @@ class LintOptions:
     baseline: str | None = None
     #: reading no input at all is fine (else exit 2)
     allow_empty: bool = False
+    #: ``-n``: the namespace of objects that name none (else the configuration's, else ``default``)
+    namespace: str | None = None
 
 
 @dataclass(frozen=True)
@@ -705,7 +757,8 @@ def lint(paths: Sequence[str], opts: LintOptions, stdin: Any = None) -> LintResu
                                 live=live.objects, live_errors=live.errors, strict=opts.strict,
                                 ignores=cfg.active_ignores() if cfg else (),
                                 expired=cfg.expired_ignores() if cfg else (),
-                                baseline=baseline, sources=loaded.sources))
+                                baseline=baseline, sources=loaded.sources,
+                                namespace=opts.namespace or (cfg.namespace if cfg is not None else None)))
     return LintResult(report, tuple((o.file, o.ref) for o in loaded.objects), exit_code(report))
 
 

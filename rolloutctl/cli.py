@@ -551,7 +551,9 @@ def diff_command(  # noqa: C901 - options are wiring
         if fail_spec is not None:
             hit = any(i.effect in effects for o in result.objects for i in o.impact)
             return EXIT_FINDINGS if hit else EXIT_OK
-        return EXIT_FINDINGS if any(o.status != "unchanged" for o in result.objects) else EXIT_OK
+        # a change the API server or the operator refuses is a finding even when nothing differs
+        return EXIT_FINDINGS if any(o.status != "unchanged" or any(i.effect == "rejected" for i in o.impact)
+                                    for o in result.objects) else EXIT_OK
 
     run_guarded(body)
 
@@ -604,6 +606,7 @@ def lint_command(
     color: ColorMode = typer.Option(ColorMode.auto, "--color", help=_COLOR_HELP),
     max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
     max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
+    namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help="Namespace of objects that name none (default: default)."),
 ) -> None:
     def body() -> int:
         from . import app as usecases
@@ -623,7 +626,7 @@ def lint_command(
         with Progress("linting", wanted(fmt) and not typing_stdin):
             result = usecases.lint(paths or ["-"], usecases.LintOptions(
                 live=tuple(live), strict=strict, limits=Limits(max_input_bytes, max_alias_nodes), config=cfg,
-                baseline=baseline, allow_empty=allow_empty))
+                baseline=baseline, allow_empty=allow_empty, namespace=namespace))
         _write_reports([(d, _render_lint(result, f, False)) for f, d in reports if d != "-"])
         step_summary(lambda: _render_lint(result, "markdown", False))
         emit(_render_lint(result, fmt, use_color(no_color, color) and fmt == "text"))

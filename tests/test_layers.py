@@ -1,4 +1,4 @@
-"""DESIGN.md layering: cli -> app -> kinds -> core; render -> core; load -> core.
+"""DESIGN.md layering: cli -> app -> kinds -> core; render -> core; load -> admit -> core.
 core and kinds are pure: no I/O modules."""
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ PKG = Path(__file__).resolve().parent.parent / "rolloutctl"
 ALLOWED = {
     "core": {"core"},
     "kinds": {"kinds", "core"},
-    "load": {"load", "core"},
+    "load": {"load", "core", "admit"},
+    "admit": {"admit", "core", "schemas_access"},
     "render": {"render", "core"},
-    "lint": {"lint", "core", "kinds", "load", "schemas_access"},
+    "lint": {"lint", "core", "kinds", "load", "admit", "schemas_access"},
     "advise": {"advise", "core"},
-    "app": {"core", "kinds", "load", "lint", "schemas_access", "advise"},
+    "app": {"core", "kinds", "load", "admit", "lint", "schemas_access", "advise"},
     "cli": {"app", "render", "load", "schemas_access", "lint"},
 }
 IMPURE = {"subprocess", "socket", "random", "time", "datetime", "requests", "urllib", "http"}

@@ -92,3 +92,47 @@ class LiveRead:
     required: bool = True
     assumed: tuple[Mapping[str, Any], ...] = ()
     after: tuple[str, str] | None = None
+
+@dataclass(frozen=True)
+class Overlay:
+    """Fields the tool models beyond the CRD at the modelled commit (a pull request
+    or a design proposal). Admission accepts them (the schema carries them); the
+    kind's own rules validate them and warn that upstream does not implement them."""
+
+    name: str
+    upstream: str
+    paths: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class KindDescriptor:
+    """What a kind's registry entry hands the admission step (``admit/``): nothing
+    there names an operator. ``served`` maps every served version to its deprecation
+    warning ("" when not deprecated); ``version`` is the one the models see (the CRDs
+    use ``conversion.strategy: None``, so conversion only rewrites ``apiVersion``).
+    ``schema`` names a bundled JSON Schema (``schemas/NAME.schema.json``);
+    ``defaulting`` is ``"module:function"`` of the operator's defaulting webhook
+    (``raw -> raw``, applied after the structural defaults). ``observed_only`` kinds
+    (children the models read) are checked but never planned."""
+
+    group: str
+    kind: str
+    version: str
+    served: Mapping[str, str]
+    schema: str | None = None
+    defaulting: str | None = None
+    overlays: tuple[Overlay, ...] = ()
+    model: str | None = None
+    upstream: str = ""
+
+    @property
+    def api_version(self) -> str:
+        return f"{self.group}/{self.version}" if self.group else self.version
+
+    def default(self, raw: dict) -> dict:
+        if not self.defaulting:
+            return raw
+        from importlib import import_module
+
+        mod, attr = self.defaulting.split(":")
+        return getattr(import_module(mod), attr)(raw)

@@ -68,7 +68,8 @@ class Obj:
     and list indices) to the line it starts on, when the loader knew it.
     """
 
-    __slots__ = ("raw", "file", "line", "lines", "cols", "_ref", "_md", "_labels", "_spec", "_status", "_memo", "_name", "_ns")
+    __slots__ = ("raw", "file", "line", "lines", "cols", "_ref", "_md", "_labels", "_spec", "_status", "_memo", "_name", "_ns",
+                 "written")
 
     def __init__(
         self,
@@ -94,6 +95,9 @@ class Obj:
         self._memo: dict[str, Any] | None = None
         self._name = str(self._md.get("name") or "")
         self._ns = str(self._md.get("namespace") or "default")
+        #: the object as the user wrote it, when this one is its admitted form (``admit/``);
+        #: rules that must tell a user-set value from a default read it
+        self.written: Obj | None = None
 
     # identity ---------------------------------------------------------------
     @property

@@ -57,3 +57,84 @@ def format_quantity(milli: int, resource: str = "") -> str:
             if units and units % _BIN[suf] == 0:
                 return f"{units // _BIN[suf]}{suf}"
     return str(units)
+
+
+# ----------------------------------------------------------------------------- canonical form
+
+_NANO = Fraction(1, 10**9)
+_DEC_SUFFIX = {-9: "n", -6: "u", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E"}
+_BIN_SUFFIX = {0: "", 1: "Ki", 2: "Mi", 3: "Gi", 4: "Ti", 5: "Pi", 6: "Ei"}
+
+
+def _parse_exact(value: object) -> tuple[Fraction, str]:
+    """(exact value rounded up to nano-units, format) as ``resource.ParseQuantity``
+    reads it; format is ``DecimalSI``, ``BinarySI`` or ``DecimalExponent``."""
+    if isinstance(value, bool):
+        raise QuantityError(f"not a quantity: {value!r}")
+    if isinstance(value, int):
+        return Fraction(value), "DecimalSI"
+    if isinstance(value, float):
+        value = repr(value)
+    if not isinstance(value, str):
+        raise QuantityError(f"not a quantity: {value!r}")
+    m = _RE.match(value)
+    if not m:
+        raise QuantityError(f"not a Kubernetes quantity: {value!r}")
+    num = Fraction(m.group(1))
+    suf, exp = m.group(2), m.group(3)
+    if exp is not None:
+        amount, fmt = num * Fraction(10) ** int(exp), "DecimalExponent"
+    elif suf in _BIN:
+        amount, fmt = num * _BIN[suf], "BinarySI"
+    else:
+        amount, fmt = num * _DEC[suf or ""], "DecimalSI"
+    # precision below 1n is rounded up (away from zero for positive values), as upstream
+    nanos = amount / _NANO
+    whole = nanos.numerator // nanos.denominator
+    if whole != nanos:
+        whole += 1
+    return Fraction(whole) * _NANO, fmt
+
+
+def _decimal_mantissa(amount: Fraction) -> tuple[int, int]:
+    """(mantissa, exponent) with exponent a multiple of 3 and no removable factor 1000
+    (``int64Amount.AsCanonicalBytes``)."""
+    exp = 0
+    while amount.denominator != 1:
+        amount *= 10
+        exp -= 1
+    n = int(amount)
+    while n and n % 10 == 0:
+        n //= 10
+        exp += 1
+    while exp % 3:
+        n *= 10
+        exp -= 1
+    return n, exp
+
+
+def canonical_quantity(value: object) -> str:
+    """A quantity as the API server and the operators' Go types print it
+    (``resource.Quantity.String`` / ``CanonicalizeBytes`` of
+    k8s.io/apimachinery/pkg/api/resource/quantity.go): ``2`` and ``"2"`` and
+    ``"2000m"`` are ``"2"``; ``"1024Mi"`` is ``"1Gi"``; ``"0.5"`` is ``"500m"``;
+    ``1000`` is ``"1k"``; a binary quantity that is not a whole number, or is below
+    1024, is printed in decimal SI. Raises ``QuantityError`` for what is not a quantity."""
+    amount, fmt = _parse_exact(value)
+    if amount == 0:
+        return "0"
+    sign = "-" if amount < 0 else ""
+    amount = abs(amount)
+    if fmt == "BinarySI":
+        if amount < 1024 or amount.denominator != 1:
+            fmt = "DecimalSI"
+        else:
+            n, e = int(amount), 0
+            while n % 1024 == 0 and e < 6:
+                n //= 1024
+                e += 1
+            return f"{sign}{n}{_BIN_SUFFIX[e]}"
+    n, e = _decimal_mantissa(amount)
+    if fmt == "DecimalSI" and e in _DEC_SUFFIX:
+        return f"{sign}{n}{_DEC_SUFFIX[e]}"
+    return f"{sign}{n}" + (f"e{e}" if e else "")

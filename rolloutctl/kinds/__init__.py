@@ -1,17 +1,46 @@
-"""Operator models, one package per operator. ``model_for`` finds the model of a
-top-level object; imports are lazy so start-up stays cheap."""
+"""Operator models, one package per operator, and the registry of the kinds they
+own. ``model_for`` finds the model of a top-level object; ``descriptor`` hands the
+admission step (``admit/``) a kind's served versions, schema, overlays and
+defaulting webhook. Imports are lazy so start-up stays cheap."""
 
 from __future__ import annotations
 
 from importlib import import_module
 from typing import Any
 
+from ..core.kind import KindDescriptor, Overlay
 from ..core.model import Obj
 
-# (api group, kind) of a top-level object -> "module:attribute" of its model factory
-_MODELS = {
-    ("grove.io", "PodCliqueSet"): "rolloutctl.kinds.grove.model:GroveModel",
-    ("ray.io", "RayService"): "rolloutctl.kinds.kuberay.model:RayServiceModel",
+_RAY_V1ALPHA1 = ("ray.io/v1alpha1 RayService is deprecated; use ray.io/v1 RayService. v1alpha1 receives no new "
+                 "fields and will be unavailable in KubeRay 1.9.")
+
+#: (api group, kind) -> descriptor of every top-level kind the tool models
+DESCRIPTORS: dict[tuple[str, str], KindDescriptor] = {
+    ("grove.io", "PodCliqueSet"): KindDescriptor(
+        group="grove.io", kind="PodCliqueSet", version="v1alpha1", served={"v1alpha1": ""},
+        schema="podcliqueset",
+        # CRD defaults and defaultPodCliqueSet (operator/internal/webhook/admission/pcs/defaulting)
+        defaulting="rolloutctl.kinds.grove.defaults:default_pcs",
+        overlays=(
+            Overlay("grove-pr817-rolling-update", "ai-dynamo/grove PR #817",
+                    ("spec.template.cliques[].rollingUpdate", "spec.template.podCliqueScalingGroups[].rollingUpdate")),
+            Overlay("grove-proposed-update-strategies", "ai-dynamo/grove design discussion (RollingUpdate, "
+                    "ReplicaRecreate)",
+                    ("spec.updateStrategy.type", "spec.updateStrategy.rollingUpdate",
+                     "spec.template.cliques[].updateStrategy", "spec.template.podCliqueScalingGroups[].updateStrategy")),
+        ),
+        model="rolloutctl.kinds.grove.model:GroveModel",
+        upstream="operator/api/core/v1alpha1/crds/grove.io_podcliquesets.yaml"),
+    ("ray.io", "RayService"): KindDescriptor(
+        group="ray.io", kind="RayService", version="v1",
+        # ray-operator/config/crd/bases/ray.io_rayservices.yaml: v1 (storage) and v1alpha1
+        # (served, deprecated: +kubebuilder:deprecatedversion in apis/ray/v1alpha1/rayservice_types.go)
+        served={"v1": "", "v1alpha1": _RAY_V1ALPHA1},
+        schema="rayservice",
+        # KubeRay has no defaulting webhook for RayService; these are the CRD-level defaults
+        defaulting="rolloutctl.kinds.kuberay.defaults:rayservice_crd_defaults",
+        model="rolloutctl.kinds.kuberay.model:RayServiceModel",
+        upstream="ray-operator/config/crd/bases/ray.io_rayservices.yaml"),
 }
 
 #: (api group, kind) of a top-level object -> "module:function" listing what its model reads
@@ -29,17 +58,22 @@ def group_of(api_version: str) -> str:
     return api_version.split("/")[0] if "/" in api_version else ""
 
 
+def descriptor(group: str, kind: str) -> KindDescriptor | None:
+    """The registry entry of (group, kind), or None for a kind the tool does not own."""
+    return DESCRIPTORS.get((group, kind))
+
+
 def is_modelled(obj: Obj) -> bool:
-    return (group_of(obj.api_version), obj.kind) in _MODELS
+    return (group_of(obj.api_version), obj.kind) in DESCRIPTORS
 
 
 def model_class(obj: Obj) -> Any | None:
     key = (group_of(obj.api_version), obj.kind)
-    target = _MODELS.get(key)
-    if target is None:
+    d = DESCRIPTORS.get(key)
+    if d is None or not d.model:
         return None
     if key not in _cache:
-        mod, attr = target.split(":")
+        mod, attr = d.model.split(":")
         _cache[key] = getattr(import_module(mod), attr)
     return _cache[key]
 

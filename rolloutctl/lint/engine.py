@@ -2,9 +2,11 @@
 admission rules, suppressions. Returns a :class:`LintReport`; prints nothing.
 
 Order per object, as the API server would answer a create (or, with the live
-object, an update): schema first; an object that fails the schema is not
-defaulted or handed to the webhook rules (the API server would stop there);
-then defaults, then the operator's rules.
+object, an update): admission first (``admit/``: served version, null pruning,
+CRD and webhook defaults, namespace, schema and ObjectMeta validation); an object
+that admission refuses is not handed to the webhook rules (the API server would
+stop there); then the operator's rules, on the admitted object. ``lint`` applies
+no defaults of its own.
 """
 
 from __future__ import annotations
@@ -14,13 +16,14 @@ from dataclasses import dataclass, field, replace
 from importlib import import_module
 from typing import Any, Callable, Mapping, Sequence
 
-from ..core.generated_names import generate_name, prefix_problems, with_generated_name
+from ..admit import DESIRED, DUPLICATE_OBJECT, OBSERVED, admit
+from ..admit.meta import RULE as OBJECT_META
+from ..core.generated_names import generate_name, is_generated, prefix_problems, with_generated_name
 from ..core.model import Finding, LintReport, Obj, ObjectRef
 from ..core.paths import resolve_path
-from ..kinds import group_of, is_modelled
+from ..kinds import descriptor, group_of, is_modelled, read_schema
 from . import registry
 from .pods import check_pod_resources
-from .schema import apply_schema_defaults, check_schema, schema_file_for
 
 IGNORE_ANNOTATION = "rolloutctl.dev/ignore"
 _ENTRY_SPLIT = re.compile(r"[;\n]")
@@ -42,6 +45,8 @@ class LintInput:
     baseline: Sequence[tuple] | None = None
     #: ``helm template`` output read: file -> ``load.files.HelmSources``
     sources: Mapping[str, Any] = field(default_factory=dict)
+    #: ``-n``: the namespace of objects that name none (else ``default``)
+    namespace: str | None = None
 
 
 def _validator_for(obj: Obj) -> Callable[[Obj, Obj | None], list[Finding]] | None:
@@ -58,14 +63,6 @@ def _validator_for(obj: Obj) -> Callable[[Obj, Obj | None], list[Finding]] | Non
 
         return both
     return None
-
-
-def _prepare(obj: Obj) -> Obj:
-    """Structural (CRD) defaults for kinds whose validator does not default by itself.
-    Grove's ``validate`` runs the full Grove defaulting (CRD + webhook) itself."""
-    if obj.kind == "PodCliqueSet":
-        return obj
-    return apply_schema_defaults(obj)
 
 
 def parse_suppressions(obj: Obj, known: frozenset[str]) -> tuple[dict[str, str], list[Finding]]:
@@ -99,17 +96,20 @@ def parse_suppressions(obj: Obj, known: frozenset[str]) -> tuple[dict[str, str],
     return out, problems
 
 
-def lint_object(obj: Obj, old: Obj | None, known: frozenset[str]) -> list[Finding]:
-    """All findings for one object of a modelled kind, suppressions applied."""
-    findings = check_schema(obj)
-    if not any(f.severity == "error" for f in findings):
-        # a well-typed object: the pods' own checks and the webhook rules both run
+def lint_object(obj: Obj, old: Obj | None, known: frozenset[str],
+                admission: list[Finding] | None = None) -> list[Finding]:
+    """All findings for one admitted object of a modelled kind (``admission``: what
+    admission found in it), suppressions applied."""
+    findings = list(admission or ())
+    # a schema error means a model could misread the object: the API server would stop
+    # there. ObjectMeta findings (SC009) leave a well-typed object, so the operator's
+    # rules still run and the user sees every problem at once.
+    if not any(f.severity == "error" and f.rule != OBJECT_META for f in findings):
+        # an admitted object: the pods' own checks and the webhook rules both run
         findings.extend(check_pod_resources(obj))
         validate = _validator_for(obj)
         if validate is not None:
-            prepared = _prepare(obj)
-            prepared_old = _prepare(old) if old is not None else None
-            findings.extend(validate(prepared, prepared_old))
+            findings.extend(validate(obj, old))
     ignore, problems = parse_suppressions(obj, known)
     kept = [f for f in findings if f.rule in registry.UNSUPPRESSIBLE or f.rule not in ignore]
     return kept + problems
@@ -198,22 +198,28 @@ def lint(inp: LintInput) -> LintReport:
     """Lint every object of ``inp``. Deterministic: findings sorted by file, line, rule."""
     known = registry.rule_ids()
     findings: list[Finding] = [_input_finding(e) for e in (*inp.errors, *inp.live_errors)]
+    observed = admit(inp.live, descriptor, side=OBSERVED, namespace=inp.namespace, read_schemas=read_schema)
+    findings.extend(f for f in observed.findings if f.severity == "error")
+    originals = list(inp.objects)
+    # the API server names a generateName object before any other check
+    desired = admit([with_generated_name(o) for o in originals], descriptor, side=DESIRED, namespace=inp.namespace,
+                    stored=observed.objects, distinct=is_generated)
     live: dict[ObjectRef, Obj] = {}
-    for o in inp.live:
+    for o in observed.objects:
         live.setdefault(o.ref, o)
-    for obj in inp.objects:
-        if not is_modelled(obj) or schema_file_for(obj) is None:
+    for orig, obj, found in zip(originals, desired.objects, desired.found):
+        if not is_modelled(obj):
+            findings.extend(f for f in found if f.rule == DUPLICATE_OBJECT)
             if inp.strict:
                 findings.append(Finding(
                     rule="IN002", severity="error", file=obj.file, line=obj.line,
                     message=f"{obj.api_version} {obj.kind} is not a kind rolloutctl checks (skipped)",
                     path="", object=obj.ref))
             continue
-        found = check_generate_name(obj)
-        named = with_generated_name(obj)  # the API server names it before any other check
-        if not any(f.severity == "error" for f in found):
-            found += lint_object(named, None if generate_name(obj) else live.get(obj.ref), known)
-        findings.extend(keyed(f, named) for f in found)
+        gen = check_generate_name(orig)
+        if not any(f.severity == "error" for f in gen):
+            gen += lint_object(obj, None if generate_name(orig) else live.get(obj.ref), known, found)
+        findings.extend(keyed(f, obj) for f in gen)
     if inp.sources:
         from .helm import to_templates
 

@@ -32,6 +32,13 @@ class Rule:
     bad: str
     good: str
     remediation: str
+    #: who refuses what the rule finds: ``apiserver`` (schema, ObjectMeta, CEL),
+    #: ``webhook`` (the operator's admission webhook, installed by default),
+    #: ``controller`` (only the reconcile loop: the object is stored, the controller
+    #: reports it), ``pods`` (the pods the operator creates are refused), or
+    #: ``rolloutctl`` (advice). Routing (exit 2, lint error, ``rejected`` in diff)
+    #: reads this field.
+    enforcer: str = ""
 
     @property
     def help_text(self) -> str:
@@ -81,10 +88,20 @@ def parse_doc(doc: str) -> dict[str, str]:
     return out
 
 
-def _make(rule_id: str, name: str, severity: str, scope: str, operator: str, doc: str) -> Rule:
+def _make(rule_id: str, name: str, severity: str, scope: str, operator: str, doc: str, enforcer: str = "") -> Rule:
     d = parse_doc(doc)
     return Rule(rule_id, name, severity, scope, operator, d["summary"], d["description"], d["upstream"],
-                d["bad"], d["good"], d["remediation"])
+                d["bad"], d["good"], d["remediation"], enforcer or _enforcer(scope, operator))
+
+
+def _enforcer(scope: str, operator: str) -> str:
+    """The default owner of a rule from its scope: input, schema and ObjectMeta rules
+    are the API server's; create/update rules of an operator are its webhook's."""
+    if scope in ("input", "schema"):
+        return "apiserver"
+    if scope in ("create", "update") and operator:
+        return "webhook"
+    return "rolloutctl"
 
 
 # --------------------------------------------------------------------------- rules of rolloutctl itself
@@ -193,12 +210,12 @@ _BUILTIN: list[tuple[str, str, str, str, str]] = [
 
     Remediation: Use one of the allowed values.
     """),
-    ("SC005", "unserved-version", "error", "schema", """The object names a kind rolloutctl checks under an API version it does not check.
+    ("SC005", "unserved-version", "error", "schema", """The object names a kind rolloutctl checks under an API version its CRD does not serve.
 
-    Upstream: CRD spec.versions (RayService is checked as ray.io/v1, PodCliqueSet as grove.io/v1alpha1)
+    Upstream: CRD spec.versions (RayService: ray.io/v1, and ray.io/v1alpha1 deprecated; PodCliqueSet: grove.io/v1alpha1)
 
     Bad:
-        apiVersion: ray.io/v1alpha1
+        apiVersion: ray.io/v2
         kind: RayService
 
     Good:
@@ -265,6 +282,66 @@ _BUILTIN: list[tuple[str, str, str, str, str]] = [
 
     Remediation: Fix what the entry silenced, or renew the entry with a new date and reason.
     """),
+    ("SC008", "deprecated-version", "warning", "schema", """The object uses a served but deprecated API version.
+
+    The API server accepts it with the CRD's ``deprecationWarning`` and stores it in
+    the storage version (the CRDs convert with ``strategy: None``: only
+    ``apiVersion`` changes), so the models read it as that version. A version may
+    stop being served in a later release.
+
+    Upstream: CRD spec.versions[].deprecated / deprecationWarning (ray.io_rayservices.yaml: v1alpha1); k8s.io/apiextensions-apiserver pkg/apiserver/customresource_handler.go (deprecation warning)
+
+    Bad:
+        apiVersion: ray.io/v1alpha1
+        kind: RayService
+
+    Good:
+        apiVersion: ray.io/v1
+        kind: RayService
+
+    Remediation: Change apiVersion to the storage version.
+    """),
+    ("SC009", "duplicate-object", "error", "input", """The input holds two copies of one object.
+
+    Two documents with the same API group, kind, namespace (after defaulting) and
+    name: ``kubectl apply`` applies both, the second overwrites the first, and which
+    one the operator acts on depends on the order. ``plan`` and ``diff`` refuse the
+    input (exit 2) with the same message.
+
+    Upstream: kubectl apply (one object per group, kind, namespace and name)
+
+    Bad:
+        metadata: {name: svc}
+        ---
+        metadata: {name: svc, namespace: default}
+
+    Good:
+        metadata: {name: svc}
+
+    Remediation: Remove one copy, or give them different names or namespaces.
+    """),
+    ("SC010", "object-meta", "error", "schema", """The object's metadata breaks the API server's ObjectMeta rules.
+
+    The name must be a DNS subdomain (at most 253 characters), the namespace a DNS
+    label; label keys are qualified names (an optional DNS-subdomain prefix and
+    ``/``, then at most 63 characters), label values at most 63 characters of
+    letters, digits, ``-``, ``_`` and ``.``; annotation keys are qualified names
+    and all annotations together at most 256 KiB.
+
+    Upstream: k8s.io/apimachinery pkg/api/validation/objectmeta.go#ValidateObjectMetaAccessor, pkg/apis/meta/v1/validation/validation.go#ValidateLabels, pkg/util/validation/validation.go#IsQualifiedName
+
+    Bad:
+        metadata:
+          labels:
+            team: "a value that is far too long for a Kubernetes label value, over 63 characters"
+
+    Good:
+        metadata:
+          labels:
+            team: inference
+
+    Remediation: Shorten or fix the key or value; long text belongs in an annotation.
+    """),
     ("SP001", "suppression-needs-reason", "error", "suppression", """A ``rolloutctl.dev/ignore`` annotation entry has no reason.
 
     Each entry reads ``ID: reason`` (several IDs may share a reason: ``ID1,ID2: reason``;
@@ -299,8 +376,11 @@ _BUILTIN: list[tuple[str, str, str, str, str]] = [
     """),
 ]
 
+#: who refuses what a built-in rule finds, where the scope does not say it
+_BUILTIN_ENFORCER = {"SC006": "pods", "SC009": "rolloutctl", "CF001": "rolloutctl", "SP001": "rolloutctl", "SP002": "rolloutctl"}
+
 #: rules that a suppression annotation cannot silence
-UNSUPPRESSIBLE = frozenset({"IN001", "IN002", "SP001", "SP002", "CF001"})
+UNSUPPRESSIBLE = frozenset({"IN001", "IN002", "SC009", "SP001", "SP002", "CF001"})
 
 
 def _slug(text: str) -> str:
@@ -317,13 +397,15 @@ def _from_specs(specs: Any, operator: str) -> list[Rule]:
         doc = getattr(s, "doc", None) or getattr(getattr(s, "check", None), "__doc__", None)
         if doc:
             out.append(_make(s.id, getattr(s, "name", s.id.lower()), getattr(s, "severity", "error"),
-                             getattr(s, "scope", "create"), operator, doc))
+                             getattr(s, "scope", "create"), operator, doc, getattr(s, "enforcer", "")))
             continue
         upstream = getattr(s, "upstream", "")
         name = getattr(s, "name", "") or _slug(upstream.rsplit("#", 1)[-1].rsplit(".", 1)[-1]) or s.id.lower()
-        out.append(Rule(s.id, name, getattr(s, "severity", "error"), getattr(s, "scope", "create"), operator,
+        scope = getattr(s, "scope", "create")
+        out.append(Rule(s.id, name, getattr(s, "severity", "error"), scope, operator,
                         getattr(s, "summary", ""), getattr(s, "description", ""), upstream,
-                        getattr(s, "bad", ""), getattr(s, "good", ""), getattr(s, "remediation", "")))
+                        getattr(s, "bad", ""), getattr(s, "good", ""), getattr(s, "remediation", ""),
+                        getattr(s, "enforcer", "") or _enforcer(scope, operator)))
     return out
 
 
@@ -348,7 +430,7 @@ def all_rules() -> tuple[Rule, ...]:
     """Every rule, sorted by ID (frozen after the first call)."""
     global _cache
     if _cache is None:
-        builtin = [_make(i, n, sev, scope, "", doc) for i, n, sev, scope, doc in _BUILTIN]
+        builtin = [_make(i, n, sev, scope, "", doc, _BUILTIN_ENFORCER.get(i, "")) for i, n, sev, scope, doc in _BUILTIN]
         rules = builtin + _operator_rules()
         ids = [r.id for r in rules]
         dup = {i for i in ids if ids.count(i) > 1}
@@ -373,4 +455,5 @@ def get_rule(rule_id: str) -> Rule:
 def rule_docs() -> dict[str, dict[str, str]]:
     """Plain data for renderers (SARIF rule descriptors)."""
     return {r.id: {"name": r.name, "severity": r.severity, "summary": r.summary, "help": r.help_text,
-                   "upstream": r.upstream, "remediation": r.remediation} for r in all_rules()}
+                   "upstream": r.upstream, "remediation": r.remediation, "enforcer": r.enforcer}
+            for r in all_rules()}

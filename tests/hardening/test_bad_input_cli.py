@@ -127,7 +127,8 @@ def test_duplicates_across_files_name_both_places(cli, tmp_path, command):
     a = write(tmp_path, "a.yaml", PCS_SAMPLE.read_text())
     b = write(tmp_path, "b.yaml", "# a copy\n" + PCS_SAMPLE.read_text())
     r = cli(command, a, b)
-    assert_input_error(r, b, f"duplicate PodCliqueSet inference/llm (also at {a}:3)")
+    # admission's SC009 (rolloutctl/admit duplicates): the same message lint reports
+    assert_input_error(r, b, f"SC009: duplicate PodCliqueSet inference/llm: at {a}:3 and {b}:4")
 
 
 def test_missing_namespace_means_default_in_desired_and_observed(cli, tmp_path):

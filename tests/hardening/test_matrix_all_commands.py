@@ -88,7 +88,8 @@ TYPE_CASES = [
     ("pcs-unknown-field", PCS, _set("spec.replicaz", 2), "SC001", "spec.replicaz"),
     ("pcs-unserved-api-version", PCS, _set("apiVersion", "grove.io/v9"), "SC005", "apiVersion"),
     ("pcs-labels-list", PCS, _set("metadata.labels", ["a"]), "SC003", "metadata.labels"),
-    ("pcs-very-long-name", PCS, _set("metadata.name", "x" * 5000), "GV001", "metadata.name"),
+    # the API server's ObjectMeta check (SC010) refuses it before Grove's webhook (GV001) sees it
+    ("pcs-very-long-name", PCS, _set("metadata.name", "x" * 5000), "SC010", "metadata.name"),
     ("rs-worker-replicas-string", RS, _set(WG0 + ".replicas", "3"), "SC003",
      "spec.rayClusterConfig.workerGroupSpecs[groupName=cpu].replicas"),
     ("rs-min-replicas-negative", RS, _set(WG0 + ".minReplicas", -1), "RS",
@@ -105,7 +106,7 @@ TYPE_CASES = [
     ("rs-cluster-config-missing", RS, _drop("spec.rayClusterConfig"), "SC002", "spec.rayClusterConfig"),
     ("rs-upgrade-type-unknown", RS, _set("spec.upgradeStrategy.type", "Sideways"), "RS026",
      "spec.upgradeStrategy.type"),
-    ("rs-unserved-api-version", RS, _set("apiVersion", "ray.io/v1alpha1"), "SC005", "apiVersion"),
+    ("rs-unserved-api-version", RS, _set("apiVersion", "ray.io/v2"), "SC005", "apiVersion"),
 ]
 
 
@@ -153,10 +154,23 @@ def _check_stopped(cli, tmp_path, command, base, fn, rule, field):
     assert all(len(m.group(0)) <= 1100 for m in lines)
 
 
-@pytest.mark.parametrize("command", ["plan", "next", "diff", "compare"])
+@pytest.mark.parametrize("command", ["plan", "next", "compare"])
 @pytest.mark.parametrize("case, base, fn, rule, field", SCHEMA_CASES, ids=_ids(SCHEMA_CASES))
-def test_schema_errors_stop_planning_and_diffing(cli, tmp_path, command, case, base, fn, rule, field):
+def test_schema_errors_stop_planning(cli, tmp_path, command, case, base, fn, rule, field):
     _check_stopped(cli, tmp_path, command, base, fn, rule, field)
+
+
+@pytest.mark.parametrize("case, base, fn, rule, field", SCHEMA_CASES, ids=_ids(SCHEMA_CASES))
+def test_diff_reports_api_server_refusals_as_rejected(cli, tmp_path, case, base, fn, rule, field):
+    """What the API server refuses (schema, ObjectMeta: admission) is a `rejected` change in
+    diff, exit 1, naming the rule and the field (CONTRACT.md exit codes; issue 12)."""
+    p = write(tmp_path, "in.yaml", _text(base, fn))
+    r = _run(cli, "diff", p, base, tmp_path)
+    assert r.exit_code == 1, (r.exit_code, r.stderr)
+    doc = json.loads(r.stdout)
+    jsonschema.Draft202012Validator(schema("diff")).validate(doc)
+    rejected = [i for o in doc["objects"] for i in o["impact"] if i["effect"] == "rejected"]
+    assert any(i["message"].startswith(rule) and any(p.startswith(field) for p in i["paths"]) for i in rejected), rejected
 
 
 @pytest.mark.parametrize("command", ["plan", "next", "compare"])
@@ -258,6 +272,8 @@ def test_very_long_values_are_not_repeated_in_findings(cli, tmp_path, fn):
 
 
 def test_a_null_where_an_object_belongs_is_said_once(cli, tmp_path):
+    # the API server prunes the non-nullable null (structuraldefaulting.PruneNonNullableNullsWithoutDefaults),
+    # then the required field is missing
     p = write(tmp_path, "in.yaml", _text(PCS, _set("spec.template", None)))
     r = cli("plan", p)
-    assert r.exit_code == 2 and "expected object, got null (" in r.stderr
+    assert r.exit_code == 2 and r.stderr.count("missing required field 'template'") == 1, r.stderr

@@ -80,6 +80,12 @@ CASES: dict[str, Case] = {
                   ok=pcs().replace("  name: inf\n", "  generateName: inf-\n")),
     "CF001": Case(fail=pcs(), ok=pcs(),
                   config="ignore:\n  - {rule: GV301, reason: intended, expires: 2020-01-31}\n"),
+    # admission (rolloutctl/admit): CRD spec.versions[].deprecationWarning; kubectl apply of
+    # two copies of one object; apimachinery ValidateObjectMetaAccessor/ValidateLabels
+    "SC008": Case(fail=rs().replace("ray.io/v1\n", "ray.io/v1alpha1\n", 1), ok=rs()),
+    "SC009": Case(fail=pcs() + "---\n" + pcs().replace("  name: inf\n", "  name: inf\n  namespace: default\n", 1),
+                  ok=pcs() + "---\n" + pcs(name="inf2")),
+    "SC010": Case(fail=pcs(meta="labels:\n  team: " + "x" * 64), ok=pcs(meta="labels:\n  team: " + "x" * 63)),
     "SP001": Case(fail=pcs(TWO.replace("name: worker", "name: pworker") + clique("worker"),
                            meta="annotations:\n  rolloutctl.dev/ignore: GV301"),
                   ok=pcs(meta="annotations:\n  rolloutctl.dev/ignore: 'GV301: intended'")),

@@ -191,7 +191,8 @@ def test_text_groups_by_file_and_ends_with_summary(mixed):
     r = run("lint", *mixed)
     lines = r.stdout.splitlines()
     assert lines[0].startswith(f"{a}:4: GV001 [error] metadata.name:")
-    assert lines[-1] == "1 error, 1 warning in 2 objects (2 files)"
+    # the bad name twice: the API server's ObjectMeta check (SC010) and Grove's webhook (GV001)
+    assert lines[-1] == "2 errors, 1 warning in 2 objects (2 files)"
 
 
 def test_json_validates_against_the_lint_schema_and_is_deterministic(mixed):
@@ -207,7 +208,7 @@ def test_sarif_is_structurally_valid(mixed):
     assert doc["version"] == "2.1.0" and "sarif-2.1.0" in doc["$schema"]
     run0 = doc["runs"][0]
     rules = run0["tool"]["driver"]["rules"]
-    assert {r["id"] for r in rules} == {"GV001", "GV301"}
+    assert {r["id"] for r in rules} == {"GV001", "GV301", "SC010"}
     assert all(r["help"]["text"] and r["shortDescription"]["text"] for r in rules)
     for res in run0["results"]:
         assert rules[res["ruleIndex"]]["id"] == res["ruleId"]

@@ -10,7 +10,7 @@ import pytest
 
 from rolloutctl.app import LintOptions, lint
 from rolloutctl.core.model import LintReport
-from rolloutctl.lint.engine import _prepare, _validator_for, exit_code
+from rolloutctl.lint.engine import _validator_for, exit_code
 from rolloutctl.lint.registry import all_rules, get_rule, parse_doc
 from rolloutctl.load.files import load_paths
 
@@ -27,10 +27,11 @@ class _Direct:
 
 
 def _direct(path: str, live: str | None) -> _Direct:
-    """The kind's own ``validate`` (after structural defaults), without the schema stage."""
+    """The kind's own ``validate`` on the objects as written, bypassing admission (which
+    would refuse or default the failing manifest first, as the API server does)."""
     obj = load_paths([path]).objects[0]
     old = load_paths([live]).objects[0] if live else None
-    findings = tuple(_validator_for(obj)(_prepare(obj), _prepare(old) if old else None))
+    findings = tuple(_validator_for(obj)(obj, old))
     report = LintReport(1, 1, findings)
     return _Direct(report, exit_code(report))
 

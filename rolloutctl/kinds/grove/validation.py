@@ -161,7 +161,7 @@ class Check:
 
     def __init__(self, obj: Obj, old: Obj | None = None) -> None:
         self.obj = obj
-        self.written: Mapping[str, Any] = obj.raw
+        self.written: Mapping[str, Any] = (obj.written or obj).raw
         self.old: Mapping[str, Any] | None = default_pcs(dict(old.raw)) if old is not None else None
         sent = keep_live_defaults(obj.raw, self.old) if self.old is not None else dict(obj.raw)
         self.pcs: Mapping[str, Any] = default_pcs(sent)

@@ -1,0 +1,221 @@
+"""Admission: every object, desired and observed, as the API server would store it.
+
+One step between ``load`` and everything else (``plan``, ``next``, ``diff``,
+``lint``, ``plan --compare``), modelled on the API server's own pipeline for a
+custom resource (k8s.io/apiextensions-apiserver ``pkg/registry/customresource``:
+``strategy.go`` ``PrepareForCreate``/``Validate`` and the ``crdConversionRESTOptionsGetter``
+decoding path in ``pkg/apiserver/customresource_handler.go``), run offline:
+
+1. decode as kubectl does (``sigs.k8s.io/yaml``: go-yaml v2's YAML 1.1 scalar
+   rules, then JSON) — done by the loader, ``load/files.py``, which keeps lines;
+2. version: every served version of the CRD is accepted; a deprecated one gives
+   the CRD's ``deprecationWarning``; the object is converted to the version the
+   models read (the CRDs use ``conversion.strategy: None``: only ``apiVersion``
+   changes; ``pkg/apiserver/conversion/nop_converter.go``);
+3. ``metadata.namespace`` defaulted from ``-n`` or ``default`` (kubectl apply);
+   ``null`` fields the schema does not mark nullable are pruned
+   (``structuraldefaulting.PruneNonNullableNullsWithoutDefaults``), then the
+   schema's structural ``default`` values are applied, nested
+   (``structuraldefaulting.Default``, KEP-575);
+4. the operator's defaulting webhook mutates the object (after the CRD
+   defaults, before validation), as the kind's registry entry names it;
+5. validation: the structural schema with strict field validation (kubectl's
+   default since 1.27), ObjectMeta rules (``admit/meta.py``);
+6. typed values the controllers hash as Go structs are normalised: quantities
+   to their canonical form (``resource.Quantity.String``), so hash inputs and
+   diffs compare values, not spellings;
+7. observed objects pass the same checks: a wrong type is an error (the models
+   would read it), other violations of a stored object are warnings (the API
+   server never re-validates what it stored).
+
+Duplicates in the desired input (same group, kind, namespace, name) are an
+error naming both places. Nothing here knows an operator: a kind's registry
+entry (``core.kind.KindDescriptor``) hands admission its served versions,
+schema, overlays and defaulting webhook. Pure: no I/O beyond reading the bundled
+schemas.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from ..core.kind import KindDescriptor
+from ..core.model import Finding, Obj
+from ..core.paths import field_path
+from .schema import (UNSERVED_VERSION, WRONG_TYPE, apply_schema_defaults, check_schema, prune_nulls,
+                     quantity_paths)
+
+DESIRED = "desired"
+OBSERVED = "observed"
+
+DEPRECATED_VERSION = "SC008"
+DUPLICATE_OBJECT = "SC009"
+
+Lookup = Callable[[str, str], "KindDescriptor | None"]
+
+#: built-in and well-known kinds that are cluster-scoped: no namespace is defaulted
+CLUSTER_SCOPED = frozenset({
+    "Namespace", "Node", "PersistentVolume", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition",
+    "PriorityClass", "StorageClass", "RuntimeClass", "IngressClass", "GatewayClass", "ClusterQueue",
+    "ResourceFlavor", "Cohort", "Topology", "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration",
+    "APIService", "CSIDriver", "CSINode", "VolumeAttachment", "ClusterTopology", "DeviceClass",
+})
+
+
+@dataclass
+class Admission:
+    """The admitted objects (input order) and what admission found, with file and line."""
+
+    objects: list[Obj] = field(default_factory=list)
+    #: per object (parallel to ``objects``), what admission found in it
+    found: list[list[Finding]] = field(default_factory=list)
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for fs in self.found for f in fs]
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "error"]
+
+    def findings_for(self, obj: Obj) -> list[Finding]:
+        for o, fs in zip(self.objects, self.found):
+            if o is obj:
+                return fs
+        return []
+
+
+def group_of(api_version: str) -> str:
+    return api_version.split("/")[0] if "/" in api_version else ""
+
+
+def version_of(api_version: str) -> str:
+    return api_version.split("/", 1)[1] if "/" in api_version else api_version
+
+
+def _with_namespace(raw: dict, kind: str, namespace: str) -> None:
+    """``kubectl apply`` puts a namespaced object that names no namespace into
+    ``-n`` (else ``default``); the API server stores it there."""
+    if kind in CLUSTER_SCOPED:
+        return
+    md = raw.get("metadata")
+    if isinstance(md, dict) and not md.get("namespace"):
+        md["namespace"] = namespace
+
+
+def _normalise_quantities(raw: dict, schema_file: str) -> None:
+    """Quantities in their canonical form (``resource.Quantity.String``), in place;
+    values that are not quantities stay as written (validation reports them)."""
+    from ..core.quantity import QuantityError, canonical_quantity
+
+    for path in list(quantity_paths(raw, schema_file)):
+        parent: Any = raw
+        for p in path[:-1]:
+            parent = parent[p]
+        try:
+            parent[path[-1]] = canonical_quantity(parent[path[-1]])
+        except (QuantityError, TypeError, ValueError, OverflowError, ZeroDivisionError):
+            pass
+
+
+def admit_one(obj: Obj, descriptor: KindDescriptor | None, *, side: str = DESIRED,
+              namespace: str = "default") -> tuple[Obj, list[Finding]]:
+    """One object through the pipeline: (the object as stored, findings)."""
+    raw = copy.deepcopy(dict(obj.raw))
+    kind = str(raw.get("kind") or "")
+    _with_namespace(raw, kind, namespace)
+    findings: list[Finding] = []
+    view = Obj(raw, obj.file, obj.line, obj.lines)
+
+    def finding(rule: str, severity: str, path: tuple, message: str) -> Finding:
+        return Finding(rule, severity, obj.file, obj.line_of(*path), message, field_path(raw, path), view.ref)
+
+    if descriptor is None:
+        # a kind the tool does not own: what Go's decoding of a built-in object does
+        prune_nulls(raw, None)
+        return _admitted(raw, obj), findings
+    version = version_of(str(raw.get("apiVersion") or ""))
+    if version not in descriptor.served:
+        served = ", ".join(f"{descriptor.group}/{v}" for v in descriptor.served)
+        findings.append(finding(UNSERVED_VERSION, "error", ("apiVersion",),
+                                f"{descriptor.group}/{version} {kind} is not served (served: {served})"))
+        return _admitted(raw, obj), findings
+    warning = descriptor.served[version]
+    if warning and side == DESIRED:
+        findings.append(finding(DEPRECATED_VERSION, "warning", ("apiVersion",), warning))
+    raw["apiVersion"] = descriptor.api_version
+    schema_file = f"{descriptor.schema}.schema.json" if descriptor.schema else None
+    prune_nulls(raw, schema_file)
+    if schema_file:
+        apply_schema_defaults(raw, schema_file)
+    try:
+        raw = descriptor.default(raw)
+    except (TypeError, ValueError, AttributeError, KeyError):  # a malformed object: validation reports it
+        pass
+    admitted = Obj(raw, obj.file, obj.line, obj.lines)
+    schema_findings = check_schema(admitted, schema_file)
+    if side == OBSERVED:
+        # the API server never re-validates a stored object: only what the models would
+        # misread (a wrong type) stops them; the rest is worth a warning
+        schema_findings = [f if f.rule == WRONG_TYPE else _as_warning(f) for f in schema_findings]
+    findings.extend(schema_findings)
+    from .meta import check_object_meta
+
+    findings.extend(f if side == DESIRED else _as_warning(f) for f in check_object_meta(admitted))
+    if schema_file and not any(f.severity == "error" for f in findings):
+        _normalise_quantities(raw, schema_file)
+    return _admitted(raw, obj), findings
+
+
+def _admitted(raw: dict, obj: Obj) -> Obj:
+    out = Obj(raw, obj.file, obj.line, obj.lines)
+    out.written = obj.written or obj
+    return out
+
+
+def _as_warning(f: Finding) -> Finding:
+    if f.severity == "warning":
+        return f
+    return Finding(f.rule, "warning", f.file, f.line, f.message + " (stored object; the API server does not "
+                   "re-validate it)", f.path, f.object)
+
+
+def duplicates(objs: Iterable[Obj]) -> list[Finding]:
+    """Two copies of one object (API group, kind, namespace, name) in one input: the
+    second ``kubectl apply`` of the same request overwrites the first. An error at the
+    second copy naming both places ."""
+    return [f for f in duplicates_per_object(objs) if f is not None]
+
+
+def duplicates_per_object(objs: Iterable[Obj]) -> list[Finding | None]:
+    seen: dict[tuple, Obj] = {}
+    out: list[Finding | None] = []
+    for o in objs:
+        key = (group_of(o.api_version), o.kind, o.namespace, o.name)
+        first = seen.get(key)
+        if first is None:
+            seen[key] = o
+            out.append(None)
+            continue
+        out.append(Finding(DUPLICATE_OBJECT, "error", o.file, o.line,
+                           f"duplicate {o.kind} {o.namespace}/{o.name}: at {first.file}:{first.line} "
+                           f"and {o.file}:{o.line}", "", o.ref))
+    return out
+
+
+def admit(objs: Sequence[Obj], lookup: Lookup, *, side: str = DESIRED, namespace: str | None = None) -> Admission:
+    """Admit every object of one input (desired or observed). ``lookup(group, kind)``
+    is the kinds' registry (``kinds.descriptor``); ``namespace`` is ``-n``."""
+    out = Admission()
+    for obj in objs:
+        admitted, findings = admit_one(obj, lookup(group_of(obj.api_version), obj.kind), side=side,
+                                       namespace=namespace or "default")
+        out.objects.append(admitted)
+        out.found.append(findings)
+    if side == DESIRED:
+        for fs, dup in zip(out.found, duplicates_per_object(out.objects)):
+            if dup is not None:
+                fs.append(dup)
+    return out

@@ -1,0 +1,244 @@
+"""Schema rules (``SC###``): our JSON Schemas of the admitted kinds, compiled once per
+process (``admit.validator``), turned into findings with file and line; and the
+structural defaults of those schemas, applied as the API server applies CRD defaults.
+
+The schema of a kind is named by its registry entry (``kinds.DESCRIPTORS``); nothing
+here knows an operator. Upstream: k8s.io/apiextensions-apiserver
+``pkg/apiserver/schema/defaulting`` (``Default``: structural defaults, KEP-575),
+``pkg/apiserver/schema/pruning`` and ``pkg/apiserver/validation``
+(``ValidateCustomResource``: the openAPIV3Schema of the served version).
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+from functools import lru_cache
+from typing import Any, Iterator, Mapping
+
+from ..core.model import Finding, Obj
+from ..schemas_access import schema
+from ..core.paths import field_path
+from .validator import Compiled
+
+UNKNOWN_FIELD = "SC001"
+REQUIRED_FIELD = "SC002"
+WRONG_TYPE = "SC003"
+BAD_VALUE = "SC004"
+UNSERVED_VERSION = "SC005"
+
+_TYPE_VALIDATORS = {"type", "anyOf", "oneOf"}
+
+
+def load_schema(filename: str) -> dict[str, Any]:
+    return schema(filename.removesuffix(".schema.json"))
+
+
+@lru_cache(maxsize=None)
+def _validator(filename: str) -> Compiled:
+    """One compiled validator per schema and process."""
+    return Compiled(load_schema(filename))
+
+
+def _resolve(root: Mapping[str, Any], node: Mapping[str, Any]) -> Mapping[str, Any]:
+    while isinstance(node, Mapping) and "$ref" in node:
+        ref = node["$ref"]
+        if not ref.startswith("#/$defs/"):
+            break
+        node = root["$defs"][ref[len("#/$defs/"):]]
+    return node
+
+
+def _fill(root: Mapping[str, Any], node: Mapping[str, Any], value: Any) -> None:
+    node = _resolve(root, node)
+    if isinstance(value, dict):
+        props = node.get("properties") or {}
+        for key, sub in props.items():
+            sub_r = _resolve(root, sub)
+            if key not in value and "default" in sub_r:
+                value[key] = copy.deepcopy(sub_r["default"])
+            if key in value:
+                _fill(root, sub_r, value[key])
+    elif isinstance(value, list) and isinstance(node.get("items"), Mapping):
+        for item in value:
+            _fill(root, node["items"], item)
+
+
+def apply_schema_defaults(raw: dict, filename: str) -> dict:
+    """``raw`` (changed in place and returned) with the ``default`` values of its schema
+    filled in, nested, as ``structuraldefaulting.Default`` does: a default applies where
+    the field is absent and its parent object exists."""
+    root = load_schema(filename)
+    _fill(root, root, raw)
+    return raw
+
+
+def _nullable(root: Mapping[str, Any], node: Mapping[str, Any]) -> bool:
+    node = _resolve(root, node)
+    t = node.get("type")
+    return node.get("nullable") is True or t == "null" or (isinstance(t, list) and "null" in t)
+
+
+def prune_nulls(raw: Any, filename: str | None) -> Any:
+    """Remove ``null`` fields the schema does not mark nullable (in place), as
+    ``structuraldefaulting.PruneNonNullableNullsWithoutDefaults`` does for a custom
+    resource and as Go's JSON decoding does for a built-in object (a nil pointer is
+    an absent field). Runs before defaulting, so a pruned field with a default gets
+    its default. Nulls inside lists are kept (validation reports them)."""
+    root = load_schema(filename) if filename else {}
+
+    def walk(value: Any, node: Mapping[str, Any] | None) -> None:
+        node = _resolve(root, node) if node is not None else None
+        if isinstance(value, dict):
+            props = (node.get("properties") or {}) if node else {}
+            extra = node.get("additionalProperties") if node else None
+            for key in list(value):
+                sub = props.get(key)
+                if sub is None and isinstance(extra, Mapping):
+                    sub = extra
+                if value[key] is None:
+                    if sub is None or not _nullable(root, sub):
+                        del value[key]
+                    continue
+                walk(value[key], sub)
+        elif isinstance(value, list):
+            items = node.get("items") if node else None
+            for item in value:
+                walk(item, items if isinstance(items, Mapping) else None)
+
+    walk(raw, root if filename else None)
+    return raw
+
+
+def _suggest(word: str, candidates: list[str]) -> str:
+    lower = {c.lower(): c for c in candidates}
+    if word.lower() in lower:
+        return lower[word.lower()]
+    close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
+    return close[0] if close else ""
+
+
+def _type_name(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, int):
+        return "integer"
+    if isinstance(v, float):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list):
+        return "array"
+    return "object"
+
+
+def _short(v: Any, limit: int = 60) -> str:
+    """A user's value in a message, cut to ``limit`` characters."""
+    r = repr(v)
+    return r if len(r) <= limit else r[: limit - 4] + "…" + r[-3:]
+
+
+def check_schema(obj: Obj, filename: str | None) -> list[Finding]:
+    """Schema findings for one object against the schema file ``filename`` (none without one)."""
+    if filename is None:
+        return []
+    root = load_schema(filename)
+    out: list[Finding] = []
+
+    def add(rule: str, path: tuple, message: str) -> None:
+        out.append(Finding(rule=rule, severity="error", file=obj.file, line=obj.line_of(*path),
+                           message=message, path=field_path(obj.raw, path), object=obj.ref))
+
+    for err in _validator(filename).iter_errors(obj.raw):
+        path = tuple(err.absolute_path)
+        v = err.validator
+        if v == "additionalProperties":
+            props = sorted((_resolve(root, err.schema).get("properties") or {}).keys())
+            for key in err.instance:
+                if key in props:
+                    continue
+                hint = _suggest(str(key), props)
+                msg = f"unknown field {key!r}" + (f" (did you mean {hint!r}?)" if hint else "")
+                add(UNKNOWN_FIELD, (*path, key), msg)
+        elif v == "required":
+            for key in err.validator_value:
+                if isinstance(err.instance, Mapping) and key not in err.instance:
+                    out.append(Finding(rule=REQUIRED_FIELD, severity="error", file=obj.file,
+                                       line=obj.line_of(*path), message=f"missing required field {key!r}",
+                                       path=field_path(obj.raw, (*path, key)), object=obj.ref))
+        elif v in _TYPE_VALIDATORS:
+            want = err.validator_value if v == "type" else "a quantity or number"
+            want = " or ".join(want) if isinstance(want, list) else want
+            shown = "" if err.instance is None else " " + json.dumps(err.instance)[:60]
+            add(WRONG_TYPE, path, f"expected {want}, got {_type_name(err.instance)}{shown}")
+        elif v == "const" and path in (("apiVersion",), ("kind",)):
+            add(UNSERVED_VERSION, path, f"{path[0]} must be {err.validator_value!r}")
+        elif v == "enum":
+            allowed = ", ".join(map(str, err.validator_value))
+            add(BAD_VALUE, path, f"unsupported value {_short(err.instance)}: must be one of {allowed}")
+        elif v == "minimum":
+            add(BAD_VALUE, path, f"must be greater than or equal to {err.validator_value} (got {_short(err.instance)})")
+        elif v == "maxLength":
+            add(BAD_VALUE, path, f"must be no more than {err.validator_value} characters (got {len(err.instance)})")
+        elif v == "pattern":
+            add(BAD_VALUE, path, f"{_short(err.instance)} does not match {err.validator_value}")
+        else:
+            add(BAD_VALUE, path, err.message or f"invalid value ({v})")
+    return sorted(set(out), key=Finding.sort_key)
+
+
+def iter_property_names(filename: str) -> Iterator[tuple[tuple[str, ...], str]]:
+    """(path of property names, name) for every property our schema declares (tests)."""
+    root = load_schema(filename)
+
+    def walk(node: Mapping[str, Any], path: tuple[str, ...], seen: frozenset) -> Iterator[tuple[tuple[str, ...], str]]:
+        ref = node.get("$ref") if isinstance(node, Mapping) else None
+        if ref:
+            if ref in seen:
+                return
+            seen = seen | {ref}
+        node = _resolve(root, node)
+        for key, sub in (node.get("properties") or {}).items():
+            yield path, key
+            yield from walk(sub, (*path, key), seen)
+        if isinstance(node.get("items"), Mapping):
+            yield from walk(node["items"], (*path, "[]"), seen)
+
+    yield from walk(root, (), frozenset())
+
+
+#: the pattern the CRDs give a ``resource.Quantity`` (``x-kubernetes-int-or-string``)
+QUANTITY_PATTERN = ("^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?"
+                    "(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$")
+
+
+def _is_quantity(root: Mapping[str, Any], node: Mapping[str, Any]) -> bool:
+    node = _resolve(root, node)
+    subs = [node, *(_resolve(root, s) for s in node.get("anyOf") or ())]
+    return any(s.get("pattern") == QUANTITY_PATTERN for s in subs if isinstance(s, Mapping))
+
+
+def quantity_paths(raw: Any, filename: str) -> Iterator[tuple]:
+    """Paths of the values of ``raw`` whose schema is a ``resource.Quantity``."""
+    root = load_schema(filename)
+
+    def walk(value: Any, node: Mapping[str, Any], path: tuple) -> Iterator[tuple]:
+        node = _resolve(root, node)
+        if _is_quantity(root, node):
+            yield path
+            return
+        if isinstance(value, dict):
+            props = node.get("properties") or {}
+            extra = node.get("additionalProperties")
+            for key, item in value.items():
+                sub = props.get(key, extra if isinstance(extra, Mapping) else None)
+                if sub is not None:
+                    yield from walk(item, sub, (*path, key))
+        elif isinstance(value, list) and isinstance(node.get("items"), Mapping):
+            for i, item in enumerate(value):
+                yield from walk(item, node["items"], (*path, i))
+
+    yield from walk(raw, root, ())

@@ -1,0 +1,177 @@
+"""A small JSON Schema validator compiled once per schema, for the keywords our
+input schemas use (``type``, ``properties``, ``additionalProperties``, ``required``,
+``items``, ``enum``, ``const``, ``minimum``, ``maxLength``, ``pattern``, ``anyOf``,
+local ``$ref``). It is several times faster to import and to run than the
+general-purpose jsonschema package, which the tests use to check that both agree.
+
+Errors mimic the fields of ``jsonschema.ValidationError`` that ``lint.schema``
+reads: ``validator``, ``validator_value``, ``instance``, ``schema``, ``absolute_path``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Mapping
+
+SUPPORTED = {"$schema", "$id", "$defs", "$ref", "title", "description", "default", "type", "properties",
+             "additionalProperties", "required", "items", "enum", "const", "minimum", "maxLength", "pattern", "anyOf"}
+
+
+@dataclass(frozen=True)
+class SchemaError:
+    validator: str
+    validator_value: Any
+    instance: Any
+    schema: Mapping[str, Any]
+    absolute_path: tuple
+    message: str = ""
+
+
+Check = Callable[[Any, tuple], Iterator[SchemaError]]
+
+_TYPES: dict[str, Callable[[Any], bool]] = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer()),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+}
+
+
+def _equal(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return a == b
+
+
+class Compiled:
+    """``iter_errors(instance)`` for one schema; sub-schemas compiled once and shared."""
+
+    def __init__(self, root: Mapping[str, Any]) -> None:
+        self.root = root
+        self._refs: dict[str, Check] = {}
+        self._check = self._compile(root)
+
+    def iter_errors(self, instance: Any) -> Iterator[SchemaError]:
+        return self._check(instance, ())
+
+    def is_valid(self, instance: Any) -> bool:
+        return next(self.iter_errors(instance), None) is None
+
+    # ------------------------------------------------------------------ compile
+    def _ref(self, ref: str) -> Check:
+        if ref not in self._refs:
+            if not ref.startswith("#/$defs/"):
+                raise ValueError(f"unsupported $ref {ref!r}")
+            holder: list[Check] = []
+            self._refs[ref] = lambda v, p: holder[0](v, p)  # allows recursion
+            holder.append(self._compile(self.root["$defs"][ref[len("#/$defs/"):]]))
+            self._refs[ref] = holder[0]
+        return self._refs[ref]
+
+    def _compile(self, s: Mapping[str, Any]) -> Check:
+        unknown = set(s) - SUPPORTED
+        if unknown:
+            raise ValueError(f"unsupported schema keywords: {sorted(unknown)}")
+        if "$ref" in s:
+            return self._ref(s["$ref"])
+        checks: list[Check] = []
+        if "type" in s:
+            names = s["type"] if isinstance(s["type"], list) else [s["type"]]
+            tests = [_TYPES[n] for n in names]
+            tv = s["type"]
+
+            def c_type(v: Any, p: tuple, tests=tests, tv=tv) -> Iterator[SchemaError]:
+                if not any(t(v) for t in tests):
+                    yield SchemaError("type", tv, v, s, p)
+            checks.append(c_type)
+        if "const" in s:
+            cv = s["const"]
+
+            def c_const(v: Any, p: tuple) -> Iterator[SchemaError]:
+                if not _equal(v, cv):
+                    yield SchemaError("const", cv, v, s, p)
+            checks.append(c_const)
+        if "enum" in s:
+            ev = s["enum"]
+
+            def c_enum(v: Any, p: tuple) -> Iterator[SchemaError]:
+                if not any(_equal(v, e) for e in ev):
+                    yield SchemaError("enum", ev, v, s, p)
+            checks.append(c_enum)
+        if "minimum" in s:
+            mv = s["minimum"]
+
+            def c_min(v: Any, p: tuple) -> Iterator[SchemaError]:
+                if _TYPES["number"](v) and v < mv:
+                    yield SchemaError("minimum", mv, v, s, p)
+            checks.append(c_min)
+        if "maxLength" in s:
+            ml = s["maxLength"]
+
+            def c_maxlen(v: Any, p: tuple) -> Iterator[SchemaError]:
+                if isinstance(v, str) and len(v) > ml:
+                    yield SchemaError("maxLength", ml, v, s, p)
+            checks.append(c_maxlen)
+        if "pattern" in s:
+            rx = re.compile(s["pattern"])
+            pv = s["pattern"]
+
+            def c_pattern(v: Any, p: tuple) -> Iterator[SchemaError]:
+                if isinstance(v, str) and not rx.search(v):
+                    yield SchemaError("pattern", pv, v, s, p)
+            checks.append(c_pattern)
+        if "anyOf" in s:
+            subs = [self._compile(x) for x in s["anyOf"]]
+            av = s["anyOf"]
+
+            def c_any(v: Any, p: tuple) -> Iterator[SchemaError]:
+                if not any(next(sub(v, p), None) is None for sub in subs):
+                    yield SchemaError("anyOf", av, v, s, p)
+            checks.append(c_any)
+        if "required" in s:
+            req = list(s["required"])
+
+            def c_required(v: Any, p: tuple) -> Iterator[SchemaError]:
+                if isinstance(v, dict) and any(k not in v for k in req):
+                    yield SchemaError("required", req, v, s, p)
+            checks.append(c_required)
+        if "properties" in s or "additionalProperties" in s:
+            props = {k: self._compile(sub) for k, sub in (s.get("properties") or {}).items()}
+            ap = s.get("additionalProperties", True)
+            ap_check = self._compile(ap) if isinstance(ap, Mapping) else None
+
+            def c_props(v: Any, p: tuple) -> Iterator[SchemaError]:
+                if not isinstance(v, dict):
+                    return
+                extra = False
+                for k, item in v.items():
+                    sub = props.get(k)
+                    if sub is not None:
+                        yield from sub(item, (*p, k))
+                    elif ap is False:
+                        extra = True
+                    elif ap_check is not None:
+                        yield from ap_check(item, (*p, k))
+                if extra:
+                    yield SchemaError("additionalProperties", ap, v, s, p)
+            checks.append(c_props)
+        if "items" in s:
+            item_check = self._compile(s["items"])
+
+            def c_items(v: Any, p: tuple) -> Iterator[SchemaError]:
+                if isinstance(v, list):
+                    for i, item in enumerate(v):
+                        yield from item_check(item, (*p, i))
+            checks.append(c_items)
+
+        if len(checks) == 1:
+            return checks[0]
+
+        def c_all(v: Any, p: tuple) -> Iterator[SchemaError]:
+            for c in checks:
+                yield from c(v, p)
+        return c_all

@@ -1,0 +1,222 @@
+"""Admission (rolloutctl/admit): each bullet of issue 12's first list, through the CLI,
+each citing the upstream function that decides it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rolloutctl.core.quantity import canonical_quantity
+from tests.conftest import write
+from tests.hardening.helpers import assert_input_error
+from tests.lint.cases import pcs
+from tests.lint.cases import rs as _rs
+
+
+def rs(**kw) -> str:
+    """A RayService with one Serve application (so that a plan settles)."""
+    return _rs(**kw).replace("    applications: []\n", "    applications:\n    - name: app\n      import_path: m:app\n")
+
+
+def _lint(cli, *args):
+    r = cli("lint", "-o", "json", *args)
+    return r, json.loads(r.stdout)["findings"]
+
+
+def _plan(cli, *args):
+    r = cli("plan", "-o", "json", *args)
+    assert r.exit_code in (0, 1), (r.exit_code, r.stderr)
+    doc = r.json()
+    return doc[0] if isinstance(doc, list) else doc
+
+
+def _diff(cli, *args):
+    r = cli("diff", "-o", "json", *args)
+    return r, (json.loads(r.stdout) if r.stdout else None)
+
+
+# ----------------------------------------------------------------------------- namespace
+
+
+def test_namespace_less_manifest_diffs_unchanged_against_itself(cli, tmp_path):
+    """kubectl apply puts a namespace-less object in -n (else default) and the API server
+    stores it there (k8s.io/kubectl pkg/cmd/apply: the namespace enforcement of
+    resource.Builder.DefaultNamespace); both sides get it, so nothing differs."""
+    p = write(tmp_path, "svc.yaml", rs())
+    r, doc = _diff(cli, p, "--live", p)
+    assert r.exit_code == 0, r.stdout
+    assert [o["status"] for o in doc["objects"]] == ["unchanged"]
+    assert doc["objects"][0]["target"]["namespace"] == "default"
+
+
+def test_dash_n_sets_the_namespace_on_both_sides(cli, tmp_path):
+    p = write(tmp_path, "svc.yaml", rs())
+    doc = _plan(cli, p, "--observed", p, "-n", "ml")
+    assert doc["target"]["namespace"] == "ml" and doc["outcome"] == "noop"
+    r, d = _diff(cli, p, "--live", p, "-n", "ml")
+    assert r.exit_code == 0 and d["objects"][0]["target"]["namespace"] == "ml"
+
+
+# ----------------------------------------------------------------------------- null pruning
+
+
+@pytest.mark.parametrize("text", [
+    rs(cluster="enableInTreeAutoscaling: null"),
+    rs().replace("kind: RayService\n", "kind: RayService\nstatus:\n"),
+    pcs(template="topologyConstraint:"),
+    pcs(spec="updateStrategy:"),
+], ids=["rs-null-field", "rs-null-status", "pcs-null-topology", "pcs-null-update-strategy"])
+def test_non_nullable_nulls_are_pruned_not_refused(cli, tmp_path, text):
+    """structuraldefaulting.PruneNonNullableNullsWithoutDefaults
+    (k8s.io/apiextensions-apiserver pkg/apiserver/schema/defaulting/prunenulls.go):
+    a null in a field that is not nullable is dropped before validation."""
+    p = write(tmp_path, "in.yaml", text)
+    r, findings = _lint(cli, p)
+    assert r.exit_code == 0, findings
+    assert not [f for f in findings if f["severity"] == "error"]
+    assert _plan(cli, p)["outcome"] == "converged"
+
+
+def test_a_null_with_a_default_gets_the_default(cli, tmp_path):
+    """Pruned first, then defaulted (structuraldefaulting.Default): `replicas: null` in a
+    worker group is the CRD's default 0, so the desired world has no workers."""
+    p = write(tmp_path, "in.yaml", rs().replace("      replicas: 1\n      minReplicas: 1\n",
+                                                  "      replicas: null\n      minReplicas: 0\n"))
+    doc = _plan(cli, p)
+    assert doc["outcome"] == "converged"
+    created = [a for s in doc["steps"] for a in s["actions"] if a["verb"] == "create" and a["kind"] == "RayCluster"]
+    assert created
+
+
+# ----------------------------------------------------------------------------- structural defaults
+
+
+def test_required_fields_the_crd_defaults_may_be_omitted(cli, tmp_path):
+    """minReplicas/maxReplicas are required in our schema but defaulted by the CRD (0 and
+    2147483647, +kubebuilder:default in ray-operator/apis/ray/v1/raycluster_types.go);
+    structural defaulting runs before validation (apiextensions-apiserver
+    pkg/registry/customresource/strategy.go: defaults are applied on decode)."""
+    text = rs().replace("      minReplicas: 1\n      maxReplicas: 5\n", "")
+    p = write(tmp_path, "in.yaml", text)
+    r, findings = _lint(cli, p)
+    assert r.exit_code == 0, findings
+    assert _plan(cli, p)["outcome"] == "converged"
+
+
+def test_port_protocol_default_is_not_a_change(cli, tmp_path):
+    """A PodCliqueSet whose ports omit protocol, against a live copy that shows the CRD
+    default `protocol: TCP`: no change in diff, and plan is noop (no rollout)."""
+    desired_text = pcs().replace("image: busybox\n", "image: busybox\n            ports:\n"
+                                                      "            - containerPort: 8080\n", 1)
+    live_text = desired_text.replace("- containerPort: 8080\n", "- containerPort: 8080\n              protocol: TCP\n")
+    desired, live = write(tmp_path, "d.yaml", desired_text), write(tmp_path, "l.yaml", live_text)
+    r, doc = _diff(cli, desired, "--live", live)
+    assert r.exit_code == 0 and doc["objects"][0]["status"] == "unchanged", doc
+    assert _plan(cli, desired, "--observed", live)["outcome"] == "noop"
+
+
+# ----------------------------------------------------------------------------- served versions
+
+
+def test_served_deprecated_version_is_accepted_with_the_crd_warning_and_converted(cli, tmp_path):
+    """ray.io/v1alpha1 is served and deprecated in ray.io_rayservices.yaml
+    (+kubebuilder:deprecatedversion in ray-operator/apis/ray/v1alpha1/rayservice_types.go);
+    conversion strategy None only rewrites apiVersion
+    (apiextensions-apiserver pkg/apiserver/conversion/nop_converter.go)."""
+    p = write(tmp_path, "in.yaml", rs().replace("apiVersion: ray.io/v1\n", "apiVersion: ray.io/v1alpha1\n"))
+    r, findings = _lint(cli, p)
+    assert r.exit_code == 0
+    assert [(f["rule"], f["severity"]) for f in findings] == [("SC008", "warning")]
+    assert "ray.io/v1alpha1 RayService is deprecated; use ray.io/v1 RayService" in findings[0]["message"]
+    doc = _plan(cli, p)
+    assert doc["target"]["apiVersion"] == "ray.io/v1" and doc["outcome"] == "converged"
+    assert any(w["code"] == "SC008" for w in doc["warnings"])
+
+
+def test_unserved_version_is_refused(cli, tmp_path):
+    p = write(tmp_path, "in.yaml", rs().replace("apiVersion: ray.io/v1\n", "apiVersion: ray.io/v2\n"))
+    r = cli("plan", p)
+    assert_input_error(r, p, "SC005: apiVersion: ray.io/v2 RayService is not served (served: ray.io/v1, ray.io/v1alpha1)")
+
+
+# ----------------------------------------------------------------------------- duplicates
+
+
+def test_duplicates_are_a_lint_error_and_the_same_message_stops_plan_and_diff(cli, tmp_path):
+    """Two copies of one object (group, kind, namespace after defaulting, name): lint
+    names both places; plan and diff exit 2 with the same message."""
+    text = pcs() + "---\n" + pcs().replace("  name: inf\n", "  name: inf\n  namespace: default\n", 1)
+    p = write(tmp_path, "dup.yaml", text)
+    r, findings = _lint(cli, p)
+    assert r.exit_code == 1
+    dups = [f for f in findings if f["rule"] == "SC009"]
+    assert len(dups) == 1
+    message = dups[0]["message"]
+    assert f"{p}:1" in message and f"{p}:{dups[0]['line']}" in message
+    for command in ("plan", "next"):
+        assert_input_error(cli(command, p), p, f"SC009: {message}")
+    assert_input_error(cli("diff", p, "--live", p), p, f"SC009: {message}")
+
+
+# ----------------------------------------------------------------------------- quantities
+
+
+@pytest.mark.parametrize("value, canonical", [
+    (2, "2"), ("2", "2"), ("2000m", "2"), ("0.5", "500m"), (1000, "1k"), ("1500000", "1500k"),
+    ("1024Mi", "1Gi"), ("1536Mi", "1536Mi"), ("1.5Ki", "1536"), ("0.1Ki", "102400m"), ("512", "512"),
+    ("1e3", "1e3"), ("0", "0"), ("1n", "1n"), ("0.0000000001", "1n"), (0.25, "250m"),
+])
+def test_canonical_quantity(value, canonical):
+    """resource.Quantity.String / CanonicalizeBytes (k8s.io/apimachinery
+    pkg/api/resource/quantity.go): the format follows the suffix; binary SI below 1024
+    or not whole prints as decimal SI; precision beyond nano rounds up."""
+    assert canonical_quantity(value) == canonical
+
+
+def test_quantity_spelling_is_not_a_change(cli, tmp_path):
+    """`cpu: 2` -> `cpu: "2"`: KubeRay hashes the typed spec
+    (ray-operator/controllers/ray/utils/util.go#GenerateHashWithoutReplicasAndWorkersToDelete),
+    where both are the same resource.Quantity: no new RayCluster, no change in diff."""
+    old = write(tmp_path, "old.yaml", rs(head_ctr="resources: {requests: {cpu: 2, memory: 2048Mi}}"))
+    new = write(tmp_path, "new.yaml", rs(head_ctr="resources: {requests: {cpu: '2', memory: 2Gi}}"))
+    r, doc = _diff(cli, new, "--live", old)
+    assert r.exit_code == 0 and doc["objects"][0]["status"] == "unchanged", doc
+    assert _plan(cli, new, "--observed", old)["outcome"] == "noop"
+    changed = write(tmp_path, "changed.yaml", rs(head_ctr="resources: {requests: {cpu: '3', memory: 2Gi}}"))
+    assert _plan(cli, changed, "--observed", old)["outcome"] == "converged"
+
+
+# ----------------------------------------------------------------------------- ObjectMeta
+
+
+@pytest.mark.parametrize("meta, path", [
+    ("labels:\n  team: " + "a" * 64, "metadata.labels.team"),
+    ("labels:\n  'bad key!': x", "metadata.labels"),
+    ("labels:\n  " + "p" * 254 + "/k: x", "metadata.labels"),
+    ("annotations:\n  big: " + "a" * (256 * 1024), "metadata.annotations"),
+], ids=["label-value-too-long", "label-key-invalid", "label-prefix-too-long", "annotations-over-256KiB"])
+def test_object_meta_rules(cli, tmp_path, meta, path):
+    """ValidateLabels / IsQualifiedName / IsValidLabelValue (k8s.io/apimachinery
+    pkg/apis/meta/v1/validation, pkg/util/validation) and ValidateAnnotations'
+    TotalAnnotationSizeLimitB (pkg/api/validation/objectmeta.go)."""
+    p = write(tmp_path, "in.yaml", rs(meta=meta))
+    r, findings = _lint(cli, p)
+    assert r.exit_code == 1
+    hits = [f for f in findings if f["rule"] == "SC010"]
+    assert hits and all(f["path"].startswith(path) for f in hits), findings
+    assert_input_error(cli("plan", p), p, "SC010: ")
+
+
+# ----------------------------------------------------------------------------- lint consumes admitted objects
+
+
+def test_lint_webhook_rules_see_the_defaulted_object(cli, tmp_path):
+    """Grove's validating webhook sees the object after the defaulting webhook
+    (operator/internal/webhook/admission/pcs/defaulting/podcliqueset.go#defaultPodCliqueSet):
+    a clique without replicas is not "missing a required field" (the webhook sets 1), but
+    minAvailable defaults to the replicas as written (0), which validation refuses."""
+    p = write(tmp_path, "in.yaml", pcs().replace("        replicas: 1\n", "", 1))
+    r, findings = _lint(cli, p)
+    assert r.exit_code == 1
+    assert [(f["rule"], f["path"]) for f in findings] == [("GV010", "spec.template.cliques[name=worker].spec.minAvailable")]
