@@ -153,14 +153,107 @@ _MAP_TAGS = {None, "!", _TAG_MAP, _TAG + "set"}
 _SEQ_TAGS = {None, "!", _TAG_SEQ, _TAG + "omap", _TAG + "pairs"}
 
 
-class _Resolver(yaml.resolver.Resolver):
-    """YAML 1.1 tag resolution as PyYAML has it, plus the floats go-yaml (which
-    kubectl uses) also reads: an exponent without a dot, ``1e3``."""
+_INT64_MIN, _INT64_MAX, _UINT64_MAX = -(2 ** 63), 2 ** 63 - 1, 2 ** 64 - 1
+#: go-yaml v2 ``resolve.go``: the first character hints what a plain scalar may be
+_HINT_SIGN, _HINT_DIGIT, _HINT_MAP, _HINT_DOT = "S", "D", "M", "."
+_HINTS = {**{c: _HINT_DIGIT for c in "0123456789"}, "+": _HINT_SIGN, "-": _HINT_SIGN,
+          **{c: _HINT_MAP for c in "yYnNtTfFoO~"}, ".": _HINT_DOT}
+_NAN_INF = object()
+#: go-yaml v2 ``resolveMap``
+_RESOLVE_MAP: dict[str, Any] = {
+    **{w: True for w in ("y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON")},
+    **{w: False for w in ("n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF")},
+    **{w: None for w in ("", "~", "null", "Null", "NULL")},
+    **{w: _NAN_INF for w in (".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF",
+                             "-.inf", "-.Inf", "-.INF")},
+}
+#: go-yaml v2 ``yamlStyleFloat``
+_GO_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
+_GO_DIGITS = {2: "01", 8: "01234567", 10: "0123456789", 16: "0123456789abcdefABCDEF"}
 
 
-_Resolver.add_implicit_resolver(
-    _TAG + "float", re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)$"), list("-+0123456789."))
-_RESOLVER = _Resolver()
+def _go_parse_uint(s: str, base: int) -> int | None:
+    """``strconv.ParseUint(s, base, 64)`` for base 0 (Go prefixes 0x, 0o, 0b, and a
+    leading 0 for octal) or an explicit base; None on a syntax or range error."""
+    if base == 0:
+        base = 10
+        if len(s) > 1 and s[0] == "0":
+            p = s[1].lower()
+            if p in "xob":
+                base, s = {"x": 16, "o": 8, "b": 2}[p], s[2:]
+            else:
+                base, s = 8, s[1:]
+    if not s or any(c not in _GO_DIGITS[base] for c in s):
+        return None
+    n = int(s, base)
+    return n if n <= _UINT64_MAX else None
+
+
+def _go_parse_int(s: str, base: int = 0) -> int | None:
+    """``strconv.ParseInt(s, base, 64)``: an optional sign, then ``_go_parse_uint``."""
+    neg = s[:1] == "-"
+    body = s[1:] if s[:1] in "+-" else s
+    n = _go_parse_uint(body, base)
+    if n is None:
+        return None
+    n = -n if neg else n
+    return n if _INT64_MIN <= n <= _INT64_MAX else None
+
+
+def go_yaml_resolve(value: str) -> Any:
+    """A plain (unquoted, untagged) scalar as ``sigs.k8s.io/yaml`` reads it: go-yaml v2's
+    ``resolve`` (sigs.k8s.io/yaml goyaml.v2/resolve.go), YAML 1.1 as Go has it, then JSON.
+
+    Differences from PyYAML that change what the API server receives: ``y``/``Y``/
+    ``n``/``N`` are booleans; ``1:30`` is a string (no sexagesimal numbers); ``0o3``
+    is 3; ``08`` and ``1e3`` are numbers (floats 8.0 and 1000.0, sent as JSON 8 and
+    1000); underscores between digits are dropped (``1_000`` is 1000); a timestamp
+    stays the string it is (go-yaml v2 decodes timestamps into ``interface{}`` as
+    strings). Returns ``_NAN_INF`` for ``.nan``/``.inf``, which JSON cannot carry."""
+    if value in _RESOLVE_MAP:
+        return _RESOLVE_MAP[value]
+    hint = _HINTS.get(value[:1])
+    if hint == _HINT_DOT:
+        if "_" not in value:  # strconv.ParseFloat(in): underscores need a base prefix
+            try:
+                out = float(value)
+            except ValueError:
+                return value
+            return out if out not in (float("inf"), float("-inf")) else value
+        return value
+    if hint not in (_HINT_DIGIT, _HINT_SIGN):
+        return value
+    plain = value.replace("_", "")
+    n = _go_parse_int(plain)
+    if n is not None:
+        return n
+    u = _go_parse_uint(plain, 0)
+    if u is not None:
+        return u
+    if _GO_FLOAT.match(plain):
+        out = float(plain)
+        if out not in (float("inf"), float("-inf")):  # ParseFloat: out of range is an error
+            return out
+    if plain.startswith("0b"):
+        n = _go_parse_int(plain[2:], 2)
+        if n is not None:
+            return n
+    elif plain.startswith("-0b"):
+        n = _go_parse_int("-" + plain[3:], 2)
+        if n is not None:
+            return n
+    if plain[:1] != "-" and plain[:1] != "+":
+        # ParseUint failed on range: big.Int.SetString(plain, 0)
+        body, base = plain, 10
+        if len(body) > 1 and body[0] == "0" and body[1].lower() in "xob":
+            base, body = {"x": 16, "o": 8, "b": 2}[body[1].lower()], body[2:]
+        elif len(body) > 1 and body[0] == "0":
+            base, body = 8, body[1:]
+        if body and all(c in _GO_DIGITS[base] for c in body):
+            return int(body, base)
+    return value
+
+
 _CTOR = yaml.constructor.SafeConstructor()
 _PLAIN_CACHE: dict[str, Any] = {}
 _PLAIN_CACHE_MAX = 20_000
@@ -193,10 +286,14 @@ def _scalar(ev: yaml.ScalarEvent, line: int) -> Any:
         hit = _PLAIN_CACHE.get(value, _PLAIN_CACHE)
         if hit is not _PLAIN_CACHE:
             return hit
-        tag = _RESOLVER.resolve(yaml.ScalarNode, value, (True, False))
-        if tag == _TAG_MERGE:
+        if value == "<<":  # go-yaml's isMerge: a plain "<<" key merges
             return _MERGE
-        out = _construct(tag, value, line)
+        out = go_yaml_resolve(value)
+        if out is _NAN_INF:
+            raise _Fail(line, f"{quote(value)[1:-1]}: kubectl sends YAML as JSON, which has no NaN or infinity "
+                              "(quote it to send a string)")
+        if out.__class__ is float and out.is_integer() and -_INT64 <= out < _INT64:
+            out = int(out)  # Go writes the float64 8.0 as 8: the API server reads an integer
         if len(_PLAIN_CACHE) >= _PLAIN_CACHE_MAX:
             _PLAIN_CACHE.clear()
         _PLAIN_CACHE[value] = out

@@ -220,3 +220,49 @@ def test_lint_webhook_rules_see_the_defaulted_object(cli, tmp_path):
     r, findings = _lint(cli, p)
     assert r.exit_code == 1
     assert [(f["rule"], f["path"]) for f in findings] == [("GV010", "spec.template.cliques[name=worker].spec.minAvailable")]
+
+
+# ----------------------------------------------------------------------------- decoding as kubectl does
+
+
+@pytest.mark.parametrize("plain, value", [
+    ("1:30", "1:30"), ("n", False), ("N", False), ("y", True), ("Yes", True), ("off", False), ("on", True),
+    ("yES", "yES"), ("0o3", 3), ("08", 8.0), ("010", 8), ("0x1F", 31), ("-0x1F", -31), ("+5", 5), ("1_000", 1000),
+    ("1e3", 1000.0), ("1.0e3", 1000.0), (".5", 0.5), ("1.", 1.0), ("0b101", 5), ("2001-12-14", "2001-12-14"),
+    ("~", None), ("", None), ("Null", None), ("nULL", "nULL"), ("1e400", "1e400"), ("1.2.3", "1.2.3"),
+    ("99999999999999999999", 1e20), ("9223372036854775808", 2 ** 63),
+])
+def test_plain_scalars_resolve_as_go_yaml_v2(plain, value):
+    """go-yaml v2 resolve (sigs.k8s.io/yaml goyaml.v2/resolve.go#resolve): resolveMap,
+    then strconv.ParseInt(plain, 0, 64) with underscores dropped, ParseUint, yamlStyleFloat."""
+    from rolloutctl.load.files import go_yaml_resolve
+
+    out = go_yaml_resolve(plain)
+    assert out == value and type(out) is type(value)
+
+
+def test_sexagesimal_is_a_string_to_kubectl(cli, tmp_path):
+    """`replicas: 1:30` is 90 to PyYAML but the string "1:30" to kubectl (go-yaml v2 has no
+    base-60 numbers): the API server refuses it."""
+    p = write(tmp_path, "in.yaml", pcs().replace("  replicas: 1\n", "  replicas: 1:30\n", 1))
+    assert_input_error(cli("plan", p), p, 'SC003: spec.replicas: expected integer, got string "1:30"')
+
+
+def test_n_is_false_to_kubectl(cli, tmp_path):
+    """`value: n` stays a string to PyYAML; kubectl sends false, which an env var value
+    (a string) cannot be."""
+    p = write(tmp_path, "in.yaml", rs(head_ctr="env: [{name: DEBUG, value: n}]"))
+    assert_input_error(cli("plan", p), p, "SC003: spec.rayClusterConfig.headGroupSpec.template.spec.containers"
+                                          "[name=ray-head].env[name=DEBUG].value: expected string, got boolean false")
+
+
+@pytest.mark.parametrize("spelling", ["0o3", "03", "3.0", "0x3", "3_0"])
+def test_go_integer_spellings_are_numbers(cli, tmp_path, spelling):
+    """0o3, 03 (octal), 3.0 and 0x3 are numbers to kubectl (strconv.ParseInt base 0; Go
+    prints the float 3.0 as 3), so replicas accepts them; 3_0 is 30."""
+    p = write(tmp_path, "in.yaml", pcs(replicas=1).replace("  replicas: 1\n", f"  replicas: {spelling}\n", 1))
+    r, findings = _lint(cli, p)
+    assert r.exit_code == 0, findings
+    doc = _plan(cli, p)
+    pods = [a for s in doc["steps"] for a in s["actions"] if a["verb"] == "create" and a["kind"] == "Pod"]
+    assert len(pods) == (30 if spelling == "3_0" else 3)

@@ -43,11 +43,12 @@ def test_tab_indentation_is_still_named_plainly():
 
 
 def test_merge_keys_with_overrides_are_not_duplicates():
-    text = CM + "base: &b {a: 1, c: 3}\nx:\n  <<: *b\n  a: 2\ny:\n  <<: [{a: 9, d: 4}, *b]\n"
+    # (a key "y" would be the boolean true to kubectl: go-yaml v2 resolve.go)
+    text = CM + "base: &b {a: 1, c: 3}\nx:\n  <<: *b\n  a: 2\nz:\n  <<: [{a: 9, d: 4}, *b]\n"
     objs, errs, _ = parse(text)
     assert errs == []
     assert objs[0].raw["x"] == {"a": 2, "c": 3}
-    assert objs[0].raw["y"] == {"a": 9, "d": 4, "c": 3}  # the earlier merged mapping wins
+    assert objs[0].raw["z"] == {"a": 9, "d": 4, "c": 3}  # the earlier merged mapping wins
 
 
 def test_merge_key_spelled_as_a_value_is_just_text():
@@ -230,9 +231,18 @@ def test_a_directory_named_like_a_manifest_is_walked_not_read(tmp_path):
 
 def test_integral_floats_are_integers_as_kubernetes_stores_them():
     """kubectl converts YAML to JSON and Go prints the float64 2.0 as 2, so the
-    operator reads `replicas: 2.0` as 2; fractions, huge values, inf and nan stay floats."""
-    objs, errs, _ = parse(CM + "a: 2.0\nb: -3.0\nc: 2.5\nd: 1e300\ne: .inf\nf: '2.0'\ng: 1e3\n")
+    operator reads `replicas: 2.0` as 2; fractions and huge values stay floats."""
+    objs, errs, _ = parse(CM + "a: 2.0\nb: -3.0\nc: 2.5\nd: 1e300\nf: '2.0'\ng: 1e3\n")
     assert errs == []
     raw = objs[0].raw
     assert (raw["a"], raw["b"], raw["c"], raw["f"], raw["g"]) == (2, -3, 2.5, "2.0", 1000)
-    assert type(raw["a"]) is int and type(raw["d"]) is float and raw["e"] == float("inf")
+    assert type(raw["a"]) is int and type(raw["d"]) is float
+
+
+@pytest.mark.parametrize("word", [".inf", "-.Inf", ".NaN"])
+def test_nan_and_infinity_cannot_be_sent(word):
+    """sigs.k8s.io/yaml converts YAML to JSON with encoding/json, which refuses NaN and
+    infinities ("json: unsupported value"): kubectl fails before sending anything."""
+    _, errs, _ = parse(CM + f"e: {word}\n")
+    assert errs == [f"f.yaml:5: {word}: kubectl sends YAML as JSON, which has no NaN or infinity "
+                    "(quote it to send a string)"]
