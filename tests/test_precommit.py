@@ -40,6 +40,7 @@ CONFIG_MAP = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata:
 def _bad_pcs() -> str:
     doc = yaml.safe_load((SAMPLES / "disaggregated-inference.yaml").read_text())
     doc["spec"]["replicas"] = "three"
+    doc["metadata"]["name"] = "llm-bad"  # another object: a second copy of deploy/pcs.yaml would be a duplicate (SC009)
     return yaml.safe_dump(doc, sort_keys=False)
 
 

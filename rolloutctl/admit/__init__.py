@@ -39,13 +39,13 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..core.kind import KindDescriptor
 from ..core.model import Finding, Obj
 from ..core.paths import field_path
-from .schema import (UNSERVED_VERSION, WRONG_TYPE, apply_schema_defaults, check_schema, prune_nulls,
-                     quantity_paths)
+from .schema import (UNSERVED_VERSION, WRONG_TYPE, apply_schema_defaults, check_schema, check_types, load_schema,
+                     prune_nulls, quantity_paths)
 
 DESIRED = "desired"
 OBSERVED = "observed"
@@ -54,6 +54,8 @@ DEPRECATED_VERSION = "SC008"
 DUPLICATE_OBJECT = "SC009"
 
 Lookup = Callable[[str, str], "KindDescriptor | None"]
+#: (group, kind) -> JSON Schema of the types the models read of an observed object
+ReadSchemas = Callable[[str, str], "Mapping[str, Any] | None"]
 
 #: built-in and well-known kinds that are cluster-scoped: no namespace is defaulted
 CLUSTER_SCOPED = frozenset({
@@ -121,13 +123,16 @@ def _normalise_quantities(raw: dict, schema_file: str) -> None:
 
 
 def admit_one(obj: Obj, descriptor: KindDescriptor | None, *, side: str = DESIRED,
-              namespace: str = "default") -> tuple[Obj, list[Finding]]:
-    """One object through the pipeline: (the object as stored, findings)."""
+              namespace: str = "default", read_schema: Mapping[str, Any] | None = None,
+              old: Obj | None = None) -> tuple[Obj, list[Finding]]:
+    """One object through the pipeline: (the object as stored, findings). On the
+    observed side, ``read_schema`` gives the types the models read of it (a wrong one is
+    an error); ``old`` is the stored object a desired one updates (CEL transition rules)."""
     raw = copy.deepcopy(dict(obj.raw))
     kind = str(raw.get("kind") or "")
     _with_namespace(raw, kind, namespace)
     findings: list[Finding] = []
-    view = Obj(raw, obj.file, obj.line, obj.lines)
+    view = Obj(raw, obj.file, obj.line, obj.lines, obj.cols)
 
     def finding(rule: str, severity: str, path: tuple, message: str) -> Finding:
         return Finding(rule, severity, obj.file, obj.line_of(*path), message, field_path(raw, path), view.ref)
@@ -135,7 +140,10 @@ def admit_one(obj: Obj, descriptor: KindDescriptor | None, *, side: str = DESIRE
     if descriptor is None:
         # a kind the tool does not own: what Go's decoding of a built-in object does
         prune_nulls(raw, None)
-        return _admitted(raw, obj), findings
+        admitted = _admitted(raw, obj)
+        if side == OBSERVED and read_schema is not None:
+            findings.extend(_observed(check_types(admitted, read_schema)))
+        return admitted, findings
     version = version_of(str(raw.get("apiVersion") or ""))
     if version not in descriptor.served:
         served = ", ".join(f"{descriptor.group}/{v}" for v in descriptor.served)
@@ -154,7 +162,7 @@ def admit_one(obj: Obj, descriptor: KindDescriptor | None, *, side: str = DESIRE
         raw = descriptor.default(raw)
     except (TypeError, ValueError, AttributeError, KeyError):  # a malformed object: validation reports it
         pass
-    admitted = Obj(raw, obj.file, obj.line, obj.lines)
+    admitted = Obj(raw, obj.file, obj.line, obj.lines, obj.cols)
     schema_findings = check_schema(admitted, schema_file)
     if side == OBSERVED:
         # the API server never re-validates a stored object: only what the models would
@@ -164,15 +172,28 @@ def admit_one(obj: Obj, descriptor: KindDescriptor | None, *, side: str = DESIRE
     from .meta import check_object_meta
 
     findings.extend(f if side == DESIRED else _as_warning(f) for f in check_object_meta(admitted))
+    if side == OBSERVED and read_schema is not None:
+        have = {(f.path, f.line) for f in findings if f.rule == WRONG_TYPE}
+        findings.extend(f for f in _observed(check_types(admitted, read_schema)) if (f.path, f.line) not in have)
+    elif schema_file and not any(f.severity == "error" for f in findings):
+        from .cel import check_cel
+
+        findings.extend(check_cel(admitted, load_schema(schema_file), old))
     if schema_file and not any(f.severity == "error" for f in findings):
         _normalise_quantities(raw, schema_file)
     return _admitted(raw, obj), findings
 
 
 def _admitted(raw: dict, obj: Obj) -> Obj:
-    out = Obj(raw, obj.file, obj.line, obj.lines)
+    out = Obj(raw, obj.file, obj.line, obj.lines, obj.cols)
     out.written = obj.written or obj
     return out
+
+
+def _observed(found: Iterable[Finding]) -> list[Finding]:
+    """Wrong types in an observed object: the models would misread them."""
+    return [Finding(f.rule, "error", f.file, f.line, f"{f.message} (a model reads this field)", f.path, f.object)
+            for f in found]
 
 
 def _as_warning(f: Finding) -> Finding:
@@ -205,17 +226,29 @@ def duplicates_per_object(objs: Iterable[Obj]) -> list[Finding | None]:
     return out
 
 
-def admit(objs: Sequence[Obj], lookup: Lookup, *, side: str = DESIRED, namespace: str | None = None) -> Admission:
+def admit(objs: Sequence[Obj], lookup: Lookup, *, side: str = DESIRED, namespace: str | None = None,
+          read_schemas: ReadSchemas | None = None, stored: Sequence[Obj] = (),
+          distinct: Callable[[Obj], bool] | None = None) -> Admission:
     """Admit every object of one input (desired or observed). ``lookup(group, kind)``
-    is the kinds' registry (``kinds.descriptor``); ``namespace`` is ``-n``."""
+    is the kinds' registry (``kinds.descriptor``); ``namespace`` is ``-n``;
+    ``read_schemas`` (observed side) the types the models read (``kinds.read_schema``);
+    ``stored`` the admitted observed objects a desired object may update; ``distinct``
+    says which objects are never duplicates (named by the API server: ``generateName``)."""
     out = Admission()
+    olds = {(group_of(o.api_version), o.kind, o.namespace, o.name): o for o in stored}
     for obj in objs:
-        admitted, findings = admit_one(obj, lookup(group_of(obj.api_version), obj.kind), side=side,
-                                       namespace=namespace or "default")
+        group = group_of(obj.api_version)
+        schema = read_schemas(group, obj.kind) if read_schemas is not None and side == OBSERVED else None
+        ns = obj.metadata.get("namespace") or namespace or "default"
+        admitted, findings = admit_one(obj, lookup(group, obj.kind), side=side, namespace=namespace or "default",
+                                       read_schema=schema, old=olds.get((group, obj.kind, ns, obj.name)))
         out.objects.append(admitted)
         out.found.append(findings)
     if side == DESIRED:
-        for fs, dup in zip(out.found, duplicates_per_object(out.objects)):
+        named = [o for o in out.objects if distinct is None or not distinct(o)]
+        dups = {id(o): d for o, d in zip(named, duplicates_per_object(named))}
+        for o, fs in zip(out.objects, out.found):
+            dup = dups.get(id(o))
             if dup is not None:
                 fs.append(dup)
     return out

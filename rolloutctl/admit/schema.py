@@ -141,18 +141,33 @@ def _short(v: Any, limit: int = 60) -> str:
     return r if len(r) <= limit else r[: limit - 4] + "…" + r[-3:]
 
 
+_INLINE: dict[int, tuple[Mapping[str, Any], Compiled]] = {}
+
+
 def check_schema(obj: Obj, filename: str | None) -> list[Finding]:
     """Schema findings for one object against the schema file ``filename`` (none without one)."""
     if filename is None:
         return []
-    root = load_schema(filename)
+    return check_against(obj, load_schema(filename), _validator(filename))
+
+
+def check_types(obj: Obj, root: Mapping[str, Any]) -> list[Finding]:
+    """Wrong types (SC003) of ``obj`` against an inline schema of types (the observed
+    side's read schemas); the schema is compiled once per process."""
+    hit = _INLINE.get(id(root))
+    if hit is None or hit[0] is not root:
+        hit = _INLINE[id(root)] = (root, Compiled(root))
+    return [f for f in check_against(obj, root, hit[1]) if f.rule == WRONG_TYPE]
+
+
+def check_against(obj: Obj, root: Mapping[str, Any], compiled: Compiled) -> list[Finding]:
     out: list[Finding] = []
 
     def add(rule: str, path: tuple, message: str) -> None:
         out.append(Finding(rule=rule, severity="error", file=obj.file, line=obj.line_of(*path),
                            message=message, path=field_path(obj.raw, path), object=obj.ref))
 
-    for err in _validator(filename).iter_errors(obj.raw):
+    for err in compiled.iter_errors(obj.raw):
         path = tuple(err.absolute_path)
         v = err.validator
         if v == "additionalProperties":

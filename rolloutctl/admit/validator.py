@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping
 
 SUPPORTED = {"$schema", "$id", "$defs", "$ref", "title", "description", "default", "type", "properties",
-             "additionalProperties", "required", "items", "enum", "const", "minimum", "maxLength", "pattern", "anyOf"}
+             "additionalProperties", "required", "items", "enum", "const", "minimum", "maxLength", "pattern", "anyOf",
+             "x-kubernetes-validations"}  # CEL rules: evaluated by admit/cel.py
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,14 @@ def descriptor(group: str, kind: str) -> KindDescriptor | None:
     return DESCRIPTORS.get((group, kind))
 
 
+def read_schema(group: str, kind: str) -> dict:
+    """The JSON Schema of what the models read of an observed (group, kind) object
+    (``kinds/observed.py``; ObjectMeta alone for kinds the models do not read)."""
+    from .observed import GENERIC, READ_SCHEMAS
+
+    return READ_SCHEMAS.get((group, kind), GENERIC)
+
+
 def is_modelled(obj: Obj) -> bool:
     return (group_of(obj.api_version), obj.kind) in DESCRIPTORS
 

@@ -133,6 +133,15 @@ def stored(docs: list[dict]) -> list[dict]:
     return out
 
 
+def _serve_port(rs: dict) -> int:
+    """The head container's port named ``serve``, else 8000 (``common.GetServePort``)."""
+    pod = rs["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]
+    for port in (pod.get("containers") or [{}])[0].get("ports") or []:
+        if port.get("name") == "serve":
+            return int(port["containerPort"])
+    return 8000
+
+
 def _settled_rayservice(rs: dict) -> list[dict]:
     """A RayService KubeRay has settled: its finalizer, status naming the active cluster,
     the RayCluster (rayClusterConfig as its spec, head ready) and the head and serve
@@ -182,9 +191,10 @@ def _settled_rayservice(rs: dict) -> list[dict]:
                              "listeners": [{"name": "http", "protocol": "HTTP", "port": 80}]}})
         out.append({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
                     "metadata": {"name": f"{name}-httproute", "namespace": ns, "ownerReferences": owner},
-                    "spec": {"parentRefs": [{"name": f"{name}-gateway"}],
+                    "spec": {"parentRefs": [{"name": f"{name}-gateway", "namespace": ns}],
                              "rules": [{"matches": [{"path": {"type": "PathPrefix", "value": "/"}}],
-                                        "backendRefs": [{"name": f"{cluster}-serve-svc", "weight": 100}]}]}})
+                                        "backendRefs": [{"name": f"{cluster}-serve-svc", "namespace": ns,
+                                                         "port": _serve_port(rs), "weight": 100}]}]}})
     return out
 
 

@@ -143,8 +143,9 @@ CASES: dict[str, Case] = {
                            template="topologyConstraint: {topologyName: ta, pack: {required: zone}}"),
                   ok=pcs(clique("worker", top="topologyConstraint: {pack: {required: rack}}"),
                          template="topologyConstraint: {topologyName: ta, pack: {required: zone}}")),
+    # the CRD's own CEL rule (admission, SC011) refuses packDomain on create before the webhook
     "GV027": Case(fail=pcs(template="topologyConstraint: {topologyName: ta, packDomain: rack}"),
-                  ok=pcs(template="topologyConstraint: {topologyName: ta, pack: {required: rack}}")),
+                  ok=pcs(template="topologyConstraint: {topologyName: ta, pack: {required: rack}}"), direct=True),
     "GV028": Case(fail=pcs(clique("worker", top="rollingUpdate: {maxUnavailable: 1}"), spec="updateStrategy: {type: OnDelete}"),
                   ok=pcs(clique("worker", top="rollingUpdate: {maxUnavailable: 1, progressDeadline: 10m}"))),
     # ---------------------------------------------------------------- Grove update rules (with live)
