@@ -10,77 +10,15 @@ Upstream: k8s.io/apimachinery ``pkg/api/validation/objectmeta.go``
 
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping
 
+from ..core.k8s_syntax import is_dns1123_label, is_dns1123_subdomain, is_qualified_name, is_valid_label_value
 from ..core.model import Finding, Obj
 from ..core.paths import field_path
 
 RULE = "SC010"
 
 TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024
-_DNS1123_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
-_DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-_QUALIFIED_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
-_LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
-
-
-def is_dns1123_subdomain(v: str) -> list[str]:
-    out = []
-    if len(v) > 253:
-        out.append("must be no more than 253 characters")
-    if not _DNS1123_SUBDOMAIN.match(v):
-        out.append("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-                   "and must start and end with an alphanumeric character")
-    return out
-
-
-def is_dns1123_label(v: str) -> list[str]:
-    out = []
-    if len(v) > 63:
-        out.append("must be no more than 63 characters")
-    if not _DNS1123_LABEL.match(v):
-        out.append("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
-                   "and must start and end with an alphanumeric character")
-    return out
-
-
-def is_qualified_name(v: str) -> list[str]:
-    """``IsQualifiedName``: an optional DNS-subdomain prefix and ``/``, then a name of
-    at most 63 characters (label and annotation keys)."""
-    parts = v.split("/")
-    if len(parts) == 1:
-        name = parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
-        if not prefix:
-            return ["prefix part must be non-empty"]
-        errs = is_dns1123_subdomain(prefix)
-        if errs:
-            return [f"prefix part {e}" for e in errs]
-    else:
-        return ["a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
-                "with an alphanumeric character, with an optional DNS subdomain prefix and '/'"]
-    if not name:
-        return ["name part must be non-empty"]
-    if len(name) > 63:
-        return ["name part must be no more than 63 characters"]
-    if not _QUALIFIED_NAME.match(name):
-        return ["name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-                "alphanumeric character"]
-    return []
-
-
-def is_valid_label_value(v: str) -> list[str]:
-    out = []
-    if len(v) > 63:
-        out.append("must be no more than 63 characters")
-    if not _LABEL_VALUE.match(v):
-        out.append("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
-                   "and must start and end with an alphanumeric character")
-    return out
-
-
 def check_object_meta(obj: Obj) -> list[Finding]:
     """ObjectMeta findings (rule SC010) of one object; values of the wrong type are the
     schema's to report."""

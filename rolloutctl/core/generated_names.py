@@ -19,8 +19,8 @@ Upstream (kubernetes, k8s.io/apiserver):
 
 from __future__ import annotations
 
-import re
 
+from .k8s_syntax import is_dns1123_subdomain
 from .model import Obj
 
 MAX_PREFIX = 58
@@ -28,7 +28,6 @@ RANDOM_LENGTH = 5
 #: stands for the 5 random characters in names rolloutctl shows (all are in the generator's alphabet)
 PLACEHOLDER = "xxxxx"
 
-_DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 
 
 def generate_name(obj: Obj) -> str | None:
@@ -47,13 +46,7 @@ def generated_name(prefix: str) -> str:
 def prefix_problems(prefix: str) -> list[str]:
     """``NameIsDNSSubdomain(prefix, true)``: the messages the API server gives for a bad prefix."""
     masked = prefix[:-1] + "a" if prefix.endswith("-") else prefix
-    out = []
-    if len(masked) > 253:
-        out.append("must be no more than 253 characters")
-    if not _DNS1123_SUBDOMAIN.match(masked):
-        out.append("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-                   "and must start and end with an alphanumeric character")
-    return out
+    return is_dns1123_subdomain(masked)
 
 
 def is_generated(obj: Obj) -> bool:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
+from ...core.k8s_syntax import is_dns1123_subdomain, is_qualified_name, is_valid_label_value
 from ...core.model import Finding, Obj
 from ...core.paths import field_path
 from .defaults import default_pcs
@@ -49,10 +50,6 @@ Problem = tuple[Path, str]
 
 # --------------------------------------------------------------------------- helpers
 
-_DNS1123_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-_DNS1123_SUBDOMAIN_RE = re.compile(rf"^{_DNS1123_LABEL}(\.{_DNS1123_LABEL})*$")
-_QUALIFIED_NAME_RE = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
-_LABEL_VALUE_RE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
 _ENV_VAR_NAME_RE = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
 _DURATION_RE = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)")
 _DURATION_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
@@ -64,37 +61,8 @@ def _q(name: str) -> str:
     """A user's name in a message; very long ones are cut (their length is in the message)."""
     return repr(name) if len(name) <= 80 else repr(name[:60]) + f"… ({len(name)} characters)"
 
-def dns_subdomain_errors(value: str) -> list[str]:
-    """``IsDNS1123Subdomain`` of k8s.io/apimachinery (lower-case RFC 1123, at most 253)."""
-    errs = []
-    if len(value) > 253:
-        errs.append("must be no more than 253 characters")
-    if not _DNS1123_SUBDOMAIN_RE.match(value):
-        errs.append("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
-                    "'-' or '.', and must start and end with an alphanumeric character")
-    return errs
-
-
-def qualified_name_errors(value: str) -> list[str]:
-    """``IsQualifiedName``: an optional DNS subdomain prefix and '/', then a name of at most 63."""
-    parts = value.split("/")
-    if len(parts) > 2:
-        return ["a qualified name must have at most one '/'"]
-    name = parts[-1]
-    errs = []
-    if len(parts) == 2:
-        if not parts[0]:
-            errs.append("prefix part must be non-empty")
-        else:
-            errs.extend("prefix part " + e for e in dns_subdomain_errors(parts[0]))
-    if not name:
-        errs.append("name part must be non-empty")
-    elif len(name) > 63:
-        errs.append("name part must be no more than 63 characters")
-    elif not _QUALIFIED_NAME_RE.match(name):
-        errs.append("name part must consist of alphanumeric characters, '-', '_' or '.', and must start "
-                    "and end with an alphanumeric character")
-    return errs
+dns_subdomain_errors = is_dns1123_subdomain  # IsDNS1123Subdomain (core/k8s_syntax.py)
+qualified_name_errors = is_qualified_name  # IsQualifiedName (core/k8s_syntax.py)
 
 
 def parse_go_duration(value: Any) -> float | None:
@@ -462,7 +430,7 @@ def validate_pod_clique_template_spec(c: Check) -> Iterator[Problem]:
             val = v if isinstance(v, str) else ""
             if len(val) > 63:
                 yield _clique(i, "labels", key), f"invalid label value {val!r}: must be no more than 63 characters"
-            elif not _LABEL_VALUE_RE.match(val):
+            elif is_valid_label_value(val):
                 yield _clique(i, "labels", key), (
                     f"invalid label value {val!r}: must be empty or consist of alphanumeric characters, '-', '_' "
                     "or '.', and must start and end with an alphanumeric character")
