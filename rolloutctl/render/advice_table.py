@@ -3,22 +3,19 @@ and why the other strategies cannot meet the constraints."""
 
 from __future__ import annotations
 
-import io
 from typing import Sequence
 
 from ..core.advice import Advice
 from .advice_common import (PROPOSED_NOTE, constraints_line, frontier_cells, header, label, patch_yaml, search_line, summary_line,
                             title)
+from .console import buffer_console
 
 
 def render(advices: Sequence[Advice], color: bool, width: int = 110) -> str:
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    buf = io.StringIO()
-    console = Console(file=buf, force_terminal=color, no_color=not color, width=width, highlight=False,
-                      color_system="standard" if color else None, emoji=False)
+    console, buf = buffer_console(color, width)
     for n, a in enumerate(advices):
         if n:
             console.print()

@@ -3,23 +3,20 @@ stuck row is stuck and what to do about it."""
 
 from __future__ import annotations
 
-import io
 from typing import Sequence
 
 from ..core.model import Comparison
 from .comparison_common import cells, header, stuck_rows, title
+from .console import buffer_console
 
 OUTCOME_STYLE = {"converged": "green", "noop": "", "stuck": "bold red"}
 
 
 def render(comparisons: Sequence[Comparison], color: bool, width: int = 110) -> str:
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    buf = io.StringIO()
-    console = Console(file=buf, force_terminal=color, no_color=not color, width=width, highlight=False,
-                      color_system="standard" if color else None, emoji=False)
+    console, buf = buffer_console(color, width)
     for n, c in enumerate(comparisons):
         if n:
             console.print()

@@ -4,22 +4,18 @@ each object, then a summary line and the disruptive consequences listed once mor
 
 from __future__ import annotations
 
-import io
-
 from ..core.model import Diff
 from .diff_common import (EFFECT_STYLE, OP_MARK, STATUS_STYLE, change_text, disruptive, effects_of, line_diff,
                           summary_line, title, where)
+from .console import buffer_console
 
 _OP_STYLE = {"add": "green", "remove": "red", "replace": "yellow"}
 
 
 def render(diff: Diff, color: bool, width: int = 120) -> str:
-    from rich.console import Console
     from rich.text import Text
 
-    buf = io.StringIO()
-    console = Console(file=buf, force_terminal=color, no_color=not color, width=width, highlight=False,
-                      color_system="standard" if color else None, emoji=False, markup=False)
+    console, buf = buffer_console(color, width, markup=False)
     shown = [o for o in diff.objects if o.status != "unchanged"]
     for n, o in enumerate(shown):
         if n:

@@ -4,23 +4,20 @@ and the headline and summary again at the end (long plans scroll)."""
 
 from __future__ import annotations
 
-import io
 from typing import Sequence
 
 from ..core.model import Plan
 from .plan_common import VERB_STYLE, action_line, grouped, headline, summary_line
 from .plan_view import changes_text, min_width, phase_of_step, phase_rows, provenance, waits_lines
+from .console import buffer_console
 
 MAX_LINES = 12
 
 
 def render(plans: Sequence[Plan], color: bool, width: int = 100, steps: bool = False) -> str:
-    from rich.console import Console
     from rich.text import Text
 
-    buf = io.StringIO()
-    console = Console(file=buf, force_terminal=color, no_color=not color, width=width, highlight=False,
-                      color_system="standard" if color else None, emoji=False)
+    console, buf = buffer_console(color, width)
     for n, p in enumerate(plans):
         if n:
             console.print()
