@@ -52,6 +52,7 @@ OBSERVED = "observed"
 
 DEPRECATED_VERSION = "SC008"
 DUPLICATE_OBJECT = "SC009"
+DUPLICATE_ACROSS_FILES = "SC013"
 
 Lookup = Callable[[str, str], "KindDescriptor | None"]
 #: (group, kind) -> JSON Schema of the types the models read of an observed object
@@ -210,7 +211,11 @@ def duplicates(objs: Iterable[Obj]) -> list[Finding]:
     return [f for f in duplicates_per_object(objs) if f is not None]
 
 
-def duplicates_per_object(objs: Iterable[Obj]) -> list[Finding | None]:
+def duplicates_per_object(objs: Iterable[Obj], *, across_files_warn: bool = False) -> list[Finding | None]:
+    """One finding (or None) per object. ``across_files_warn`` (lint): copies in two
+    different files are ``SC013`` warnings, not ``SC009`` errors -- a repository of
+    manifests often holds alternative variants of one object (samples, per-environment
+    files) that are never applied together; within one file they always are."""
     seen: dict[tuple, Obj] = {}
     out: list[Finding | None] = []
     for o in objs:
@@ -220,20 +225,26 @@ def duplicates_per_object(objs: Iterable[Obj]) -> list[Finding | None]:
             seen[key] = o
             out.append(None)
             continue
+        where = f"at {first.file}:{first.line} and {o.file}:{o.line}"
+        if across_files_warn and first.file != o.file:
+            out.append(Finding(DUPLICATE_ACROSS_FILES, "warning", o.file, o.line,
+                               f"{o.kind} {o.namespace}/{o.name} is defined in two files: {where}; they cannot be "
+                               "applied together (plan and diff refuse them as one input)", "", o.ref))
+            continue
         out.append(Finding(DUPLICATE_OBJECT, "error", o.file, o.line,
-                           f"duplicate {o.kind} {o.namespace}/{o.name}: at {first.file}:{first.line} "
-                           f"and {o.file}:{o.line}", "", o.ref))
+                           f"duplicate {o.kind} {o.namespace}/{o.name}: {where}", "", o.ref))
     return out
 
 
 def admit(objs: Sequence[Obj], lookup: Lookup, *, side: str = DESIRED, namespace: str | None = None,
           read_schemas: ReadSchemas | None = None, stored: Sequence[Obj] = (),
-          distinct: Callable[[Obj], bool] | None = None) -> Admission:
+          distinct: Callable[[Obj], bool] | None = None, across_files_warn: bool = False) -> Admission:
     """Admit every object of one input (desired or observed). ``lookup(group, kind)``
     is the kinds' registry (``kinds.descriptor``); ``namespace`` is ``-n``;
     ``read_schemas`` (observed side) the types the models read (``kinds.read_schema``);
     ``stored`` the admitted observed objects a desired object may update; ``distinct``
-    says which objects are never duplicates (named by the API server: ``generateName``)."""
+    says which objects are never duplicates (named by the API server: ``generateName``);
+    ``across_files_warn`` see ``duplicates_per_object``."""
     out = Admission()
     olds = {(group_of(o.api_version), o.kind, o.namespace, o.name): o for o in stored}
     for obj in objs:
@@ -246,7 +257,7 @@ def admit(objs: Sequence[Obj], lookup: Lookup, *, side: str = DESIRED, namespace
         out.found.append(findings)
     if side == DESIRED:
         named = [o for o in out.objects if distinct is None or not distinct(o)]
-        dups = {id(o): d for o, d in zip(named, duplicates_per_object(named))}
+        dups = {id(o): d for o, d in zip(named, duplicates_per_object(named, across_files_warn=across_files_warn))}
         for o, fs in zip(out.objects, out.found):
             dup = dups.get(id(o))
             if dup is not None:

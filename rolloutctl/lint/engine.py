@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from importlib import import_module
 from typing import Any, Callable, Mapping, Sequence
 
-from ..admit import DESIRED, DUPLICATE_OBJECT, OBSERVED, admit
+from ..admit import DESIRED, DUPLICATE_ACROSS_FILES, DUPLICATE_OBJECT, OBSERVED, admit
 from ..admit.meta import RULE as OBJECT_META
 from ..core.generated_names import generate_name, is_generated, prefix_problems, with_generated_name
 from ..core.model import Finding, LintReport, Obj, ObjectRef
@@ -203,13 +203,13 @@ def lint(inp: LintInput) -> LintReport:
     originals = list(inp.objects)
     # the API server names a generateName object before any other check
     desired = admit([with_generated_name(o) for o in originals], descriptor, side=DESIRED, namespace=inp.namespace,
-                    stored=observed.objects, distinct=is_generated)
+                    stored=observed.objects, distinct=is_generated, across_files_warn=True)
     live: dict[ObjectRef, Obj] = {}
     for o in observed.objects:
         live.setdefault(o.ref, o)
     for orig, obj, found in zip(originals, desired.objects, desired.found):
         if not is_modelled(obj):
-            findings.extend(f for f in found if f.rule == DUPLICATE_OBJECT)
+            findings.extend(f for f in found if f.rule in (DUPLICATE_OBJECT, DUPLICATE_ACROSS_FILES))
             if inp.strict:
                 findings.append(Finding(
                     rule="IN002", severity="error", file=obj.file, line=obj.line,

@@ -342,6 +342,61 @@ _BUILTIN: list[tuple[str, str, str, str, str]] = [
 
     Remediation: Shorten or fix the key or value; long text belongs in an annotation.
     """),
+    ("SC011", "cel-rule", "error", "schema", """A CEL validation rule of the CRD (``x-kubernetes-validations``) is false.
+
+    The API server evaluates every CEL rule a CRD schema carries, with ``self``
+    bound to the field that carries it (transition rules, which name ``oldSelf``,
+    only on update), and refuses the object with the rule's message.
+
+    Upstream: k8s.io/apiextensions-apiserver pkg/apiserver/schema/cel/validation.go#Validate
+
+    Bad:
+        # grove.io PodCliqueSet: has(self.pack) || has(self.packDomain)
+        topologyConstraint: {topologyName: racks}
+
+    Good:
+        topologyConstraint: {topologyName: racks, pack: {required: rack}}
+
+    Remediation: Change the field so that the rule holds; the message says what it requires.
+    """),
+    ("SC012", "cel-rule-not-evaluated", "warning", "schema", """A CEL validation rule of the CRD could not be evaluated here.
+
+    The rule uses a Kubernetes CEL extension (quantity, regex, URL or optional
+    functions) the evaluator does not implement. It is reported, never passed
+    silently: the API server may still refuse the object.
+
+    Upstream: k8s.io/apiserver pkg/cel/library
+
+    Bad:
+        # a rule such as quantity(self.memory).isGreaterThan(quantity('1Gi'))
+
+    Good:
+        # rules in standard CEL are evaluated
+
+    Remediation: Check the object against a cluster (``kubectl apply --dry-run=server``).
+    """),
+    ("SC013", "duplicate-across-files", "warning", "input", """Two files define the same object.
+
+    Two documents in different files with the same API group, kind, namespace (after
+    defaulting) and name. A repository often keeps variants of one object (samples,
+    per-environment files) that are never applied together, so ``lint`` warns; given
+    together to ``plan`` or ``diff`` they are one input and are refused (exit 2) as
+    ``SC009``. In one file they are always ``SC009``.
+
+    Upstream: kubectl apply (one object per group, kind, namespace and name)
+
+    Bad:
+        # a.yaml
+        metadata: {name: svc}
+        # b.yaml
+        metadata: {name: svc, namespace: default}
+
+    Good:
+        # b.yaml
+        metadata: {name: svc-canary}
+
+    Remediation: Give the variants different names or namespaces, or lint them in separate runs.
+    """),
     ("SP001", "suppression-needs-reason", "error", "suppression", """A ``rolloutctl.dev/ignore`` annotation entry has no reason.
 
     Each entry reads ``ID: reason`` (several IDs may share a reason: ``ID1,ID2: reason``;
@@ -377,7 +432,7 @@ _BUILTIN: list[tuple[str, str, str, str, str]] = [
 ]
 
 #: who refuses what a built-in rule finds, where the scope does not say it
-_BUILTIN_ENFORCER = {"SC006": "pods", "SC009": "rolloutctl", "CF001": "rolloutctl", "SP001": "rolloutctl", "SP002": "rolloutctl"}
+_BUILTIN_ENFORCER = {"SC006": "pods", "SC009": "rolloutctl", "SC013": "rolloutctl", "CF001": "rolloutctl", "SP001": "rolloutctl", "SP002": "rolloutctl"}
 
 #: rules that a suppression annotation cannot silence
 UNSUPPRESSIBLE = frozenset({"IN001", "IN002", "SC009", "SP001", "SP002", "CF001"})

@@ -266,3 +266,18 @@ def test_go_integer_spellings_are_numbers(cli, tmp_path, spelling):
     doc = _plan(cli, p)
     pods = [a for s in doc["steps"] for a in s["actions"] if a["verb"] == "create" and a["kind"] == "Pod"]
     assert len(pods) == (30 if spelling == "3_0" else 3)
+
+
+def test_one_object_in_two_files_warns_in_lint_and_stops_plan_and_diff(cli, tmp_path):
+    """Variants of one object in two files (samples, per-environment copies) are a lint
+    warning (SC013): a repository may hold them. Given to plan or diff together they are
+    one input, and the object is ambiguous: exit 2, SC009 naming both files."""
+    a = write(tmp_path, "a.yaml", pcs())
+    b = write(tmp_path, "b.yaml", pcs(replicas=2))
+    r, findings = _lint(cli, a, b)
+    assert r.exit_code == 0
+    assert [(f["rule"], f["severity"], f["file"]) for f in findings] == [("SC013", "warning", b)]
+    assert f"{a}:1 and {b}:1" in findings[0]["message"]
+    for command in ("plan", "next"):
+        assert_input_error(cli(command, a, b), b, f"SC009: duplicate PodCliqueSet default/inf: at {a}:1 and {b}:1")
+    assert_input_error(cli("diff", a, b, "--live", a), b, "SC009: duplicate PodCliqueSet default/inf")

@@ -18,6 +18,8 @@ class Case:
     direct: bool = False
     #: a ``.rolloutctl.yaml`` for the run (its findings are reported at that file)
     config: str | None = None
+    #: another file, linted before the fixture in the same run
+    before: str | None = None
 
 
 def _ind(text: str, n: int) -> str:
@@ -85,6 +87,10 @@ CASES: dict[str, Case] = {
     "SC008": Case(fail=rs().replace("ray.io/v1\n", "ray.io/v1alpha1\n", 1), ok=rs()),
     "SC009": Case(fail=pcs() + "---\n" + pcs().replace("  name: inf\n", "  name: inf\n  namespace: default\n", 1),
                   ok=pcs() + "---\n" + pcs(name="inf2")),
+    "SC011": Case(fail=pcs(template="topologyConstraint: {topologyName: t}"),
+                  ok=pcs(template="topologyConstraint: {topologyName: t, pack: {required: rack}}")),
+    # the same object in two files: a warning in lint (variants), an error for plan/diff
+    "SC013": Case(fail=pcs(), ok=pcs(name="inf2"), before=pcs()),
     "SC010": Case(fail=pcs(meta="labels:\n  team: " + "x" * 64), ok=pcs(meta="labels:\n  team: " + "x" * 63)),
     "SP001": Case(fail=pcs(TWO.replace("name: worker", "name: pworker") + clique("worker"),
                            meta="annotations:\n  rolloutctl.dev/ignore: GV301"),

@@ -16,9 +16,10 @@ from rolloutctl.lint.registry import all_rules
 from rolloutctl.schemas_access import schema
 
 from .cases import EXPLICIT, clique, pcs, rs
+from tests.conftest import UPSTREAM as SHARED_UPSTREAM
 
 REPO = Path(__file__).resolve().parents[2]
-UPSTREAM = REPO / ".." / "shared" / "upstream"
+UPSTREAM = SHARED_UPSTREAM
 runner = CliRunner()
 
 
@@ -107,7 +108,14 @@ def test_every_kuberay_sample_lints_clean():
     files = _samples("kuberay")
     r = run("lint", "-o", "json", *map(str, files))
     assert r.exit_code == 0, r.stdout
-    assert findings(r.stdout) == []
+    # the samples are variants of one another: several name `rayservice-sample`. Linted
+    # together that is a warning at each later copy (SC013), never an error; alone, each is clean
+    found = findings(r.stdout)
+    assert {(f["rule"], f["severity"]) for f in found} <= {("SC013", "warning")}
+    assert all(f["object"]["name"] == "rayservice-sample" for f in found)
+    for f in files:
+        alone = run("lint", "-o", "json", str(f))
+        assert alone.exit_code == 0 and findings(alone.stdout) == [], (f, alone.stdout)
 
 
 def test_only_the_grove_sample_without_role_name_fails_on_that_field():

@@ -11,8 +11,9 @@ import pytest
 import yaml
 
 from rolloutctl.lint.schema import iter_property_names, load_schema
+from tests.conftest import UPSTREAM as SHARED_UPSTREAM
 
-UPSTREAM = Path(__file__).resolve().parents[2] / ".." / "shared" / "upstream"
+UPSTREAM = SHARED_UPSTREAM
 
 CRDS = {
     "rayservice.schema.json": ("kuberay/ray.io_rayservices.yaml", "v1", "RayService", "kuberay"),

@@ -12,8 +12,9 @@ from rolloutctl.kinds.kuberay.validation import RULES, first_error, validate
 from rolloutctl.load.files import load_paths
 
 from .helpers import base, edit, incremental, obj
+from tests.conftest import UPSTREAM as SHARED_UPSTREAM
 
-UPSTREAM = Path(__file__).resolve().parents[3] / ".." / "shared" / "upstream" / "kuberay" / "samples"
+UPSTREAM = SHARED_UPSTREAM / "kuberay" / "samples"
 
 
 def rules_of(raw: dict) -> set[str]:
