@@ -13,7 +13,9 @@ A rule that evaluates to false is the rule's ``message`` at the node's path (plu
 ``cel-python`` implements standard CEL; the Kubernetes extension libraries
 (``k8s.io/apiserver/pkg/cel/library``: quantity, lists, regex, urls, most of the
 optional types) it lacks. A rule that needs one is reported as a warning "not
-evaluated" (``SC012``), never passed silently. One piece of the optional types is
+evaluated" (``SC012``), never passed silently. Rules in the subset ``cel_core`` covers
+are evaluated there first (no parser to build); the rest, and whatever it cannot
+decide, by ``cel-python``. One piece of the optional types is
 registered with the library, because ``optionalOldSelf`` rules need it on every
 create: ``oldSelf`` is then an empty optional and ``oldSelf.hasValue()`` is false
 (``cel-go`` ``ext`` optional types: ``optional.none().hasValue() == false``).
@@ -26,6 +28,7 @@ from typing import Any, Iterator, Mapping
 
 from ..core.model import Finding, Obj
 from ..core.paths import field_path
+from . import cel_core
 
 RULE_FAILED = "SC011"
 NOT_EVALUATED = "SC012"
@@ -62,6 +65,15 @@ _EMPTY_OPTIONAL = object()
 
 
 def _evaluate(rule: str, bindings: Mapping[str, Any]) -> bool:
+    """The rule's result: by ``cel_core`` when the rule is in its subset and evaluates
+    cleanly (no CEL parser to build), else by ``cel-python``."""
+    try:
+        return cel_core.evaluate(rule, {k: cel_core.EMPTY if v is _EMPTY_OPTIONAL else v for k, v in bindings.items()})
+    except (cel_core.Unsupported, cel_core.EvalError):
+        return _evaluate_reference(rule, bindings)
+
+
+def _evaluate_reference(rule: str, bindings: Mapping[str, Any]) -> bool:
     import celpy
     from celpy import celtypes
 
