@@ -516,7 +516,7 @@ def diff_command(  # noqa: C901 - options are wiring
         from . import app as usecases
         from .load.config import describe_expired
         from .load.files import Limits
-        from .render.diff_common import render_diff
+        from .render import render_diff
 
         cfg = _repo_config(config)
         fail_spec = fail_on if fail_on is not None else (",".join(cfg.fail_on) if cfg.fail_on else None)

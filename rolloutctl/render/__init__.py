@@ -62,3 +62,18 @@ def render_advice(advices: Sequence[Any], fmt: str, color: bool, width: int | No
         return html(advices)
     from .advice_table import render
     return render(advices, color, width) if width else render(advices, color)
+
+
+def render_diff(diff: Any, fmt: str, color: bool, width: int | None = None) -> str:
+    """``diff`` output (``kind: Diff``)."""
+    if fmt == "json":
+        from .data import to_json
+        return to_json(diff.to_dict())
+    if fmt == "yaml":
+        from .data import to_yaml
+        return to_yaml(diff.to_dict())
+    if fmt == "markdown":
+        from .diff_markdown import render
+        return render(diff)
+    from .diff_table import render
+    return render(diff, color, width) if width else render(diff, color)

@@ -1,5 +1,5 @@
 """Shared presentation of a Diff (lookups and wording only; nothing is computed here
-that is not already in the Diff) and the format dispatcher."""
+that is not already in the Diff); ``render.render_diff`` picks the renderer."""
 
 from __future__ import annotations
 
@@ -16,20 +16,6 @@ EFFECT_STYLE = {"rejected": "bold red", "teardown": "bold red", "recreate": "red
 #: effects listed again after the summary line, most disruptive first
 DISRUPTIVE = ("rejected", "teardown", "recreate", "rollout")
 MAX_VALUE = 60
-
-
-def render_diff(diff: Diff, fmt: str, color: bool, width: int | None = None) -> str:
-    if fmt == "json":
-        from .data import to_json
-        return to_json(diff.to_dict())
-    if fmt == "yaml":
-        from .data import to_yaml
-        return to_yaml(diff.to_dict())
-    if fmt == "markdown":
-        from .diff_markdown import render
-        return render(diff)
-    from .diff_table import render
-    return render(diff, color, width) if width else render(diff, color)
 
 
 def _covers(impact_path: str, change_path: str) -> bool:

@@ -250,6 +250,17 @@ def _replica_of_armed(pcs: PCS, world: World, key: tuple[str, str]) -> int:
     return U.pcs_replica_of(o) if o is not None else -1
 
 
+def min_available_breached_replicas(pcs: PCS, world: World) -> list[int]:
+    """PodCliqueSet replicas with an armed breach (a standalone PodClique that was
+    scheduled once, or a scaling group healthy once and not being gang-terminated,
+    with ``MinAvailableBreached=True``), whatever the termination delay; replicas
+    missing a standalone PodClique are skipped.
+    Upstream: ``podcliquesetreplica/gangterminate.go`` ``getPCSReplicaDeletionWork``
+    (its ``minAvailableBreachedConstituents`` and ``pcsIndicesToTerminate``)."""
+    work = get_pcs_replica_deletion_work(pcs, world, None)
+    return sorted(set(work.to_terminate) | set(work.breached))
+
+
 def create_pcs_replica_delete_task(pcs: PCS, world: World, i: int, names: Sequence[str]) -> list[Action]:
     """Delete every PodClique of replica ``i`` (standalone and scaling-group members,
     by the replica-index label), then set ``GangTerminationInProgress=True`` on each of

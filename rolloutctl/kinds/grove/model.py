@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ...core.environment import Environment, add
+from ...core.environment import Environment
 from ...core.kind import Progress
-from ...core.model import (Comparison, STUCK_GANG_GATED, STUCK_INSUFFICIENT_CAPACITY, STUCK_NEVER_READY, Action, Change,
-                           Finding, Impact, Obj, ObjectRef, Stuck, Warning, describe_actions)
-from ...core.quantity import format_quantity
+from ...core.model import Action, Change, Comparison, Finding, Impact, Obj, Stuck, Warning, describe_actions
 from ...core.world import World, key_of
 from . import cluster
 from . import controllers as C
@@ -18,14 +16,13 @@ from . import gang_terminate as GT
 from . import names as N
 from . import objects as O
 from . import observed as OBS
-from . import ondelete as _ondelete  # noqa: F401  (registers the OnDelete policy)
-from . import rolling_recreate as _rolling_recreate  # noqa: F401  (registers RollingRecreate)
 from . import status as ST
 from . import summary as SUM
 from . import update_common as U
-from .policy import Policy, policy_for
+from .diagnose import diagnose
+from .policy import Policy
 from .spec import PCS
-from . import proposed  # noqa: F401,E402  registers the proposed strategies (RollingUpdate, ReplicaRecreate)
+from .strategies import policy_for
 
 #: world.memory key: warnings about the starting state, computed once by ``observe``
 MEM_WARNINGS = "grove.warnings"
@@ -455,63 +452,3 @@ def _with_status(obj: Obj, status: Mapping[str, Any]) -> Obj:
     raw = dict(obj.raw)
     raw["status"] = dict(status)
     return Obj(raw, obj.file, obj.line, obj.lines)
-
-
-def diagnose(pcs: PCS, world: World, env: Environment) -> Stuck:
-    """Why nothing moves: a gang that does not fit (InsufficientCapacity), pods that
-    never turn Ready (NeverReady), or a scaled gang gated on a base gang that is
-    itself waiting (GangGated)."""
-    pods = [p for p in C.owned(world, "Pod", pcs) if O.pod_active(p)]
-    cache: dict = {}
-    used = cluster.used_resources(pods, cache)
-    by_gang: dict[str, list[Obj]] = {}
-    for p in pods:
-        by_gang.setdefault(p.labels.get(N.L_PODGANG, ""), []).append(p)
-    # 1. gangs that cannot be placed
-    short_msgs: list[str] = []
-    blocked: list[ObjectRef] = []
-    gated_on: list[str] = []
-    for pg in sorted(C.owned(world, "PodGang", pcs), key=lambda g: g.name):
-        members = [p for p in by_gang.get(pg.name, []) if not O.pod_scheduled(p)]
-        if not members:
-            continue
-        if all(O.pod_gated(p) for p in members):
-            base = members[0].labels.get(N.L_BASE_PODGANG)
-            if base:
-                gated_on.append(f"PodGang {pg.name} is gated until its base gang {base} is scheduled")
-                blocked.append(pg.ref)
-            continue
-        waiting = cluster.gang_shortfall(pg, by_gang.get(pg.name, []))
-        what = "its gang minimum of"
-        if not waiting:  # the gang is placed; pods beyond its minimum wait one by one
-            waiting = [p for p in members if not O.pod_gated(p)][:1]
-            what = "one more pod of"
-        req: dict[str, int] = {}
-        for p in waiting:
-            add(req, cluster.requests_of(p, cache))
-        short = env.short(used, req)
-        if waiting and short:
-            need = ", ".join(f"{r}={format_quantity(req.get(r, 0), r)}" for r in short)
-            free = ", ".join(f"{r}={format_quantity(max(0, env.capacity[r] - used.get(r, 0)), r)}" for r in short)
-            short_msgs.append(f"PodGang {pg.name} cannot place {what} {len(waiting)} pods: they need {need}, "
-                              f"only {free} of the capacity is free")
-            blocked.append(pg.ref)
-    if short_msgs:
-        msg = "; ".join(short_msgs + gated_on)
-        return Stuck(STUCK_INSUFFICIENT_CAPACITY, msg, tuple(sorted(set(blocked))),
-                     ("free capacity or raise --capacity", "lower replicas or minAvailable"))
-    # 2. pods that never become ready
-    nr = [p for p in pods if O.pod_scheduled(p) and not O.pod_ready(p) and cluster.never_ready(env, p)]
-    if nr:
-        pclqs = sorted({p.labels.get(N.L_PCLQ, "") for p in nr})
-        return Stuck(STUCK_NEVER_READY, f"{len(nr)} pods of {', '.join(pclqs)} never become Ready",
-                     tuple(ObjectRef("PodClique", pcs.namespace, n, N.API_CORE) for n in pclqs),
-                     ("fix the image or probes of the failing clique",))
-    if gated_on:
-        return Stuck(STUCK_GANG_GATED, "; ".join(gated_on), tuple(sorted(set(blocked))))
-    waiting = [p for p in pods if not O.pod_ready(p)]
-    if waiting:
-        pclqs = sorted({p.labels.get(N.L_PCLQ, "") for p in waiting})
-        return Stuck(STUCK_NEVER_READY, f"{len(waiting)} pods of {', '.join(pclqs)} wait for startup dependencies that never become Ready",
-                     tuple(ObjectRef("PodClique", pcs.namespace, n, N.API_CORE) for n in pclqs))
-    return Stuck(STUCK_NEVER_READY, "the rollout waits for a condition the model cannot satisfy", ())

@@ -15,7 +15,7 @@ from . import controllers as C
 from . import names as N
 from . import objects as O
 from . import update_common as U
-from .policy import POLICIES, Policy
+from .policy import Policy
 from .rolling_recreate import init_or_reset_pclq_update, should_reset_or_trigger_pclq_update, _status
 from .spec import PCS
 
@@ -110,5 +110,3 @@ def outdated_pod_warnings(pcs: PCS, world: World) -> list[Warning]:
                     f"(OnDelete, GREP-291): {detail}. Delete them one at a time (`kubectl delete pod NAME`) "
                     "to move them to the new template.", "spec.updateStrategy.type")]
 
-
-POLICIES["OnDelete"] = OnDelete

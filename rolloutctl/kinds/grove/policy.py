@@ -1,14 +1,13 @@
 """Update strategies plug into the Grove controllers through ``Policy``.
 
 The controllers in ``controllers.py`` create, scale and garbage-collect; a policy
-adds what a strategy does on top in each controller's pass. ``policy_for`` picks
-the policy of a PodCliqueSet's ``spec.updateStrategy.type``; strategy modules
-register themselves in ``POLICIES``.
+adds what a strategy does on top in each controller's pass. ``strategies.STRATEGIES``
+maps a PodCliqueSet's ``spec.updateStrategy.type`` to its policy.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ...core.environment import Environment
 from ...core.model import Action, Obj, Stuck, Warning
@@ -103,10 +102,3 @@ class Policy:
         """A step title a person reads; None lets the model count verbs and kinds."""
         return None
 
-
-POLICIES: dict[str, Callable[[], Policy]] = {}
-
-
-def policy_for(pcs: PCS) -> Policy:
-    factory = POLICIES.get(pcs.strategy_type)
-    return factory() if factory is not None else Policy()

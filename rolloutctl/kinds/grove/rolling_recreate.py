@@ -27,10 +27,12 @@ from ...core.environment import Environment
 from ...core.model import (STUCK_PROGRESS_DEADLINE, Action, Obj, ObjectRef, Stuck, Warning, describe_actions)
 from ...core.world import World, mark_terminating
 from . import controllers as C
+from . import gang_terminate as GT
 from . import names as N
 from . import objects as O
 from . import update_common as U
-from .policy import POLICIES, Policy
+from .diagnose import diagnose as generic
+from .policy import Policy
 from .spec import PCS
 
 
@@ -80,7 +82,7 @@ def orchestrate_rolling_update(pcs: PCS, world: World, status: Mapping[str, Any]
         acts.append(_status(live, {"updateProgress": dict(up)},
                             f"replica {cur} is updated: its standalone PodCliques and scaling groups run the new template",
                             f"{U.R_PCS_RU}#updatePCSWithReplicaUpdateProgress", hidden=False, index=cur))
-    breached = sorted(gang.breached) if gang is not None else U.min_available_breached_replicas(pcs, world)
+    breached = sorted(gang.breached) if gang is not None else GT.min_available_breached_replicas(pcs, world)
     ordered = U.order_pcs_replica_info(pcs, pending, breached)
     if ordered:
         nxt = ordered[0]
@@ -595,8 +597,6 @@ def diagnose_update(pcs: PCS, world: World, env: Environment) -> Stuck | None:
     (PR #817), its ``UpdateInProgress`` condition would turn Unknown with reason
     ``ProgressDeadlineExceeded``: the model is untimed, so it reports that only for a
     wait that can never end (whatever the deadline's length)."""
-    from .model import diagnose as generic
-
     live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
     if live is None or not U.pcs_update_in_progress(pcs, live.status):
         return None
@@ -628,5 +628,3 @@ def diagnose_update(pcs: PCS, world: World, env: Environment) -> Stuck | None:
     return Stuck(base.reason, msg, blocked, base.remedies + (
         "fix the new template and apply again (the update restarts)",))
 
-
-POLICIES["RollingRecreate"] = RollingRecreate

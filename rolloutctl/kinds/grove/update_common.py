@@ -483,18 +483,6 @@ def order_pcs_replica_info(pcs: PCS, infos: Sequence[PCSReplicaInfo], breached: 
     return sorted(infos, key=lambda r: (num_scheduled_pods(pcs, r) != 0, r.index not in b, r.index))
 
 
-def min_available_breached_replicas(pcs: PCS, world: World) -> list[int]:
-    """PodCliqueSet replicas with an armed breach (a standalone PodClique that was
-    scheduled once, or a scaling group healthy once and not being gang-terminated,
-    with ``MinAvailableBreached=True``), whatever the termination delay; replicas
-    missing a standalone PodClique are skipped.
-    Upstream: ``podcliquesetreplica/gangterminate.go`` ``getPCSReplicaDeletionWork``
-    (its ``minAvailableBreachedConstituents`` and ``pcsIndicesToTerminate``)."""
-    from .gang_terminate import get_pcs_replica_deletion_work
-    work = get_pcs_replica_deletion_work(pcs, world, None)
-    return sorted(set(work.to_terminate) | set(work.breached))
-
-
 # ----------------------------------------------------------------------------- availability
 
 

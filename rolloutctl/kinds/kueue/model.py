@@ -30,6 +30,9 @@ from ..kuberay.model import API as RAY_API
 from ..kuberay.model import RC, RS, RayServiceModel, head_phase, HEAD_PENDING
 from ..kuberay.model import display as kr_display
 from . import controllers as k
+from .phases import kueue_phrase, phase_of, phase_title
+from .phases import pod_set_counts as _ps
+from .provenance import not_modelled, operators
 from .workload import (CQ, ELASTIC_GATE, KUEUE_API, KUEUE_KINDS, LQ, QUEUE_LABEL, RF, WL, Quota, admitted,
                        assign_flavors, build_pod_sets, cluster_templates, condition, counts, created_at, display,
                        evicted, find_queue, finished, owner_of, quantities, quota_of, quota_reserved, requests_of,
@@ -549,7 +552,7 @@ class KueueRayServiceModel:
             if kr:
                 parts.append("KubeRay: " + self.kr.title(acts, world))
             else:
-                parts.append("Kueue: " + "; ".join(dict.fromkeys(_kueue_phrase(a) for a in acts)))
+                parts.append("Kueue: " + "; ".join(dict.fromkeys(kueue_phrase(a) for a in acts)))
         return " | ".join(parts)
 
     def warnings(self, desired: Obj, world: World) -> list[Warning]:
@@ -561,19 +564,15 @@ class KueueRayServiceModel:
 
     # phases and provenance: kinds/kueue/phases.py, kinds/kueue/provenance.py
     def phase_of(self, desired: Obj, step: Any) -> Any:
-        from .phases import phase_of
         return phase_of(self.kr, desired, step)
 
     def phase_title(self, desired: Obj, label: Any, steps: Sequence[Any]) -> str | None:
-        from .phases import phase_title
         return phase_title(self.kr, desired, label, steps)
 
     def operators(self, desired: Obj) -> list[Any]:
-        from .provenance import operators
         return list(self.kr.operators(desired)) + operators(self.mode)
 
     def not_modelled(self, desired: Obj, world: World) -> list[Warning]:
-        from .provenance import not_modelled
         return list(self.kr.not_modelled(desired, world)) + not_modelled(self.mode)
 
     def rejected_at_admission(self, finding: Finding) -> bool:
@@ -616,47 +615,8 @@ def compare_rows(model: KueueRayServiceModel, desired: Obj, observed: Sequence[O
     return rows
 
 
-def _ps(c: Mapping[str, int]) -> str:
-    """Pod set counts as ``head×2, gpu×4``."""
-    return ", ".join(f"{n}×{v}" for n, v in c.items()) or "none"
-
-
 def _fmt(res: Mapping[str, int]) -> str:
     return ", ".join(f"{r} {v}" for r, v in quantities(res).items()) or "nothing"
-
-
-def _kueue_phrase(a: Action) -> str:
-    f = a.fields
-    conds = _m(f.get("conditions"))
-    if a.kind == WL:
-        tag = f" ({a.role})" if a.role else ""
-        if a.verb == "create":
-            return f"create Workload {a.name}{tag} [{_ps(_m(f.get('podSets')))}]"
-        if a.verb == "delete":
-            return f"delete Workload {a.name}"
-        if "admission.clusterQueue" in f:
-            return f"admit Workload {a.name}{tag} in {f['admission.clusterQueue']}"
-        if str(conds.get("Finished", "")).startswith("True"):
-            return f"finish Workload {a.name}{tag}"
-        if str(conds.get("Evicted", "")) == "True/Preempted":
-            return f"preempt Workload {a.name}"
-        if "Requeued" in conds:
-            return f"requeue Workload {a.name}{tag}"
-        if str(conds.get("QuotaReserved", "")).startswith("False"):
-            return f"Workload {a.name}{tag} waits ({conds['QuotaReserved'].split('/', 1)[1]})"
-        if "podSets" in f:
-            return f"resize Workload {a.name}{tag} to [{_ps(_m(f['podSets']))}]"
-        return f"update Workload {a.name}"
-    for key in ("spec.suspend", "spec.rayClusterConfig.suspend"):
-        if key in f and a.kind == RS:
-            v = f[key]
-            if v is True:
-                return f"suspend RayService ({key})"
-            if v is False:
-                return f"unsuspend RayService ({key})"
-    if a.kind == RC and "spec.suspend" in f:
-        return f"{'suspend' if f['spec.suspend'] else 'unsuspend'} RayCluster {a.name}"
-    return f"{a.verb} {a.kind} {a.name}"
 
 
 # --------------------------------------------------------------------------- webhook validation

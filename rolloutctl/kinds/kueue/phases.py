@@ -4,9 +4,12 @@ Display names only."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Sequence
 
-from ...core.model import Obj, Step, describe_actions
+from ...core.model import Action, Obj, Step, describe_actions
+from ..kuberay.model import RC, RS
+from .workload import WL
 
 
 def _kueue_only(step: Step) -> bool:
@@ -21,9 +24,7 @@ def phase_of(kuberay: Any, desired: Obj, step: Step) -> Any:
 
 
 def phase_title(kuberay: Any, desired: Obj, label: Any, steps: Sequence[Step]) -> str | None:
-    from .model import _kueue_phrase
-
-    kueue = list(dict.fromkeys(_kueue_phrase(a) for s in steps for a in s.actions if not a.rule.startswith("kuberay:")))
+    kueue = list(dict.fromkeys(kueue_phrase(a) for s in steps for a in s.actions if not a.rule.startswith("kuberay:")))
     if len(kueue) > 3:
         kueue = kueue[:3] + [f"{len(kueue) - 3} more (--steps shows each step)"]
     if label == "kueue":
@@ -33,3 +34,47 @@ def phase_title(kuberay: Any, desired: Obj, label: Any, steps: Sequence[Step]) -
         title = "KubeRay: " + (title or describe_actions(a for s in steps for a in s.actions))
         return title + (" | Kueue: " + "; ".join(kueue) if kueue else "")
     return None
+
+
+def _mapping(v: Any) -> Mapping[str, Any]:
+    return v if isinstance(v, Mapping) else {}
+
+
+def pod_set_counts(c: Mapping[str, int]) -> str:
+    """Pod set counts as ``head×2, gpu×4``."""
+    return ", ".join(f"{n}×{v}" for n, v in c.items()) or "none"
+
+
+def kueue_phrase(a: Action) -> str:
+    """What a Kueue action does, in a few words (step and phase titles)."""
+    f = a.fields
+    conds = _mapping(f.get("conditions"))
+    if a.kind == WL:
+        tag = f" ({a.role})" if a.role else ""
+        if a.verb == "create":
+            return f"create Workload {a.name}{tag} [{pod_set_counts(_mapping(f.get('podSets')))}]"
+        if a.verb == "delete":
+            return f"delete Workload {a.name}"
+        if "admission.clusterQueue" in f:
+            return f"admit Workload {a.name}{tag} in {f['admission.clusterQueue']}"
+        if str(conds.get("Finished", "")).startswith("True"):
+            return f"finish Workload {a.name}{tag}"
+        if str(conds.get("Evicted", "")) == "True/Preempted":
+            return f"preempt Workload {a.name}"
+        if "Requeued" in conds:
+            return f"requeue Workload {a.name}{tag}"
+        if str(conds.get("QuotaReserved", "")).startswith("False"):
+            return f"Workload {a.name}{tag} waits ({conds['QuotaReserved'].split('/', 1)[1]})"
+        if "podSets" in f:
+            return f"resize Workload {a.name}{tag} to [{pod_set_counts(_mapping(f['podSets']))}]"
+        return f"update Workload {a.name}"
+    for key in ("spec.suspend", "spec.rayClusterConfig.suspend"):
+        if key in f and a.kind == RS:
+            v = f[key]
+            if v is True:
+                return f"suspend RayService ({key})"
+            if v is False:
+                return f"unsuspend RayService ({key})"
+    if a.kind == RC and "spec.suspend" in f:
+        return f"{'suspend' if f['spec.suspend'] else 'unsuspend'} RayCluster {a.name}"
+    return f"{a.verb} {a.kind} {a.name}"

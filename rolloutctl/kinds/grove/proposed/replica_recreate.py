@@ -24,6 +24,7 @@ from ..spec import PCS
 from . import state as S
 from .budgets import Budget, pcs_budget
 from .rollout import Decision, Unit, decide
+from .stuck import diagnose_replica_recreate, proposed_warning, surge_pods
 
 R_RECREATE = S.DESIGN + "#pcs-replica-maxsurge-with-replicarecreate"
 
@@ -90,15 +91,12 @@ class ReplicaRecreatePolicy(S.ViewPolicy):
         return not any(u.old or u.index >= pcs.replicas for u in self.units(pcs, view))
 
     def diagnose(self, pcs: PCS, world: World, env: Environment) -> Stuck | None:
-        from .stuck import diagnose_replica_recreate
         return diagnose_replica_recreate(self, pcs, world, env)
 
     def warnings(self, pcs: PCS, world: World) -> list[Warning]:
-        from .stuck import proposed_warning
         return [proposed_warning(pcs)]
 
     def counts(self, pcs: PCS, world: World) -> Mapping[str, Any]:
-        from .stuck import surge_pods
         return {"surge": len(surge_pods(pcs, world))}
 
 

@@ -24,38 +24,13 @@ from .. import update_common as U
 from ..policy import Policy
 from ..spec import PCS
 from . import state as S
-from .budgets import Budget, resolve
-from .rollout import Unit, decide
+from .rollout import decide
+from .stuck import diagnose_rolling_update, proposed_warning, surge_pod_count
+from .units import clique_budget, group_budget, pcsg_units, pod_units
 
 R_SELECT = "grove:operator/internal/controller/podcliqueset/components/podcliquesetreplica/rollingupdate.go#orchestrateRollingUpdate"
 R_POD_ROLL = S.DESIGN + "#podclique-maxsurge"
 R_PCSG_ROLL = S.DESIGN + "#podcliquescalinggroup-maxsurge"
-
-
-def clique_budget(pcs: PCS, pclq: Obj) -> Budget:
-    c = S.clique_of(pcs, pclq)
-    return resolve(c.update_strategy if c is not None else None, S.spec_replicas(pclq))
-
-
-def group_budget(pcs: PCS, view: S.View, pcsg: Obj) -> Budget:
-    g = view.group_of(pcsg)
-    return resolve(g.update_strategy if g is not None else None, S.spec_replicas(pcsg, g.replicas if g else 1))
-
-
-def pod_units(view: S.View, pclq: Obj) -> list[Unit]:
-    t = pclq.labels.get(N.L_TEMPLATE_HASH)
-    return [Unit(O.pod_index(p) if O.pod_index(p) is not None else -1, p.labels.get(N.L_TEMPLATE_HASH) != t,
-                 O.pod_ready(p), O.pod_scheduled(p)) for p in view.pods(pclq)]
-
-
-def pcsg_units(view: S.View, pcsg: Obj) -> list[Unit]:
-    out = []
-    for j, members in sorted(view.pcsg_units(pcsg).items()):
-        if any(q.terminating for q in members):
-            continue
-        out.append(Unit(j, any(view.pclq_outdated(q) for q in members), view.pcsg_replica_available(pcsg, j),
-                        any(O.pod_scheduled(p) for q in members for p in view.pods(q))))
-    return out
 
 
 class RollingUpdatePolicy(S.ViewPolicy):
@@ -224,15 +199,12 @@ class RollingUpdatePolicy(S.ViewPolicy):
         return not any(view.replica_outdated(i) or self.replica_has_surge(view, i) for i in range(pcs.replicas))
 
     def diagnose(self, pcs: PCS, world: World, env: Environment) -> Stuck | None:
-        from .stuck import diagnose_rolling_update
         return diagnose_rolling_update(self, pcs, world, env)
 
     def warnings(self, pcs: PCS, world: World) -> list[Warning]:
-        from .stuck import proposed_warning
         return [proposed_warning(pcs)]
 
     def counts(self, pcs: PCS, world: World) -> Mapping[str, Any]:
-        from .stuck import surge_pod_count
         return {"surge": surge_pod_count(pcs, world)}
 
 

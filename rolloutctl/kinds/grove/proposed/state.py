@@ -21,6 +21,7 @@ from typing import Any
 from ....core.model import Action, Obj
 from ....core.world import World
 from .. import controllers as C
+from .. import gang_terminate as GT
 from .. import names as N
 from .. import objects as O
 from .. import update_common as U
@@ -273,7 +274,7 @@ def order_replicas(pcs: PCS, world: World, pending: Iterable[int]) -> list[int]:
     ``update_common.order_pcs_replica_info`` (upstream ``orderPCSReplicaInfo``)."""
     want = set(pending)
     infos = [r for r in U.pcs_replica_infos(pcs, world, None) if r.index in want]
-    return [r.index for r in U.order_pcs_replica_info(pcs, infos, U.min_available_breached_replicas(pcs, world))]
+    return [r.index for r in U.order_pcs_replica_info(pcs, infos, GT.min_available_breached_replicas(pcs, world))]
 
 
 class ViewPolicy(Policy):

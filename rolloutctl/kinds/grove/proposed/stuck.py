@@ -17,7 +17,7 @@ object, free cluster capacity, fix the application.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from ....core.environment import Environment
 from ....core.model import (STUCK_GANG_GATED, STUCK_INSUFFICIENT_CAPACITY, STUCK_NEVER_READY, Obj, ObjectRef, Stuck,
@@ -31,10 +31,7 @@ from ..spec import PCS
 from . import state as S
 from .budgets import Budget
 from .rollout import decide
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .replica_recreate import ReplicaRecreatePolicy
-    from .rolling_update import RollingUpdatePolicy
+from .units import clique_budget, group_budget, pcsg_units, pod_units
 
 STUCK_BUDGET_EXHAUSTED = "BudgetExhausted"
 
@@ -147,9 +144,7 @@ def _gang_ref(pcs: PCS, name: str) -> ObjectRef:
     return ObjectRef("PodGang", pcs.namespace, name, N.API_SCHED)
 
 
-def diagnose_rolling_update(policy: "RollingUpdatePolicy", pcs: PCS, world: World, env: Environment) -> Stuck | None:
-    from .rolling_update import clique_budget, group_budget, pcsg_units, pod_units
-
+def diagnose_rolling_update(policy: S.ViewPolicy, pcs: PCS, world: World, env: Environment) -> Stuck | None:
     st = policy.status(pcs, world)
     if not S.update_active(st):
         return None
@@ -287,7 +282,7 @@ def _budget_remedies(level: str) -> tuple[str, ...]:
             "set maxSurge >= 1 so that a new object can become available first")
 
 
-def diagnose_replica_recreate(policy: "ReplicaRecreatePolicy", pcs: PCS, world: World, env: Environment) -> Stuck | None:
+def diagnose_replica_recreate(policy: Any, pcs: PCS, world: World, env: Environment) -> Stuck | None:
     if not S.update_active(policy.status(pcs, world)):
         return None
     view = policy.view(pcs, world)

@@ -1,0 +1,81 @@
+"""Why a Grove plan cannot move, whatever the update strategy: a gang that does not
+fit the capacity, pods that never turn Ready, a scaled gang gated on its base gang.
+
+A leaf below the model and the strategies: the model asks it when no strategy has a
+more specific reason, and the strategies build their own reasons on top of it. It
+models no Go function (the operator does not explain itself); it reads the gang
+semantics of ``operator/internal/controller/podcliqueset/components/podgang`` and the
+scheduler's all-or-nothing placement of a PodGang's ``minReplicas``.
+"""
+
+from __future__ import annotations
+
+from ...core.environment import Environment, add
+from ...core.model import STUCK_GANG_GATED, STUCK_INSUFFICIENT_CAPACITY, STUCK_NEVER_READY, Obj, ObjectRef, Stuck
+from ...core.quantity import format_quantity
+from ...core.world import World
+from . import cluster
+from . import controllers as C
+from . import names as N
+from . import objects as O
+from .spec import PCS
+
+
+def diagnose(pcs: PCS, world: World, env: Environment) -> Stuck:
+    """Why nothing moves: a gang that does not fit (InsufficientCapacity), pods that
+    never turn Ready (NeverReady), or a scaled gang gated on a base gang that is
+    itself waiting (GangGated)."""
+    pods = [p for p in C.owned(world, "Pod", pcs) if O.pod_active(p)]
+    cache: dict = {}
+    used = cluster.used_resources(pods, cache)
+    by_gang: dict[str, list[Obj]] = {}
+    for p in pods:
+        by_gang.setdefault(p.labels.get(N.L_PODGANG, ""), []).append(p)
+    # 1. gangs that cannot be placed
+    short_msgs: list[str] = []
+    blocked: list[ObjectRef] = []
+    gated_on: list[str] = []
+    for pg in sorted(C.owned(world, "PodGang", pcs), key=lambda g: g.name):
+        members = [p for p in by_gang.get(pg.name, []) if not O.pod_scheduled(p)]
+        if not members:
+            continue
+        if all(O.pod_gated(p) for p in members):
+            base = members[0].labels.get(N.L_BASE_PODGANG)
+            if base:
+                gated_on.append(f"PodGang {pg.name} is gated until its base gang {base} is scheduled")
+                blocked.append(pg.ref)
+            continue
+        waiting = cluster.gang_shortfall(pg, by_gang.get(pg.name, []))
+        what = "its gang minimum of"
+        if not waiting:  # the gang is placed; pods beyond its minimum wait one by one
+            waiting = [p for p in members if not O.pod_gated(p)][:1]
+            what = "one more pod of"
+        req: dict[str, int] = {}
+        for p in waiting:
+            add(req, cluster.requests_of(p, cache))
+        short = env.short(used, req)
+        if waiting and short:
+            need = ", ".join(f"{r}={format_quantity(req.get(r, 0), r)}" for r in short)
+            free = ", ".join(f"{r}={format_quantity(max(0, env.capacity[r] - used.get(r, 0)), r)}" for r in short)
+            short_msgs.append(f"PodGang {pg.name} cannot place {what} {len(waiting)} pods: they need {need}, "
+                              f"only {free} of the capacity is free")
+            blocked.append(pg.ref)
+    if short_msgs:
+        msg = "; ".join(short_msgs + gated_on)
+        return Stuck(STUCK_INSUFFICIENT_CAPACITY, msg, tuple(sorted(set(blocked))),
+                     ("free capacity or raise --capacity", "lower replicas or minAvailable"))
+    # 2. pods that never become ready
+    nr = [p for p in pods if O.pod_scheduled(p) and not O.pod_ready(p) and cluster.never_ready(env, p)]
+    if nr:
+        pclqs = sorted({p.labels.get(N.L_PCLQ, "") for p in nr})
+        return Stuck(STUCK_NEVER_READY, f"{len(nr)} pods of {', '.join(pclqs)} never become Ready",
+                     tuple(ObjectRef("PodClique", pcs.namespace, n, N.API_CORE) for n in pclqs),
+                     ("fix the image or probes of the failing clique",))
+    if gated_on:
+        return Stuck(STUCK_GANG_GATED, "; ".join(gated_on), tuple(sorted(set(blocked))))
+    waiting = [p for p in pods if not O.pod_ready(p)]
+    if waiting:
+        pclqs = sorted({p.labels.get(N.L_PCLQ, "") for p in waiting})
+        return Stuck(STUCK_NEVER_READY, f"{len(waiting)} pods of {', '.join(pclqs)} wait for startup dependencies that never become Ready",
+                     tuple(ObjectRef("PodClique", pcs.namespace, n, N.API_CORE) for n in pclqs))
+    return Stuck(STUCK_NEVER_READY, "the rollout waits for a condition the model cannot satisfy", ())
