@@ -12,7 +12,7 @@ from .core.environment import Environment
 from .core.generated_names import always_new_message, generate_name, is_generated, with_generated_name
 from .core.model import Impact, Obj, Plan, Warning
 from .core.quantity import QuantityError, parse_quantity
-from .kinds import is_modelled, model_class
+from .kinds import compare_note, is_modelled, model_for
 from .load.files import InputError, Limits, Loaded, load_paths
 
 
@@ -74,16 +74,15 @@ def parse_capacity(items: Iterable[str]) -> dict[str, int]:
 
 
 def check_model_options(model_options: Mapping[str, Any]) -> None:
-    """``--kuberay-version`` names a KubeRay version the tool knows (``kinds/kuberay/versions``)."""
-    version = model_options.get("kuberay_version")
-    if version is None:
-        return
-    from .kinds.kuberay.versions import KNOWN_VERSIONS
+    """Every kind's check of the model options (``KIND.check_options``: e.g. the KubeRay
+    model's ``--kuberay-version``); an unknown name or a bad value is an input error."""
+    from .core.kind import OptionError
+    from .kinds import check_options
 
-    if version not in KNOWN_VERSIONS:
-        hint = f" (did you mean v{version}?)" if f"v{version}" in KNOWN_VERSIONS else ""
-        raise InputProblem([f"--kuberay-version {version!r} is not a KubeRay version rolloutctl knows{hint}; "
-                            f"known: {', '.join(KNOWN_VERSIONS)}"])
+    try:
+        check_options(model_options)
+    except OptionError as exc:
+        raise InputProblem([str(exc)]) from None
 
 
 def environment(opts: PlanOptions, from_cluster: Mapping[str, int] | None = None) -> Environment:
@@ -112,50 +111,18 @@ def load_all(*groups: Sequence[str], limits: Limits) -> list[Loaded]:
     return loaded
 
 
-def _int_or(v: Any, default: int) -> int:
-    return v if isinstance(v, int) and not isinstance(v, bool) else default
-
-
-def pods_of_podcliqueset(raw: Mapping[str, Any]) -> int:
-    """How many pods a PodCliqueSet asks for: per replica, each standalone clique's
-    replicas plus, per scaling group, its replicas times its cliques' replicas.
-    Tolerant of any shape (it runs before the models and bounds their work)."""
-    spec = raw.get("spec") if isinstance(raw.get("spec"), Mapping) else {}
-    tmpl = spec.get("template") if isinstance(spec.get("template"), Mapping) else {}
-    cliques = tmpl.get("cliques") if isinstance(tmpl.get("cliques"), list) else []
-    groups = tmpl.get("podCliqueScalingGroups") if isinstance(tmpl.get("podCliqueScalingGroups"), list) else []
-    per_clique: dict[str, int] = {}
-    for c in cliques:
-        if isinstance(c, Mapping):
-            cs = c.get("spec") if isinstance(c.get("spec"), Mapping) else {}
-            name = c.get("name") if isinstance(c.get("name"), str) else ""
-            per_clique[name] = per_clique.get(name, 0) + max(0, _int_or(cs.get("replicas"), 1))
-    grouped: set[str] = set()
-    per_replica = 0
-    for g in groups:
-        if not isinstance(g, Mapping):
-            continue
-        names = [n for n in (g.get("cliqueNames") if isinstance(g.get("cliqueNames"), list) else [])
-                 if isinstance(n, str)]
-        grouped.update(names)
-        reps = max(0, _int_or(g.get("replicas"), 1), _int_or(g.get("minAvailable"), 1))
-        per_replica += reps * sum(per_clique.get(n, 0) for n in set(names))
-    per_replica += sum(v for k, v in per_clique.items() if k not in grouped)
-    return max(0, _int_or(spec.get("replicas"), 1)) * per_replica
-
-
 def check_scale(objs: Iterable[Obj], limits: Limits) -> None:
     """Refuse a plan whose pods would exceed ``--max-pods`` before modelling it: the
     models create every pod, so ``replicas: 1000000000`` would otherwise run for
-    hours and exhaust memory instead of answering."""
+    hours and exhaust memory instead of answering (``KIND.pod_budget``)."""
+    from .kinds import pod_budget
+
     errors = []
     for o in objs:
-        if o.kind != "PodCliqueSet":
-            continue
-        pods = pods_of_podcliqueset(o.raw)
-        if pods > limits.max_pods:
+        pods = pod_budget(o)
+        if pods is not None and pods > limits.max_pods:
             errors.append(InputError(o.file, o.line_of("spec", "replicas"),
-                                     f"PodCliqueSet {o.namespace}/{o.name} asks for {pods} pods; rolloutctl plans at "
+                                     f"{o.kind} {o.namespace}/{o.name} asks for {pods} pods; rolloutctl plans at "
                                      f"most {limits.max_pods} (raise --max-pods if this is intended)"))
     if errors:
         raise InputProblem(errors)
@@ -165,9 +132,11 @@ def targets(objs: Sequence[Obj], source: str | Sequence[str]) -> list[Obj]:
     found = sorted((o for o in objs if is_modelled(o)), key=lambda o: (o.kind, o.namespace, o.name))
     if not found:
         names = [source] if isinstance(source, str) else list(source) or ["-"]
-        raise InputProblem([InputError("<stdin>" if n == "-" else n, 1,
-                                       "no RayService (ray.io/v1) or PodCliqueSet (grove.io/v1alpha1) found")
-                            for n in names])
+        from .kinds import modelled_kinds
+
+        wanted = " or ".join(f"{d.kind} ({d.api_version})" for d in sorted(modelled_kinds(), key=lambda d: d.kind,
+                                                                            reverse=True))
+        raise InputProblem([InputError("<stdin>" if n == "-" else n, 1, f"no {wanted} found") for n in names])
     return found
 
 
@@ -235,20 +204,14 @@ def reject_invalid(model: Any, obj: Obj, old: Obj | None) -> None:
                                        "(the operator would reject this manifest)") for f in findings])
 
 
-def kuberay_options(version: str | None, gates: Sequence[str], env: Sequence[str]) -> dict[str, Any]:
-    """Model options for the KubeRay operator's configuration (``--kuberay-version``,
-    ``--feature-gate``, ``--kuberay-env``); unknown names or bad values are input errors."""
-    if not (version or gates or env):
-        return {}
-    check_model_options({"kuberay_version": version} if version else {})
-    from .kinds.kuberay.operator import ConfigError, OperatorConfig
-
-    try:
-        OperatorConfig.from_options(version, gates, env)
-    except ConfigError as exc:
-        raise InputProblem([str(exc)]) from None
-    return {**({"kuberay_version": version} if version else {}), **({"feature_gates": tuple(gates)} if gates else {}),
-            **({"kuberay_env": tuple(env)} if env else {})}
+def model_options(given: Mapping[str, Any]) -> dict[str, Any]:
+    """The model options given (``--kuberay-version``, ``--feature-gate``, ... as
+    ``kuberay_version``, ``feature_gates``, ...), empty ones left out, checked by every
+    kind (``check_model_options``)."""
+    options = {k: (tuple(v) if isinstance(v, (list, tuple)) else v) for k, v in given.items() if v}
+    if options:
+        check_model_options(options)
+    return options
 
 
 @dataclass
@@ -314,37 +277,37 @@ def _read_cluster(inputs: Inputs, paths: Sequence[str], opts: PlanOptions, run: 
 
     found = [o for o in targets(inputs.desired, paths) if not is_generated(o)]  # generateName: always new
     check_names_for_kubectl(found)
-    kueue = bool(opts.model_options.get("kueue"))
     kw = dict(context=opts.context, kubeconfig=opts.kubeconfig, timeout=opts.kubectl_timeout, limits=opts.limits,
               run=run)
     try:
         for obj in found:
             key = _match_key(obj)
             if opts.from_cluster:
-                state = read_live(live_reads(obj, kueue=kueue), obj.namespace, **kw)
+                state = read_live(live_reads(obj, opts.model_options), obj.namespace, **kw)
                 inputs.observed.extend(state.objects)
                 inputs.warnings[key] = tuple(state.warnings)
             if CAPACITY_FROM_CLUSTER in opts.capacity:
-                inputs.capacity[key] = _cluster_capacity(obj, inputs.observed, kueue, kw)
+                inputs.capacity[key] = _cluster_capacity(obj, inputs.observed, opts.model_options, kw)
     except KubectlError as exc:
         raise ToolFailure(str(exc)) from None
 
 
-def _cluster_capacity(obj: Obj, observed: Sequence[Obj], kueue: bool, kw: Mapping[str, Any]) -> dict[str, int]:
+def _cluster_capacity(obj: Obj, observed: Sequence[Obj], options: Mapping[str, Any],
+                      kw: Mapping[str, Any]) -> dict[str, int]:
     """``--capacity from-cluster``: the allocatable resources of the schedulable nodes,
     capped by the namespace's ResourceQuotas (hard minus what other pods use: the quota's
-    ``used`` less this workload's own pods) and, with ``--kueue``, by the nominal quota of
-    the ClusterQueues. Other workloads' pods on the nodes are not subtracted: it is the
+    ``used`` less this workload's own pods) and by what the integration the model options
+    select reads (``kinds.capacity_reads``: with ``--kueue``, the nominal quota of the
+    ClusterQueues). Other workloads' pods on the nodes are not subtracted: it is the
     most the workload could get."""
     from .core.environment import add, pod_requests
     from .core.kind import LiveRead
+    from .kinds import capacity_limits, capacity_reads
     from .load.kubectl import read_live
 
     reads = [LiveRead("v1", "Node", "nodes", namespaced=False),
              LiveRead("v1", "ResourceQuota", "resourcequotas")]
-    if kueue:
-        reads.append(LiveRead("kueue.x-k8s.io/v1beta2", "ClusterQueue", "clusterqueues.kueue.x-k8s.io",
-                              namespaced=False))
+    reads += capacity_reads(obj, options)
     state = read_live(reads, obj.namespace, **kw)
     cap: dict[str, int] = {}
     for node in state.objects:
@@ -372,16 +335,8 @@ def _cluster_capacity(obj: Obj, observed: Sequence[Obj], kueue: bool, kw: Mappin
             if res in ("pods", "count") or "/" in key and key.split("/")[0] in ("count",) or key.startswith("limits."):
                 continue
             cap_at(res, max(0, limit - used.get(key, 0) + own.get(res, 0)))
-    for cq in state.objects:
-        if cq.kind != "ClusterQueue":
-            continue
-        total: dict[str, int] = {}
-        for group in cq.spec.get("resourceGroups") or []:
-            for flavor in (group.get("flavors") or []) if isinstance(group, Mapping) else []:
-                for r in (flavor.get("resources") or []) if isinstance(flavor, Mapping) else []:
-                    if isinstance(r, Mapping) and r.get("name"):
-                        add(total, _quantities({r["name"]: r.get("nominalQuota")}))
-        for res, limit in total.items():
+    for limits in capacity_limits(obj, options, state.objects):
+        for res, limit in limits.items():
             cap_at(res, limit)
     return cap
 
@@ -425,15 +380,9 @@ def _generated_warning(obj: Obj) -> tuple[Warning, ...]:
 
 
 def _plan_model(obj: Obj, opts: PlanOptions, desired: Sequence[Obj], observed: Sequence[Obj]) -> Any:
-    """The model of ``obj``; a RayService with ``--kueue MODEL`` gets KubeRay and Kueue
-    interleaved (kinds/kueue), with the Kueue objects of the desired and observed input."""
-    options = {k: v for k, v in opts.model_options.items() if k != "kueue"}
-    if opts.model_options.get("kueue") and obj.kind == "RayService":
-        from .kinds.kueue.model import KueueRayServiceModel, queue_objects
-
-        return KueueRayServiceModel(kueue=opts.model_options["kueue"], queues=queue_objects(desired),
-                                    observed_queues=queue_objects(observed), **options)
-    return model_class(obj)(**options)
+    """The model of ``obj`` under the model options (``kinds.model_for``: an integration's
+    when an option selects one, e.g. ``--kueue MODEL``, with the desired and observed input)."""
+    return model_for(obj, opts.model_options, desired, observed)
 
 
 def next_step(paths: Sequence[str], opts: PlanOptions, *, kubectl_run: Any = None) -> list[Plan]:
@@ -638,8 +587,7 @@ def diff_hooks(obj: Obj, model: Any) -> Any:
 
 
 def _model_for(obj: Obj, options: Mapping[str, Any]) -> Any:
-    cls = model_class(obj)
-    return cls(**options) if cls is not None else None
+    return model_for(obj, options)
 
 
 def _with_namespace(obj: Obj, namespace: str) -> Obj:
@@ -683,7 +631,10 @@ def check_names_for_kubectl(objs: Sequence[Obj]) -> None:
 def _live_from_cluster(desired: Sequence[Obj], opts: DiffOptions, run: Any) -> list[Obj]:
     from .load.kubectl import KubectlError, Target, fetch
 
-    wanted = [Target(o.api_version.split("/")[0], o.kind, o.namespace, o.name) for o in desired]
+    from .kinds import kind_of
+
+    wanted = [Target(o.api_version.split("/")[0], o.kind, o.namespace, o.name,
+                     getattr(kind_of(o), "resource", "")) for o in desired]
     try:
         objs = fetch(wanted, prune=opts.prune, context=opts.context, timeout=opts.kubectl_timeout,
                      limits=opts.limits, run=run, managed_fields=opts.server_side, kubeconfig=opts.kubeconfig)
@@ -845,8 +796,7 @@ def compare(paths: Sequence[str], opts: PlanOptions) -> list[Compared]:
         if not hasattr(model, "compare"):
             raise InputProblem([InputError(obj.file, obj.line, f"plan --compare: no alternative update strategies "
                                            f"are modelled for {obj.kind}"
-                                           + (" (with --kueue MODEL it compares the three Kueue integration models)"
-                                              if obj.kind == "RayService" else ""))])
+                                           + compare_note(obj))])
         reject_invalid(model, obj, _previous(obj, observed))
         out.append(Compared(model.compare(obj, _related(obj, observed), env), model.own_strategy(obj)))
     return out

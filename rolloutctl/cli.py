@@ -284,7 +284,7 @@ _KUBERAY_ENV_HELP = ("KubeRay operator environment variable that changes RayServ
 def _kuberay_options(version: str | None, gates: List[str], env: List[str]) -> dict:
     from . import app as usecases
 
-    return usecases.kuberay_options(version, gates, env)
+    return usecases.model_options({"kuberay_version": version, "feature_gates": gates, "kuberay_env": env})
 
 
 def _plan_command(first: bool):

@@ -209,3 +209,35 @@ def test_kinds_are_independent_except_where_declared():
             elif other is not None and other != op and other not in KIND_DEPENDS[op]:
                 bad.append(f"{module} imports {target}")
     assert bad == []
+
+
+def test_nothing_outside_kinds_imports_an_operator():
+    """app, lint, load, render and cli reach the operators only through the registry
+    (``rolloutctl.kinds``: ``KINDS`` and the functions that iterate over it)."""
+    bad = [f"{module} imports {target}" for module in _modules() if not module.startswith("rolloutctl.kinds")
+           for target in sorted(_edges(module)) if target.startswith("rolloutctl.kinds.")]
+    assert bad == []
+
+
+def test_the_registry_lists_every_operator_package():
+    """Each package under kinds/ has one ``KIND`` and is in ``KINDS`` (a new kind is one
+    folder and one line), and every part a descriptor names resolves."""
+    from rolloutctl.core.kind import KindDescriptor
+    from rolloutctl.kinds import KINDS
+
+    assert {d.operator for d in KINDS} == set(KIND_DEPENDS)
+    refs = ("defaults", "model", "validate", "rules", "classify", "live_reads", "pod_templates", "pod_budget",
+            "check_options", "capacity_reads", "capacity_limits")
+    for d in KINDS:
+        assert isinstance(d, KindDescriptor)
+        for part in refs:
+            if getattr(d, part):
+                assert d.load(part) is not None, f"{d.operator}: {part} {getattr(d, part)} does not resolve"
+        assert d.model and d.validate and d.rules, d.operator
+        if not d.integration:
+            assert d.served and d.schema and d.resource, d.operator
+    keys = [(d.group, d.kind) for d in KINDS if not d.integration]
+    assert len(keys) == len(set(keys))
+    for d in KINDS:
+        if d.integration:
+            assert (d.group, d.kind) in keys, f"{d.operator} acts on a kind the registry does not have"

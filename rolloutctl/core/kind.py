@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, Sequence
 
 from .environment import Environment
@@ -104,35 +104,95 @@ class Overlay:
     paths: tuple[str, ...]
 
 
+class OptionError(ValueError):
+    """A model option (``--kuberay-version``, ``--feature-gate``, ...) that a kind's
+    ``check_options`` refuses; the message is one line for the user."""
+
+
+def resolve(ref: str | None) -> Any:
+    """The object a ``"package.module:attribute"`` reference names (None for None).
+    Descriptors name their parts this way so that listing the kinds imports none of
+    their rules: a command imports only the parts it uses, when it uses them."""
+    if not ref:
+        return None
+    from importlib import import_module
+
+    mod, _, attr = ref.partition(":")
+    return getattr(import_module(mod), attr)
+
+
 @dataclass(frozen=True)
 class KindDescriptor:
-    """What a kind's registry entry hands the admission step (``admit/``): nothing
-    there names an operator. ``served`` maps every served version to its deprecation
+    """One operator package's entry in the registry (``kinds.KINDS``): everything the
+    commands need of it, so that nothing outside ``kinds/`` names an operator.
+
+    Admission (``admit/``): ``served`` maps every served version to its deprecation
     warning ("" when not deprecated); ``version`` is the one the models see (the CRDs
-    use ``conversion.strategy: None``, so conversion only rewrites ``apiVersion``).
-    ``schema`` names a bundled JSON Schema (``schemas/NAME.schema.json``);
-    ``defaulting`` is ``"module:function"`` of the operator's defaulting webhook
-    (``raw -> raw``, applied after the structural defaults). ``observed_only`` kinds
-    (children the models read) are checked but never planned."""
+    use ``conversion.strategy: None``, so conversion only rewrites ``apiVersion``);
+    ``schema`` names a bundled JSON Schema (``schemas/NAME.schema.json``); ``defaults``
+    is the operator's defaulting (``raw -> raw``: CRD defaults and defaulting webhook,
+    applied after the structural defaults, and by ``diff`` to both sides); ``overlays``
+    are fields modelled beyond the CRD.
+
+    The other parts are ``"module:attribute"`` references (``resolve``), imported when
+    used: ``model`` the ``KindModel`` class (constructed with the model options);
+    ``validate`` the webhook rules ``(obj, old) -> [Finding]``; ``rules`` their
+    ``RuleSpec``s for ``rolloutctl rules``; ``classify`` the diff classifier the model's
+    ``classify`` applies; ``live_reads`` ``obj -> [LiveRead]`` (``--from-cluster``);
+    ``pod_templates`` ``obj -> [(path, pod spec)]`` of the manifest as written (SC006);
+    ``pod_budget`` ``raw -> pods`` the manifest asks for (``--max-pods``, checked before
+    any model runs); ``check_options`` ``model options -> None``, raising
+    ``OptionError``.
+
+    An *integration* (``option`` set) is an operator that acts on another operator's
+    kind (``group``/``kind``): its ``validate`` and ``rules`` apply to every object of
+    that kind (they decide themselves whether the object is theirs), and with the model
+    option ``option`` given, its ``model`` replaces the kind's, called as
+    ``model(option value, desired=..., observed=..., **other options)``, and its
+    ``live_reads`` replace the kind's. ``capacity_reads`` (``() -> [LiveRead]``) and
+    ``capacity_limits`` (``objects -> [{resource: limit}]``) cap
+    ``--capacity from-cluster``."""
 
     group: str
     kind: str
-    version: str
-    served: Mapping[str, str]
+    version: str = ""
+    served: Mapping[str, str] = field(default_factory=dict)
+    #: the package under ``kinds/`` and the ``operator`` of its rules
+    operator: str = ""
+    #: who the rules are for, in ``docs/rules.md`` ("Grove PodCliqueSet")
+    title: str = ""
+    #: the resource name kubectl reads (``podcliquesets.grove.io``)
+    resource: str = ""
     schema: str | None = None
-    defaulting: str | None = None
+    defaults: str | None = None
     overlays: tuple[Overlay, ...] = ()
     model: str | None = None
+    validate: str | None = None
+    rules: str | None = None
+    classify: str | None = None
+    live_reads: str | None = None
+    pod_templates: str | None = None
+    pod_budget: str | None = None
+    check_options: str | None = None
+    option: str = ""
+    capacity_reads: str | None = None
+    capacity_limits: str | None = None
+    #: what ``plan --compare`` says of the kind when its model compares nothing
+    compare_note: str = ""
     upstream: str = ""
 
     @property
     def api_version(self) -> str:
         return f"{self.group}/{self.version}" if self.group else self.version
 
-    def default(self, raw: dict) -> dict:
-        if not self.defaulting:
-            return raw
-        from importlib import import_module
+    @property
+    def integration(self) -> bool:
+        return bool(self.option)
 
-        mod, attr = self.defaulting.split(":")
-        return getattr(import_module(mod), attr)(raw)
+    def load(self, part: str) -> Any:
+        """The object the reference ``part`` names (None when the kind has none)."""
+        return resolve(getattr(self, part))
+
+    def default(self, raw: dict) -> dict:
+        fn = self.load("defaults")
+        return fn(raw) if fn is not None else raw

@@ -1,66 +1,60 @@
-"""Operator models, one package per operator, and the registry of the kinds they
-own. ``model_for`` finds the model of a top-level object; ``descriptor`` hands the
-admission step (``admit/``) a kind's served versions, schema, overlays and
-defaulting webhook. Imports are lazy so start-up stays cheap."""
+"""The registry: every operator package's ``KIND`` descriptor (``core.kind.KindDescriptor``),
+as data. Outside ``kinds/`` nothing names an operator: the commands ask these functions,
+which iterate over ``KINDS``. Listing the kinds imports none of their rules (the
+descriptors name their parts as ``"module:attribute"``), so start-up stays cheap.
+
+A new kind is one package under ``kinds/`` with a ``KIND`` and one entry here."""
 
 from __future__ import annotations
 
-from importlib import import_module
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from ..core.kind import KindDescriptor, Overlay
+from ..core.kind import KindDescriptor
 from ..core.model import Obj
+from . import grove, kuberay, kueue
 
-_RAY_V1ALPHA1 = ("ray.io/v1alpha1 RayService is deprecated; use ray.io/v1 RayService. v1alpha1 receives no new "
-                 "fields and will be unavailable in KubeRay 1.9.")
-
-#: (api group, kind) -> descriptor of every top-level kind the tool models
-DESCRIPTORS: dict[tuple[str, str], KindDescriptor] = {
-    ("grove.io", "PodCliqueSet"): KindDescriptor(
-        group="grove.io", kind="PodCliqueSet", version="v1alpha1", served={"v1alpha1": ""},
-        schema="podcliqueset",
-        # CRD defaults and defaultPodCliqueSet (operator/internal/webhook/admission/pcs/defaulting)
-        defaulting="rolloutctl.kinds.grove.defaults:default_pcs",
-        overlays=(
-            Overlay("grove-pr817-rolling-update", "ai-dynamo/grove PR #817",
-                    ("spec.template.cliques[].rollingUpdate", "spec.template.podCliqueScalingGroups[].rollingUpdate")),
-            Overlay("grove-proposed-update-strategies", "ai-dynamo/grove design discussion (RollingUpdate, "
-                    "ReplicaRecreate)",
-                    ("spec.updateStrategy.type", "spec.updateStrategy.rollingUpdate",
-                     "spec.template.cliques[].updateStrategy", "spec.template.podCliqueScalingGroups[].updateStrategy")),
-        ),
-        model="rolloutctl.kinds.grove.model:GroveModel",
-        upstream="operator/api/core/v1alpha1/crds/grove.io_podcliquesets.yaml"),
-    ("ray.io", "RayService"): KindDescriptor(
-        group="ray.io", kind="RayService", version="v1",
-        # ray-operator/config/crd/bases/ray.io_rayservices.yaml: v1 (storage) and v1alpha1
-        # (served, deprecated: +kubebuilder:deprecatedversion in apis/ray/v1alpha1/rayservice_types.go)
-        served={"v1": "", "v1alpha1": _RAY_V1ALPHA1},
-        schema="rayservice",
-        # KubeRay has no defaulting webhook for RayService; these are the CRD-level defaults
-        defaulting="rolloutctl.kinds.kuberay.defaults:rayservice_crd_defaults",
-        model="rolloutctl.kinds.kuberay.model:RayServiceModel",
-        upstream="ray-operator/config/crd/bases/ray.io_rayservices.yaml"),
-}
-
-#: (api group, kind) of a top-level object -> "module:function" listing what its model reads
-#: from a cluster (``plan --from-cluster``); "kueue" is a RayService under Kueue
-_LIVE_READS = {
-    ("grove.io", "PodCliqueSet"): "rolloutctl.kinds.grove.live:live_reads",
-    ("ray.io", "RayService"): "rolloutctl.kinds.kuberay.live:live_reads",
-    "kueue": "rolloutctl.kinds.kueue.live:live_reads",
-}
-
-_cache: dict[tuple[str, str], Any] = {}
+#: every operator package, kinds first, then the integrations that act on them
+KINDS: tuple[KindDescriptor, ...] = (grove.KIND, kuberay.KIND, kueue.KIND)
 
 
 def group_of(api_version: str) -> str:
     return api_version.split("/")[0] if "/" in api_version else ""
 
 
+def _key(obj: Obj) -> tuple[str, str]:
+    return group_of(obj.api_version), obj.kind
+
+
 def descriptor(group: str, kind: str) -> KindDescriptor | None:
-    """The registry entry of (group, kind), or None for a kind the tool does not own."""
-    return DESCRIPTORS.get((group, kind))
+    """The kind (not an integration) that owns (group, kind), or None for a kind the
+    tool does not model (admission's registry lookup)."""
+    for d in KINDS:
+        if not d.integration and (d.group, d.kind) == (group, kind):
+            return d
+    return None
+
+
+def kind_of(obj: Obj) -> KindDescriptor | None:
+    return descriptor(*_key(obj))
+
+
+def acting_on(obj: Obj) -> list[KindDescriptor]:
+    """The kind of ``obj`` and every integration acting on it, in registry order."""
+    return [d for d in KINDS if (d.group, d.kind) == _key(obj)]
+
+
+def _selected(obj: Obj, options: Mapping[str, Any]) -> KindDescriptor | None:
+    """The integration the model options select for ``obj`` (``--kueue MODEL``), if any."""
+    for d in acting_on(obj):
+        if d.integration and options.get(d.option):
+            return d
+    return None
+
+
+def integration_options() -> frozenset[str]:
+    """The model options that select an integration's model (``kueue``)."""
+    return frozenset(d.option for d in KINDS if d.integration)
 
 
 def read_schema(group: str, kind: str) -> dict:
@@ -72,23 +66,91 @@ def read_schema(group: str, kind: str) -> dict:
 
 
 def is_modelled(obj: Obj) -> bool:
-    return (group_of(obj.api_version), obj.kind) in DESCRIPTORS
+    return kind_of(obj) is not None
 
 
 def model_class(obj: Obj) -> Any | None:
-    key = (group_of(obj.api_version), obj.kind)
-    d = DESCRIPTORS.get(key)
-    if d is None or not d.model:
-        return None
-    if key not in _cache:
-        mod, attr = d.model.split(":")
-        _cache[key] = getattr(import_module(mod), attr)
-    return _cache[key]
+    """The ``KindModel`` class of ``obj``'s kind (None: not modelled)."""
+    d = kind_of(obj)
+    return d.load("model") if d is not None else None
 
 
-def live_reads(obj: Obj, *, kueue: bool = False) -> list[Any]:
-    """The ``core.kind.LiveRead``s of ``obj``'s model: every kind it reads, how they are
-    selected (``--kueue``: a RayService under Kueue)."""
-    key: Any = "kueue" if kueue and obj.kind == "RayService" else (group_of(obj.api_version), obj.kind)
-    mod, attr = _LIVE_READS[key].split(":")
-    return getattr(import_module(mod), attr)(obj)
+def model_for(obj: Obj, options: Mapping[str, Any], desired: Sequence[Obj] = (),
+              observed: Sequence[Obj] = ()) -> Any | None:
+    """The model that plans ``obj`` under the model options: an integration's when an
+    option selects one (``--kueue MODEL``: KubeRay and Kueue interleaved, with the
+    queues among ``desired`` and ``observed``), else its kind's; None: not modelled."""
+    rest = {k: v for k, v in options.items() if k not in integration_options()}
+    chosen = _selected(obj, options)
+    if chosen is not None:
+        return chosen.load("model")(options[chosen.option], desired=desired, observed=observed, **rest)
+    cls = model_class(obj)
+    return cls(**rest) if cls is not None else None
+
+
+def compare_note(obj: Obj) -> str:
+    """What ``plan --compare`` adds when ``obj``'s model compares nothing: the
+    integrations' notes (" (with --kueue MODEL it compares ...)")."""
+    notes = [d.compare_note for d in acting_on(obj) if d.integration and d.compare_note]
+    return "".join(f" ({n})" for n in notes)
+
+
+def live_reads(obj: Obj, options: Mapping[str, Any] | None = None) -> list[Any]:
+    """The ``core.kind.LiveRead``s of ``obj``'s model under the model options: every
+    kind it reads, how they are selected (an integration's replace its kind's)."""
+    d = _selected(obj, options or {}) or kind_of(obj)
+    fn = d.load("live_reads") if d is not None else None
+    return list(fn(obj)) if fn is not None else []
+
+
+def capacity_reads(obj: Obj, options: Mapping[str, Any]) -> list[Any]:
+    """Extra reads that cap ``--capacity from-cluster`` (an integration's quotas)."""
+    d = _selected(obj, options)
+    fn = d.load("capacity_reads") if d is not None else None
+    return list(fn()) if fn is not None else []
+
+
+def capacity_limits(obj: Obj, options: Mapping[str, Any], objects: Sequence[Obj]) -> list[dict[str, int]]:
+    """The caps (``{resource: limit}`` each) that ``capacity_reads`` found."""
+    d = _selected(obj, options)
+    fn = d.load("capacity_limits") if d is not None else None
+    return list(fn(objects)) if fn is not None else []
+
+
+def validators(obj: Obj) -> list[Any]:
+    """The webhook rules ``(obj, old) -> [Finding]`` that check ``obj``: its kind's and
+    every integration's acting on it (each decides whether the object is its own)."""
+    return [fn for fn in (d.load("validate") for d in acting_on(obj)) if fn is not None]
+
+
+def rule_sources() -> list[tuple[KindDescriptor, Any]]:
+    """(descriptor, its ``RULES``) of every package with rules, in registry order."""
+    return [(d, d.load("rules")) for d in KINDS if d.rules]
+
+
+def pod_templates(obj: Obj) -> Iterator[tuple[tuple, Mapping[str, Any]]]:
+    """(path, pod spec) of every pod template in the manifest of a modelled kind."""
+    d = kind_of(obj)
+    fn = d.load("pod_templates") if d is not None else None
+    if fn is not None:
+        yield from fn(obj)
+
+
+def pod_budget(obj: Obj) -> int | None:
+    """How many pods the manifest asks for, when its kind bounds it (``--max-pods``)."""
+    d = kind_of(obj)
+    fn = d.load("pod_budget") if d is not None else None
+    return fn(obj.raw) if fn is not None else None
+
+
+def check_options(options: Mapping[str, Any]) -> None:
+    """Every kind's check of the model options (raises ``core.kind.OptionError``)."""
+    for d in KINDS:
+        fn = d.load("check_options")
+        if fn is not None:
+            fn(options)
+
+
+def modelled_kinds() -> list[KindDescriptor]:
+    """The kinds ``plan`` can target, in registry order (not the integrations)."""
+    return [d for d in KINDS if not d.integration]

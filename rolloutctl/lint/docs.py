@@ -14,12 +14,18 @@ _TITLES = {
     "design": "Proposed update-strategy design (PR #262)", "hazard": "Operator hazards",
     "controller": "Controller-side rules (checked after the object is stored; no admission webhook by default)",
 }
-_OPERATORS = {"": "rolloutctl", "kuberay": "KubeRay RayService", "grove": "Grove PodCliqueSet",
-              "kueue": "Kueue (RayServices with a queue label)"}
+
+
+def _operator_title(operator: str) -> str:
+    """Who a rule is for: rolloutctl itself, or the ``KIND.title`` of its package."""
+    from ..kinds import KINDS
+
+    titles = {d.operator: d.title for d in KINDS}
+    return titles.get(operator, operator) if operator else "rolloutctl"
 
 
 def _section(rule: Rule) -> str:
-    return _OPERATORS.get(rule.operator, rule.operator) + " — " + _TITLES.get(rule.scope, rule.scope)
+    return _operator_title(rule.operator) + " — " + _TITLES.get(rule.scope, rule.scope)
 
 
 def render_rules_markdown(rules: Iterable[Rule]) -> str:

@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from importlib import import_module
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..admit import DESIRED, DUPLICATE_ACROSS_FILES, DUPLICATE_OBJECT, OBSERVED, admit
 from ..admit.meta import RULE as OBJECT_META
 from ..core.generated_names import generate_name, is_generated, prefix_problems, with_generated_name
 from ..core.model import Finding, LintReport, Obj, ObjectRef
 from ..core.paths import resolve_path
-from ..kinds import descriptor, group_of, is_modelled, read_schema
+from ..kinds import descriptor, is_modelled, read_schema, validators
 from . import registry
 from .pods import check_pod_resources
 
@@ -47,22 +46,6 @@ class LintInput:
     sources: Mapping[str, Any] = field(default_factory=dict)
     #: ``-n``: the namespace of objects that name none (else ``default``)
     namespace: str | None = None
-
-
-def _validator_for(obj: Obj) -> Callable[[Obj, Obj | None], list[Finding]] | None:
-    group = group_of(obj.api_version)
-    if (group, obj.kind) == ("grove.io", "PodCliqueSet"):
-        return import_module("rolloutctl.kinds.grove.validation").validate
-    if (group, obj.kind) == ("ray.io", "RayService"):
-        kuberay = import_module("rolloutctl.kinds.kuberay.validation").validate
-        kueue = import_module("rolloutctl.kinds.kueue.validation").validate
-
-        def both(o: Obj, old: Obj | None) -> list[Finding]:
-            # KubeRay's own rules, and Kueue's webhook when the RayService has a queue label
-            return list(kuberay(o, old)) + list(kueue(o, old))
-
-        return both
-    return None
 
 
 def parse_suppressions(obj: Obj, known: frozenset[str]) -> tuple[dict[str, str], list[Finding]]:
@@ -107,8 +90,7 @@ def lint_object(obj: Obj, old: Obj | None, known: frozenset[str],
     if not any(f.severity == "error" and f.rule != OBJECT_META for f in findings):
         # an admitted object: the pods' own checks and the webhook rules both run
         findings.extend(check_pod_resources(obj))
-        validate = _validator_for(obj)
-        if validate is not None:
+        for validate in validators(obj):  # the kind's webhook rules and every integration's
             findings.extend(validate(obj, old))
     ignore, problems = parse_suppressions(obj, known)
     kept = [f for f in findings if f.rule in registry.UNSUPPRESSIBLE or f.rule not in ignore]

@@ -1,5 +1,5 @@
 """Kubernetes' own checks on container resources, applied to the pod templates a
-RayService or PodCliqueSet carries. The CRDs accept any quantity, so nothing refuses
+modelled kind carries (``KIND.pod_templates``). The CRDs accept any quantity, so nothing refuses
 the manifest; the pods the operator creates from it are refused instead, and the
 rollout never starts. Upstream: ``k8s.io/kubernetes/pkg/apis/core/validation``
 ``ValidateResourceRequirements`` / ``validateResourceQuantityValue``."""
@@ -10,6 +10,7 @@ from typing import Any, Iterator, Mapping
 
 from ..core.model import Finding, Obj
 from ..core.quantity import QuantityError, parse_quantity
+from ..kinds import pod_templates
 from .paths import field_path
 
 RULE = "SC006"
@@ -24,29 +25,9 @@ def is_extended_resource(name: str) -> bool:
 
 
 def pod_specs(obj: Obj) -> Iterator[tuple[tuple, Mapping[str, Any]]]:
-    """(path, pod spec) of every pod template in a RayService or PodCliqueSet."""
-    spec = obj.spec
-    if obj.kind == "PodCliqueSet":
-        cliques = (spec.get("template") or {}).get("cliques") if isinstance(spec.get("template"), Mapping) else None
-        for i, c in enumerate(cliques if isinstance(cliques, list) else []):
-            ps = c.get("spec", {}).get("podSpec") if isinstance(c, Mapping) and isinstance(c.get("spec"), Mapping) else None
-            if isinstance(ps, Mapping):
-                yield ("spec", "template", "cliques", i, "spec", "podSpec"), ps
-    elif obj.kind == "RayService":
-        rcc = spec.get("rayClusterConfig")
-        if not isinstance(rcc, Mapping):
-            return
-        head = rcc.get("headGroupSpec")
-        if isinstance(head, Mapping) and isinstance(head.get("template"), Mapping):
-            ps = head["template"].get("spec")
-            if isinstance(ps, Mapping):
-                yield ("spec", "rayClusterConfig", "headGroupSpec", "template", "spec"), ps
-        groups = rcc.get("workerGroupSpecs")
-        for i, g in enumerate(groups if isinstance(groups, list) else []):
-            t = g.get("template") if isinstance(g, Mapping) else None
-            ps = t.get("spec") if isinstance(t, Mapping) else None
-            if isinstance(ps, Mapping):
-                yield ("spec", "rayClusterConfig", "workerGroupSpecs", i, "template", "spec"), ps
+    """(path, pod spec) of every pod template in the manifest (its kind's
+    ``KIND.pod_templates``; none for a kind the tool does not model)."""
+    return pod_templates(obj)
 
 
 def check_pod_resources(obj: Obj) -> list[Finding]:

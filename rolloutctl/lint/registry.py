@@ -1,8 +1,8 @@
 """The rule registry: every rule ``lint`` can report, with a stable ID, severity, the
 upstream source it mirrors, a bad and a good example and a remediation.
 
-Rules are data plus a function. The operator rules live in the kinds
-(``kinds/grove/validation.py`` ``RULES``, ``kinds/kuberay/validation.py``); the
+Rules are data plus a function. The operator rules live in the kinds (each
+``KIND.rules`` of the registry, ``kinds.KINDS``); the
 input, schema and suppression rules are documented here. Documentation is the
 rule function's docstring, in sections: summary paragraph, description,
 ``Upstream:``, ``Bad:``, ``Good:``, ``Remediation:``.
@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass
-from importlib import import_module
 from typing import Any, Mapping
 
 SEVERITIES = ("error", "warning")
@@ -25,7 +24,7 @@ class Rule:
     name: str
     severity: str
     scope: str  # input | schema | suppression | config | create | update | design | hazard
-    operator: str  # "" (rolloutctl itself) | grove | kuberay
+    operator: str  # "" (rolloutctl itself) | the KIND.operator of a package in kinds.KINDS
     summary: str
     description: str
     upstream: str
@@ -465,17 +464,10 @@ def _from_specs(specs: Any, operator: str) -> list[Rule]:
 
 
 def _operator_rules() -> list[Rule]:
-    rules: list[Rule] = []
-    grove = import_module("rolloutctl.kinds.grove.validation")
-    rules += _from_specs(grove.RULES, "grove")
-    try:
-        kuberay = import_module("rolloutctl.kinds.kuberay.validation")
-    except ImportError:  # the KubeRay rules are not part of this build
-        kuberay = None
-    if kuberay is not None and getattr(kuberay, "RULES", None):
-        rules += _from_specs(kuberay.RULES, "kuberay")
-    rules += _from_specs(import_module("rolloutctl.kinds.kueue.validation").RULES, "kueue")
-    return rules
+    """The ``RULES`` of every operator package in the registry (``kinds.KINDS``)."""
+    from ..kinds import rule_sources
+
+    return [r for d, specs in rule_sources() for r in _from_specs(specs, d.operator)]
 
 
 _cache: tuple[Rule, ...] | None = None

@@ -24,12 +24,6 @@ from ..core.kind import LiveRead
 from ..core.model import Obj, Warning
 from .files import Limits, parse_documents
 
-#: (api group, kind) -> the fully qualified resource name kubectl is asked for
-RESOURCES = {
-    ("ray.io", "RayService"): "rayservices.ray.io",
-    ("grove.io", "PodCliqueSet"): "podcliquesets.grove.io",
-}
-
 ALLOWED_VERBS = frozenset({"get"})
 #: what a name and a namespace may be (DNS-1123 subdomain / label). Anything else is
 #: refused before kubectl runs: a manifest named "--server=https://elsewhere" must
@@ -53,12 +47,14 @@ class Target:
     kind: str
     namespace: str
     name: str
+    #: the fully qualified resource name kubectl is asked for (a kind's ``KIND.resource``);
+    #: "" derives it from the kind (``resource_for``)
+    resource: str = ""
 
 
 def resource_for(group: str, kind: str) -> str:
-    r = RESOURCES.get((group, kind))
-    if r is not None:
-        return r
+    """The lower-case plural of ``kind`` in ``group``, as the CRDs of the modelled kinds
+    name it (``rayservices.ray.io``)."""
     plural = kind.lower() + ("es" if kind.lower().endswith("s") else "s")
     return f"{plural}.{group}" if group else plural
 
@@ -74,7 +70,7 @@ def commands(targets: Iterable[Target], *, prune: bool = False, context: str | N
         if not _NAME.match(t.name) or not _NAMESPACE.match(t.namespace):
             raise KubectlError(f"refusing to pass {t.kind} {t.namespace!r}/{t.name!r} to kubectl: not a valid "
                                "Kubernetes namespace and name")
-        groups.setdefault((resource_for(t.group, t.kind), t.namespace), set()).add(t.name)
+        groups.setdefault((t.resource or resource_for(t.group, t.kind), t.namespace), set()).add(t.name)
     out = []
     for (resource, ns), names in sorted(groups.items()):
         args = [kubectl, "get", resource]

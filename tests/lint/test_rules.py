@@ -10,7 +10,8 @@ import pytest
 
 from rolloutctl.app import LintOptions, lint
 from rolloutctl.core.model import LintReport
-from rolloutctl.lint.engine import _validator_for, exit_code
+from rolloutctl.kinds import validators
+from rolloutctl.lint.engine import exit_code
 from rolloutctl.lint.registry import all_rules, get_rule, parse_doc
 from rolloutctl.load.files import load_paths
 
@@ -31,7 +32,7 @@ def _direct(path: str, live: str | None) -> _Direct:
     would refuse or default the failing manifest first, as the API server does)."""
     obj = load_paths([path]).objects[0]
     old = load_paths([live]).objects[0] if live else None
-    findings = tuple(_validator_for(obj)(obj, old))
+    findings = tuple(f for validate in validators(obj) for f in validate(obj, old))
     report = LintReport(1, 1, findings)
     return _Direct(report, exit_code(report))
 

@@ -7,8 +7,13 @@ read cluster-wide objects: those reads warn, and the queues can be given with ``
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...core.environment import add
 from ...core.kind import LiveRead
 from ...core.model import Obj
+from ...core.quantity import QuantityError, parse_quantity
 from ..kuberay.live import live_reads as kuberay_reads
 from .workload import CQ, KUEUE_API, LQ, RF, WL
 
@@ -23,3 +28,37 @@ def live_reads(desired: Obj) -> list[LiveRead]:
         LiveRead(KUEUE_API, "WorkloadPriorityClass", "workloadpriorityclasses.kueue.x-k8s.io", namespaced=False,
                  required=False),
     ]
+
+
+def capacity_reads() -> list[LiveRead]:
+    """``--capacity from-cluster`` with ``--kueue``: the ClusterQueues, whose nominal
+    quota caps what the workload can be admitted with."""
+    return [LiveRead("kueue.x-k8s.io/v1beta2", CQ, "clusterqueues.kueue.x-k8s.io", namespaced=False)]
+
+
+def capacity_limits(objects: Sequence[Obj]) -> list[dict[str, int]]:
+    """Per ClusterQueue, the sum over its resource groups and flavors of each resource's
+    ``nominalQuota`` (``clusterqueue_types.go`` ``ResourceQuota.NominalQuota``)."""
+    out = []
+    for cq in objects:
+        if cq.kind != CQ:
+            continue
+        total: dict[str, int] = {}
+        for group in cq.spec.get("resourceGroups") or []:
+            for flavor in (group.get("flavors") or []) if isinstance(group, Mapping) else []:
+                for r in (flavor.get("resources") or []) if isinstance(flavor, Mapping) else []:
+                    if isinstance(r, Mapping) and r.get("name"):
+                        add(total, _quantities({r["name"]: r.get("nominalQuota")}))
+        out.append(total)
+    return out
+
+
+def _quantities(m: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    if isinstance(m, Mapping):
+        for k, v in m.items():
+            try:
+                out[str(k)] = parse_quantity(str(v))
+            except QuantityError:
+                continue
+    return out

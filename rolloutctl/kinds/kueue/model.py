@@ -625,3 +625,10 @@ def _fmt(res: Mapping[str, int]) -> str:
 def queue_objects(objs: Sequence[Obj]) -> list[Obj]:
     """The Kueue objects among ``objs`` (for the app: desired and observed queues)."""
     return [o for o in objs if o.kind in KUEUE_KINDS and o.api_version.startswith("kueue.x-k8s.io/")]
+
+
+def for_plan(mode: str, desired: Sequence[Obj] = (), observed: Sequence[Obj] = (), **options: Any) -> KueueRayServiceModel:
+    """The model ``plan --kueue MODE`` uses for a RayService: KubeRay and Kueue
+    interleaved, with the Kueue objects of the desired and observed input."""
+    return KueueRayServiceModel(kueue=mode, queues=queue_objects(desired), observed_queues=queue_objects(observed),
+                                **options)

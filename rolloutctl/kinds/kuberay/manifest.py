@@ -1,0 +1,30 @@
+"""Readings of a RayService manifest as written, before admission, tolerant of any
+shape: the pod templates it carries (Kubernetes' resource checks, SC006).
+
+Upstream: ``ray-operator/apis/ray/v1/raycluster_types.go`` (``HeadGroupSpec.Template``,
+``WorkerGroupSpec.Template``) under ``RayServiceSpec.RayClusterSpec``
+(``rayservice_types.go``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+
+def pod_templates(obj: Any) -> Iterator[tuple[tuple, Mapping[str, Any]]]:
+    """(path, pod spec) of the head group's and every worker group's template."""
+    rcc = obj.spec.get("rayClusterConfig")
+    if not isinstance(rcc, Mapping):
+        return
+    head = rcc.get("headGroupSpec")
+    if isinstance(head, Mapping) and isinstance(head.get("template"), Mapping):
+        ps = head["template"].get("spec")
+        if isinstance(ps, Mapping):
+            yield ("spec", "rayClusterConfig", "headGroupSpec", "template", "spec"), ps
+    groups = rcc.get("workerGroupSpecs")
+    for i, g in enumerate(groups if isinstance(groups, list) else []):
+        t = g.get("template") if isinstance(g, Mapping) else None
+        ps = t.get("spec") if isinstance(t, Mapping) else None
+        if isinstance(ps, Mapping):
+            yield ("spec", "rayClusterConfig", "workerGroupSpecs", i, "template", "spec"), ps
