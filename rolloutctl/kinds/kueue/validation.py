@@ -30,32 +30,26 @@ class Rule:
     remediation: str = ""
 
 
-RULES: dict[str, Rule] = {}
-
-
-def _rule(*args: str) -> Rule:
-    r = Rule(*args)
-    RULES[r.id] = r
-    return r
-
-
-R_AUTOSCALING = _rule(
+R_AUTOSCALING = Rule(
     "KQ001", "autoscaling-needs-elastic-job", "error", "kueue:pkg/controller/jobs/raycluster/common.go#ValidateCreate",
     "A Kueue-managed RayService may use the in-tree autoscaler only with elastic workload slicing",
     "metadata: {labels: {kueue.x-k8s.io/queue-name: q}}\nspec: {rayClusterConfig: {enableInTreeAutoscaling: true}}",
     "metadata: {labels: {kueue.x-k8s.io/queue-name: q}, annotations: {kueue.x-k8s.io/elastic-job: 'true'}}\n"
     "spec: {rayClusterConfig: {enableInTreeAutoscaling: true}}",
     "Add the annotation kueue.x-k8s.io/elastic-job: \"true\", or turn the autoscaler off.")
-R_POD_SETS = _rule(
+R_POD_SETS = Rule(
     "KQ002", "max-pod-sets", "error", "kueue:pkg/controller/jobframework/constants.go#MaxPodSets",
     "A Kueue Workload holds at most 18 pod sets: the head and 17 worker groups",
     "18 workerGroupSpecs under a queue label", "at most 17 workerGroupSpecs",
     "Merge worker groups, or run the service outside Kueue.")
-R_HEAD_NAME = _rule(
+R_HEAD_NAME = Rule(
     "KQ003", "head-group-name-reserved", "error", "kueue:pkg/controller/jobs/raycluster/common.go#ValidateCreate",
     "The worker group name \"head\" is reserved for the head pod set of the Workload",
     "workerGroupSpecs: [{groupName: head}]", "workerGroupSpecs: [{groupName: gpu}]",
     "Rename the worker group.")
+
+#: every rule of this module (``rolloutctl rules``), as data
+RULES: tuple[Rule, ...] = (R_AUTOSCALING, R_POD_SETS, R_HEAD_NAME)
 
 
 def _m(v: Any) -> Mapping[str, Any]:

@@ -1,0 +1,214 @@
+"""Rule modules are plain functions of (object, world): no memo, no ``__dict__``, no
+``id()``, no identity test of objects (``is None``, ``is True`` and module sentinels
+made by ``object()`` are fine), no module-level mutable value and no function-level
+import. Speed belongs in the world's views and in the work queue, not in the rules
+(DESIGN.md, docs/architecture.md).
+
+``MODULES`` lists every module of the operator packages, one line each: ``CLEAN`` ones
+are checked; the others say why they are not clean yet. The list is honest both ways:
+a listed-unclean module that has become clean fails the test until it is marked
+``CLEAN``, and a new module must be listed. ``world.memory`` (the controllers' memory
+that is not in objects, as upstream keeps it) is state, not a memo.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+PKG = Path(__file__).resolve().parent.parent / "rolloutctl"
+KINDS = PKG / "kinds"
+
+CLEAN = None
+SPEED = "speed memos of the Grove model, moving out of the rules (issue 17: work queue and world indexes)"
+
+#: module (relative to rolloutctl/kinds) -> CLEAN, or why it is not clean yet
+MODULES: dict[str, str | None] = {
+    "grove/__init__.py": CLEAN,
+    "grove/advise.py": CLEAN,
+    "grove/classify.py": "imports validation inside classify_change (validation is being split into admission/)",
+    "grove/cluster.py": SPEED + ": requests memo in Obj.__dict__, gang_terminate imported in a function",
+    "grove/controllers.py": SPEED + ": _owned_memo keyed by id(), identity tests of memoized groups",
+    "grove/defaults.py": CLEAN,
+    "grove/diagnose.py": CLEAN,
+    "grove/gang_terminate.py": CLEAN,
+    "grove/hashing.py": CLEAN,
+    "grove/live.py": CLEAN,
+    "grove/manifest.py": CLEAN,
+    "grove/model.py": SPEED + ": _visit memos, PCS cache keyed by id(desired), policy identity tests; "
+                      "imports core.simulate and the optional hooks' modules in functions",
+    "grove/names.py": CLEAN,
+    "grove/objects.py": SPEED + ": per-object memo of pod requests",
+    "grove/observed.py": "module-level dict constants (INJECTED_ENV, OPERATOR_LABELS), identity tests of "
+                         "clique/group views, imports in functions",
+    "grove/ondelete.py": CLEAN,
+    "grove/phases.py": CLEAN,
+    "grove/policy.py": SPEED + ": pass-key methods test the subclass's methods by identity",
+    "grove/proposed/__init__.py": CLEAN,
+    "grove/proposed/budgets.py": CLEAN,
+    "grove/proposed/compare.py": CLEAN,
+    "grove/proposed/replica_recreate.py": CLEAN,
+    "grove/proposed/rolling_update.py": SPEED + ": per-group memo in the view, pass-key identity tests",
+    "grove/proposed/rollout.py": CLEAN,
+    "grove/proposed/state.py": SPEED + ": View memo, view reuse by world identity",
+    "grove/proposed/stuck.py": SPEED + ": surge count memo in PCS.__dict__; summary imported in a function",
+    "grove/proposed/units.py": CLEAN,
+    "grove/provenance.py": CLEAN,
+    "grove/rolling_recreate.py": SPEED + ": pass-key methods test the subclass's methods by identity",
+    "grove/spec.py": CLEAN,
+    "grove/status.py": SPEED + ": status refresh memo in PCS.__dict__ (reconcilestatus.go implemented twice)",
+    "grove/strategies.py": CLEAN,
+    "grove/summary.py": SPEED + ": pod-group summaries memoized by id() at module level",
+    "grove/update_common.py": SPEED + ": replica and member memos at module level keyed by id()",
+    "grove/validation.py": "being split into grove/admission/: rule registration by decorator into module-level "
+                           "lists, a module-level units dict",
+    "kuberay/__init__.py": CLEAN,
+    "kuberay/advise.py": CLEAN,
+    "kuberay/classify.py": CLEAN,
+    "kuberay/decisions.py": "imports defaults inside a function",
+    "kuberay/defaults.py": CLEAN,
+    "kuberay/live.py": CLEAN,
+    "kuberay/manifest.py": CLEAN,
+    "kuberay/model.py": "being split into rayservice_controller.py and others: imports in functions (hooks, "
+                        "core.simulate, yaml), an identity test of the observed RayService",
+    "kuberay/operator.py": "module-level dicts DEFAULT_FEATURE_GATES and ENV_MODELLED (read-only in use)",
+    "kuberay/options.py": CLEAN,
+    "kuberay/phases.py": CLEAN,
+    "kuberay/provenance.py": CLEAN,
+    "kuberay/service.py": "module-level dict DEFAULT_PORTS (read-only in use)",
+    "kuberay/utils.py": "identity tests of the existing and desired objects",
+    "kuberay/validation.py": "being split: RULES is a dict filled by _rule() on import; module-level dicts",
+    "kuberay/versions.py": CLEAN,
+    "kueue/__init__.py": CLEAN,
+    "kueue/controllers.py": "KubeRay's display imported in functions; an identity test of the old value",
+    "kueue/live.py": CLEAN,
+    "kueue/model.py": "core.simulate and workload imported in functions; a world identity test",
+    "kueue/phases.py": CLEAN,
+    "kueue/provenance.py": CLEAN,
+    "kueue/validation.py": CLEAN,
+    "kueue/workload.py": "module-level dict AUTOSCALER_REQUESTS; KubeRay's display imported in a function",
+}
+
+_MEMO = re.compile(r"memo(?!ry)", re.IGNORECASE)  # "memory" is the world's controller memory
+_MUTABLE_CALLS = {"dict", "list", "set", "defaultdict", "OrderedDict", "Counter", "deque", "bytearray"}
+
+
+def _sentinels(tree: ast.Module) -> set[str]:
+    """Module-level names bound to a bare ``object()`` (identity tests against them are fine)."""
+    out: set[str] = set()
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and not node.value.args
+                and getattr(node.value.func, "id", None) == "object"):
+            out |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return out
+
+
+def problems(source: str) -> list[str]:
+    """``LINE: what`` for every cache, identity test, mutable module value or function
+    import in ``source``."""
+    tree = ast.parse(source)
+    sentinels = _sentinels(tree)
+    out: set[tuple[int, str]] = set()
+
+    def add(node: ast.AST, what: str) -> None:
+        out.add((getattr(node, "lineno", 0), what))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and _MEMO.search(node.id):
+            add(node, f"memo {node.id}")
+        elif isinstance(node, ast.Attribute):
+            if node.attr == "__dict__":
+                add(node, "__dict__")
+            elif _MEMO.search(node.attr):
+                add(node, f"memo .{node.attr}")
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _MEMO.search(node.name):
+            add(node, f"memo def {node.name}")
+        elif isinstance(node, ast.arg) and _MEMO.search(node.arg):
+            add(node, f"memo argument {node.arg}")
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str) and " " not in node.value
+              and _MEMO.search(node.value)):
+            add(node, f"memo key {node.value!r}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "id":
+            add(node, "id()")
+        elif isinstance(node, ast.Compare):
+            left = node.left
+            for op, right in zip(node.ops, node.comparators):
+                if isinstance(op, (ast.Is, ast.IsNot)) and not any(
+                        isinstance(x, ast.Constant) or (isinstance(x, ast.Name) and x.id in sentinels)
+                        for x in (left, right)):
+                    add(node, f"identity test {ast.unparse(node)[:70]}")
+                left = right
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for inner in ast.walk(node):
+                if isinstance(inner, (ast.Import, ast.ImportFrom)):
+                    add(inner, f"import in a function: {ast.unparse(inner)[:70]}")
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            continue
+        names = [ast.unparse(t) for t in targets]
+        if names == ["__all__"]:
+            continue
+        if isinstance(value, (ast.Dict, ast.List, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)) or (
+                isinstance(value, ast.Call)
+                and (getattr(value.func, "id", None) or getattr(value.func, "attr", None)) in _MUTABLE_CALLS):
+            add(node, f"module-level mutable value {', '.join(names)}")
+    return [f"{line}: {what}" for line, what in sorted(out)]
+
+
+def _operator_modules() -> list[str]:
+    return sorted(str(p.relative_to(KINDS)) for p in KINDS.glob("*/**/*.py"))
+
+
+def test_every_module_of_the_operator_packages_is_listed():
+    missing = [m for m in _operator_modules() if m not in MODULES]
+    gone = [m for m in MODULES if not (KINDS / m).is_file()]
+    assert not missing, (f"list these modules in tests/test_rule_modules.py MODULES (CLEAN, or why not): {missing}")
+    assert not gone, f"no longer in rolloutctl/kinds, drop them from MODULES: {gone}"
+
+
+@pytest.mark.parametrize("module", sorted(m for m, why in MODULES.items() if why is CLEAN))
+def test_clean_rule_module(module):
+    assert problems((KINDS / module).read_text()) == []
+
+
+@pytest.mark.parametrize("module", sorted(m for m, why in MODULES.items() if why is not CLEAN))
+def test_unclean_list_is_honest(module):
+    """A module listed as not clean still is; once it is clean, mark it ``CLEAN``."""
+    if not (KINDS / module).is_file():
+        pytest.skip("reported by test_every_module_of_the_operator_packages_is_listed")
+    assert problems((KINDS / module).read_text()) != [], f"{module} is clean now: mark it CLEAN in MODULES"
+
+
+def test_checker_finds_each_kind_of_problem():
+    src = '''
+import copy
+_SEEN = object()
+_cache = {}
+LIMITS = dict(a=1)
+NAMES = ("a", "b")
+
+def f(obj, world, memo=None):
+    from .x import y
+    key = id(obj)
+    if obj is world.get("a"):
+        return obj.__dict__
+    if obj is None or obj is _SEEN or obj is not True:
+        return world.memory
+'''
+    found = [p.split(": ", 1)[1] for p in problems(src)]
+    assert "module-level mutable value _cache" in found
+    assert "module-level mutable value LIMITS" in found
+    assert "memo argument memo" in found
+    assert any(p.startswith("import in a function") for p in found)
+    assert "id()" in found
+    assert any(p.startswith("identity test obj is world.get") for p in found)
+    assert "__dict__" in found
+    assert not any("_SEEN" in p or "None" in p or "True" in p or "NAMES" in p or "memory" in p for p in found)
+    assert problems("def f(pods):\n    return [p for p in pods if p.ready]\n") == []
