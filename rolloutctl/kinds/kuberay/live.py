@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from ...core.kind import LiveRead
 from ...core.model import Obj
-from .model import API, GW, GW_API, L_CLUSTER, L_CRD, L_NAME, RC, ROUTE, RS, SVC, gateway_name, incremental, route_name
+from .api import API, GW, GW_API, L_CLUSTER, L_CRD, L_NAME, RC, ROUTE, RS, SVC, gateway_name, route_name
+from .spec import incremental
 
 
 def live_reads(desired: Obj) -> list[LiveRead]:

@@ -26,9 +26,10 @@ from ...core.kind import Progress
 from ...core.model import (Action, Change, Comparison, ComparisonRow, Finding, Impact, Obj, ObjectRef, Stuck,
                            Warning)
 from ...core.world import World, key_of
-from ..kuberay.model import API as RAY_API
-from ..kuberay.model import RC, RS, RayServiceModel, head_phase, HEAD_PENDING
-from ..kuberay.model import display as kr_display
+from ..kuberay.api import API as RAY_API
+from ..kuberay.api import RC, RS, head_phase, HEAD_PENDING
+from ..kuberay.api import display as kr_display
+from ..kuberay.model import RayServiceModel
 from . import controllers as k
 from .phases import kueue_phrase, phase_of, phase_title
 from .phases import pod_set_counts as _ps
@@ -179,7 +180,10 @@ class KueueRayServiceModel:
                 world = world.replace(put=qobs.values())
         # queues in the desired files are applied with the change
         world = world.replace(put=[q for q in self.queues if q.kind in APPLIED_KINDS])
-        return world.with_memory(**{k.MEM_NOTES: tuple(notes) + tuple(self._model_notes(desired, world))})
+        world = world.with_memory(**{k.MEM_NOTES: tuple(notes) + tuple(self._model_notes(desired, world))})
+        # how KubeRay's first pass ends, read on the world as Kueue hands it over (RayServiceModel.with_requeue)
+        rs = self._rs(desired, world)
+        return self.kr.with_requeue(rs, world) if rs is not None else world
 
     def _settled(self, prev: Obj, queues: list[Obj], env: Environment) -> World:
         """The previous manifest planned from creation under the same Kueue model and the

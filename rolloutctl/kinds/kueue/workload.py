@@ -71,7 +71,7 @@ def _l(v: Any) -> list[Any]:
 def display(name: str | None) -> str:
     """A Workload name as shown: every slice's hash renders as ``-<hash>``; a cluster
     name inside it keeps KubeRay's ``-<random>``."""
-    from ..kuberay.model import display as kr_display
+    from ..kuberay.api import display as kr_display
     return kr_display(_HASH_RE.sub("-<hash>", name or "")) or ""
 
 

@@ -10,7 +10,12 @@ import copy
 import pytest
 
 from rolloutctl.core.model import Obj
-from rolloutctl.kinds.kuberay import model as km
+from rolloutctl.kinds.kuberay.api import HEAD_READY, HEAD_STARTING
+from rolloutctl.kinds.kuberay.builders import construct_ray_cluster_for_ray_service, create_gateway, create_http_route
+from rolloutctl.kinds.kuberay.incremental_upgrade import should_complete_incremental_rollback
+from rolloutctl.kinds.kuberay.model import RayServiceModel
+from rolloutctl.kinds.kuberay.rayservice_controller import check_if_need_submit_serve_applications
+from rolloutctl.kinds.kuberay.status import calculate_conditions, is_initializing_timeout
 from rolloutctl.kinds.kuberay import service as ksvc
 from rolloutctl.kinds.kuberay.decisions import should_prepare_new_cluster, should_update_cluster
 
@@ -20,9 +25,9 @@ NS = "ml-serving"
 
 
 def _cluster(desired: dict, name: str = "text-ml-abcde", version: str = "nightly", head_ready: bool = True) -> Obj:
-    raw = km.construct_ray_cluster_for_ray_service(obj(desired), name, {}, version)
+    raw = construct_ray_cluster_for_ray_service(obj(desired), name, {}, version)
     raw["status"] = {"conditions": [{"type": "HeadPodReady", "status": "True" if head_ready else "False",
-                                     "reason": km.HEAD_READY if head_ready else km.HEAD_STARTING}]}
+                                     "reason": HEAD_READY if head_ready else HEAD_STARTING}]}
     return Obj(raw)
 
 
@@ -37,7 +42,7 @@ def _cluster(desired: dict, name: str = "text-ml-abcde", version: str = "nightly
     ("(model) nothing cached at all", None, "serve-config-1", {"myapp": {"status": "RUNNING"}}, True),
 ])
 def test_check_if_need_submit_serve_applications(name, cached, config, apps, submit):
-    assert km.check_if_need_submit_serve_applications(cached, config, apps) is submit
+    assert check_if_need_submit_serve_applications(cached, config, apps) is submit
 
 
 @pytest.mark.parametrize("name, atc, atr, ptc, ptr, pending, want", [
@@ -49,7 +54,7 @@ def test_check_if_need_submit_serve_applications(name, cached, config, apps, sub
 ])
 def test_should_complete_incremental_rollback(name, atc, atr, ptc, ptr, pending, want):
     cluster = None if pending is None else _cluster(base(), "p", head_ready=pending)
-    got = km.should_complete_incremental_rollback({"targetCapacity": atc, "trafficRoutedPercent": atr},
+    got = should_complete_incremental_rollback({"targetCapacity": atc, "trafficRoutedPercent": atr},
                                                   {"targetCapacity": ptc, "trafficRoutedPercent": ptr}, cluster)
     assert got is want
 
@@ -65,7 +70,7 @@ def test_should_complete_incremental_rollback(name, atc, atr, ptc, ptr, pending,
      [{"type": "Ready", "status": "True", "reason": "NonZeroServeEndpoints", "observedGeneration": 5}], False),
 ])
 def test_is_initializing_timeout(name, conditions, expected):
-    assert km.is_initializing_timeout({"conditions": conditions}) is expected
+    assert is_initializing_timeout({"conditions": conditions}) is expected
 
 
 def test_should_prepare_new_cluster_prepare_new_cluster():
@@ -118,7 +123,7 @@ def test_construct_ray_cluster_for_ray_service():
     # TestConstructRayClusterForRayService: RayService labels and annotations plus the association labels
     # and the KubeRay annotations; spec copied
     d = edit(base(), lambda d: d["metadata"].update(labels={"team": "ml"}, annotations={"a": "b"}))
-    raw = km.construct_ray_cluster_for_ray_service(obj(d), "text-ml-abcde", {}, "nightly")
+    raw = construct_ray_cluster_for_ray_service(obj(d), "text-ml-abcde", {}, "nightly")
     md = raw["metadata"]
     assert md["labels"] == {"team": "ml", "ray.io/originated-from-cr-name": "text-ml",
                             "ray.io/originated-from-crd": "RayService"}
@@ -129,7 +134,7 @@ def test_construct_ray_cluster_for_ray_service():
 
 def test_create_gateway():
     # TestCreateGateway: <rs>-gateway, the options' class, one HTTP listener on 80
-    gw = km.create_gateway(obj(incremental(base())), NS)
+    gw = create_gateway(obj(incremental(base())), NS)
     assert gw["metadata"]["name"] == "text-ml-gateway"
     assert gw["spec"] == {"gatewayClassName": "istio", "listeners": [{"name": "http", "protocol": "HTTP", "port": 80}]}
 
@@ -137,7 +142,7 @@ def test_create_gateway():
 def test_create_http_route():
     # TestCreateHTTPRoute: parentRef to the Gateway; active and pending backends with weights on the serve port
     d = obj(incremental(base()))
-    route = km.create_http_route(d, NS, _cluster(base(), "a"), _cluster(base(), "b"), 70, 30)
+    route = create_http_route(d, NS, _cluster(base(), "a"), _cluster(base(), "b"), 70, 30)
     assert route["metadata"]["name"] == "text-ml-httproute"
     assert route["spec"]["parentRefs"] == [{"name": "text-ml-gateway", "namespace": NS}]
     assert route["spec"]["rules"][0]["backendRefs"] == [
@@ -194,7 +199,7 @@ def test_handle_suspend_observed_generation():
     # TestHandleSuspendObservedGeneration: entering Suspending bumps observedGeneration (status and the
     # condition); an idle Suspended pass does not
     d, w = _rs_world({"observedGeneration": 2}, 5, lambda d: d["spec"].update(suspend=True))
-    (act,) = km.RayServiceModel().reconcile(obj(d), w)
+    (act,) = RayServiceModel().reconcile(obj(d), w)
     st = act.payload["status"]
     assert st["observedGeneration"] == 5
     (suspending,) = [c for c in st["conditions"] if c["type"] == "Suspending"]
@@ -202,7 +207,7 @@ def test_handle_suspend_observed_generation():
     suspended = [{"type": "Suspended", "status": "True", "reason": "SuspendComplete", "message": "",
                   "observedGeneration": 4, "lastTransitionTime": 0}]
     d, w = _rs_world({"observedGeneration": 4, "conditions": suspended}, 9, lambda d: d["spec"].update(suspend=True))
-    assert km.RayServiceModel().reconcile(obj(d), w) == []
+    assert RayServiceModel().reconcile(obj(d), w) == []
 
 
 @pytest.mark.parametrize("name, annotation, reason", [
@@ -217,7 +222,7 @@ def test_mark_failed_if_initializing_timed_out(name, annotation, reason):
     d = base()
     if annotation:
         d["metadata"].setdefault("annotations", {})["ray.io/initializing-timeout"] = annotation
-    km.calculate_conditions(st, obj(d), 60)
+    calculate_conditions(st, obj(d), 60)
     (ready,) = [c for c in st["conditions"] if c["type"] == "Ready"]
     assert ready["reason"] == reason
     if reason == "InitializingTimeout":

@@ -1,0 +1,166 @@
+"""The vocabulary of the KubeRay model: kinds, labels, names, the model's RayCluster
+status (pods are not objects) and the world memory keys.
+
+Upstream (ray-project/kuberay @ feeaf72f): ``ray-operator/controllers/ray/utils/constant.go``
+(labels, ``RayServiceFinalizer``), ``rayservice_controller.go``
+(``ServiceDefaultRequeueDuration``, ``RayClusterDeletionDelayDuration``, the Gateway and
+HTTPRoute names of ``createGateway`` / ``createHTTPRoute``),
+``ray-operator/controllers/ray/utils/util.go`` ``GenerateHeadServiceName``.
+
+The model's RayCluster status carries its Pods: ``HeadPodReady`` with the reasons
+``HeadPodNotFound`` / ``HeadPodPending`` / ``HeadPodNotReady`` / ``HeadPodRunningAndReady``,
+``desiredWorkerReplicas`` and ``readyWorkerReplicas``. A cluster the controller creates
+is named ``<rs>-<random>`` (``<rs>-<random2>`` for a second one inside one world); every
+generated name is shown as ``<rs>-<random>``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from ...core.model import Obj
+
+from ...core.environment import add, pod_requests
+from ...core.world import World
+from .conditions import find_condition
+
+API = "ray.io/v1"
+RS = "RayService"
+RC = "RayCluster"
+SVC = "Service"
+GW = "Gateway"
+ROUTE = "HTTPRoute"
+GW_API = "gateway.networking.k8s.io/v1"
+SA = "ServeApplications"
+SA_API = "rolloutctl.dev/v1alpha1"
+
+REQUEUE = 2  # ServiceDefaultRequeueDuration
+DEFAULT_DELETION_DELAY = 60  # RayClusterDeletionDelayDuration
+FINALIZER = "ray.io/rayservice-finalizer"
+L_NAME = "ray.io/originated-from-cr-name"
+L_CRD = "ray.io/originated-from-crd"
+L_CLUSTER = "ray.io/cluster"
+L_SERVE = "ray.io/serve"
+
+MEM_TIMERS = "kuberay/deletionTimers"
+MEM_NOTES = "kuberay/notes"
+#: how the reconcile pass a world is handed to ends (controller-runtime's requeue of the
+#: RayService key, with what the pass waits for): written when the world is built
+#: (``observe``) or moves on (``world.Advance``), kept through the pass's own writes, read
+#: by the world between passes to say what the step waits for
+MEM_REQUEUE = "kuberay/requeue"
+
+# Model reasons of the RayCluster HeadPodReady condition (pods are not objects).
+HEAD_NONE = "HeadPodNotFound"
+HEAD_PENDING = "HeadPodPending"
+HEAD_STARTING = "HeadPodNotReady"
+HEAD_READY = "HeadPodRunningAndReady"
+
+RANDOM = "<random"
+_RANDOM_RE = re.compile(r"-<random\d*>")
+
+
+def rule(fn: str) -> str:
+    """The rule string of an action of the RayService controller's function ``fn``."""
+    return f"kuberay:rayservice_controller.go#{fn}"
+
+
+def rc_rule(fn: str) -> str:
+    """The rule string of an action of the RayCluster controller's function ``fn``."""
+    return f"kuberay:raycluster_controller.go#{fn}"
+
+
+def display(name: str | None) -> str | None:
+    """How a cluster name is shown: generated names end in ``-<random>``."""
+    if not name:
+        return name
+    return _RANDOM_RE.sub("-<random>", name)
+
+
+def _m(v: Any) -> Mapping[str, Any]:
+    return v if isinstance(v, Mapping) else {}
+
+
+def _l(v: Any) -> list[Any]:
+    return v if isinstance(v, list) else []
+
+
+def head_phase(rc: Obj) -> str:
+    """The model's head Pod state of a RayCluster (its ``HeadPodReady`` condition)."""
+    c = find_condition(rc.status, "HeadPodReady")
+    if c is None:
+        return HEAD_NONE
+    if c.get("status") == "True":
+        return HEAD_READY
+    r = c.get("reason")
+    return r if r in (HEAD_NONE, HEAD_PENDING) else HEAD_STARTING
+
+
+def has_head_pod(rc: Obj) -> bool:
+    """Whether the RayCluster has a head Pod (``updateHeadPodServeLabel`` finds one)."""
+    return head_phase(rc) in (HEAD_STARTING, HEAD_READY)
+
+
+def is_generated(name: str) -> bool:
+    """Whether ``name`` is one the controller generated (``utils.GenerateRayClusterName``)."""
+    return RANDOM in name
+
+
+def worker_count(group: Mapping[str, Any]) -> int:
+    """Worker pods of a group the RayCluster controller keeps: replicas (or minReplicas
+    when unset, as the autoscaler starts) clamped to [min, max], times numOfHosts."""
+    if group.get("suspend") is True:
+        return 0
+    mn = group.get("minReplicas") or 0
+    mx = group.get("maxReplicas")
+    r = group.get("replicas")
+    r = mn if r is None else r
+    if isinstance(mx, int):
+        r = min(r, mx)
+    r = max(r, mn)
+    return int(r) * int(group.get("numOfHosts") or 1)
+
+
+def desired_workers(spec: Mapping[str, Any]) -> int:
+    """Worker Pods of a RayCluster spec, over every worker group."""
+    return sum(worker_count(_m(g)) for g in _l(spec.get("workerGroupSpecs")))
+
+
+def cluster_requests(spec: Mapping[str, Any]) -> dict[str, int]:
+    """What the Pods of a RayCluster spec request (head and workers)."""
+    total: dict[str, int] = {}
+    add(total, pod_requests(_m(_m(_m(spec.get("headGroupSpec")).get("template")).get("spec"))))
+    for g in _l(spec.get("workerGroupSpecs")):
+        g = _m(g)
+        n = worker_count(g)
+        if n:
+            req = pod_requests(_m(_m(g.get("template")).get("spec")))
+            add(total, {k: v * n for k, v in req.items()})
+    return total
+
+
+def head_svc_name(rs: str) -> str:
+    """``utils.GenerateHeadServiceName`` for the RayService CRD."""
+    return f"{rs}-head-svc"
+
+
+def gateway_name(rs: str) -> str:
+    """``<rs>-gateway`` (``createGateway``)."""
+    return f"{rs}-gateway"
+
+
+def route_name(rs: str) -> str:
+    """``<rs>-httproute`` (``createHTTPRoute``)."""
+    return f"{rs}-httproute"
+
+
+def deletion_timers(world: World) -> dict[str, int]:
+    """The deletion time of each dangling RayCluster (``cleanUpRayClusterInstance``'s
+    ``RayClusterDeletionTimestamps`` map, held in the world's memory)."""
+    return dict(world.memory.get(MEM_TIMERS, ()))
+
+
+def with_deletion_timers(world: World, timers: Mapping[str, int]) -> World:
+    """``world`` with these deletion times in its memory."""
+    return world.with_memory(**{MEM_TIMERS: tuple(sorted(timers.items()))})

@@ -1,0 +1,129 @@
+"""Why a RayService plan gets stuck, in the operator's terms.
+
+Upstream (ray-project/kuberay @ feeaf72f): ``rayservice_controller.go``
+``validateRayService``, ``updateHeadPodServeLabel``, ``isInitializingTimeout``,
+``modifyRayCluster``, ``getAndCheckServeStatus``; ``raycluster_controller.go``
+``rayClusterReconcile`` (``utils.ValidateRayClusterUpgradeOptions``);
+``common/service.go`` ``BuildServeService``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...core.environment import Environment, add
+from ...core.model import STUCK_INSUFFICIENT_CAPACITY, STUCK_NEVER_READY, Obj, ObjectRef, Stuck
+from ...core.world import World
+from . import service as ksvc
+from .api import API, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD, L_NAME, RC, RS, SA, cluster_requests, display, head_phase, is_generated
+from .conditions import is_true
+from .operator import DEFAULT_CONFIG, OperatorConfig
+from .status import is_initializing_timeout
+from .validation import first_error, ray_cluster_upgrade_options_error
+
+
+def _m(v: Any) -> Mapping[str, Any]:
+    return v if isinstance(v, Mapping) else {}
+
+
+def _l(v: Any) -> list[Any]:
+    return v if isinstance(v, list) else []
+
+
+def serve_service_error(desired: Obj, world: World, cfg: OperatorConfig = DEFAULT_CONFIG) -> str | None:
+    """``BuildServeService``'s error for the RayService's live clusters, if any."""
+    view = {"metadata": {"name": desired.name, "namespace": desired.namespace}, "spec": dict(desired.spec)}
+    for c in world.of_kind(RC):
+        if c.terminating or c.labels.get(L_NAME) != desired.name:
+            continue
+        try:
+            ksvc.build_serve_service(view, c.raw, cfg)
+        except ksvc.ServeServiceError as exc:
+            return str(exc)
+    return None
+
+
+def diagnose(cfg: OperatorConfig, desired: Obj, world: World, env: Environment) -> Stuck:
+    """Why a RayService plan stops short of Ready: the first of validation, a refused
+    RayCluster, an unbuildable serve Service, finalizers, the initializing timeout, a
+    suspended cluster, capacity, a cluster that never becomes ready, no Serve config."""
+    rs = world.get(RS, desired.namespace, desired.name)
+    ref = ObjectRef(RS, desired.namespace, desired.name, API)
+    err = first_error(desired, cfg)
+    if err:
+        return Stuck("ValidationFailed", f"{err} (Ready=False/ValidationFailed; the controller waits for the "
+                     "next spec change)", (ref,), ("fix the spec; rolloutctl lint shows every rule",))
+    st = rs.status if rs else {}
+    for c in world.of_kind(RC):
+        refused = ray_cluster_upgrade_options_error(c.spec, c.labels.get(L_CRD) == "RayService")
+        if refused and not c.terminating:
+            return Stuck("InvalidRayClusterSpec",
+                         f"the RayCluster controller refuses RayCluster {display(c.name)}: {refused} "
+                         "(raycluster_controller.go#rayClusterReconcile, utils.ValidateRayClusterUpgradeOptions); "
+                         "it never gets a head Pod, so every RayService pass stops at updateHeadPodServeLabel",
+                         (ObjectRef(RC, c.namespace, display(c.name) or c.name, API),),
+                         ("remove spec.rayClusterConfig.upgradeStrategy (use spec.upgradeStrategy for the "
+                          "RayService)",))
+    serve_err = serve_service_error(desired, world, cfg)
+    if serve_err:
+        return Stuck("ServeServiceNotBuilt", f"{serve_err} (common/service.go#BuildServeService): "
+                     "reconcileServices fails on every pass, so no Service is created and the status is not "
+                     "written", (ref,), ("name the serve port 'serve' in the head container, or set spec.serveService",))
+    held = [o for o in world if o.terminating and _l(o.metadata.get("finalizers"))]
+    if held:
+        return Stuck("DeletionBlocked", "objects being deleted are held by finalizers: "
+                     + ", ".join(f"{o.kind} {display(o.name)} {o.metadata.get('finalizers')}" for o in held)
+                     + (" — the RayService stays Suspending until they are gone" if is_true(st, "Suspending") else ""),
+                     tuple(ObjectRef(o.kind, o.namespace, display(o.name) or o.name, o.api_version) for o in held),
+                     ("remove the finalizer once its owner has finished",))
+    if is_initializing_timeout(st):
+        return Stuck("InitializingTimeout", "Ready=False/InitializingTimeout is terminal: the clusters are "
+                     "deleted and nothing is created again, whatever the spec (rayservice_controller.go#"
+                     "isInitializingTimeout)", (ref,),
+                     ("delete and re-create the RayService", "or set spec.suspend: true, wait for Suspended, "
+                      "then set it back to false (resume re-arms Initializing)"))
+    tracked = [world.get(RC, desired.namespace, _m(st.get(k)).get("rayClusterName") or "")
+               for k in ("activeServiceStatus", "pendingServiceStatus")]
+    tracked = [c for c in tracked if c is not None]
+    for c in tracked:
+        if c.spec.get("suspend") is True or is_true(c.status, "RayClusterSuspended"):
+            return Stuck("ClusterSuspended",
+                         f"RayCluster {display(c.name)} is suspended (it was created with rayClusterConfig.suspend: "
+                         "true, which is copied only at creation). It has no head Pod, so every RayService pass "
+                         "stops at updateHeadPodServeLabel (\"found 0 head\") and the status stays frozen; "
+                         "KubeRay never unsuspends it and editing rayClusterConfig.suspend has no effect "
+                         "(rayservice_controller.go#modifyRayCluster)",
+                         (ObjectRef(RC, c.namespace, display(c.name) or c.name, API),),
+                         (f"kubectl patch raycluster {display(c.name)} --type merge -p '{{\"spec\":{{\"suspend\":false}}}}'",
+                          f"or delete RayCluster {display(c.name)} (it is re-created from the current spec)",
+                          "or set the RayService's spec.suspend: true, wait for Suspended, then false"))
+    for c in world.of_kind(RC):
+        if c.terminating:
+            continue
+        if head_phase(c) == HEAD_PENDING:
+            req = cluster_requests(c.spec)
+            used: dict[str, int] = {}
+            for o in world.of_kind(RC):
+                if o.name != c.name and head_phase(o) in (HEAD_STARTING, HEAD_READY):
+                    add(used, cluster_requests(o.spec))
+            short = env.short(used, req)
+            return Stuck(STUCK_INSUFFICIENT_CAPACITY,
+                         f"the Pods of RayCluster {display(c.name)} do not fit next to the running clusters "
+                         f"(short of {', '.join(short) or 'capacity'}); a NewCluster upgrade needs room for both "
+                         "clusters at once", (ObjectRef(RC, c.namespace, display(c.name) or c.name, API),),
+                         ("raise --capacity", "or use upgradeStrategy NewClusterWithIncrementalUpgrade with a "
+                          "smaller maxSurgePercent"))
+    for c in world.of_kind(RC):
+        if c.terminating or not is_generated(c.name):
+            continue
+        sa = world.get(SA, c.namespace, c.name)
+        apps_ok = sa is not None and all(_m(v).get("status") == "RUNNING" for v in _m(sa.status.get("applications")).values())
+        if head_phase(c) != HEAD_READY or not apps_ok:
+            return Stuck(STUCK_NEVER_READY, f"RayCluster {display(c.name)} never becomes ready (--never-ready): "
+                         "the Services keep pointing at the serving cluster and the new cluster stays pending",
+                         (ObjectRef(RC, c.namespace, display(c.name) or c.name, API),),
+                         ("fix the image or the Serve config; revert the spec to stop the upgrade",))
+    if not str(desired.spec.get("serveConfigV2") or "").strip():
+        return Stuck(STUCK_NEVER_READY, "spec.serveConfigV2 is empty: no Serve application, so no cluster is "
+                     "ever ready (rayservice_controller.go#getAndCheckServeStatus)", (ref,))
+    return Stuck("NotConverged", "the RayService does not reach Ready and nothing else moves", (ref,))

@@ -1,0 +1,291 @@
+"""What the RayService model starts from: nothing (a new RayService), a settled world
+derived from the previously applied manifest, or the live objects as given; and the
+warnings about that starting state.
+
+Upstream (ray-project/kuberay @ feeaf72f): the objects the RayService controller owns
+(``common/association.go`` ``RayServiceRayClustersAssociationOptions``), the
+``ray.io/kuberay-version`` annotation ``shouldUpdateCluster`` compares, and the spec
+comparison of ``rayClusterSpecForHashing`` (``decisions.py``) behind the warnings.
+Each function takes the model (its operator configuration and version) first.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Mapping, Sequence
+
+from ...core.environment import Environment
+from ...core.model import Obj, Stuck, Warning
+from ...core.simulate import simulate
+from ...core.world import World
+from .api import (GW, HEAD_NONE, HEAD_READY, L_CRD, L_NAME, MEM_NOTES, RC, ROUTE, RS, SVC, desired_workers, display,
+                  gateway_name, head_phase, route_name, with_deletion_timers)
+from .builders import sa_object
+from .conditions import find_condition
+from .decisions import (HASH_ANNOTATION, KUBERAY_VERSION_ANNOTATION, ignored_differences, is_cluster_spec_hash_equal,
+                        is_zero_downtime_upgrade_enabled, strategy_name)
+from .spec import deletion_delay, incremental, managed_by_external_controller, serve_app_names
+from .world import dangling_clusters
+
+
+def _m(v: Any) -> Mapping[str, Any]:
+    return v if isinstance(v, Mapping) else {}
+
+
+def _l(v: Any) -> list[Any]:
+    return v if isinstance(v, list) else []
+
+
+#: observation warnings that come from the live objects (kept when a world built
+#: elsewhere gets the warnings of another desired spec)
+_LIVE_NOTES = ("ObservedFromManifest", "KubeRayVersionAssumed", "KubeRayVersionMismatch", "SpecComparedWithLiveCluster")
+
+
+def observe(model: Any, desired: Obj | None, observed: Sequence[Obj], env: Environment) -> World:
+    """Build the world: nothing (a new RayService), a settled world derived from the
+    previously applied manifest, or the live objects as given."""
+    observed = list(observed)
+    target = desired
+    rs_obs = None
+    for o in observed:
+        if o.kind == RS and (target is None or (o.name == target.name and o.namespace == target.namespace)):
+            rs_obs = o
+            break
+    if target is None:
+        target = rs_obs
+    assert target is not None
+    notes: list[Warning] = []
+    if rs_obs is None:
+        raw = copy.deepcopy(dict(target.raw))
+        md = dict(raw.get("metadata") or {})
+        md["generation"] = 1
+        md.pop("finalizers", None)
+        raw["metadata"] = md
+        raw.pop("status", None)
+        world = World([Obj(raw, target.file, target.line, target.lines)])
+    else:
+        # only what the operator made counts as a child: an unrelated Service in the same
+        # file (a Redis for GCS fault tolerance) is neither a child nor a sign of a live world
+        children = [o for o in observed if o is not rs_obs and o.kind in (RC, SVC, GW, ROUTE)
+                    and (o.labels.get(L_CRD) == RS
+                         or any(r.get("kind") in (RS, RC) for r in o.owner_references))]
+        if not rs_obs.status and not children:
+            world = _settled(model, rs_obs)
+            notes.append(Warning("ObservedFromManifest",
+                                 "only the RayService manifest was observed: assuming a settled service with one "
+                                 f"ready active RayCluster ({rs_obs.name}-<random>), its Services and Serve "
+                                 "applications RUNNING", ""))
+        else:
+            world = _live(model, rs_obs, children, notes)
+        world = _retarget(model, world, rs_obs, target)
+    rs = world.get(RS, target.namespace, target.name)
+    timers = {}
+    if rs is not None:
+        for rc in dangling_clusters(rs, world):
+            timers[rc.name] = deletion_delay(target)
+    world = with_deletion_timers(World({k: world.get(*k) for k in world.keys()}, 0, world.memory), timers)
+    notes.extend(observe_warnings(model, target, world))
+    return model.with_requeue(target, world.with_memory(**{MEM_NOTES: tuple(notes)}))
+
+
+def _settled(model: Any, prev: Obj) -> World:
+    """Simulate the previous manifest from scratch until it settles."""
+    raw = copy.deepcopy(dict(prev.raw))
+    raw.pop("status", None)
+    md = dict(raw.get("metadata") or {})
+    md.pop("finalizers", None)
+    md["generation"] = int(md.get("generation") or 1)
+    raw["metadata"] = md
+    base = Obj(raw, prev.file, prev.line, prev.lines)
+    world = model.with_requeue(base, World([Obj(raw, prev.file, prev.line, prev.lines)]))
+    env = Environment(max_steps=200)
+    box: list[World] = []
+    probe = _Recorder(model, box)
+    simulate(probe, base, world, env)
+    final = box[-1] if box else world
+    return World({k: final.get(*k) for k in final.keys()}, 0, {})
+
+
+def _live(model: Any, rs: Obj, children: list[Obj], notes: list[Warning]) -> World:
+    """Live objects: RayClusters without status are taken as running; each live cluster
+    with a ready head gets the RayService's current serveConfigV2 in the serve cache
+    (CONTRACT: the operator has been running)."""
+    objs = [rs]
+    st = rs.status
+    config = str(rs.spec.get("serveConfigV2") or "")
+    names = {_m(st.get(k)).get("rayClusterName"): k for k in ("activeServiceStatus", "pendingServiceStatus")}
+    for o in children:
+        if o.namespace != rs.namespace:
+            continue
+        if o.kind == RC:
+            if o.labels.get(L_NAME) != rs.name or o.labels.get(L_CRD) != "RayService":
+                continue
+            o = _live_cluster(model, o, notes)
+            objs.append(o)
+            if head_phase(o) == HEAD_READY:
+                sub = _m(st.get(names.get(o.name, ""))) if o.name in names else {}
+                apps = {k: {"status": _m(v).get("status") or "RUNNING"}
+                        for k, v in _m(sub.get("applicationStatuses")).items()}
+                if not apps:
+                    apps = {n: {"status": "RUNNING"} for n in serve_app_names(config)}
+                objs.append(Obj(sa_object(rs.namespace, o.name, config, sub.get("targetCapacity"), apps)))
+        else:
+            objs.append(o)
+    return World(objs)
+
+
+def _live_cluster(model: Any, rc: Obj, notes: list[Warning]) -> Obj:
+    raw = copy.deepcopy(dict(rc.raw))
+    st = dict(raw.get("status") or {})
+    if find_condition(st, "HeadPodReady") is None:
+        suspended = rc.spec.get("suspend") is True or str(st.get("state")) == "suspended"
+        n = desired_workers(rc.spec)
+        conds = [dict(c) for c in _l(st.get("conditions"))]
+        if suspended:
+            conds.append({"type": "HeadPodReady", "status": "False", "reason": HEAD_NONE})
+            if not any(c.get("type") == "RayClusterSuspended" for c in conds):
+                conds.append({"type": "RayClusterSuspended", "status": "True", "reason": "RayClusterSuspended"})
+            st.update(desiredWorkerReplicas=n, readyWorkerReplicas=0)
+        else:
+            conds.append({"type": "HeadPodReady", "status": "True", "reason": HEAD_READY})
+            st.setdefault("readyWorkerReplicas", n)
+            st.setdefault("desiredWorkerReplicas", n)
+        st["conditions"] = conds
+        raw["status"] = st
+    if KUBERAY_VERSION_ANNOTATION not in rc.annotations:
+        notes.append(Warning("KubeRayVersionAssumed", f"RayCluster {rc.name} has no ray.io/kuberay-version "
+                             f"annotation: taken as created by KubeRay {model.version} (no in-place re-apply)",
+                             f"RayCluster/{rc.name}.metadata.annotations"))
+    elif rc.annotations.get(KUBERAY_VERSION_ANNOTATION) != model.version:
+        notes.append(Warning("KubeRayVersionMismatch", f"RayCluster {rc.name} was created by KubeRay "
+                             f"{rc.annotations.get(KUBERAY_VERSION_ANNOTATION)}; KubeRay {model.version} re-applies "
+                             "the whole rayClusterConfig to the active cluster in place "
+                             "(rayservice_controller.go#shouldUpdateCluster)",
+                             f"RayCluster/{rc.name}.metadata.annotations[{KUBERAY_VERSION_ANNOTATION}]"))
+    if HASH_ANNOTATION in rc.annotations:
+        notes.append(Warning("SpecComparedWithLiveCluster", f"RayCluster {rc.name}: the upstream hash annotation "
+                             "cannot be recomputed; the model compares the live RayCluster spec with the desired "
+                             "rayClusterConfig instead (same answer unless someone edited the RayCluster)",
+                             f"RayCluster/{rc.name}.metadata.annotations[{HASH_ANNOTATION}]"))
+    return Obj(raw, rc.file, rc.line, rc.lines)
+
+
+def _retarget(model: Any, world: World, observed_rs: Obj, desired: Obj) -> World:
+    """The world's RayService carries the desired spec (what is about to be applied),
+    the observed status and metadata; generation bumps when the spec changes."""
+    cur = world.get(RS, observed_rs.namespace, observed_rs.name)
+    base = cur if cur is not None else observed_rs
+    raw = copy.deepcopy(dict(base.raw))
+    md = dict(raw.get("metadata") or {})
+    gen = int(md.get("generation") or 1)
+    if _m(observed_rs.raw.get("spec")) != _m(desired.raw.get("spec")):
+        gen += 1
+    md["generation"] = gen
+    for k in ("labels", "annotations"):
+        if k in desired.metadata:
+            md[k] = copy.deepcopy(desired.metadata[k])
+    raw["metadata"] = md
+    raw["spec"] = copy.deepcopy(dict(desired.spec))
+    return world.replace(put=[Obj(raw, desired.file, desired.line, desired.lines)])
+
+
+def with_notes(model: Any, desired: Obj, world: World) -> World:
+    """``world`` with the observation warnings of ``desired`` (for a world built elsewhere)."""
+    keep = tuple(w for w in world.memory.get(MEM_NOTES, ()) if w.code in _LIVE_NOTES)
+    notes = keep + tuple(observe_warnings(model, desired, world))
+    return model.with_requeue(desired, world.with_memory(**{MEM_NOTES: notes}))
+
+
+def observe_warnings(model: Any, desired: Obj, world: World) -> list[Warning]:
+    """Warnings about what the desired spec does to the starting world (fields KubeRay
+    ignores, an upgrade strategy that never reaches the cluster, a revert mid-upgrade)."""
+    out: list[Warning] = []
+    rs = world.get(RS, desired.namespace, desired.name)
+    if managed_by_external_controller(desired) is not None:
+        out.append(Warning("ManagedByExternalController",
+                           f"spec.managedBy is {desired.spec.get('managedBy')!r}: this KubeRay operator ignores the "
+                           "RayService entirely (rayservice_controller.go#Reconcile, utils.ManagedByExternalController)",
+                           "spec.managedBy"))
+        return out
+    if rs is None:
+        return out
+    if desired.spec.get("suspend") is True and not incremental(desired, model.config) and (
+            world.get(GW, desired.namespace, gateway_name(desired.name)) is not None
+            or world.get(ROUTE, desired.namespace, route_name(desired.name)) is not None):
+        out.append(Warning("GatewayLeftBySuspend",
+                           "suspend deletes the Gateway and HTTPRoute only while upgradeStrategy.type is "
+                           "NewClusterWithIncrementalUpgrade; with the current strategy they stay "
+                           "(rayservice_controller.go#deleteRayServiceOwnedResources)", "spec.upgradeStrategy.type"))
+    st = rs.status
+    a = world.get(RC, desired.namespace, _m(st.get("activeServiceStatus")).get("rayClusterName") or "")
+    p = world.get(RC, desired.namespace, _m(st.get("pendingServiceStatus")).get("rayClusterName") or "")
+    cluster = p if p is not None else a
+    if cluster is None:
+        return out
+    goal = _m(desired.spec.get("rayClusterConfig"))
+    full = is_cluster_spec_hash_equal(desired, cluster, False)
+    partial = not full and is_cluster_spec_hash_equal(desired, cluster, True)
+    ref = "rayservice_controller.go#rayClusterSpecForHashing, utils/util.go#GenerateHashWithoutReplicasAndWorkersToDelete"
+    for kind, path in ignored_differences(goal, cluster.spec):
+        if kind == "suspend":
+            out.append(Warning("NestedSuspendIgnored",
+                               f"rayClusterConfig.suspend differs from RayCluster {display(cluster.name)}'s "
+                               "spec.suspend but is copied only when a cluster is created and never propagated "
+                               "afterwards; the live cluster keeps its value "
+                               "(rayservice_controller.go#modifyRayCluster, #rayClusterSpecForHashing). "
+                               "Use spec.suspend to suspend the whole RayService", path))
+        elif full and kind == "replicas":
+            out.append(Warning("WorkerReplicasIgnored",
+                               f"{path} is left out of the cluster comparison ({ref}); RayCluster "
+                               f"{display(cluster.name)} keeps its current value and nothing is rolled out. Edit "
+                               "the RayCluster (or let the autoscaler) to scale, or combine with a change that "
+                               "creates a new cluster", path))
+        elif full and kind == "scheduling":
+            out.append(Warning("SchedulingFieldsIgnored",
+                               f"{path} is left out of the cluster comparison ({ref}) so that Kueue-injected "
+                               "values are neutral; the live RayCluster is not changed", path))
+        elif full and kind == "upgradeStrategy":
+            out.append(Warning("ClusterUpgradeStrategyIgnored",
+                               f"{path} is left out of the cluster comparison ({ref})", path))
+    if not full and not partial:
+        if not is_zero_downtime_upgrade_enabled(desired, model.config):
+            out.append(Warning("UpgradeStrategyNone",
+                               f"rayClusterConfig differs from RayCluster {display(cluster.name)} but "
+                               f"spec.upgradeStrategy.type is {strategy_name(desired, model.config)}: no new cluster is created "
+                               "and the change never reaches the running cluster "
+                               "(rayservice_controller.go#isZeroDowntimeUpgradeEnabled)", "spec.upgradeStrategy.type"))
+        elif p is not None and a is not None and not incremental(desired, model.config) and is_cluster_spec_hash_equal(desired, a, False):
+            out.append(Warning("RevertCreatesNewCluster",
+                               "the desired rayClusterConfig matches the active cluster but an upgrade is in "
+                               "progress: NewCluster compares only with the pending cluster, so a third cluster "
+                               "is created rather than cancelling (rayservice_controller.go#shouldPrepareNewCluster)",
+                               "spec.rayClusterConfig"))
+        elif goal.get("suspend") is True:
+            out.append(Warning("ClusterBornSuspended",
+                               "rayClusterConfig.suspend is true: the new RayCluster is created suspended and "
+                               "KubeRay never unsuspends it (rayservice_controller.go#constructRayClusterForRayService)",
+                               "spec.rayClusterConfig.suspend"))
+    return out
+
+
+class _Recorder:
+    """Wraps the model to keep the last world of a simulation (for a settled world)."""
+
+    def __init__(self, model: Any, box: list[World]) -> None:
+        self._m = model
+        self._box = box
+        self.api_version, self.kind, self.timed = model.api_version, model.kind, model.timed
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._m, name)
+
+    def converged(self, desired: Obj, world: World) -> bool:
+        self._box.append(world)
+        return self._m.converged(desired, world)
+
+    def diagnose(self, desired: Obj, world: World, env: Environment) -> Stuck:
+        self._box.append(world)
+        return self._m.diagnose(desired, world, env)
+
+    def warnings(self, desired: Obj, world: World) -> list[Warning]:
+        return []

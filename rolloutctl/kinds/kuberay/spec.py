@@ -1,0 +1,79 @@
+"""The RayService spec as the controller reads it: the upgrade strategy's options, the
+deletion delay, ``spec.managedBy``, the serve Service name and the Serve config's
+application names.
+
+Upstream (ray-project/kuberay @ feeaf72f): ``ray-operator/controllers/ray/utils/util.go``
+``IsIncrementalUpgradeEnabled``, ``ManagedByExternalController``;
+``ray-operator/controllers/ray/common/association.go``
+``RayServiceServeServiceNamespacedName``; ``rayservice_controller.go``
+``cleanUpRayClusterInstance`` (the deletion delay) and ``getAndCheckServeStatus``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import yaml
+
+from ...core.model import Obj
+from . import utils as ku
+from .api import DEFAULT_DELETION_DELAY
+from .operator import DEFAULT_CONFIG, OperatorConfig
+from .validation import is_incremental_upgrade_enabled
+
+
+def _m(v: Any) -> Mapping[str, Any]:
+    return v if isinstance(v, Mapping) else {}
+
+
+def _l(v: Any) -> list[Any]:
+    return v if isinstance(v, list) else []
+
+
+def serve_app_names(config: str) -> list[str]:
+    """Application names of a Serve config (``getAndCheckServeStatus`` reports an empty
+    name as ``default``)."""
+    if not config or not config.strip():
+        return []
+    try:
+        doc = yaml.safe_load(config)
+    except Exception:  # noqa: BLE001 - an unparsable config yields no application
+        return []
+    names = []
+    for a in _l(_m(doc).get("applications")):
+        n = _m(a).get("name")
+        names.append(str(n) if n else "default")
+    return sorted(set(names)) if names else []
+
+
+def deletion_delay(desired: Obj) -> int:
+    """``spec.rayClusterDeletionDelaySeconds``, else ``RayClusterDeletionDelayDuration`` (60 s)."""
+    v = desired.spec.get("rayClusterDeletionDelaySeconds")
+    return int(v) if isinstance(v, int) and v >= 0 else DEFAULT_DELETION_DELAY
+
+
+def managed_by_external_controller(desired: Obj) -> str | None:
+    """``utils.ManagedByExternalController`` (utils/util.go) of ``spec.managedBy`` as the API
+    server stores it: a null is pruned (unset), so KubeRay reconciles."""
+    return ku.managed_by_external_controller(desired.spec.get("managedBy"))
+
+
+def incremental(desired: Obj, cfg: OperatorConfig = DEFAULT_CONFIG) -> bool:
+    """``utils.IsIncrementalUpgradeEnabled`` under the operator's gates."""
+    return is_incremental_upgrade_enabled(desired.spec, cfg)
+
+
+def upgrade_options(desired: Obj) -> Mapping[str, Any]:
+    """``spec.upgradeStrategy.clusterUpgradeOptions``."""
+    return _m(_m(desired.spec.get("upgradeStrategy")).get("clusterUpgradeOptions"))
+
+
+def serve_svc_name(desired: Obj, cluster: str | None = None, cfg: OperatorConfig = DEFAULT_CONFIG) -> str:
+    """``common.RayServiceServeServiceNamespacedName`` / ``BuildServeService``: the custom
+    serveService name, else ``<rs>-serve-svc``; in incremental mode ``<cluster>-serve-svc``."""
+    if incremental(desired, cfg) and cluster:
+        return f"{cluster}-serve-svc"
+    custom = _m(_m(desired.spec.get("serveService")).get("metadata")).get("name")
+    if custom and not incremental(desired, cfg):
+        return str(custom)
+    return f"{desired.name}-serve-svc"

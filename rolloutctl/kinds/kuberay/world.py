@@ -1,0 +1,253 @@
+"""The world between two RayService passes (one requeue): the RayCluster controller's
+Pods, the scheduler and kubelet (``--capacity``, ``--never-ready``), Ray Serve, the
+garbage collector and the deletion timers.
+
+Upstream (ray-project/kuberay @ feeaf72f): ``ray-operator/controllers/ray/raycluster_controller.go``
+``reconcilePods`` / ``calculateStatus`` with RayClusterStatusConditions on (suspend is
+atomic: Suspending, every Pod deleted, Suspended), ``rayservice_controller.go``
+``cleanUpRayClusterInstance`` (the deletion time recorded at a dangling cluster's first
+sighting) and Kubernetes owner-reference garbage collection. Pod start-up and Serve
+deployment take one requeue per stage.
+
+How the pass before ended (controller-runtime's requeue, with what it waited for) is
+read from the world's memory (``MEM_REQUEUE``): each world handed to a pass carries it
+(written here for the next pass, and by ``observe`` for the first), and the pass's own
+writes keep it.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Mapping
+
+from ...core.environment import Environment, add
+from ...core.kind import Progress
+from ...core.model import Obj
+from ...core.world import World
+from .api import (HEAD_NONE, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD, L_NAME, MEM_REQUEUE, RC, REQUEUE, RS,
+                  SA, SVC, cluster_requests, deletion_timers, desired_workers, display, head_phase, is_generated,
+                  with_deletion_timers)
+from .conditions import is_true, set_condition
+from .reconciler import REQUEUE_2S, outcome_text
+from .spec import deletion_delay, incremental, managed_by_external_controller, upgrade_options
+from .status import initializing_deadline
+from .validation import ray_cluster_upgrade_options_error
+
+
+def _m(v: Any) -> Mapping[str, Any]:
+    return v if isinstance(v, Mapping) else {}
+
+
+def _l(v: Any) -> list[Any]:
+    return v if isinstance(v, list) else []
+
+
+class Advance:
+    """The RayCluster controller, the scheduler/kubelet, Ray Serve and the garbage
+    collector between two RayService passes (one requeue)."""
+
+    def __init__(self, model: Any, desired: Obj, world: World, env: Environment) -> None:
+        self.m, self.d, self.w, self.env = model, desired, world, env
+        self.put: dict[tuple, Obj] = {}
+        self.remove: set[tuple] = set()
+        self.waits: list[str] = []
+
+    def obj(self, k: tuple) -> Obj | None:
+        """The object ``k`` as this interval leaves it."""
+        if k in self.remove:
+            return None
+        return self.put.get(k) or self.w.get(*k)
+
+    def run(self) -> Progress:
+        """One requeue of world time; how the pass before it ended (``MEM_REQUEUE``) and
+        what the world did are the step's waits. A world that does not move skips to the
+        next pass a timer makes act, if any. The world returned carries how the pass it is
+        handed to will end."""
+        self.garbage_collect()
+        self.ray_cluster_controller()
+        self.serve()
+        changed = bool(self.put or self.remove)
+        w = self.w.replace(put=self.put.values(), remove=self.remove, now=self.w.now + REQUEUE)
+        w = self.schedule_deletion_timers(w)
+        then = self.w.memory.get(MEM_REQUEUE) or REQUEUE_2S
+        tail = () if then == REQUEUE_2S and self.waits else (then,)
+        if not changed:
+            ahead = self.m.run_pass(self.d, w)
+            w = w.with_memory(**{MEM_REQUEUE: outcome_text(ahead)})
+            if ahead.actions:
+                return Progress(w, tuple(self.waits) + tail, True)
+            nxt = self.next_timed_event(w)
+            if nxt is None:
+                return Progress(w, tuple(self.waits), False)
+            t = self.w.now + REQUEUE
+            while t < nxt:
+                t += REQUEUE
+            w = self.m.with_requeue(self.d, World({k: w.get(*k) for k in w.keys()}, t, w.memory))
+            timer = "a timer (deletion delay, traffic interval or initializing timeout)"
+            msg = (f"{then} until {timer} fires: the next pass that acts is at {t}s" if then == REQUEUE_2S
+                   else f"{then}; {timer} brings the next pass that acts at {t}s")
+            return Progress(w, tuple(self.waits) or (msg,), True)
+        return Progress(self.m.with_requeue(self.d, w), tuple(self.waits) + tail, True)
+
+    def garbage_collect(self) -> None:
+        """Deletions finish unless a finalizer holds the object; a RayCluster takes its
+        owned serve Service and its Serve state with it (GC)."""
+        for o in list(self.w):
+            if not o.terminating:
+                continue
+            if _l(o.metadata.get("finalizers")):
+                self.waits.append(f"{o.kind} {display(o.name)} is held by finalizers {o.metadata.get('finalizers')}")
+                continue
+            self.remove.add((o.kind, o.namespace, o.name))
+            if o.kind == RC:
+                self.remove.add((SA, o.namespace, o.name))
+                for s in self.w.of_kind(SVC):
+                    if any(r.get("kind") == RC and r.get("name") == o.name for r in s.owner_references):
+                        self.remove.add((SVC, s.namespace, s.name))
+
+    def used(self, exclude: str) -> dict[str, int]:
+        """What the RayClusters with running Pods request, but ``exclude``."""
+        total: dict[str, int] = {}
+        for rc in self.w.of_kind(RC):
+            k = (RC, rc.namespace, rc.name)
+            cur = self.obj(k)
+            if cur is None or rc.name == exclude:
+                continue
+            if head_phase(cur) in (HEAD_STARTING, HEAD_READY):
+                add(total, cluster_requests(cur.spec))
+        return total
+
+    def never_ready(self, name: str) -> bool:
+        """Whether a cluster the controller created matches ``--never-ready``."""
+        return is_generated(name) and (self.env.is_never_ready(name) or self.env.is_never_ready(display(name) or name))
+
+    def ray_cluster_controller(self) -> None:
+        """``raycluster_controller.go`` ``reconcilePods`` / ``calculateStatus`` with
+        RayClusterStatusConditions on: suspend is atomic (Suspending, delete all Pods,
+        Suspended); otherwise Pods are created, scheduled (``--capacity``) and become ready
+        (``--never-ready``)."""
+        for rc in self.w.of_kind(RC):
+            if rc.terminating:
+                continue
+            refused = ray_cluster_upgrade_options_error(rc.spec, rc.labels.get(L_CRD) == "RayService")
+            if refused:
+                self.waits.append(f"the RayCluster controller refuses RayCluster {display(rc.name)} ({refused}; event "
+                                  "InvalidRayClusterSpec): no Pod is created")
+                continue
+            st = copy.deepcopy(dict(rc.status))
+            phase = head_phase(rc)
+            suspend = rc.spec.get("suspend") is True
+            new_phase = phase
+            workers = desired_workers(rc.spec)
+            if is_true(st, "RayClusterSuspending"):
+                new_phase = HEAD_NONE
+                set_condition(st, "RayClusterSuspending", "False", "RayClusterSuspending", "", 0)
+                set_condition(st, "RayClusterSuspended", "True", "RayClusterSuspended", "", 0)
+                set_condition(st, "RayClusterProvisioned", "False", "RayClusterPodsProvisioning",
+                              "RayCluster has been suspended", 0)
+                st["state"] = "suspended"
+            elif suspend and not is_true(st, "RayClusterSuspended"):
+                set_condition(st, "RayClusterSuspending", "True", "RayClusterSuspending", "", 0)
+                set_condition(st, "RayClusterSuspended", "False", "RayClusterSuspended", "", 0)
+            elif is_true(st, "RayClusterSuspended"):
+                if not suspend:
+                    set_condition(st, "RayClusterSuspended", "False", "RayClusterSuspended", "", 0)
+                    st.pop("state", None)
+                else:
+                    self.waits.append(f"RayCluster {display(rc.name)} is suspended (spec.suspend: true)")
+            elif phase in (HEAD_NONE, HEAD_PENDING):
+                req = cluster_requests(rc.spec)
+                gated = self.m.pod_gate(rc, self.w) if self.m.pod_gate is not None else None
+                if gated:
+                    new_phase = HEAD_PENDING
+                    self.waits.append(f"Pods of RayCluster {display(rc.name)} are held: {gated}")
+                elif self.env.fits(self.used(rc.name), req):
+                    new_phase = HEAD_STARTING
+                else:
+                    new_phase = HEAD_PENDING
+                    short = self.env.short(self.used(rc.name), req)
+                    self.waits.append(f"Pods of RayCluster {display(rc.name)} do not fit ({', '.join(short)})")
+            elif phase == HEAD_STARTING:
+                if self.never_ready(rc.name):
+                    self.waits.append(f"head Pod of RayCluster {display(rc.name)} never becomes ready (--never-ready)")
+                else:
+                    new_phase = HEAD_READY
+            if new_phase in (HEAD_NONE, HEAD_PENDING):
+                st["desiredWorkerReplicas"] = workers
+                st["readyWorkerReplicas"] = 0
+            else:
+                st["desiredWorkerReplicas"] = workers
+                st["readyWorkerReplicas"] = workers if new_phase == HEAD_READY else 0
+            if new_phase == HEAD_READY:
+                st["state"] = "ready"
+            status = "True" if new_phase == HEAD_READY else "False"
+            set_condition(st, "HeadPodReady", status, new_phase, "", 0)
+            for c in st["conditions"]:
+                c.pop("lastTransitionTime", None)
+                c.pop("observedGeneration", None)
+            if st != dict(rc.status):
+                raw = dict(rc.raw)
+                raw["status"] = st
+                self.put[(RC, rc.namespace, rc.name)] = Obj(raw, rc.file, rc.line, rc.lines)
+
+    def serve(self) -> None:
+        """Ray Serve on each ready cluster: submitted applications become RUNNING."""
+        for sa in self.w.of_kind(SA):
+            rc = self.obj((RC, sa.namespace, sa.name))
+            if rc is None or head_phase(rc) != HEAD_READY:
+                continue
+            apps = {k: dict(_m(v)) for k, v in _m(sa.status.get("applications")).items()}
+            if not apps or all(a.get("status") == "RUNNING" for a in apps.values()):
+                continue
+            if self.never_ready(sa.name):
+                self.waits.append(f"Serve applications on {display(sa.name)} never become RUNNING (--never-ready)")
+                continue
+            for a in apps.values():
+                a["status"] = "RUNNING"
+            raw = dict(sa.raw)
+            raw["status"] = {"applications": apps}
+            self.put[(SA, sa.namespace, sa.name)] = Obj(raw)
+            self.waits.append(f"Serve applications on {display(sa.name)} RUNNING")
+
+    def schedule_deletion_timers(self, w: World) -> World:
+        """The deletion time ``cleanUpRayClusterInstance`` records when it first sees a
+        dangling cluster: the next pass's time plus the delay."""
+        rs = w.get(RS, self.d.namespace, self.d.name)
+        if rs is None:
+            return w
+        timers = {k: v for k, v in deletion_timers(w).items() if w.get(RC, self.d.namespace, k) is not None}
+        for rc in dangling_clusters(rs, w):
+            timers.setdefault(rc.name, w.now + deletion_delay(self.d))
+        return with_deletion_timers(w, timers)
+
+    def next_timed_event(self, w: World) -> int | None:
+        """The earliest future time at which a pass acts on a timer alone."""
+        rs = w.get(RS, self.d.namespace, self.d.name)
+        if rs is None or managed_by_external_controller(self.d):
+            return None
+        cands: list[int] = []
+        now = self.w.now
+        for name, deadline in deletion_timers(w).items():
+            rc = w.get(RC, self.d.namespace, name)
+            if rc is not None and not rc.terminating and deadline + 1 > now:
+                cands.append(deadline + 1)
+        st = rs.status
+        dl = initializing_deadline(st, self.d)
+        if dl is not None and dl > now:
+            cands.append(dl)
+        if incremental(self.d, self.m.config) and is_true(st, "UpgradeInProgress"):
+            iv = int(upgrade_options(self.d).get("intervalSeconds") or 0)
+            key = "activeServiceStatus" if is_true(st, "RollbackInProgress") else "pendingServiceStatus"
+            last = _m(st.get(key)).get("lastTrafficMigratedTime")
+            if isinstance(last, int) and last + iv > now:
+                cands.append(last + iv)
+        return min(cands) if cands else None
+
+
+def dangling_clusters(rs: Obj, w: World) -> list[Obj]:
+    """The RayService's RayClusters that are neither active nor pending, not yet deleting."""
+    st = rs.status
+    a = _m(st.get("activeServiceStatus")).get("rayClusterName")
+    p = _m(st.get("pendingServiceStatus")).get("rayClusterName")
+    return [rc for rc in w.select(RC, {L_NAME: rs.name, L_CRD: "RayService"})
+            if rc.namespace == rs.namespace and rc.name not in (a, p) and not rc.terminating]
