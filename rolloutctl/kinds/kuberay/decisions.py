@@ -23,6 +23,7 @@ import copy
 from typing import Any, Mapping
 
 from ...core.model import Obj
+from .defaults import raycluster_spec_defaults
 from .operator import DEFAULT_CONFIG, MODELLED_KUBERAY_VERSION, OperatorConfig
 from .validation import INCREMENTAL, is_incremental_upgrade_enabled
 
@@ -75,8 +76,6 @@ def ray_cluster_spec_for_hashing(cluster_spec: Mapping[str, Any]) -> dict[str, A
     ``maxReplicas``/``scaleStrategy.workersToDelete`` and template ``tolerations``/
     ``schedulingGates`` removed, after the CRD defaults (``defaults.RAYCLUSTER_SPEC_DEFAULTS``):
     the live cluster was defaulted by the API server, the manifest was not."""
-    from .defaults import raycluster_spec_defaults
-
     spec = raycluster_spec_defaults(cluster_spec) if isinstance(cluster_spec, Mapping) else {}
     for f in CLUSTER_IGNORED:
         spec.pop(f, None)

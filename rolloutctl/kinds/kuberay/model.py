@@ -27,6 +27,7 @@ from ...core.environment import Environment, add
 from ...core.kind import Progress
 from ...core.model import Action, Change, Finding, Impact, Obj, Stuck, Warning
 from ...core.world import World
+from . import advise, classify, defaults, phases, provenance
 from .api import (API, FINALIZER, HEAD_NONE, HEAD_READY, HEAD_STARTING, L_CLUSTER, MEM_NOTES, MEM_REQUEUE, RC, ROUTE, RS, SVC,
                   cluster_requests, desired_workers, display, head_phase, route_name)
 from .conditions import find_condition, is_true
@@ -211,21 +212,18 @@ class RayServiceModel:
     def warnings(self, desired: Obj, world: World) -> list[Warning]:
         return list(world.memory.get(MEM_NOTES, ()))
 
+    # -- phases and provenance (phases.py, provenance.py) ------------------------------
     def phase_of(self, desired: Obj, step: Any) -> Any:
-        from .phases import phase_of
-        return phase_of(desired, step)
+        return phases.phase_of(desired, step)
 
     def phase_title(self, desired: Obj, label: Any, steps: Sequence[Any]) -> str | None:
-        from .phases import phase_title
-        return phase_title(desired, label, steps)
+        return phases.phase_title(desired, label, steps)
 
     def operators(self, desired: Obj) -> list[Any]:
-        from .provenance import operators
-        return operators(desired, self.version, self.config.gates)
+        return provenance.operators(desired, self.version, self.config.gates)
 
     def not_modelled(self, desired: Obj, world: World) -> list[Warning]:
-        from .provenance import not_modelled
-        return not_modelled(desired)
+        return provenance.not_modelled(desired)
 
     def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]:
         return validate(obj, old, self.config)
@@ -237,24 +235,20 @@ class RayServiceModel:
 
     def defaults(self, raw: dict) -> dict:
         """The RayService as the API server stores it (CRD defaults), for ``diff``."""
-        from .defaults import rayservice_crd_defaults
-        return rayservice_crd_defaults(raw)
+        return defaults.rayservice_crd_defaults(raw)
 
     def order_matters(self, list_path: tuple) -> bool:
-        from .defaults import rayservice_order_matters
-        return rayservice_order_matters(list_path)
+        return defaults.rayservice_order_matters(list_path)
 
     def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]:
-        from .classify import classify
-        return classify(changes, desired, live, self.version, self.config)
+        return classify.classify(changes, desired, live, self.version, self.config)
 
     # -- advise (kinds/kuberay/advise.py) -----------------------------------------------
     floor_goal = "the service keeps serving"
     floor_text = "the service stops serving (no RayCluster receives traffic)"
 
     def advice_spaces(self, desired: Obj, old: Obj | None) -> list:
-        from .advise import advice_spaces
-        return advice_spaces(desired, old)
+        return advise.advice_spaces(desired, old)
 
     def floor_deficit(self, desired: Obj, world: World) -> int:
         """The default floor: the service keeps serving (one serving cluster)."""
@@ -264,7 +258,6 @@ class RayServiceModel:
         return 1 + desired_workers(_m(desired.spec.get("rayClusterConfig")))
 
     def rolls_out(self, desired: Obj, world: World) -> tuple[str, str] | None:
-        from .advise import rolls_out
         rs = self._rs(desired, world)
         name = _m((rs.status if rs else {}).get("activeServiceStatus")).get("rayClusterName") or ""
-        return rolls_out(desired, world, world.get(RC, desired.namespace, name))
+        return advise.rolls_out(desired, world, world.get(RC, desired.namespace, name))

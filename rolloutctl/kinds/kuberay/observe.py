@@ -66,7 +66,7 @@ def observe(model: Any, desired: Obj | None, observed: Sequence[Obj], env: Envir
     else:
         # only what the operator made counts as a child: an unrelated Service in the same
         # file (a Redis for GCS fault tolerance) is neither a child nor a sign of a live world
-        children = [o for o in observed if o is not rs_obs and o.kind in (RC, SVC, GW, ROUTE)
+        children = [o for o in observed if o.kind in (RC, SVC, GW, ROUTE)
                     and (o.labels.get(L_CRD) == RS
                          or any(r.get("kind") in (RS, RC) for r in o.owner_references))]
         if not rs_obs.status and not children:

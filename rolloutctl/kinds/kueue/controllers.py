@@ -31,6 +31,7 @@ from typing import Any, Mapping, Sequence
 from ...core.model import Action, Obj
 from ...core.world import World
 from ..kuberay.api import L_CRD, L_NAME, RC, RS
+from ..kuberay.api import display as kr_display
 from ..kuberay.conditions import is_true as kr_is_true
 from .workload import (CQ, ELASTIC_ANN, ELASTIC_GATE, LQ, QUEUE_LABEL, PRIORITY_LABEL, REPLACEMENT_ANN, RF,
                        SLICE_NAME_ANN, WL, WPC, PodSet, add_gate, admitted, assign_flavors, build_pod_sets,
@@ -172,7 +173,6 @@ class KueuePass:
     # -- helpers -----------------------------------------------------------------------
     def act(self, verb: str, kind: str, name: str, reason: str, rule_str: str, *, payload: Mapping | None = None,
             fields: Mapping | None = None, role: str | None = None) -> None:
-        from ..kuberay.api import display as kr_display
         shown = display(name) if kind == WL else (kr_display(name) or name)
         a = Action(verb=verb, kind=kind, name=shown, namespace=self.ns, reason=reason, rule=rule_str,
                    role=role, fields=dict(fields or {}), payload=payload, uid=name if shown != name else None)
@@ -687,7 +687,6 @@ def _ps(c: Mapping[str, int]) -> str:
 
 
 def display_rc(name: str) -> str:
-    from ..kuberay.api import display as kr_display
     return kr_display(name) or name
 
 

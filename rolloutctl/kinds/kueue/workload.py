@@ -30,6 +30,7 @@ from ...core.environment import add, pod_requests
 from ...core.model import Obj
 from ...core.quantity import format_quantity, parse_quantity
 from ...core.world import World
+from ..kuberay.api import display as kr_display
 
 KUEUE_API = "kueue.x-k8s.io/v1beta2"
 WL = "Workload"
@@ -71,7 +72,6 @@ def _l(v: Any) -> list[Any]:
 def display(name: str | None) -> str:
     """A Workload name as shown: every slice's hash renders as ``-<hash>``; a cluster
     name inside it keeps KubeRay's ``-<random>``."""
-    from ..kuberay.api import display as kr_display
     return kr_display(_HASH_RE.sub("-<hash>", name or "")) or ""
 
 
