@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from enum import Enum
-from typing import Callable, List, Optional
+from typing import Callable, List, Mapping, Optional
 
 import typer
 
@@ -192,13 +192,36 @@ def emit(text: str) -> None:
         raise OutputFailed(f"cannot write to standard output: {exc.strerror or exc}") from None
 
 
-def step_summary(markdown: Callable[[], str]) -> None:
-    """Under GitHub Actions, also append the command's Markdown to the job summary
-    ($GITHUB_STEP_SUMMARY), whatever -o printed (render/step_summary.py)."""
-    if os.environ.get("GITHUB_ACTIONS") == "true" and os.environ.get("GITHUB_STEP_SUMMARY"):
-        from .render.step_summary import append
+def append_step_summary(markdown: Callable[[], str], environ: Mapping[str, str] | None = None) -> bool:
+    """Under GitHub Actions, append the command's Markdown (rendered only then) to the
+    job summary ($GITHUB_STEP_SUMMARY), whatever -o printed; the bytes come from
+    render/step_summary.py. Returns whether it was written: a summary file that cannot
+    be written is one line on stderr and does not fail the command (the command's own
+    output and exit code are what CI acts on)."""
+    env = os.environ if environ is None else environ
+    if env.get("GITHUB_ACTIONS") != "true":  # the usual case: nothing more is imported
+        return False
+    from .render.step_summary import active, summary_bytes
 
-        append(markdown)
+    if not active(env):
+        return False
+    data = summary_bytes(markdown())
+    path = env["GITHUB_STEP_SUMMARY"]
+    try:
+        with open(path, "ab") as f:
+            f.write(data)
+    except OSError as exc:
+        try:
+            sys.stderr.write(f"rolloutctl: cannot append to GITHUB_STEP_SUMMARY ({path}): {exc.strerror or exc}\n")
+        except OSError:
+            pass
+        return False
+    return True
+
+
+def step_summary(markdown: Callable[[], str]) -> None:
+    """``append_step_summary`` for this process's environment."""
+    append_step_summary(markdown)
 
 
 _CONFIG_HELP = ("Repository configuration (default: the nearest .rolloutctl.yaml in this directory or a parent): "
@@ -636,32 +659,16 @@ def lint_command(
 
 
 def _render_lint(result, fmt: str, color: bool) -> str:  # type: ignore[no-untyped-def]
-    report = result.report
-    if fmt == "json":
-        from .render.lint_json import render_lint_json
+    from . import __version__
+    from .render import render_lint
 
-        return render_lint_json(report)
-    if fmt == "sarif":
-        from . import __version__
-        from .lint.registry import rule_docs
-        from .render.lint_sarif import render_lint_sarif
+    def rule_docs():  # type: ignore[no-untyped-def]
+        from .lint.registry import rule_docs as docs
 
-        return render_lint_sarif(report, rule_docs(), __version__)
-    if fmt == "github":
-        from .render.lint_github import render_lint_github
+        return docs()
 
-        return render_lint_github(report)
-    if fmt == "junit":
-        from .render.lint_junit import render_lint_junit
-
-        return render_lint_junit(report, list(result.objects))
-    if fmt == "markdown":
-        from .render.lint_markdown import render_lint_markdown
-
-        return render_lint_markdown(report)
-    from .render.lint_text import render_lint_text
-
-    return render_lint_text(report, color)
+    return render_lint(result.report, fmt, color, objects=list(result.objects), rule_docs=rule_docs,
+                       version=__version__)
 
 
 class RulesFormat(str, Enum):

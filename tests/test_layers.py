@@ -241,3 +241,18 @@ def test_the_registry_lists_every_operator_package():
     for d in KINDS:
         if d.integration:
             assert (d.group, d.kind) in keys, f"{d.operator} acts on a kind the registry does not have"
+
+
+def test_renderers_write_no_files():
+    """Renderers turn core data into text; the CLI shell writes it (standard output,
+    the GitHub job summary)."""
+    bad = []
+    for module, path in _modules().items():
+        if _layer(module) != "render":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and (getattr(node.func, "id", None) == "open"
+                                               or getattr(node.func, "attr", None) in ("open", "write_text",
+                                                                                       "write_bytes")):
+                bad.append(f"{module}:{node.lineno} {ast.unparse(node)[:60]}")
+    assert bad == []

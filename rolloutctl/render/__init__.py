@@ -1,8 +1,10 @@
-"""Renderers: core data in, text out. No renderer computes a result."""
+"""Renderers: core data in, text out. No renderer computes a result or writes a file.
+The ``render_*`` functions here are the one dispatcher from (document, format) to a
+renderer module; each module is imported only when its format is asked for."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..core.model import API_VERSION, Plan
 
@@ -77,3 +79,27 @@ def render_diff(diff: Any, fmt: str, color: bool, width: int | None = None) -> s
         return render(diff)
     from .diff_table import render
     return render(diff, color, width) if width else render(diff, color)
+
+
+def render_lint(report: Any, fmt: str, color: bool, *, objects: Sequence[Any] = (),
+                rule_docs: Callable[[], Mapping[str, Any]] = dict, version: str = "") -> str:
+    """``lint`` output (``kind: LintReport``): ``objects`` (file, ref) of every object
+    read (JUnit lists clean ones too); ``rule_docs`` the rule descriptors SARIF carries,
+    asked for only by SARIF; ``version`` the tool's, for SARIF."""
+    if fmt == "json":
+        from .lint_json import render_lint_json
+        return render_lint_json(report)
+    if fmt == "sarif":
+        from .lint_sarif import render_lint_sarif
+        return render_lint_sarif(report, rule_docs(), version)
+    if fmt == "github":
+        from .lint_github import render_lint_github
+        return render_lint_github(report)
+    if fmt == "junit":
+        from .lint_junit import render_lint_junit
+        return render_lint_junit(report, list(objects))
+    if fmt == "markdown":
+        from .lint_markdown import render_lint_markdown
+        return render_lint_markdown(report)
+    from .lint_text import render_lint_text
+    return render_lint_text(report, color)

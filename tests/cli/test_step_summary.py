@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rolloutctl.cli import append_step_summary
 from rolloutctl.render import step_summary
 from tests.conftest import SAMPLES
 
@@ -47,7 +48,18 @@ def test_append_renders_lazily_and_only_when_active(tmp_path):
         calls.append(1)
         return "# hi"
 
-    assert step_summary.append(render, {}) is False and calls == []
+    assert append_step_summary(render, {}) is False and calls == []
+    assert append_step_summary(render, {"GITHUB_ACTIONS": "true"}) is False and calls == []
     f = tmp_path / "s.md"
-    assert step_summary.append(render, {"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(f)}) is True
+    assert append_step_summary(render, {"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(f)}) is True
     assert f.read_text() == "# hi\n\n" and calls == [1]
+
+
+def test_summary_is_cut_below_githubs_limit():
+    """The renderer's bytes stay under GitHub's 1 MiB per step, with a note, and are
+    whole UTF-8."""
+    data = step_summary.summary_bytes("é" * step_summary.MAX_BYTES)
+    assert len(data) <= step_summary.MAX_BYTES + 1
+    text = data.decode("utf-8")
+    assert "summary cut at GitHub's 1 MiB limit" in text and text.endswith("\n\n")
+    assert step_summary.summary_bytes("# hi") == b"# hi\n\n"
