@@ -2,7 +2,7 @@
 process (``admit.validator``), turned into findings with file and line; and the
 structural defaults of those schemas, applied as the API server applies CRD defaults.
 
-The schema of a kind is named by its registry entry (``kinds.DESCRIPTORS``); nothing
+The schema of a kind is named by its registry entry (``kinds.KINDS``, ``KIND.schema``); nothing
 here knows an operator. Upstream: k8s.io/apiextensions-apiserver
 ``pkg/apiserver/schema/defaulting`` (``Default``: structural defaults, KEP-575),
 ``pkg/apiserver/schema/pruning`` and ``pkg/apiserver/validation``

@@ -142,7 +142,9 @@ class KindDescriptor:
     ``pod_templates`` ``obj -> [(path, pod spec)]`` of the manifest as written (SC006);
     ``pod_budget`` ``raw -> pods`` the manifest asks for (``--max-pods``, checked before
     any model runs); ``check_options`` ``model options -> None``, raising
-    ``OptionError``.
+    ``OptionError``; ``read_schemas`` the ``{(group, kind): JSON Schema}`` of what the
+    model reads of observed objects of its own kinds (``core.read_schemas``), which
+    admission checks.
 
     An *integration* (``option`` set) is an operator that acts on another operator's
     kind (``group``/``kind``): its ``validate`` and ``rules`` apply to every object of
@@ -174,6 +176,7 @@ class KindDescriptor:
     pod_templates: str | None = None
     pod_budget: str | None = None
     check_options: str | None = None
+    read_schemas: str | None = None
     option: str = ""
     capacity_reads: str | None = None
     capacity_limits: str | None = None

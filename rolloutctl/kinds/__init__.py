@@ -58,10 +58,15 @@ def integration_options() -> frozenset[str]:
 
 
 def read_schema(group: str, kind: str) -> dict:
-    """The JSON Schema of what the models read of an observed (group, kind) object
-    (``kinds/observed.py``; ObjectMeta alone for kinds the models do not read)."""
-    from .observed import GENERIC, READ_SCHEMAS
+    """The JSON Schema of what the models read of an observed (group, kind) object:
+    a kind's ``KIND.read_schemas``, the core kinds' (``core.read_schemas``), else
+    ObjectMeta alone for kinds the models do not read."""
+    from ..core.read_schemas import GENERIC, READ_SCHEMAS
 
+    for d in KINDS:
+        own = d.load("read_schemas")
+        if own is not None and (group, kind) in own:
+            return own[(group, kind)]
     return READ_SCHEMAS.get((group, kind), GENERIC)
 
 

@@ -7,7 +7,7 @@ RayService with its status, its RayCluster and Services). Every field of one obj
 each kind, in turn, gets a value of another type; ``plan`` of a changed manifest against
 that world must either ignore the field (exit 0/1) or refuse it as input (exit 2, every
 line ``PATH:LINE: message``). Admission's observed checks decide which:
-``rolloutctl/kinds/observed.py`` (the Go types of ObjectMeta, Condition, Pod, Service,
+``rolloutctl/core/read_schemas.py`` and each kind's ``read_schemas.py`` (the Go types of ObjectMeta, Condition, Pod, Service,
 RayService/RayCluster status, Grove's kinds) checked by ``admit.admit_one``.
 """
 

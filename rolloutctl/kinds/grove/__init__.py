@@ -28,5 +28,6 @@ KIND = KindDescriptor(
     live_reads=_P + "live:live_reads",
     pod_templates=_P + "manifest:pod_templates",
     pod_budget=_P + "manifest:pod_budget",
+    read_schemas=_P + "read_schemas:READ_SCHEMAS",
     upstream="operator/api/core/v1alpha1/crds/grove.io_podcliquesets.yaml",
 )

@@ -25,5 +25,6 @@ KIND = KindDescriptor(
     live_reads=_P + "live:live_reads",
     pod_templates=_P + "manifest:pod_templates",
     check_options=_P + "options:check_options",
+    read_schemas=_P + "read_schemas:READ_SCHEMAS",
     upstream="ray-operator/config/crd/bases/ray.io_rayservices.yaml",
 )
