@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 from bisect import bisect_left
+from math import isqrt
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -79,7 +80,7 @@ class World:
     models memoize per group.
     """
 
-    __slots__ = ("_objects", "now", "memory", "_kinds", "_keys", "_index", "_ikeys", "_layers")
+    __slots__ = ("_base", "_delta", "_n", "now", "memory", "_kinds", "_keys", "_index", "_ikeys", "_layers")
 
     def __init__(
         self,
@@ -87,33 +88,62 @@ class World:
         now: int = 0,
         memory: Mapping[str, Any] | None = None,
         _layers: "tuple[tuple[dict, dict, dict, dict, _Layer], ...] | None" = None,
+        _store: "tuple[dict[Key, Obj], dict[Key, Obj | None], int] | None" = None,
     ) -> None:
-        if isinstance(objects, dict) and _layers is not None:
-            self._objects: dict[Key, Obj] = objects
-        elif isinstance(objects, Mapping):
-            self._objects = dict(objects)
+        # The objects are a shared base map plus this world's own small delta (key ->
+        # object, or None when removed); neither is changed once the world exists, so
+        # a derived world copies only the delta, and folds it into a new base when it
+        # grows past ``_delta_limit`` (amortised: a world costs what changed).
+        if _store is not None:
+            self._base, self._delta, self._n = _store
         else:
-            self._objects = {key_of(o): o for o in objects}
+            if isinstance(objects, Mapping):
+                base = dict(objects)
+            else:
+                base = {key_of(o): o for o in objects}
+            self._base, self._delta, self._n = base, {}, len(base)
         self.now = now
         self.memory: Mapping[str, Any] = memory if isinstance(memory, dict) and _layers is not None else dict(memory or {})
         self._kinds: dict[str, list[Obj]] = {}
         self._keys: dict[str, list[Key]] = {}
-        self._index: dict[tuple[str, str], dict[str, list[Obj]]] = {}
-        self._ikeys: dict[tuple[str, str], dict[str, list[Key]]] = {}
+        self._index: dict[tuple[str, str], Mapping[str, list[Obj]]] = {}
+        self._ikeys: dict[tuple[str, str], Mapping[str, list[Key]]] = {}
         self._layers = _layers or ()
 
     # reading -----------------------------------------------------------------
     def __len__(self) -> int:
-        return len(self._objects)
+        return self._n
+
+    def _items(self) -> Iterator[tuple[Key, Obj]]:
+        delta = self._delta
+        if not delta:
+            yield from self._base.items()
+            return
+        for k, o in self._base.items():
+            if k in delta:
+                o = delta[k]
+                if o is None:
+                    continue
+            yield k, o
+        base = self._base
+        for k, o in delta.items():
+            if o is not None and k not in base:
+                yield k, o
 
     def __iter__(self) -> Iterator[Obj]:
-        return iter(self._objects.values())
+        return (o for _k, o in self._items())
 
     def __contains__(self, key: Key) -> bool:
-        return key in self._objects
+        return self._lookup(key) is not None
+
+    def _lookup(self, k: Key) -> Obj | None:
+        o = self._delta.get(k, _ABSENT)
+        return self._base.get(k) if o is _ABSENT else o  # type: ignore[return-value]
 
     def get(self, kind: str, namespace: str, name: str) -> Obj | None:
-        return self._objects.get((kind, namespace, name))
+        k = (kind, namespace, name)
+        o = self._delta.get(k, _ABSENT)
+        return self._base.get(k) if o is _ABSENT else o  # type: ignore[return-value]
 
     def of_kind(self, kind: str) -> list[Obj]:
         """Objects of ``kind`` in key order (deterministic)."""
@@ -144,13 +174,14 @@ class World:
                         lst.insert(i, new)
             break
         if keys is None or lst is None:
-            keys = sorted(k for k in self._objects if k[0] == kind)
-            lst = [self._objects[k] for k in keys]
+            found = {k: o for k, o in self._items() if k[0] == kind}
+            keys = sorted(found)
+            lst = [found[k] for k in keys]
         self._kinds[kind] = lst
         self._keys[kind] = keys
         return lst
 
-    def index(self, kind: str, label: str) -> dict[str, list[Obj]]:
+    def index(self, kind: str, label: str) -> Mapping[str, list[Obj]]:
         """Objects of ``kind`` grouped by the value of ``label``, each group in key
         order. Unchanged groups keep their identity from the ancestor world the view
         was derived from."""
@@ -167,7 +198,8 @@ class World:
                 # views are never changed once stored: share the ancestor's
                 idx, ikeys = lidx[ik], likeys[ik]
                 break
-            idx, ikeys = dict(lidx[ik]), dict(likeys[ik])
+            base_idx, base_ikeys = lidx[ik], likeys[ik]
+            idx, ikeys = _Groups.over(base_idx), _Groups.over(base_ikeys)
             touched: dict[str, list[tuple[Key, Obj | None]]] = {}
             for k, old, new in todo:
                 vo = old.labels.get(label) if old is not None else None
@@ -177,8 +209,8 @@ class World:
                 if vn is not None:
                     touched.setdefault(vn, []).append((k, new))
             for v, edits in touched.items():
-                group = list(idx.get(v, ()))
-                gkeys = list(ikeys.get(v, ()))
+                group = list(base_idx.get(v, ()))
+                gkeys = list(base_ikeys.get(v, ()))
                 for k, new in edits:
                     i = bisect_left(gkeys, k)
                     present = i < len(gkeys) and gkeys[i] == k
@@ -192,11 +224,12 @@ class World:
                         gkeys.insert(i, k)
                         group.insert(i, new)
                 if group:
-                    idx[v] = group
-                    ikeys[v] = gkeys
+                    idx.put(v, group)
+                    ikeys.put(v, gkeys)
                 else:
-                    idx.pop(v, None)
-                    ikeys.pop(v, None)
+                    idx.drop(v)
+                    ikeys.drop(v)
+            idx, ikeys = idx.settled(), ikeys.settled()
             break
         if idx is None or ikeys is None:
             idx, ikeys = {}, {}
@@ -232,19 +265,40 @@ class World:
         return [o for o in self.of_kind(kind) if all(o.labels.get(k) == v for k, v in labels.items())]
 
     def keys(self) -> list[Key]:
-        return sorted(self._objects)
+        return sorted(k for k, _o in self._items())
 
     # changing ----------------------------------------------------------------
-    def _derive(self, objs: dict[Key, Obj], changes: dict[Key, tuple[Obj | None, Obj | None]],
+    def _store_with(self, changes: dict[Key, tuple[Obj | None, Obj | None]]) -> tuple[dict, dict, int]:
+        """The (base, delta, count) of this world with ``changes`` made."""
+        base, delta, n = self._base, dict(self._delta), self._n
+        for k, (_old, new) in changes.items():
+            had = self._lookup(k) is not None
+            n += (new is not None) - had
+            if new is None and k not in base:
+                delta.pop(k, None)
+            else:
+                delta[k] = new
+        if len(delta) > _delta_limit(len(base)):
+            merged = dict(base)
+            for k, o in delta.items():
+                if o is None:
+                    merged.pop(k, None)
+                else:
+                    merged[k] = o
+            base, delta = merged, {}
+        return base, delta, n
+
+    def _derive(self, changes: dict[Key, tuple[Obj | None, Obj | None]],
                 now: int, memory: Mapping[str, Any]) -> "World":
         own = _Layer(None, changes)
         layers = [(self._kinds, self._keys, self._index, self._ikeys, own)]
-        limit = max(64, len(objs) // 2)  # beyond that, building a view afresh is as cheap
+        store = self._store_with(changes) if changes else (self._base, self._delta, self._n)
+        limit = max(64, store[2] // 2)  # beyond that, building a view afresh is as cheap
         for kinds, kkeys, idx, ikeys, older in self._layers[:_DEPTH - 1]:
             if older.size + len(changes) > limit:
                 break
             layers.append((kinds, kkeys, idx, ikeys, _Layer(older, changes) if changes else older))
-        return World(objs, now, dict(memory), tuple(layers))
+        return World((), now, dict(memory), tuple(layers), store)
 
     def replace(
         self,
@@ -253,24 +307,22 @@ class World:
         now: int | None = None,
         memory: Mapping[str, Any] | None = None,
     ) -> "World":
-        objs = dict(self._objects)
         changes: dict[Key, tuple[Obj | None, Obj | None]] = {}
         for k in remove:
-            old = objs.pop(k, None)
-            if old is not None:
-                changes[k] = (changes.get(k, (old, None))[0], None)
+            cur = changes[k][1] if k in changes else self._lookup(k)
+            if cur is not None:
+                changes[k] = (changes[k][0] if k in changes else cur, None)
         for o in put:
             k = key_of(o)
-            prev = changes[k][0] if k in changes else objs.get(k)
-            objs[k] = o
+            prev = changes[k][0] if k in changes else self._lookup(k)
             changes[k] = (prev, o)
-        return self._derive(objs, changes, self.now if now is None else now,
+        return self._derive(changes, self.now if now is None else now,
                             self.memory if memory is None else memory)
 
     def with_memory(self, **updates: Any) -> "World":
         mem = dict(self.memory)
         mem.update(updates)
-        return self._derive(self._objects, {}, self.now, mem)
+        return self._derive({}, self.now, mem)
 
     def apply(self, actions: Iterable[Action]) -> "World":
         """The world after the API server accepted ``actions`` (in order).
@@ -279,16 +331,15 @@ class World:
         (the environment finishes the deletion); status merges ``fields`` (or the
         payload's status) into the object's status.
         """
-        objs = self._objects  # copied on the first change
         changes: dict[Key, tuple[Obj | None, Obj | None]] = {}
 
+        def cur_of(k: Key) -> Obj | None:
+            c = changes.get(k)
+            return c[1] if c is not None else self._lookup(k)
+
         def put(k: Key, o: Obj) -> None:
-            nonlocal objs
-            if not changes:
-                objs = dict(objs)
-            prev = changes[k][0] if k in changes else objs.get(k)
-            objs[k] = o
-            changes[k] = (prev, o)
+            c = changes.get(k)
+            changes[k] = (c[0] if c is not None else self._lookup(k), o)
 
         for a in actions:
             k = (a.kind, a.namespace, a.uid or a.name)
@@ -296,11 +347,11 @@ class World:
                 if a.payload is not None:
                     put(k, Obj(a.payload))
             elif a.verb == "delete":
-                cur = objs.get(k)
+                cur = cur_of(k)
                 if cur is not None and not cur.terminating:
                     put(k, mark_terminating(cur))
             elif a.verb == "status":
-                cur = objs.get(k)
+                cur = cur_of(k)
                 if cur is not None:
                     if a.payload is not None:
                         put(k, Obj(a.payload, cur.file, cur.line, cur.lines))
@@ -312,7 +363,106 @@ class World:
                         put(k, Obj(raw, cur.file, cur.line, cur.lines))
         if not changes:
             return self
-        return self._derive(objs, changes, self.now, self.memory)
+        return self._derive(changes, self.now, self.memory)
+
+
+_ABSENT = object()
+
+
+class _Groups(Mapping):
+    """An ``index`` view derived from an ancestor's: the ancestor's groups (shared,
+    never changed) plus this view's own edits, iterating exactly as a copy of the
+    ancestor's dict with the same edits made would (a replaced group keeps its
+    place; a new or re-added group comes last; a dropped one is gone). Folded into a
+    plain dict when the edits grow past ``_delta_limit`` of the groups."""
+
+    __slots__ = ("_base", "_repl", "_tail", "_n")
+
+    def __init__(self, base: Mapping, repl: dict, tail: dict, n: int) -> None:
+        self._base, self._repl, self._tail, self._n = base, repl, tail, n
+
+    @classmethod
+    def over(cls, view: Mapping) -> "_Groups":
+        """A view to edit, starting from ``view`` (a dict or another ``_Groups``)."""
+        if isinstance(view, _Groups):
+            return cls(view._base, dict(view._repl), dict(view._tail), view._n)
+        return cls(view, {}, {}, len(view))
+
+    # editing (only while the view is being derived) ---------------------------
+    def put(self, v: str, group: Any) -> None:
+        tail = self._tail
+        if v in tail:
+            tail[v] = group
+        elif v in self._base and self._repl.get(v, _ABSENT) is not None:
+            self._repl[v] = group
+        else:
+            tail[v] = group
+            self._n += 1
+
+    def drop(self, v: str) -> None:
+        if v in self._tail:
+            del self._tail[v]
+            self._n -= 1
+        elif v in self._base and self._repl.get(v, _ABSENT) is not None:
+            self._repl[v] = None
+            self._n -= 1
+
+    def settled(self) -> "Mapping":
+        if len(self._repl) + len(self._tail) > _delta_limit(len(self._base)):
+            return dict(self.items())
+        return self
+
+    # reading ------------------------------------------------------------------
+    def get(self, v: Any, default: Any = None) -> Any:
+        got = self._tail.get(v, _ABSENT)
+        if got is not _ABSENT:
+            return got
+        got = self._repl.get(v, _ABSENT)
+        if got is _ABSENT:
+            return self._base.get(v, default)
+        return default if got is None else got
+
+    def __getitem__(self, v: Any) -> Any:
+        got = self.get(v, _ABSENT)
+        if got is _ABSENT:
+            raise KeyError(v)
+        return got
+
+    def __contains__(self, v: object) -> bool:
+        return self.get(v, _ABSENT) is not _ABSENT
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self) -> Iterator[str]:
+        repl = self._repl
+        for v in self._base:
+            if repl.get(v, _ABSENT) is not None:
+                yield v
+        yield from self._tail
+
+    def items(self) -> Any:  # type: ignore[override]
+        return list(self._items())
+
+    def _items(self) -> Iterator[tuple[str, Any]]:
+        repl = self._repl
+        for v, group in self._base.items():
+            got = repl.get(v, _ABSENT)
+            if got is _ABSENT:
+                yield v, group
+            elif got is not None:
+                yield v, got
+        yield from self._tail.items()
+
+    def values(self) -> Any:  # type: ignore[override]
+        return [g for _v, g in self._items()]
+
+
+def _delta_limit(n: int) -> int:
+    """How many entries a world's delta may hold before it is folded into a new base:
+    about the square root of the base, so copying a delta and the amortised share of
+    a fold both stay small."""
+    return 32 + 2 * isqrt(n)
 
 
 def mark_terminating(obj: Obj) -> Obj:

@@ -63,3 +63,49 @@ def test_views_derive_across_worlds_that_never_computed_them():
     assert {k: [o.raw for o in v] for k, v in idx.items()} == \
            {k: [o.raw for o in v] for k, v in fresh.index("Pod", "g").items()}
     assert [o.raw for o in last.of_kind("Pod")] == [o.raw for o in fresh.of_kind("Pod")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["put", "remove", "delete", "status", "batch"]),
+                          st.integers(0, 150), st.sampled_from(["a", "b"])), min_size=60, max_size=150))
+def test_every_world_keeps_reading_what_it_read_when_made(script):
+    # given a chain of worlds long enough that each one's own changes are folded into
+    # a new shared map now and then, and a plain dict per world alongside
+    world = World([pod(f"p{i}", "a") for i in range(10)])
+    model = {("Pod", "ns", f"p{i}"): pod(f"p{i}", "a").raw for i in range(10)}
+    kept = [(world, dict(model))]
+    for op, i, g in script:
+        k = ("Pod", "ns", f"p{i}")
+        if op == "put":
+            world = world.replace(put=[pod(f"p{i}", g)])
+            model[k] = pod(f"p{i}", g).raw
+        elif op == "remove":
+            world = world.replace(remove=[k])
+            model.pop(k, None)
+        elif op == "delete":
+            world = world.apply([Action("delete", "Pod", f"p{i}", "ns", "r", "x")])
+            if k in model and "deletionTimestamp" not in model[k]["metadata"]:
+                model[k] = world.get(*k).raw
+        elif op == "batch":
+            # several changes to one key in one apply: create, status, delete
+            world = world.apply([Action("create", "Pod", f"p{i}", "ns", "r", "x", payload=pod(f"p{i}", g).raw),
+                                 Action("status", "Pod", f"p{i}", "ns", "r", "x", fields={"ready": True}),
+                                 Action("delete", "Pod", f"p{i}", "ns", "r", "x")])
+            model[k] = world.get(*k).raw
+            assert model[k]["status"] == {"ready": True} and "deletionTimestamp" in model[k]["metadata"]
+        else:
+            world = world.apply([Action("status", "Pod", f"p{i}", "ns", "r", "x", fields={"ready": True})])
+            if k in model:
+                model[k] = world.get(*k).raw
+        kept.append((world, dict(model)))
+    # then every world, old or new, reads exactly its own objects
+    for w, m in kept:
+        assert len(w) == len(m)
+        assert w.keys() == sorted(m)
+        assert sorted((o.name, o.raw == m[("Pod", "ns", o.name)]) for o in w) == sorted((k[2], True) for k in m)
+        for i in range(151):
+            k = ("Pod", "ns", f"p{i}")
+            got = w.get(*k)
+            assert (got.raw if got is not None else None) == m.get(k)
+            assert (k in w) == (k in m)
+        assert [o.name for o in w.of_kind("Pod")] == [k[2] for k in sorted(m)]

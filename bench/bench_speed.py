@@ -1,0 +1,166 @@
+"""Benchmarks for the planning-speed targets: growth with pods, the floor ratio, a
+100,000-pod creation.
+
+Run from the repository root with the package installed:
+
+    python bench/bench_speed.py growth --pods 1500 5000 15000          # every plan kind
+    python bench/bench_speed.py growth --pods 1500 5000 --plans RollingUpdate --runs 3
+    python bench/bench_speed.py floor --pods 1500 --runs 5               # whole CLI against a floor process
+    python bench/bench_speed.py large --pods 100000                      # creation: seconds and peak RSS
+
+``growth`` plans ``bench/workloads.py``'s ``large_pcs(pods)`` in a fresh process per
+cell and reports the CPU seconds of ``observe`` + ``simulate`` (no start-up, no
+rendering; minimum of ``--runs``) and the growth exponent
+``log(t2 / t1) / log(n2 / n1)`` between consecutive sizes and from the first size to
+the last (1.0 is linear). ``create`` plans the PodCliqueSet as new; the strategies
+plan an image change of every clique with ``--observed`` the old manifest
+(``workloads.with_strategy``: RollingUpdate with ``maxSurge: 1, maxUnavailable: 0``).
+
+``floor`` compares the whole ``rolloutctl plan NEW --observed OLD -o json`` (wall
+seconds, start-up included) with a floor process: a Python process that parses the
+same two input files with the same loader (``rolloutctl.load.files.load_paths``) and
+writes the same JSON bytes (the plan's output, captured beforehand).
+
+``large`` times ``rolloutctl plan NEW -o json`` of a new PodCliqueSet of ``--pods``
+pods in a fresh process: wall seconds and the process's peak RSS.
+
+No timing assertions anywhere: this prints numbers for bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.workloads import large_pcs, with_image, with_strategy  # noqa: E402
+
+PLANS = ("create", "RollingRecreate", "RollingUpdate", "ReplicaRecreate", "OnDelete")
+
+_CELL = """
+import sys, time
+sys.path.insert(0, {root!r})
+from bench.workloads import large_pcs, with_image, with_strategy
+from rolloutctl.core.environment import Environment
+from rolloutctl.core.model import Obj
+from rolloutctl.core.simulate import simulate
+from rolloutctl.kinds.grove.model import GroveModel
+pods, plan = {pods!r}, {plan!r}
+old = large_pcs(pods)
+new = Obj(old if plan == "create" else with_strategy(with_image(old, "engine:2"), plan))
+model, env = GroveModel(), Environment()
+t = time.process_time()
+world = model.observe(new, [] if plan == "create" else [Obj(old)], env)
+result = simulate(model, new, world, env)
+print(time.process_time() - t, len(result.steps), result.outcome)
+"""
+
+
+def _cell(pods: int, plan: str) -> tuple[float, int, str]:
+    code = _CELL.format(root=str(ROOT), pods=pods, plan=plan)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    secs, steps, outcome = out.stdout.split()
+    return float(secs), int(steps), outcome
+
+
+def _exponent(n1: int, t1: float, n2: int, t2: float) -> float:
+    return math.log(t2 / t1) / math.log(n2 / n1)
+
+
+def growth(pods: list[int], plans: list[str], runs: int) -> None:
+    print("| plan | pods | CPU seconds | steps | outcome | exponent from the size before |")
+    print("| --- | ---: | ---: | ---: | --- | ---: |")
+    summary = []
+    for plan in plans:
+        cells = []
+        for n in pods:
+            got = [_cell(n, plan) for _ in range(runs)]
+            secs = min(g[0] for g in got)
+            exp = f"{_exponent(cells[-1][0], cells[-1][1], n, secs):.2f}" if cells else ""
+            cells.append((n, secs))
+            print(f"| {plan} | {n} | {secs:.2f} | {got[0][1]} | {got[0][2]} | {exp} |", flush=True)
+        if len(cells) > 1:
+            summary.append((plan, _exponent(cells[0][0], cells[0][1], cells[-1][0], cells[-1][1])))
+    if summary:
+        print(f"\n| plan | exponent {pods[0]} -> {pods[-1]} pods |\n| --- | ---: |")
+        for plan, e in summary:
+            print(f"| {plan} | {e:.2f} |")
+
+
+def _wall(cmd: list[str], runs: int, stdout: "int | None" = subprocess.DEVNULL) -> float:
+    best = math.inf
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run(cmd, stdout=stdout, stderr=subprocess.DEVNULL, cwd=ROOT)
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def floor(pods: int, plan: str, runs: int) -> None:
+    with tempfile.TemporaryDirectory() as d:
+        old = large_pcs(pods)
+        new = with_strategy(with_image(old, "engine:2"), plan)
+        pn, po, out = Path(d, "new.json"), Path(d, "old.json"), Path(d, "plan.json")
+        pn.write_text(json.dumps(new))
+        po.write_text(json.dumps(old))
+        cli = [sys.executable, "-m", "rolloutctl", "plan", str(pn), "--observed", str(po), "-o", "json"]
+        out.write_bytes(subprocess.run(cli, capture_output=True, cwd=ROOT).stdout)
+        floor_code = ("import sys\nfrom rolloutctl.load.files import load_paths\n"
+                      f"load_paths([{str(pn)!r}]); load_paths([{str(po)!r}])\n"
+                      f"sys.stdout.buffer.write(open({str(out)!r}, 'rb').read())\n")
+        fl = [sys.executable, "-c", floor_code]
+        t_cli, t_floor = _wall(cli, runs), _wall(fl, runs)
+        print(f"| plan | pods | JSON bytes | rolloutctl plan (s) | floor (s) | ratio |\n| --- | ---: | ---: | ---: | ---: | ---: |")
+        print(f"| {plan} | {old['spec']['replicas'] * 50} "
+              f"| {out.stat().st_size} | {t_cli:.2f} | {t_floor:.2f} | {t_cli / t_floor:.1f}x |")
+
+
+def large(pods: int) -> None:
+    with tempfile.TemporaryDirectory() as d:
+        pn = Path(d, "new.json")
+        pn.write_text(json.dumps(large_pcs(pods)))
+        cmd = [sys.executable, "-m", "rolloutctl", "plan", str(pn), "-o", "json"]
+        code = ("import resource,subprocess,sys,time;t=time.perf_counter();"
+                f"p=subprocess.run({cmd!r},stdout=subprocess.PIPE,stderr=subprocess.PIPE);"
+                "e=time.perf_counter()-t;"
+                "print(e, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, p.returncode, len(p.stdout))")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT).stdout.split()
+        print("| pods | seconds | peak RSS MiB | exit | JSON bytes |\n| ---: | ---: | ---: | ---: | ---: |")
+        print(f"| {large_pcs(pods)['spec']['replicas'] * 50} | {float(out[0]):.2f} | {int(out[1]) // 1024} "
+              f"| {out[2]} | {out[3]} |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="what", required=True)
+    g = sub.add_parser("growth")
+    g.add_argument("--pods", type=int, nargs="+", default=[1500, 5000, 15000])
+    g.add_argument("--plans", nargs="+", choices=PLANS, default=list(PLANS))
+    g.add_argument("--runs", type=int, default=1, help="runs per cell (minimum)")
+    f = sub.add_parser("floor")
+    f.add_argument("--pods", type=int, default=1500)
+    f.add_argument("--plan", choices=PLANS[1:], default="RollingRecreate")
+    f.add_argument("--runs", type=int, default=5, help="runs of each process (minimum)")
+    lg = sub.add_parser("large")
+    lg.add_argument("--pods", type=int, default=100000)
+    args = ap.parse_args()
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
+    if args.what == "growth":
+        growth(args.pods, args.plans, args.runs)
+    elif args.what == "floor":
+        floor(args.pods, args.plan, args.runs)
+    else:
+        large(args.pods)
+
+
+if __name__ == "__main__":
+    main()
