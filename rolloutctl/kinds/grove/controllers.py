@@ -81,7 +81,7 @@ def pod_display_name(pod: Obj) -> str:
 
 
 def sync_podcliqueset(pcs: PCS, world: World, pcs_status: dict[str, Any], *, surge_replicas: int = 0,
-                      pcsg_surge: Callable[[Obj], int] | None = None, base: World | None = None) -> list[Action]:
+                      pcsg_surge: "PcsgSurges | None" = None, base: World | None = None) -> list[Action]:
     """One PodCliqueSet reconcile: components in the upstream group order (SA, Role,
     RoleBinding, token Secret, headless Services, HPAs; then standalone PodCliques;
     then PodCliqueScalingGroups and PodGangs).
@@ -90,8 +90,8 @@ def sync_podcliqueset(pcs: PCS, world: World, pcs_status: dict[str, Any], *, sur
 
     ``surge_replicas`` (proposed strategies only) adds replicas at indices
     ``spec.replicas..`` that the components build like any other replica;
-    ``pcsg_surge`` gives the surge replicas a scaling group keeps above its
-    ``spec.replicas`` (their scaled PodGangs are expected too). ``base``: the
+    ``pcsg_surge`` gives the scaling groups that keep surge replicas above their
+    ``spec.replicas``, and how many (their scaled PodGangs are expected too). ``base``: the
     round's input world ``world`` derives from (lets the PodGang sync look only at
     gangs that changed)."""
     acts: list[Action] = []
@@ -475,27 +475,31 @@ def sync_scaling_groups(pcs: PCS, world: World, n: int | None = None, base: Worl
     return acts
 
 
+#: given the live replicas of every (PodCliqueSet replica, scaling group) in order,
+#: the scaling groups (by name) that keep surge replicas above them, and how many
+PcsgSurges = Callable[[Sequence[int]], Mapping[str, int]]
+
+
 def expected_podgangs(pcs: PCS, world: World, n: int | None = None,
-                      pcsg_surge: Callable[[Obj], int] | None = None) -> list[tuple[str, int, list[tuple[str, int]]]]:
+                      pcsg_surge: PcsgSurges | None = None) -> list[tuple[str, int, list[tuple[str, int]]]]:
     """(name, pcs replica, [(PodClique FQN, minReplicas)]) of every expected PodGang: a base
     gang per replica with the standalone cliques and the scaling-group replicas below
     minAvailable; a scaled gang per scaling-group replica at or above minAvailable.
-    The scaling-group replica count is the live PCSG's when it exists.
+    The scaling-group replica count is the live PCSG's when it exists, plus the
+    surge replicas ``pcsg_surge`` names for it.
     Upstream: ``podcliqueset/components/podgang/syncflow.go`` ``computeExpectedPodGangs``,
     ``determinePCSGReplicas``."""
     n = pcs.replicas if n is None else n
-    if pcsg_surge is None:
-        reps_of = list(live_pcsg_replicas(pcs, world, n))
+    live_reps = live_pcsg_replicas(pcs, world, n)
+    surges = pcsg_surge(live_reps) if pcsg_surge is not None else None
+    if not surges:
+        reps_of = list(live_reps)
     else:
-        reps_of = []
-        for i in range(n):
-            for g in pcs.groups:
-                live = world.get("PodCliqueScalingGroup", pcs.namespace, pcs.pcsg_fqn(i, g))
-                reps = live.spec.get("replicas") if live is not None else g.replicas
-                reps = reps if isinstance(reps, int) else g.replicas
-                if live is not None:
-                    reps += pcsg_surge(live)
-                reps_of.append(reps)
+        reps_of = list(live_reps)
+        for name, extra in surges.items():
+            if extra and world.get("PodCliqueScalingGroup", pcs.namespace, name) is not None:
+                for pos in _pcsg_positions(pcs, name, n):
+                    reps_of[pos] += extra
     cache: dict[tuple, list] = pcs.__dict__.setdefault("_expected_podgangs", {})
     key = (n, tuple(reps_of))
     got = cache.get(key)
@@ -504,6 +508,20 @@ def expected_podgangs(pcs: PCS, world: World, n: int | None = None,
             cache.clear()
         got = cache[key] = _expected_podgangs(pcs, n, iter(reps_of))
     return got
+
+
+def _pcsg_positions(pcs: PCS, name: str, n: int) -> list[int]:
+    """Where the scaling group ``name`` stands in ``live_pcsg_replicas``' order: every
+    (replica < n, group) whose generated name it is."""
+    out = []
+    prefix = pcs.name + "-"
+    for gi, g in enumerate(pcs.groups):
+        suffix = "-" + g.name
+        if name.startswith(prefix) and name.endswith(suffix) and len(name) > len(prefix) + len(suffix):
+            r = name[len(prefix):len(name) - len(suffix)]
+            if r.isdecimal() and int(r) < n and pcs.pcsg_fqn(int(r), g) == name:
+                out.append(int(r) * len(pcs.groups) + gi)
+    return out
 
 
 def live_pcsg_replicas(pcs: PCS, world: World, n: int) -> tuple[int, ...]:

@@ -130,11 +130,9 @@ class GroveModel:
             world = world.apply(more)
             pass_actions += more
             status = U.live_pcs_status(pcs, world)
-        plain_surge = type(policy).surge_pcsg_replicas is Policy.surge_pcsg_replicas  # always 0
         more = C.sync_podcliqueset(
             pcs, world, status, surge_replicas=policy.surge_pcs_replicas(pcs, world),
-            pcsg_surge=None if plain_surge else (lambda pcsg, w=world: policy.surge_pcsg_replicas(pcs, pcsg, w)),
-            base=base) + first_hash
+            pcsg_surge=lambda live, w=world: policy.pcsg_surges(pcs, w, live), base=base) + first_hash
         world = world.apply(more)
         pass_actions += more
         actions += pass_actions
@@ -279,11 +277,11 @@ class GroveModel:
     # phases and provenance: kinds/grove/phases.py, kinds/grove/provenance.py
     def phase_of(self, desired: Obj, step: Any) -> Any:
         from .phases import phase_of
-        return phase_of(desired, step)
+        return phase_of(desired, step, self.pcs(desired))
 
     def phase_title(self, desired: Obj, label: Any, steps: Sequence[Any]) -> str | None:
         from .phases import phase_title
-        return phase_title(desired, label, steps)
+        return phase_title(desired, label, steps, self.pcs(desired))
 
     def operators(self, desired: Obj) -> list[Any]:
         from .provenance import operators
@@ -438,7 +436,7 @@ def _replica_names(world: World, kind: str, replicas: Any) -> set[str] | None:
 _VIEWS = (("Pod", N.L_PCLQ), ("Pod", N.L_PODGANG), ("Pod", N.L_PART_OF), ("PodClique", N.L_PART_OF),
           ("PodClique", N.L_PCSG), ("PodCliqueScalingGroup", N.L_PART_OF), ("PodGang", N.L_PART_OF),
           ("PodClique", N.L_PCS_REPLICA), ("PodCliqueScalingGroup", N.L_PCS_REPLICA), ("Service", N.L_PART_OF),
-          ("HorizontalPodAutoscaler", N.L_PART_OF), ("Pod", N.L_PCSG))
+          ("HorizontalPodAutoscaler", N.L_PART_OF), ("Pod", N.L_PCSG), ("PodClique", N.L_PCSG_REPLICA))
 
 
 def _template_replicas(pcs: PCS, pclq_name: str) -> int:

@@ -49,27 +49,28 @@ def _parts(pcs: PCS, a: Action) -> tuple[int, str | None, int | None, str | None
     return int(m.group(1)), None, None, rest or None
 
 
-def phase_of(desired: Obj, step: Step) -> Any:
+def phase_of(desired: Obj, step: Step, pcs: PCS | None = None) -> Any:
     """The replica a step works on: the one the rolling update is on
     (``updatingReplica``), else the one replica its actions touch; ``ALL`` when they
-    touch several; ``None`` (join the phase before) for PodCliqueSet-level writes."""
+    touch several; ``None`` (join the phase before) for PodCliqueSet-level writes.
+    ``pcs``: ``PCS(desired)``, when the caller has it."""
     cur = step.after.get("updatingReplica")
     if isinstance(cur, int):
         return ("replica", cur)
-    pcs = PCS(desired)
+    pcs = pcs if pcs is not None else PCS(desired)
     replicas = {p[0] for a in step.actions if a.verb != "status" and (p := _parts(pcs, a)) is not None}
     if len(replicas) == 1:
         return ("replica", replicas.pop())
     return ALL if replicas else None
 
 
-def phase_title(desired: Obj, label: Any, steps: Sequence[Step]) -> str:
+def phase_title(desired: Obj, label: Any, steps: Sequence[Step], pcs: PCS | None = None) -> str:
     """``replica 3: scaling-group replicas prefill/0, decode/0 recreated; frontend: 10
     pods replaced one by one``; ``all replicas: create 9 PodCliques, 12 Pods``."""
     actions = [a for s in steps for a in s.actions if a.verb != "status"] or [a for s in steps for a in s.actions]
     if label == ALL or not (isinstance(label, tuple) and label and label[0] == "replica"):
         return f"all replicas: {describe_actions(actions)}" if label == ALL else describe_actions(actions)
-    pcs = PCS(desired)
+    pcs = pcs if pcs is not None else PCS(desired)
     i = label[1]
     recreated: dict[str, list[int]] = {g.name: [] for g in pcs.groups}
     replaced: dict[str, int] = {}

@@ -44,6 +44,11 @@ class Policy:
         RollingUpdate); they are not scaled in and their scaled PodGangs are expected."""
         return 0
 
+    def pcsg_surges(self, pcs: PCS, world: World, live_replicas: Sequence[int]) -> Mapping[str, int]:
+        """Every scaling group whose ``surge_pcsg_replicas`` is not 0, with it (the
+        PodGang sync's expected gangs); ``live_replicas``: ``controllers.live_pcsg_replicas``."""
+        return {}
+
     def pcsg_pass(self, pcs: PCS, pcsg: Obj, world: World) -> list[Action]:
         """Extra PodCliqueScalingGroup-controller work for one PCSG."""
         return []

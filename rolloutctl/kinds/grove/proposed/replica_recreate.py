@@ -24,7 +24,7 @@ from ..spec import PCS
 from . import state as S
 from .budgets import Budget, pcs_budget
 from .rollout import Decision, Unit, decide
-from .stuck import diagnose_replica_recreate, proposed_warning, surge_pods
+from .stuck import diagnose_replica_recreate, proposed_warning, surge_pod_count
 
 R_RECREATE = S.DESIGN + "#pcs-replica-maxsurge-with-replicarecreate"
 
@@ -97,7 +97,7 @@ class ReplicaRecreatePolicy(S.ViewPolicy):
         return [proposed_warning(pcs)]
 
     def counts(self, pcs: PCS, world: World) -> Mapping[str, Any]:
-        return {"surge": len(surge_pods(pcs, world))}
+        return {"surge": surge_pod_count(pcs, world)}
 
 
 def teardown(pcs: PCS, world: World, view: S.View, i: int, reason: str, role: str | None) -> list[Action]:

@@ -103,6 +103,39 @@ class RollingUpdatePolicy(S.ViewPolicy):
             wanted = view.memo[key]
         return max(extent, wanted)
 
+    def pcsg_surges(self, pcs: PCS, world: World, live_replicas: Any) -> Mapping[str, int]:
+        """``surge_pcsg_replicas`` of the only scaling groups where it can be above 0:
+        those of the selected PodCliqueSet replicas, and those with a non-terminating
+        member PodClique at a replica index at or above their ``spec.replicas`` (for
+        any other, the surge wanted is 0 and the surge present is 0). The live
+        ``spec.replicas`` are integers (the CRD requires them), so no member below the
+        smallest of ``live_replicas`` is surge."""
+        out: dict[str, int] = {}
+        ns = pcs.namespace
+        names: set[str] = set()
+        st = self.status(pcs, world)
+        if S.update_active(st):
+            selected = set(S.updating_replicas(st))
+            if any(i < 0 for i in selected):  # objects without a valid replica label count as replica -1
+                names.update(g.name for g in world.of_kind("PodCliqueScalingGroup") if g.namespace == ns)
+            elif selected:
+                by_replica = world.index("PodCliqueScalingGroup", N.L_PCS_REPLICA)
+                for v, group in by_replica.items():
+                    if S._to_int(v) in selected:
+                        names.update(g.name for g in group if g.namespace == ns)
+        floor = min(live_replicas) if live_replicas else 0
+        for v, group in world.index("PodClique", N.L_PCSG_REPLICA).items():
+            j = S._to_int(v)
+            if j is not None and j >= floor:
+                names.update(q.labels[N.L_PCSG] for q in group if not q.terminating and N.L_PCSG in q.labels)
+        for name in sorted(names):
+            pcsg = world.get("PodCliqueScalingGroup", ns, name)
+            if pcsg is not None:
+                surge = self.surge_pcsg_replicas(pcs, pcsg, world)
+                if surge:
+                    out[name] = surge
+        return out
+
     def pcsg_pass(self, pcs: PCS, pcsg: Obj, world: World) -> list[Action]:
         """Roll the scaling group's replicas within its budgets: surge replicas at
         indices >= replicas (each in its own scaled PodGang, gated on the base gang),
