@@ -261,6 +261,21 @@ class World:
                 return changes.changes()
         return None
 
+    def keys_changed_from(self, other: "World") -> set[Key] | None:
+        """Keys whose objects may differ between ``other`` and this world, when one
+        descends from the other or both from one of ``other``'s last few ancestors (then
+        the keys changed on either side since it: a superset of those that differ);
+        None when that is not known. Worlds a round's passes derive from its input
+        world share that input world with the next round's."""
+        mine = self.changes_since(other.token)
+        if mine is not None:
+            return set(mine)
+        for kinds, _kk, _idx, _ik, changes in other._layers:
+            got = self.changes_since(kinds)
+            if got is not None:
+                return set(got) | set(changes.changes())
+        return None
+
     def select(self, kind: str, labels: Mapping[str, str]) -> list[Obj]:
         return [o for o in self.of_kind(kind) if all(o.labels.get(k) == v for k, v in labels.items())]
 

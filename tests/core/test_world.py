@@ -109,3 +109,20 @@ def test_every_world_keeps_reading_what_it_read_when_made(script):
             assert (got.raw if got is not None else None) == m.get(k)
             assert (k in w) == (k in m)
         assert [o.name for o in w.of_kind("Pod")] == [k[2] for k in sorted(m)]
+
+
+def test_keys_changed_from_covers_sibling_worlds():
+    # given a round's input world and two worlds derived from it (a pass's scratch
+    # world and the next round's input world)
+    base = World([pod(f"p{i}", "a") for i in range(6)])
+    scratch = base.replace(put=[pod("p1", "b")])
+    nxt = base.apply([Action("status", "Pod", "p2", "ns", "r", "x", fields={"ready": True})]).replace(
+        remove=[("Pod", "ns", "p3")])
+    # then the keys that may differ between them are those changed on either side
+    got = nxt.keys_changed_from(scratch)
+    assert got is not None and {k[2] for k in got} == {"p1", "p2", "p3"}
+    differ = {k for k in set(scratch.keys()) | set(nxt.keys()) if scratch.get(*k) is not nxt.get(*k)}
+    assert differ <= got
+    # and a world is unchanged from itself; unrelated worlds are not known
+    assert nxt.keys_changed_from(nxt) == set()
+    assert World([pod("p1", "a")]).keys_changed_from(nxt) is None

@@ -37,13 +37,13 @@ class ReplicaRecreatePolicy(S.ViewPolicy):
 
     def units(self, pcs: PCS, view: S.View) -> list[Unit]:
         """Every PodCliqueSet replica that has children and none of them terminating."""
-        idx = set(view.standalone) | set(view.pcsg_by_replica)
-        out = []
-        for i in sorted(k for k in idx if k >= 0):
+        def unit(i: int) -> Unit | None:
             if view.replica_terminating(i) or not view.replica_present(i):
-                continue
-            out.append(Unit(i, view.replica_outdated(i), view.replica_available(i), view.replica_scheduled_pods(i) > 0))
-        return out
+                return None
+            return Unit(i, view.replica_outdated(i), view.replica_available(i), view.replica_scheduled_pods(i) > 0)
+
+        rows = S.replica_rows(pcs, view.world, view, self.name, unit)
+        return [u for _i, u in sorted(rows.items()) if u is not None]
 
     def decision(self, pcs: PCS, world: World) -> Decision:
         return decide(self.units(pcs, self.view(pcs, world)), self.budget(pcs))

@@ -15,6 +15,7 @@ replicas (``podcliqueset/reconcilestatus.go`` ``computeAvailableAndUpdatedReplic
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -63,9 +64,13 @@ class View:
         # Groupings of the PodCliqueSet's PodCliques and scaling groups, answered per
         # key from the world's label indexes (a pass reads a few replicas, not all);
         # iterating one builds it whole.
-        self.members = _Lazy(self._members_of, self._all_members)
-        self.standalone = _Lazy(lambda i: self._by_replica("PodClique", i), self._all_standalone)
-        self.pcsg_by_replica = _Lazy(lambda i: self._by_replica("PodCliqueScalingGroup", i), self._all_pcsgs)
+        # (the groupings' functions take the PodCliqueSet and the world, not the view:
+        # a view in a reference cycle would keep its world alive until the cyclic
+        # garbage collector runs)
+        self.members = _Lazy(partial(_members_of, pcs, world), partial(_all_members, pcs, world))
+        self.standalone = _Lazy(partial(_by_replica, pcs, world, "PodClique"), partial(_all_standalone, pcs, world))
+        self.pcsg_by_replica = _Lazy(partial(_by_replica, pcs, world, "PodCliqueScalingGroup"),
+                                     partial(_all_pcsgs, pcs, world))
         self._hash: dict[str, str | None] = {}
         self.memo: dict[tuple, Any] = {}  # per-pass results of the policies
 
@@ -76,41 +81,6 @@ class View:
     @property
     def pcsgs(self) -> list[Obj]:
         return C.owned(self.world, "PodCliqueScalingGroup", self.pcs)
-
-    def _all_members(self) -> dict[str, dict[int, list[Obj]]]:
-        out: dict[str, dict[int, list[Obj]]] = {}
-        for q in self.pclqs:
-            if N.L_PCSG in q.labels:
-                j = _int(_to_int(q.labels.get(N.L_PCSG_REPLICA)), -1)
-                out.setdefault(q.labels[N.L_PCSG], {}).setdefault(j, []).append(q)
-        return out
-
-    def _members_of(self, pcsg_name: str) -> dict[int, list[Obj]] | None:
-        out: dict[int, list[Obj]] = {}
-        ns, part_of = self.pcs.namespace, self.pcs.name
-        for q in self.world.index("PodClique", N.L_PCSG).get(pcsg_name, ()):
-            if q.namespace == ns and q.labels.get(N.L_PART_OF) == part_of:
-                j = _int(_to_int(q.labels.get(N.L_PCSG_REPLICA)), -1)
-                out.setdefault(j, []).append(q)
-        return out or None
-
-    def _all_standalone(self) -> dict[int, list[Obj]]:
-        out: dict[int, list[Obj]] = {}
-        for q in self.pclqs:
-            if N.L_PCSG not in q.labels:
-                out.setdefault(C.replica_of(q), []).append(q)
-        return out
-
-    def _all_pcsgs(self) -> dict[int, list[Obj]]:
-        out: dict[int, list[Obj]] = {}
-        for g in self.pcsgs:
-            out.setdefault(C.replica_of(g), []).append(g)
-        return out
-
-    def _by_replica(self, kind: str, i: Any) -> list[Obj] | None:
-        if not isinstance(i, int) or i < 0:
-            raise LookupError  # objects without a valid replica label: the whole grouping answers
-        return U._by_replica(self.world, kind, self.pcs, kind == "PodClique").get(i)
 
     # PodCliques ---------------------------------------------------------------
     def target(self, pclq: Obj) -> str | None:
@@ -202,6 +172,98 @@ class View:
 
     def replica_pods(self, i: int) -> list[Obj]:
         return [p for q in self.replica_pclqs(i) for p in self.pods(q)]
+
+
+def _all_members(pcs: PCS, world: World) -> dict[str, dict[int, list[Obj]]]:
+    out: dict[str, dict[int, list[Obj]]] = {}
+    for q in C.owned(world, "PodClique", pcs):
+        if N.L_PCSG in q.labels:
+            j = _int(_to_int(q.labels.get(N.L_PCSG_REPLICA)), -1)
+            out.setdefault(q.labels[N.L_PCSG], {}).setdefault(j, []).append(q)
+    return out
+
+
+def _members_of(pcs: PCS, world: World, pcsg_name: str) -> dict[int, list[Obj]] | None:
+    out: dict[int, list[Obj]] = {}
+    ns, part_of = pcs.namespace, pcs.name
+    for q in world.index("PodClique", N.L_PCSG).get(pcsg_name, ()):
+        if q.namespace == ns and q.labels.get(N.L_PART_OF) == part_of:
+            j = _int(_to_int(q.labels.get(N.L_PCSG_REPLICA)), -1)
+            out.setdefault(j, []).append(q)
+    return out or None
+
+
+def _all_standalone(pcs: PCS, world: World) -> dict[int, list[Obj]]:
+    out: dict[int, list[Obj]] = {}
+    for q in C.owned(world, "PodClique", pcs):
+        if N.L_PCSG not in q.labels:
+            out.setdefault(C.replica_of(q), []).append(q)
+    return out
+
+
+def _all_pcsgs(pcs: PCS, world: World) -> dict[int, list[Obj]]:
+    out: dict[int, list[Obj]] = {}
+    for g in C.owned(world, "PodCliqueScalingGroup", pcs):
+        out.setdefault(C.replica_of(g), []).append(g)
+    return out
+
+
+def _by_replica(pcs: PCS, world: World, kind: str, i: Any) -> list[Obj] | None:
+    if not isinstance(i, int) or i < 0:
+        raise LookupError  # objects without a valid replica label: the whole grouping answers
+    return U._by_replica(world, kind, pcs, kind == "PodClique").get(i)
+
+
+def replica_rows(pcs: PCS, world: World, view: View, slot: str, row: Any) -> dict[int, Any]:
+    """``row(i)`` of every PodCliqueSet replica ``i >= 0`` that has children (the keys of
+    ``view.standalone`` and ``view.pcsg_by_replica``), kept per PodCliqueSet under
+    ``slot`` and recomputed only for the replicas whose PodCliques, scaling groups,
+    member PodCliques or pods differ from one of the last few worlds it was asked on
+    (``World.keys_changed_from``); all of them when that is not known. ``row`` reads
+    only replica ``i``'s objects."""
+    present = sorted(i for i in set(view.standalone) | set(view.pcsg_by_replica) if i >= 0)
+    recent: list = pcs.__dict__.setdefault("_replica_rows", {}).setdefault(slot, [])  # (world, rows)
+    old: dict[int, Any] = {}
+    dirty: set[int] = set()
+    for seen, rows in reversed(recent):
+        got = _dirty_replicas(seen, world, world.keys_changed_from(seen))
+        if got is not None:
+            old, dirty = rows, got
+            break
+    rows = {i: old[i] if i in old and i not in dirty else row(i) for i in present}
+    recent.append((world, rows))
+    if len(recent) > 3:
+        del recent[0]
+    return rows
+
+
+def _dirty_replicas(before: World, world: World, keys: set | None) -> set[int] | None:
+    """PodCliqueSet replicas whose objects (as ``View`` groups them) are among ``keys``
+    in either world; None when unknown or when an object has no valid replica label."""
+    if keys is None:
+        return None
+    out: set[int] = set()
+
+    def owner(w: World, o: Obj | None) -> None:
+        if o is None:
+            return
+        out.add(C.replica_of(o))
+        g = o.labels.get(N.L_PCSG) if o.kind == "PodClique" else None
+        if g is not None:
+            pcsg = w.get("PodCliqueScalingGroup", o.namespace, g)
+            if pcsg is not None:
+                out.add(C.replica_of(pcsg))
+
+    for k in keys:
+        for w in (before, world):
+            o = w.get(*k)
+            if o is None:
+                continue
+            if k[0] in ("PodClique", "PodCliqueScalingGroup"):
+                owner(w, o)
+            elif k[0] == "Pod" and N.L_PCLQ in o.labels:
+                owner(w, w.get("PodClique", o.namespace, o.labels[N.L_PCLQ]))
+    return None if any(i < 0 for i in out) else out
 
 
 class _Lazy(Mapping):
