@@ -29,7 +29,7 @@ from ...core.advice import OTHER, SURGE, Built, Dimension, StrategySpace
 from ...core.model import Obj
 from ...core.world import World
 from .decisions import is_cluster_spec_hash_equal
-from .validation import INCREMENTAL, is_autoscaling_enabled
+from .validation.util import INCREMENTAL, is_autoscaling_enabled
 
 NEW_CLUSTER = "NewCluster"
 NONE = "None"

@@ -12,7 +12,8 @@ import re
 from typing import Any, Sequence
 
 from ...core.model import Change, Impact, Obj
-from . import validation as val
+from .validation import controller_errors
+from .validation.util import INITIALIZING_TIMEOUT_ANNOTATION, is_incremental_upgrade_enabled
 from .operator import DEFAULT_CONFIG, OperatorConfig
 from .decisions import (KUBERAY_VERSION_ANNOTATION, NUM_WORKER_GROUPS_ANNOTATION, is_cluster_spec_hash_equal,
                         is_zero_downtime_upgrade_enabled, strategy_name)
@@ -45,7 +46,7 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
     def put(effect: str, message: str, path: str) -> None:
         buckets.setdefault((effect, message), []).append(path)
 
-    errors = val.controller_errors(desired, cfg)
+    errors = controller_errors(desired, cfg)
     if errors:
         put("rejected", f"the controller fails the RayService (Ready=False/ValidationFailed): {errors[0].message} "
             "(rayservice_controller.go#validateRayService)", errors[0].path or "spec")
@@ -59,7 +60,7 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
         cluster_msg = ("worker groups appended at the end: the active RayCluster is updated in place "
                        "(rayservice_controller.go#shouldUpdateCluster)")
     elif is_zero_downtime_upgrade_enabled(desired, cfg):
-        if val.is_incremental_upgrade_enabled(desired.spec, cfg):
+        if is_incremental_upgrade_enabled(desired.spec, cfg):
             cluster_effect = "rollout"
             cluster_msg = ("a new RayCluster is created and traffic moves to it step by step through the Gateway "
                            "(NewClusterWithIncrementalUpgrade; rayservice_controller.go#shouldPrepareNewCluster)")
@@ -114,7 +115,7 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
         elif _under(p, "spec.upgradeStrategy") or _under(p, "spec.rayClusterDeletionDelaySeconds"):
             put("none", "affects only future upgrades and deletions", p)
         elif p.startswith("metadata.labels") or p.startswith("metadata.annotations"):
-            if f"[{val.INITIALIZING_TIMEOUT_ANNOTATION}]" in p or p.endswith(val.INITIALIZING_TIMEOUT_ANNOTATION):
+            if f"[{INITIALIZING_TIMEOUT_ANNOTATION}]" in p or p.endswith(INITIALIZING_TIMEOUT_ANNOTATION):
                 put("none", "the initializing timeout applies while Ready is False/Initializing", p)
             else:
                 put("ignored", "RayService labels and annotations reach a RayCluster only when one is created or "

@@ -25,7 +25,7 @@ from typing import Any, Mapping
 from ...core.model import Obj
 from .defaults import raycluster_spec_defaults
 from .operator import DEFAULT_CONFIG, MODELLED_KUBERAY_VERSION, OperatorConfig
-from .validation import INCREMENTAL, is_incremental_upgrade_enabled
+from .validation.util import INCREMENTAL, is_incremental_upgrade_enabled
 
 CTRL = "rayservice_controller.go"
 KUBERAY_VERSION_ANNOTATION = "ray.io/kuberay-version"

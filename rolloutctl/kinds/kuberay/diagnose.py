@@ -19,7 +19,8 @@ from .api import API, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD, L_NAME, RC
 from .conditions import is_true
 from .operator import DEFAULT_CONFIG, OperatorConfig
 from .status import is_initializing_timeout
-from .validation import first_error, ray_cluster_upgrade_options_error
+from .validation import first_error
+from .validation.utils_validation import ray_cluster_upgrade_options_error
 
 
 def _m(v: Any) -> Mapping[str, Any]:

@@ -17,7 +17,7 @@ import copy
 from typing import Any, Mapping
 
 from .operator import DEFAULT_CONFIG, OperatorConfig
-from .validation import is_incremental_upgrade_enabled
+from .validation.util import is_incremental_upgrade_enabled
 
 L_NAME = "ray.io/originated-from-cr-name"
 L_CRD = "ray.io/originated-from-crd"

@@ -19,7 +19,7 @@ from ...core.model import Obj
 from . import utils as ku
 from .api import DEFAULT_DELETION_DELAY
 from .operator import DEFAULT_CONFIG, OperatorConfig
-from .validation import is_incremental_upgrade_enabled
+from .validation.util import is_incremental_upgrade_enabled
 
 
 def _m(v: Any) -> Mapping[str, Any]:

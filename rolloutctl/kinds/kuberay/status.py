@@ -21,7 +21,7 @@ from .decisions import should_prepare_new_cluster
 from .incremental_upgrade import should_complete_incremental_rollback, weights_from_http_route
 from .reconciler import Reconciler
 from .spec import incremental, serve_svc_name
-from .validation import INITIALIZING_TIMEOUT_ANNOTATION, parse_initializing_timeout
+from .validation.util import INITIALIZING_TIMEOUT_ANNOTATION, parse_initializing_timeout
 
 
 def _m(v: Any) -> Mapping[str, Any]:

@@ -31,7 +31,7 @@ from .conditions import is_true, set_condition
 from .reconciler import REQUEUE_2S, outcome_text
 from .spec import deletion_delay, incremental, managed_by_external_controller, upgrade_options
 from .status import initializing_deadline
-from .validation import ray_cluster_upgrade_options_error
+from .validation.utils_validation import ray_cluster_upgrade_options_error
 
 
 def _m(v: Any) -> Mapping[str, Any]:

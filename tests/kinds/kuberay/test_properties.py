@@ -63,7 +63,7 @@ def test_suspend_removes_every_owned_object(edits, n, inc):
     desired["spec"]["suspend"] = True
     run = plan(desired, settled(old))
     assert run.plan.outcome == "converged"
-    from rolloutctl.kinds.kuberay.validation import is_incremental_upgrade_enabled
+    from rolloutctl.kinds.kuberay.validation.util import is_incremental_upgrade_enabled
     kinds = ("RayCluster", "Service", "Gateway", "HTTPRoute")
     if not is_incremental_upgrade_enabled(desired["spec"]):
         # deleteRayServiceOwnedResources gates Gateway/HTTPRoute on the *current* strategy

@@ -1,0 +1,39 @@
+"""Specs KubeRay accepts that do not do what they seem: a nested ``suspend`` that is
+copied only at creation, deprecated fields, a RayService without Serve applications.
+Warnings, never errors.
+
+Upstream (ray-project/kuberay @ feeaf72f): ``ray-operator/controllers/ray/rayservice_controller.go``
+``constructRayClusterForRayService`` and ``getAndCheckServeStatus``;
+``apis/ray/v1/rayservice_types.go`` ``RayServiceSpec`` (deprecated thresholds).
+"""
+
+from __future__ import annotations
+
+
+from .rules import R_DEPRECATED, R_NESTED_SUSPEND, R_NO_SERVE_CONFIG, Ctx
+from .util import as_mapping
+
+
+def construct_ray_cluster_for_ray_service(c: Ctx) -> None:
+    """``constructRayClusterForRayService`` (rayservice_controller.go) copies
+    ``rayClusterConfig.suspend`` only at creation; ``rayClusterSpecForHashing`` ignores it."""
+    if as_mapping(c.obj.spec.get("rayClusterConfig")).get("suspend") is True:
+        c.add(R_NESTED_SUSPEND, ("spec", "rayClusterConfig", "suspend"), "spec.rayClusterConfig.suspend",
+              "rayClusterConfig.suspend: true makes the next RayCluster start suspended; KubeRay never unsuspends it "
+              "and every RayService pass stops until someone sets the RayCluster's own spec.suspend to false. "
+              "To pause the whole service use spec.suspend")
+
+
+def deprecated_fields(c: Ctx) -> None:
+    """``RayServiceSpec`` (rayservice_types.go): deprecated threshold fields have no effect."""
+    for f in ("serviceUnhealthySecondThreshold", "deploymentUnhealthySecondThreshold"):
+        if f in c.obj.spec:
+            c.add(R_DEPRECATED, ("spec", f), f"spec.{f}", f"spec.{f} is deprecated and ignored by the controller")
+
+
+def get_and_check_serve_status(c: Ctx) -> None:
+    """``getAndCheckServeStatus`` (rayservice_controller.go): a cluster with no Serve
+    application is never ready, so the service never switches to it."""
+    if not str(c.obj.spec.get("serveConfigV2") or "").strip():
+        c.add(R_NO_SERVE_CONFIG, ("spec",), "spec.serveConfigV2",
+              "spec.serveConfigV2 is empty: no Serve application is deployed and the RayService never becomes ready")

@@ -1,0 +1,159 @@
+"""What KubeRay's validation reads of a RayService, and the helpers of ``utils/util.go``
+it calls: the names and annotations it checks, Go durations and versions, autoscaling and
+the incremental-upgrade switch, the groups of a cluster spec.
+
+Upstream (ray-project/kuberay @ feeaf72f): ``ray-operator/controllers/ray/utils/util.go``
+``IsAutoscalingEnabled``, ``IsAutoscalingV2Enabled``, ``IsIncrementalUpgradeEnabled``;
+``utils/constant.go`` (annotations, ``MaxRayServiceNameLength``); ``rayservice_controller.go``
+``getInitializingTimeout``; Go's ``time.ParseDuration`` and apimachinery's
+``version.ParseGeneric`` and ``validation.IsQualifiedName``.
+"""
+
+from __future__ import annotations
+
+import re
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping
+
+from ....core.model import Obj
+from ..operator import DEFAULT_CONFIG, OperatorConfig
+
+UPSTREAM = "ray-operator/controllers/ray/utils/validation.go"
+CTRL = "ray-operator/controllers/ray/rayservice_controller.go"
+
+#: ``utils.MaxRayServiceNameLength`` = MaxRayClusterNameLength (53) - 6
+MAX_RAYSERVICE_NAME_LENGTH = 47
+KUBERAY_CONTROLLER = "ray.io/kuberay-operator"
+MANAGED_BY_VALUES = (KUBERAY_CONTROLLER, "kueue.x-k8s.io/multikueue")
+INITIALIZING_TIMEOUT_ANNOTATION = "ray.io/initializing-timeout"
+FT_ENABLED_ANNOTATION = "ray.io/ft-enabled"
+EXTERNAL_STORAGE_NS_ANNOTATION = "ray.io/external-storage-namespace"
+UPGRADE_TYPES = ("NewClusterWithIncrementalUpgrade", "NewCluster", "None")
+INCREMENTAL = "NewClusterWithIncrementalUpgrade"
+
+DNS1035 = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
+DNS1123_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+DNS1123_SUB = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+QNAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
+GO_DURATION = re.compile(r"^[-+]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$")
+#: Go's ``time.ParseDuration`` units, in seconds
+_UNIT = MappingProxyType({"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0})
+
+
+def parse_go_duration(s: str) -> float | None:
+    """Seconds of a Go ``time.ParseDuration`` string, or None when it does not parse."""
+    s = s.strip() if isinstance(s, str) else ""
+    if s in ("0", "+0", "-0"):
+        return 0.0
+    if not GO_DURATION.match(s):
+        return None
+    sign = -1.0 if s.startswith("-") else 1.0
+    total = 0.0
+    for num, unit in re.findall(r"((?:\d+(?:\.\d*)?|\.\d+))(ns|us|µs|μs|ms|s|m|h)", s):
+        total += float(num) * _UNIT[unit]
+    return sign * total
+
+
+def parse_initializing_timeout(value: Any) -> float | None:
+    """``getInitializingTimeout`` (rayservice_controller.go): Go duration first, then
+    integer seconds; None when absent or unparsable."""
+    if not isinstance(value, str) or value == "":
+        return None
+    d = parse_go_duration(value)
+    if d is not None:
+        return d
+    if re.fullmatch(r"[-+]?\d+", value.strip()):
+        return float(int(value))
+    return None
+
+
+def parse_version(v: Any) -> tuple[int, ...] | None:
+    """``k8s.io/apimachinery/pkg/util/version.ParseGeneric``: at least two numeric parts."""
+    if not isinstance(v, str):
+        return None
+    m = re.match(r"^v?([0-9]+(?:\.[0-9]+)+)", v.strip())
+    if not m:
+        return None
+    return tuple(int(p) for p in m.group(1).split("."))
+
+
+def as_mapping(v: Any) -> Mapping[str, Any]:
+    return v if isinstance(v, Mapping) else {}
+
+
+def as_list(v: Any) -> list[Any]:
+    return v if isinstance(v, list) else []
+
+
+def containers_of(template: Any) -> list[Mapping[str, Any]]:
+    return [c for c in as_list(as_mapping(as_mapping(template).get("spec")).get("containers")) if isinstance(c, Mapping)]
+
+
+def env_of(container: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    out: dict[str, Mapping[str, Any]] = {}
+    for e in as_list(container.get("env")):
+        if isinstance(e, Mapping) and isinstance(e.get("name"), str):
+            out.setdefault(e["name"], e)
+    return out
+
+
+def is_autoscaling_enabled(spec: Mapping[str, Any]) -> bool:
+    """``utils.IsAutoscalingEnabled`` (utils/util.go)."""
+    return spec.get("enableInTreeAutoscaling") is True
+
+
+def is_autoscaling_v2_enabled(spec: Mapping[str, Any]) -> bool:
+    """``utils.IsAutoscalingV2Enabled`` (utils/util.go)."""
+    return as_mapping(spec.get("autoscalerOptions")).get("version") == "v2"
+
+
+def is_incremental_upgrade_enabled(rs_spec: Mapping[str, Any], cfg: OperatorConfig = DEFAULT_CONFIG) -> bool:
+    """``utils.IsIncrementalUpgradeEnabled`` (utils/util.go): the RayServiceIncrementalUpgrade
+    gate (default on) and ``upgradeStrategy.type`` NewClusterWithIncrementalUpgrade."""
+    return cfg.gate("RayServiceIncrementalUpgrade") and as_mapping(rs_spec.get("upgradeStrategy")).get("type") == INCREMENTAL
+
+
+def is_k8s_auth(spec: Mapping[str, Any]) -> bool:
+    return as_mapping(spec.get("authOptions")).get("enableK8sTokenAuth") is True
+
+
+def worker_path(i: int, g: Mapping[str, Any]) -> tuple[tuple, str]:
+    name = g.get("groupName")
+    sel = f"[groupName={name}]" if isinstance(name, str) and name else f"[{i}]"
+    return ("spec", "rayClusterConfig", "workerGroupSpecs", i), f"spec.rayClusterConfig.workerGroupSpecs{sel}"
+
+
+QN_MAX = 63
+
+
+def qualified_name_ok(key: str) -> bool:
+    parts = key.split("/")
+    if len(parts) == 1:
+        name = parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix or len(prefix) > 253 or not DNS1123_SUB.match(prefix):
+            return False
+    else:
+        return False
+    return 0 < len(name) <= QN_MAX and bool(QNAME.match(name))
+
+
+def groups_of(obj: Obj) -> Iterable[tuple[tuple, str, str, Mapping[str, Any]]]:
+    rc = as_mapping(obj.spec.get("rayClusterConfig"))
+    yield (("spec", "rayClusterConfig", "headGroupSpec"), "spec.rayClusterConfig.headGroupSpec", "Head",
+           as_mapping(rc.get("headGroupSpec")))
+    for i, g in enumerate(as_list(rc.get("workerGroupSpecs"))):
+        g = as_mapping(g)
+        p, d = worker_path(i, g)
+        yield p, d, str(g.get("groupName") or f"#{i}"), g
+
+
+def head_container(rc: Mapping[str, Any]) -> Mapping[str, Any]:
+    cs = containers_of(as_mapping(rc.get("headGroupSpec")).get("template"))
+    return cs[0] if cs else {}
+
+
+def v2_env_on(henv: Mapping[str, Mapping[str, Any]]) -> bool:
+    e = henv.get("RAY_enable_autoscaler_v2")
+    return e is not None and str(e.get("value")) in ("1", "true")

@@ -1,0 +1,369 @@
+"""The checks of KubeRay's ``utils/validation.go`` that apply to a RayService: what the
+RayService controller's ``validateRayService`` runs (metadata, then spec, the first error
+failing the RayService with ``Ready=False/ValidationFailed``) and the RayCluster
+controller's ``ValidateRayClusterUpgradeOptions``.
+
+Upstream: ``ray-operator/controllers/ray/utils/validation.go`` of ray-project/kuberay
+@ feeaf72f ``ValidateRayServiceMetadata``, ``validateInitializingTimeout``,
+``validateRayGroupResources``, ``validateRayGroupLabels``, ``ValidateRayClusterSpec``
+(with ``validateWorkerGroupIdleTimeout``, ``validateWorkerGroupPriority``,
+``validateGcsFaultToleranceBackend``), ``ValidateRayServiceSpec``,
+``ValidateClusterUpgradeOptions`` and ``ValidateRayClusterUpgradeOptions``. Each check
+adds findings to a ``rules.Ctx``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from .rules import (R_AUTH, R_AUTOSCALER_ENV, R_AUTOSCALER_OPTS, R_DELETION_DELAY, R_FT_BACKEND, R_FT_BOTH,
+                    R_FT_CONFLICT, R_GROUP_LABELS, R_GROUP_RESOURCES, R_HEAD_CONTAINER,
+                    R_HEAD_SVC_NAME, R_HISTORY, R_IDLE_TIMEOUT, R_K8S_AUTH, R_MINMAX_RANGE,
+                    R_MINMAX_REQUIRED, R_NAME_DNS, R_NAME_LEN, R_NETPOL, R_PRIORITY, R_RC_UPGRADE,
+                    R_REDIS_ADDRESS, R_REDIS_USERNAME, R_TIMEOUT, R_TLS, R_UPGRADE_OPTIONS,
+                    R_UPGRADE_TYPE, R_WG_SUSPEND, R_WORKER_CONTAINER, Ctx)
+from .util import (DNS1035, EXTERNAL_STORAGE_NS_ANNOTATION, FT_ENABLED_ANNOTATION, INITIALIZING_TIMEOUT_ANNOTATION,
+                   MAX_RAYSERVICE_NAME_LENGTH, QNAME, UPGRADE_TYPES, as_list, as_mapping,
+                   containers_of, env_of, groups_of, head_container, is_autoscaling_enabled,
+                   is_autoscaling_v2_enabled, is_incremental_upgrade_enabled, is_k8s_auth,
+                   parse_go_duration, parse_version, qualified_name_ok, v2_env_on, worker_path)
+
+
+def validate_ray_service_metadata(c: Ctx) -> None:
+    """``ValidateRayServiceMetadata`` (utils/validation.go): name length and DNS-1035."""
+    name = c.obj.name
+    p = ("metadata", "name")
+    if len(name) > MAX_RAYSERVICE_NAME_LENGTH:
+        c.add(R_NAME_LEN, p, "metadata.name",
+              f"RayService name should be no more than {MAX_RAYSERVICE_NAME_LENGTH} characters (got {len(name)})")
+    if not DNS1035.match(name) or len(name) > 63:
+        c.add(R_NAME_DNS, p, "metadata.name", f"RayService name {name!r} should be a valid DNS-1035 label "
+              "(lowercase letters, digits and '-', starting with a letter)")
+
+
+def validate_initializing_timeout(c: Ctx) -> None:
+    """``validateInitializingTimeout`` (utils/validation.go)."""
+    v = c.obj.annotations.get(INITIALIZING_TIMEOUT_ANNOTATION)
+    if v is None or v == "":
+        return
+    path = ("metadata", "annotations", INITIALIZING_TIMEOUT_ANNOTATION)
+    dotted = f"metadata.annotations[{INITIALIZING_TIMEOUT_ANNOTATION}]"
+    s = str(v)
+    d = parse_go_duration(s)
+    if d is not None:
+        if d <= 0:
+            c.add(R_TIMEOUT, path, dotted, f"annotation {INITIALIZING_TIMEOUT_ANNOTATION} must be a positive duration, got: {s}")
+        return
+    if re.fullmatch(r"[-+]?\d+", s.strip()):
+        if int(s) <= 0:
+            c.add(R_TIMEOUT, path, dotted,
+                  f"annotation {INITIALIZING_TIMEOUT_ANNOTATION} must be a positive integer (seconds), got: {s}")
+        return
+    c.add(R_TIMEOUT, path, dotted, f"annotation {INITIALIZING_TIMEOUT_ANNOTATION} has invalid format: {s}; "
+          "expected a Go duration such as '5m' or '1h', or positive integer seconds")
+
+
+def validate_ray_group_resources(c: Ctx) -> None:
+    """``validateRayGroupResources`` (utils/validation.go), head and every worker group."""
+    for path, dotted, label, group in groups_of(c.obj):
+        rsp = as_mapping(group.get("rayStartParams"))
+        has = any(rsp.get(k) not in (None, "") for k in ("num-cpus", "num-gpus", "memory", "resources"))
+        if has and as_mapping(group.get("resources")):
+            c.add(R_GROUP_RESOURCES, path + ("resources",), dotted + ".resources",
+                  f"resource fields should not be set in both rayStartParams and resources for {label} group; "
+                  "please use only one")
+
+
+def validate_ray_group_labels(c: Ctx) -> None:
+    """``validateRayGroupLabels`` (utils/validation.go)."""
+    for path, dotted, label, group in groups_of(c.obj):
+        if "labels" in as_mapping(group.get("rayStartParams")):
+            c.add(R_GROUP_LABELS, path + ("rayStartParams", "labels"), dotted + ".rayStartParams.labels",
+                  f"rayStartParams['labels'] is not supported for {label} group; please use the top-level labels field")
+        for k, v in as_mapping(group.get("labels")).items():
+            if not qualified_name_ok(str(k)):
+                c.add(R_GROUP_LABELS, path + ("labels", k), f"{dotted}.labels[{k}]",
+                      f"invalid label key for {label} group: {k!r}")
+            sv = "" if v is None else str(v)
+            if sv and (len(sv) > 63 or not QNAME.match(sv)):
+                c.add(R_GROUP_LABELS, path + ("labels", k), f"{dotted}.labels[{k}]",
+                      f"invalid label value for key {k!r} in {label} group: {sv!r}")
+
+
+def validate_ray_cluster_spec(c: Ctx) -> None:
+    """``ValidateRayClusterSpec`` (utils/validation.go): containers, replicas bounds,
+    GCS FT, autoscaler, auth, history server, network policy and TLS gates."""
+    rc = as_mapping(c.obj.spec.get("rayClusterConfig"))
+    base = ("spec", "rayClusterConfig")
+    head = as_mapping(rc.get("headGroupSpec"))
+    if not containers_of(head.get("template")):
+        c.add(R_HEAD_CONTAINER, base + ("headGroupSpec", "template"), "spec.rayClusterConfig.headGroupSpec.template",
+              "headGroupSpec should have at least one container")
+    autoscaling = is_autoscaling_enabled(rc)
+    hc = head_container(rc)
+    henv = env_of(hc)
+    for i, g in enumerate(as_list(rc.get("workerGroupSpecs"))):
+        g = as_mapping(g)
+        p, d = worker_path(i, g)
+        name = g.get("groupName")
+        if not containers_of(g.get("template")):
+            c.add(R_WORKER_CONTAINER, p + ("template",), d + ".template", "workerGroupSpec should have at least one container")
+        mn, mx = g.get("minReplicas"), g.get("maxReplicas")
+        # The CRD defaults minReplicas to 0 and maxReplicas to 2147483647, so omission only
+        # matters when the object bypasses defaulting; we apply the defaults like the API server.
+        if not autoscaling and (mn is None and "minReplicas" in g or mx is None and "maxReplicas" in g):
+            c.add(R_MINMAX_REQUIRED, p, d, f"worker group {name} must set both minReplicas and maxReplicas "
+                  "when autoscaling is disabled")
+        mn = 0 if mn is None else mn
+        mx = 2147483647 if mx is None else mx
+        if isinstance(mn, int) and mn < 0:
+            c.add(R_MINMAX_RANGE, p + ("minReplicas",), d + ".minReplicas", f"worker group {name} has negative minReplicas {mn}")
+        if isinstance(mx, int) and mx < 0:
+            c.add(R_MINMAX_RANGE, p + ("maxReplicas",), d + ".maxReplicas", f"worker group {name} has negative maxReplicas {mx}")
+        if isinstance(mn, int) and isinstance(mx, int) and mn >= 0 and mx >= 0 and mn > mx:
+            c.add(R_MINMAX_RANGE, p + ("minReplicas",), d + ".minReplicas",
+                  f"worker group {name} has minReplicas {mn} greater than maxReplicas {mx}")
+        _validate_worker_group_idle_timeout(c, g, p, d, rc, henv)
+        _validate_worker_group_priority(c, g, p, d, rc, henv)
+        if g.get("suspend") is True:
+            if not c.cfg.gate("RayJobDeletionPolicy"):
+                c.add(R_WG_SUSPEND, p + ("suspend",), d + ".suspend", f"worker group {name} can be suspended only "
+                      "when the RayJobDeletionPolicy feature gate is enabled")
+            elif autoscaling:
+                c.add(R_WG_SUSPEND, p + ("suspend",), d + ".suspend",
+                      f"worker group {name} cannot be suspended with Autoscaler enabled")
+
+    ann = c.obj.annotations
+    ft = rc.get("gcsFaultToleranceOptions")
+    ftp = base + ("gcsFaultToleranceOptions",)
+    if ann.get(FT_ENABLED_ANNOTATION) and ft is not None:
+        c.add(R_FT_BOTH, ftp, "spec.rayClusterConfig.gcsFaultToleranceOptions",
+              f"{FT_ENABLED_ANNOTATION} annotation and gcsFaultToleranceOptions are both set; use only gcsFaultToleranceOptions")
+    ft_enabled = str(ann.get(FT_ENABLED_ANNOTATION, "")).lower() == "true" or ft is not None
+    hpath = base + ("headGroupSpec", "template", "spec", "containers", 0)
+    hdot = "spec.rayClusterConfig.headGroupSpec.template.spec.containers[0]"
+    if not ft_enabled and "RAY_REDIS_ADDRESS" in henv:
+        c.add(R_REDIS_ADDRESS, hpath + ("env",), hdot + ".env[name=RAY_REDIS_ADDRESS]",
+              "RAY_REDIS_ADDRESS is set which implicitly enables GCS fault tolerance, but gcsFaultToleranceOptions is not set")
+    if ft is not None:
+        rsp = as_mapping(head.get("rayStartParams"))
+        if rsp.get("redis-password"):
+            c.add(R_FT_CONFLICT, base + ("headGroupSpec", "rayStartParams", "redis-password"),
+                  "spec.rayClusterConfig.headGroupSpec.rayStartParams.redis-password",
+                  "cannot set redis-password in rayStartParams with gcsFaultToleranceOptions; use its redisPassword")
+        for env in ("REDIS_PASSWORD", "RAY_REDIS_ADDRESS"):
+            if env in henv:
+                c.add(R_FT_CONFLICT, hpath + ("env",), f"{hdot}.env[name={env}]",
+                      f"cannot set {env} env var in the head Pod with gcsFaultToleranceOptions; use the options fields")
+        if ann.get(EXTERNAL_STORAGE_NS_ANNOTATION):
+            c.add(R_FT_CONFLICT, ("metadata", "annotations"), f"metadata.annotations[{EXTERNAL_STORAGE_NS_ANNOTATION}]",
+                  "cannot set the ray.io/external-storage-namespace annotation with gcsFaultToleranceOptions; "
+                  "use gcsFaultToleranceOptions.externalStorageNamespace")
+        _validate_gcs_fault_tolerance_backend(c, as_mapping(ft), hc, ftp)
+    if as_mapping(head.get("rayStartParams")).get("redis-username") or "REDIS_USERNAME" in henv:
+        c.add(R_REDIS_USERNAME, base + ("headGroupSpec",), "spec.rayClusterConfig.headGroupSpec",
+              "cannot set redis username in rayStartParams or environment variables; use gcsFaultToleranceOptions.redisUsername")
+
+    v2env = henv.get("RAY_enable_autoscaler_v2")
+    if not autoscaling and v2env is not None and str(v2env.get("value")) in ("1", "true"):
+        c.add(R_AUTOSCALER_ENV, hpath + ("env",), hdot + ".env[name=RAY_enable_autoscaler_v2]",
+              "RAY_enable_autoscaler_v2 cannot be enabled when enableInTreeAutoscaling is false")
+    aopts = as_mapping(rc.get("autoscalerOptions"))
+    if autoscaling:
+        if aopts.get("version") is not None and v2env is not None:
+            c.add(R_AUTOSCALER_ENV, base + ("autoscalerOptions", "version"), "spec.rayClusterConfig.autoscalerOptions.version",
+                  "both autoscalerOptions.version and head Pod env var RAY_enable_autoscaler_v2 are set; use only the former")
+        if is_autoscaling_v2_enabled(rc):
+            for path, dotted, label, group in groups_of(c.obj):
+                rp = as_mapping(as_mapping(as_mapping(group.get("template")).get("spec"))).get("restartPolicy")
+                if rp not in (None, "", "Never"):
+                    c.add(R_AUTOSCALER_ENV, path + ("template", "spec", "restartPolicy"), dotted + ".template.spec.restartPolicy",
+                          f"restartPolicy for {label} Pods should be Never or unset when using autoscaler v2")
+    its = aopts.get("idleTimeoutSeconds")
+    if isinstance(its, int) and its < 0:
+        c.add(R_AUTOSCALER_OPTS, base + ("autoscalerOptions", "idleTimeoutSeconds"),
+              "spec.rayClusterConfig.autoscalerOptions.idleTimeoutSeconds",
+              f"autoscalerOptions.idleTimeoutSeconds must be non-negative, got {its}")
+    if any(isinstance(e, Mapping) and e.get("name") == "KUBERAY_GEN_AUTOSCALER_START_CMD" for e in as_list(aopts.get("env"))):
+        c.add(R_AUTOSCALER_OPTS, base + ("autoscalerOptions", "env"), "spec.rayClusterConfig.autoscalerOptions.env",
+              "autoscalerOptions.env must not contain KUBERAY_GEN_AUTOSCALER_START_CMD (it is managed by KubeRay)")
+    if rc.get("historyServerOptions") is not None and not c.cfg.gate("RayClusterHistoryServer"):
+        c.add(R_HISTORY, base + ("historyServerOptions",), "spec.rayClusterConfig.historyServerOptions",
+              "RayClusterHistoryServer feature gate is not enabled")
+    auth = as_mapping(rc.get("authOptions"))
+    ap = base + ("authOptions",)
+    if auth.get("mode") == "token":
+        ver = parse_version(rc.get("rayVersion"))
+        if not rc.get("rayVersion"):
+            c.add(R_AUTH, ap, "spec.rayClusterConfig.authOptions",
+                  "authOptions.mode is 'token' but rayVersion was not specified; Ray 2.52.0 or later is required")
+        elif ver is None:
+            c.add(R_AUTH, base + ("rayVersion",), "spec.rayClusterConfig.rayVersion",
+                  f"authOptions.mode is 'token' but rayVersion format is invalid: {rc.get('rayVersion')}")
+        elif ver < (2, 52, 0):
+            c.add(R_AUTH, base + ("rayVersion",), "spec.rayClusterConfig.rayVersion",
+                  f"authOptions.mode is 'token' but minimum Ray version is 2.52.0, got {rc.get('rayVersion')}")
+        elif is_k8s_auth(rc):
+            if ver < (2, 55, 0):
+                c.add(R_AUTH, base + ("rayVersion",), "spec.rayClusterConfig.rayVersion",
+                      f"authOptions.enableK8sTokenAuth needs Ray 2.55.0 or later, got {rc.get('rayVersion')}")
+            elif auth.get("secretName"):
+                c.add(R_AUTH, ap, "spec.rayClusterConfig.authOptions.secretName",
+                      "authOptions.enableK8sTokenAuth is enabled and authOptions.secretName is also set")
+    elif is_k8s_auth(rc):
+        c.add(R_AUTH, ap, "spec.rayClusterConfig.authOptions.enableK8sTokenAuth",
+              "authOptions.enableK8sTokenAuth is enabled but authOptions.mode is not 'token'")
+    if rc.get("networkPolicy") is not None and not c.cfg.gate("RayClusterNetworkPolicy"):
+        c.add(R_NETPOL, base + ("networkPolicy",), "spec.rayClusterConfig.networkPolicy",
+              "spec.networkPolicy requires the RayClusterNetworkPolicy feature gate to be enabled")
+    if rc.get("tlsOptions") is not None and not c.cfg.gate("RayClusterMTLS"):
+        c.add(R_TLS, base + ("tlsOptions",), "spec.rayClusterConfig.tlsOptions",
+              "spec.tlsOptions requires the RayClusterMTLS feature gate to be enabled")
+
+
+def _validate_worker_group_idle_timeout(c: Ctx, g: Mapping[str, Any], p: tuple, d: str,
+                                        rc: Mapping[str, Any], henv: Mapping[str, Mapping[str, Any]]) -> None:
+    """``validateWorkerGroupIdleTimeout`` (utils/validation.go)."""
+    its = g.get("idleTimeoutSeconds")
+    if its is None:
+        return
+    name = g.get("groupName")
+    if isinstance(its, int) and its < 0:
+        c.add(R_IDLE_TIMEOUT, p + ("idleTimeoutSeconds",), d + ".idleTimeoutSeconds",
+              f"worker group {name}: idleTimeoutSeconds must be non-negative, got {its}")
+        return
+    if is_autoscaling_v2_enabled(rc) or v2_env_on(henv):
+        return
+    c.add(R_IDLE_TIMEOUT, p + ("idleTimeoutSeconds",), d + ".idleTimeoutSeconds",
+          f"worker group {name}: idleTimeoutSeconds is set, but autoscaler v2 is not enabled "
+          "(set spec.rayClusterConfig.autoscalerOptions.version: v2)")
+
+
+def _validate_worker_group_priority(c: Ctx, g: Mapping[str, Any], p: tuple, d: str,
+                                    rc: Mapping[str, Any], henv: Mapping[str, Mapping[str, Any]]) -> None:
+    """``validateWorkerGroupPriority`` (utils/validation.go)."""
+    prio = g.get("priority")
+    if prio in (None, 0):
+        return
+    name = g.get("groupName")
+    rv = rc.get("rayVersion")
+    ver = parse_version(rv)
+    msg = None
+    if not rv:
+        msg = f"worker group {name}: priority is set, but rayVersion was not specified; Ray 2.56.0 or later is required"
+    elif ver is None:
+        msg = f"worker group {name}: priority is set, but rayVersion format is invalid: {rv}"
+    elif ver < (2, 56, 0):
+        msg = f"worker group {name}: priority is set, but minimum Ray version is 2.56.0, got {rv}"
+    elif not (is_autoscaling_v2_enabled(rc) or v2_env_on(henv)):
+        msg = f"worker group {name}: priority is set to {prio}, but autoscaler v2 is not enabled"
+    if msg:
+        c.add(R_PRIORITY, p + ("priority",), d + ".priority", msg)
+
+
+def _validate_gcs_fault_tolerance_backend(c: Ctx, ft: Mapping[str, Any], hc: Mapping[str, Any], ftp: tuple) -> None:
+    """``validateGcsFaultToleranceBackend`` (utils/validation.go)."""
+    dotted = "spec.rayClusterConfig.gcsFaultToleranceOptions"
+    backend = ft.get("backend") or "redis"
+    if backend == "rocksdb":
+        if not c.cfg.gate("GCSFaultToleranceEmbeddedStorage"):
+            c.add(R_FT_BACKEND, ftp + ("backend",), dotted + ".backend",
+                  "the embedded RocksDB GCS FT backend requires the GCSFaultToleranceEmbeddedStorage feature gate")
+        for f in ("redisAddress", "redisUsername", "redisPassword", "externalStorageNamespace"):
+            if ft.get(f):
+                c.add(R_FT_BACKEND, ftp + (f,), f"{dotted}.{f}", f"cannot set gcsFaultToleranceOptions.{f} when backend is 'rocksdb'")
+    elif ft.get("storage") is not None:
+        c.add(R_FT_BACKEND, ftp + ("storage",), dotted + ".storage",
+              "cannot set gcsFaultToleranceOptions.storage when backend is 'redis'; it only applies to 'rocksdb'")
+
+
+def validate_ray_service_spec(c: Ctx) -> None:
+    """``ValidateRayServiceSpec`` (utils/validation.go): k8s token auth, the cluster spec,
+    head Service name, upgrade type, deletion delay and (incremental) upgrade options."""
+    spec = c.obj.spec
+    rc = as_mapping(spec.get("rayClusterConfig"))
+    if is_k8s_auth(rc):
+        c.add(R_K8S_AUTH, ("spec", "rayClusterConfig", "authOptions", "enableK8sTokenAuth"),
+              "spec.rayClusterConfig.authOptions.enableK8sTokenAuth",
+              "K8s token auth mode is currently not supported for RayService")
+    validate_ray_cluster_spec(c)
+    validate_ray_group_resources(c)
+    validate_ray_group_labels(c)
+    hs = as_mapping(as_mapping(rc.get("headGroupSpec")).get("headService"))
+    if as_mapping(hs.get("metadata")).get("name"):
+        c.add(R_HEAD_SVC_NAME, ("spec", "rayClusterConfig", "headGroupSpec", "headService", "metadata", "name"),
+              "spec.rayClusterConfig.headGroupSpec.headService.metadata.name",
+              "spec.rayClusterConfig.headGroupSpec.headService.metadata.name should not be set")
+    us = as_mapping(spec.get("upgradeStrategy"))
+    t = us.get("type")
+    if t is not None and t not in UPGRADE_TYPES:
+        c.add(R_UPGRADE_TYPE, ("spec", "upgradeStrategy", "type"), "spec.upgradeStrategy.type",
+              f"spec.upgradeStrategy.type value {t} is invalid, valid options are {', '.join(UPGRADE_TYPES)}")
+    dd = spec.get("rayClusterDeletionDelaySeconds")
+    if isinstance(dd, int) and dd < 0:
+        c.add(R_DELETION_DELAY, ("spec", "rayClusterDeletionDelaySeconds"), "spec.rayClusterDeletionDelaySeconds",
+              f"spec.rayClusterDeletionDelaySeconds should be a non-negative integer, got {dd}")
+    if is_incremental_upgrade_enabled(spec, c.cfg):
+        validate_cluster_upgrade_options(c)
+
+
+def validate_cluster_upgrade_options(c: Ctx) -> None:
+    """``ValidateClusterUpgradeOptions`` (utils/validation.go); first failing check only,
+    as upstream. ``maxSurgePercent`` takes the CRD default 100 when omitted."""
+    spec = c.obj.spec
+    rc = as_mapping(spec.get("rayClusterConfig"))
+    base = ("spec", "upgradeStrategy", "clusterUpgradeOptions")
+    dotted = "spec.upgradeStrategy.clusterUpgradeOptions"
+
+    def fail(field: str, msg: str) -> None:
+        path = base + ((field,) if field else ())
+        c.add(R_UPGRADE_OPTIONS, path, dotted + (f".{field}" if field else ""), msg)
+
+    if not is_autoscaling_enabled(rc):
+        c.add(R_UPGRADE_OPTIONS, ("spec", "rayClusterConfig", "enableInTreeAutoscaling"),
+              "spec.rayClusterConfig.enableInTreeAutoscaling", "Ray Autoscaler is required for NewClusterWithIncrementalUpgrade")
+        return
+    opts = as_mapping(spec.get("upgradeStrategy")).get("clusterUpgradeOptions")
+    if not isinstance(opts, Mapping):
+        c.add(R_UPGRADE_OPTIONS, ("spec", "upgradeStrategy"), "spec.upgradeStrategy",
+              "clusterUpgradeOptions are required for NewClusterWithIncrementalUpgrade")
+        return
+    ms = opts.get("maxSurgePercent", 100)
+    ss = opts.get("stepSizePercent")
+    iv = opts.get("intervalSeconds")
+    if not isinstance(ms, int) or ms < 0 or ms > 100:
+        return fail("maxSurgePercent", "maxSurgePercent must be between 0 and 100")
+    if not isinstance(ss, int) or ss < 0 or ss > 100:
+        return fail("stepSizePercent", "stepSizePercent must be between 0 and 100")
+    if ss > ms:
+        return fail("stepSizePercent", "stepSizePercent must be less than or equal to maxSurgePercent")
+    if not isinstance(iv, int) or iv <= 0:
+        return fail("intervalSeconds", "intervalSeconds must be greater than 0")
+    if not opts.get("gatewayClassName"):
+        return fail("gatewayClassName", "gatewayClassName is required for NewClusterWithIncrementalUpgrade")
+
+
+def validate_ray_cluster_upgrade_options(c: Ctx) -> None:
+    """``ValidateRayClusterUpgradeOptions`` (utils/validation.go), which the RayCluster
+    controller applies to every RayCluster the RayService creates."""
+    if ray_cluster_upgrade_options_error(as_mapping(c.obj.spec.get("rayClusterConfig")), True) is not None:
+        c.add(R_RC_UPGRADE, ("spec", "rayClusterConfig", "upgradeStrategy", "type"),
+              "spec.rayClusterConfig.upgradeStrategy.type",
+              "upgradeStrategy cannot be set when RayCluster is created by RayService; the RayCluster controller "
+              "will refuse the cluster (event InvalidRayClusterSpec) and the RayService never becomes ready")
+
+
+def ray_cluster_upgrade_options_error(cluster_spec: Mapping[str, Any], created_by_ray_service: bool) -> str | None:
+    """``ValidateRayClusterUpgradeOptions`` (utils/validation.go) as the RayCluster controller
+    applies it in ``rayClusterReconcile``: a RayCluster created by a RayService must not
+    set ``upgradeStrategy``; otherwise its type must be Recreate or None. The error, or None."""
+    us = as_mapping(cluster_spec.get("upgradeStrategy"))
+    t = us.get("type")
+    if t is None:
+        return None
+    if t not in ("Recreate", "None"):
+        return f"The RayCluster spec is invalid: Spec.UpgradeStrategy.Type value {t} is invalid, valid options are Recreate or None"
+    if created_by_ray_service:
+        return "upgradeStrategy cannot be set when RayCluster is created by RayService"
+    return None
