@@ -107,6 +107,9 @@ def reconcile(r: Reconciler) -> None:
 
 
 def _reconcile_serve_all(r: Reconciler, active: Obj | None, pending: Obj | None) -> None:
+    """The rest of ``Reconcile``: ``reconcileServe`` on the pending, then the active cluster;
+    the incremental-upgrade objects; ``reconcileServicesToReadyCluster`` (the head and
+    serve Services point at the ready cluster); ``calculateStatus`` and the status write."""
     active_ready = pending_ready = False
     active_apps = pending_apps = None
     if pending is not None:
