@@ -1,4 +1,4 @@
-"""Unit tests of Grove's PodCliqueSet admission rules (kinds/grove/validation.py),
+"""Unit tests of Grove's PodCliqueSet admission rules (kinds/grove/admission/),
 mirroring upstream's podcliqueset_test.go / podcliquedeps_test.go cases."""
 
 from __future__ import annotations
@@ -9,7 +9,10 @@ import pytest
 import yaml
 
 from rolloutctl.core.model import Obj
-from rolloutctl.kinds.grove import validation as v
+from rolloutctl.kinds.grove import admission as v
+from rolloutctl.kinds.grove.admission.design_pr262 import scaled_value
+from rolloutctl.kinds.grove.admission.podcliquedeps import strongly_connected_cliques
+from rolloutctl.kinds.grove.admission.util import parse_go_duration
 
 from .cases import CASES, EXPLICIT, clique, pcs
 
@@ -40,7 +43,7 @@ def test_validate_pod_name_constraints__upstream_cases(pcs_name, group, member, 
 
 def test_strongly_connected_cliques__only_components_larger_than_one():
     adj = {"a": ["b"], "b": ["c"], "c": ["a"], "d": ["d"], "e": ["a"]}
-    assert [sorted(c) for c in v.strongly_connected_cliques(adj)] == [["a", "b", "c"]]
+    assert [sorted(c) for c in strongly_connected_cliques(adj)] == [["a", "b", "c"]]
 
 
 def test_starts_after_ignored_unless_explicit():
@@ -52,13 +55,13 @@ def test_starts_after_ignored_unless_explicit():
 @pytest.mark.parametrize("text,secs", [("4h", 14400), ("1h30m", 5400), ("0", 0), ("-5s", -5), ("300ms", 0.3),
                                        ("4", None), ("h", None), ("", None)])
 def test_parse_go_duration(text, secs):
-    assert v.parse_go_duration(text) == secs
+    assert parse_go_duration(text) == secs
 
 
 @pytest.mark.parametrize("value,total,up,want", [("25%", 10, False, 2), ("25%", 10, True, 3), (1, 10, True, 1),
                                                  ("0%", 3, True, 0), ("x", 3, True, None)])
 def test_scaled_value_rounding(value, total, up, want):
-    assert v.scaled_value(value, total, up) == want
+    assert scaled_value(value, total, up) == want
 
 
 def test_suffix_hazard_only_when_the_shorter_name_comes_first():

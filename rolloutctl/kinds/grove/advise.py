@@ -10,12 +10,12 @@ Candidate spaces (docs/advise.md):
   ``process_pcsg_updates_with_budget``).
 - ``RollingUpdate`` (proposed, PR #262): per standalone clique (pods) and per scaling
   group (scaling-group replicas), ``updateStrategy.maxUnavailable`` and ``maxSurge``
-  each 0..replicas at that level, not both 0 (``validation`` GV203).
+  each 0..replicas at that level, not both 0 (``admission`` GV203).
 - ``ReplicaRecreate`` (proposed): ``spec.updateStrategy.rollingUpdate.maxUnavailable``
   and ``maxSurge`` 0..``spec.replicas``, not both 0.
 
 Percentages resolve to one of these integers at the current replicas
-(``validation.scaled_value``), so they add no distinct candidate; patches use
+(``admission.design_pr262.scaled_value``), so they add no distinct candidate; patches use
 integers. The manifests are derived with ``proposed.compare.with_strategy``, the
 helper ``plan --compare`` uses.
 

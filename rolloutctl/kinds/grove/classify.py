@@ -3,7 +3,7 @@
 Every decision here is taken by a function of the Grove model, never by a second
 copy of an operator rule:
 
-- ``rejected``: the PodCliqueSet validating webhook's rules, ``validation.validate(new, old)``
+- ``rejected``: the PodCliqueSet validating webhook's rules, ``admission.validate(new, old)``
   (upstream ``operator/internal/webhook/admission/pcs/validation/``), e.g. an
   immutable ``minAvailable``; the impact names the rule;
 - which clique's pods roll: the pod-template-hash inputs, ``hashing.pod_template_inputs``
@@ -112,12 +112,12 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]
 def rejections(desired: Obj, live: Obj) -> list[Impact]:
     """The webhook's verdict on the update, one impact per error finding."""
     try:
-        from . import validation
+        from . import admission
     except ImportError:  # pragma: no cover - validation ships with lint
         return []
-    names = {r.id: r.name for r in getattr(validation, "RULES", ())}
+    names = {r.id: r.name for r in getattr(admission, "RULES", ())}
     out = []
-    for f in validation.validate(desired, live):
+    for f in admission.validate(desired, live):
         if f.severity != "error":
             continue
         rule = f"{f.rule} {names[f.rule]}" if f.rule in names else f.rule

@@ -293,10 +293,10 @@ class GroveModel:
 
     def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]:
         try:
-            from . import validation
+            from . import admission
         except ImportError:  # pragma: no cover - validation lands with lint
             return []
-        return validation.validate(obj, old)
+        return admission.validate(obj, old)
 
     def compare(self, desired: Obj, observed: Sequence[Obj], env: Environment) -> "Comparison":
         """``plan --compare``: the change under every Grove update strategy

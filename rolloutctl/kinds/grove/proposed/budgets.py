@@ -7,7 +7,7 @@ maxUnavailable 1, maxSurge 0, and rounds percentages the way Kubernetes
 Deployments do: maxUnavailable down, maxSurge up, relative to the replicas at that
 level (PodCliqueSet replicas, scaling-group replicas, or the pods of a clique).
 
-The rounding itself lives in one place, ``validation.scaled_value``
+The rounding itself lives in one place, ``admission.design_pr262.scaled_value``
 (``intstr.GetScaledValueFromIntOrPercent``), shared with the admission rules so
 ``lint`` and ``plan`` agree.
 """
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from collections.abc import Mapping
 from typing import Any
 
-from ..validation import scaled_value
+from ..admission.design_pr262 import scaled_value
 
 DEFAULT_MAX_UNAVAILABLE = 1
 DEFAULT_MAX_SURGE = 0

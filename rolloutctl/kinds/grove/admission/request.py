@@ -1,0 +1,95 @@
+"""The admission request as the PodCliqueSet validating webhook sees it.
+
+Upstream (Grove ``fcc3b3bb``, commit fcc3b3bbbc5e6a2a797cd080bdbc6983b1ccec24):
+``operator/internal/webhook/admission/pcs/validation/handler.go`` (``ValidateCreate`` and
+``ValidateUpdate`` decode the object and build a ``pcsValidator`` with ``newPCSValidator``,
+``podcliqueset.go``). The defaulting webhook runs first
+(``operator/internal/webhook/admission/pcs/defaulting/podcliqueset.go``, modelled in
+``kinds/grove/defaults.py``). On update, the object sent is the one ``kubectl apply``
+builds (:func:`keep_live_defaults`).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from ....core.model import Obj
+from ..defaults import default_pcs
+from .util import as_list, as_map, as_str
+
+
+class Check:
+    """What a rule sees, as ``newPCSValidator`` (podcliqueset.go) builds the validator:
+    the object as the webhook sees it (defaulted), the object as written (``written``:
+    to tell a user-set value from a default), and the live object (``old``, defaulted)
+    when the request is an update."""
+
+    def __init__(self, obj: Obj, old: Obj | None = None) -> None:
+        self.obj = obj
+        self.written: Mapping[str, Any] = (obj.written or obj).raw
+        self.old: Mapping[str, Any] | None = default_pcs(dict(old.raw)) if old is not None else None
+        sent = keep_live_defaults(obj.raw, self.old) if self.old is not None else dict(obj.raw)
+        self.pcs: Mapping[str, Any] = default_pcs(sent)
+        self.creating = old is None
+
+    # shortcuts over the defaulted object
+    @property
+    def name(self) -> str:
+        return as_str(as_map(self.pcs.get("metadata")).get("name"))
+
+    @property
+    def spec(self) -> Mapping[str, Any]:
+        return as_map(self.pcs.get("spec"))
+
+    @property
+    def template(self) -> Mapping[str, Any]:
+        return as_map(self.spec.get("template"))
+
+    @property
+    def cliques(self) -> list[tuple[int, Mapping[str, Any]]]:
+        return [(i, c) for i, c in enumerate(as_list(self.template.get("cliques"))) if isinstance(c, Mapping)]
+
+    @property
+    def groups(self) -> list[tuple[int, Mapping[str, Any]]]:
+        return [(i, g) for i, g in enumerate(as_list(self.template.get("podCliqueScalingGroups")))
+                if isinstance(g, Mapping)]
+
+    @property
+    def startup_type(self) -> Any:
+        return self.template.get("cliqueStartupType")
+
+    @property
+    def update_type(self) -> str:
+        return as_str(as_map(self.spec.get("updateStrategy")).get("type")) or "RollingRecreate"
+
+    def scaling_group_clique_names(self) -> set[str]:
+        """``getScalingGroupCliqueNames``."""
+        return {n for _, g in self.groups for n in as_list(g.get("cliqueNames")) if isinstance(n, str)}
+
+
+def keep_live_defaults(written: Mapping[str, Any], live: Mapping[str, Any]) -> dict:
+    """The object an update sends, as ``kubectl apply`` builds it: defaulted fields the
+    manifest never set keep their live values (the patch does not touch them), so
+    e.g. a clique's defaulted ``minAvailable`` does not follow a ``replicas`` change.
+    Covers the defaulted fields that are immutable: clique ``minAvailable``, scaling
+    group ``minAvailable`` and ``cliqueStartupType``."""
+    out = copy.deepcopy(dict(written))
+    t = as_map(as_map(out.get("spec")).get("template"))
+    lt = as_map(as_map(live.get("spec")).get("template"))
+    if isinstance(t, dict) and "cliqueStartupType" not in t and "cliqueStartupType" in lt:
+        t["cliqueStartupType"] = lt["cliqueStartupType"]
+    for key in ("cliques", "podCliqueScalingGroups"):
+        live_by = {as_str(as_map(x).get("name")): as_map(x) for x in as_list(lt.get(key))}
+        for item in as_list(t.get(key) if isinstance(t, dict) else None):
+            if not isinstance(item, dict) or as_str(item.get("name")) not in live_by:
+                continue
+            litem = live_by[as_str(item.get("name"))]
+            if key == "cliques":
+                s, ls = item.get("spec"), as_map(litem.get("spec"))
+                if isinstance(s, dict) and "minAvailable" not in s and "minAvailable" in ls:
+                    s["minAvailable"] = ls["minAvailable"]
+            elif "minAvailable" not in item and "minAvailable" in litem:
+                item["minAvailable"] = litem["minAvailable"]
+    return out
