@@ -30,10 +30,14 @@ from ..kuberay.api import API as RAY_API
 from ..kuberay.api import RC, RS, head_phase, HEAD_PENDING
 from ..kuberay.api import display as kr_display
 from ..kuberay.model import RayServiceModel
-from . import controllers as k
+from . import rayservice_webhook
+from .context import LEGACY, MEM_CREATE, MEM_NOTES, MODELS, NESTED, TOP, children
+from .controllers import run_pass
+from .elastic_job_ungater import gate_reason, ungate
 from .phases import kueue_phrase, phase_of, phase_title
 from .phases import pod_set_counts as _ps
 from .provenance import not_modelled, operators
+from .rayservice_controller import is_suspended
 from .workload import (CQ, ELASTIC_GATE, KUEUE_API, KUEUE_KINDS, LQ, QUEUE_LABEL, RF, WL, Quota, admitted,
                        assign_flavors, build_pod_sets, cluster_templates, condition, counts, created_at, display,
                        evicted, find_queue, finished, owner_of, quantities, quota_of, quota_reserved, requests_of,
@@ -124,10 +128,10 @@ class KueueRayServiceModel:
     kind = RS
     timed = True
 
-    def __init__(self, kueue: str = k.TOP, kuberay_version: str | None = None, queues: Sequence[Obj] = (),
+    def __init__(self, kueue: str = TOP, kuberay_version: str | None = None, queues: Sequence[Obj] = (),
                  observed_queues: Sequence[Obj] = (), **options: Any) -> None:
-        if kueue not in k.MODELS:
-            raise ValueError(f"unknown Kueue model {kueue!r}; choose one of {', '.join(k.MODELS)}")
+        if kueue not in MODELS:
+            raise ValueError(f"unknown Kueue model {kueue!r}; choose one of {', '.join(MODELS)}")
         self.mode = kueue
         self.kuberay_version = kuberay_version
         self.kr = RayServiceModel(kuberay_version=kuberay_version, **options)
@@ -142,7 +146,7 @@ class KueueRayServiceModel:
         return {**self.kr.provenance(), "kueueModel": self.mode}
 
     def _pod_gate(self, rc: Obj, world: World) -> str | None:
-        return k.gate_reason(self.mode, rc, world)
+        return gate_reason(self.mode, rc, world)
 
     # -- observe -----------------------------------------------------------------------
     def observe(self, desired: Obj | None, observed: Sequence[Obj], env: Environment) -> World:
@@ -156,7 +160,7 @@ class KueueRayServiceModel:
         notes: list[Warning] = []
         if rs_obs is None:
             world = self.kr.observe(desired, [], env)
-            world = world.replace(put=qobs.values()).with_memory(**{k.MEM_CREATE: True})
+            world = world.replace(put=qobs.values()).with_memory(**{MEM_CREATE: True})
         else:
             kids = [o for o in others if o.kind in (RC, "Service", "Gateway", "HTTPRoute")]
             ours = [w for w in qobs.values() if w.kind == WL and w.namespace == desired.namespace and (
@@ -180,7 +184,7 @@ class KueueRayServiceModel:
                 world = world.replace(put=qobs.values())
         # queues in the desired files are applied with the change
         world = world.replace(put=[q for q in self.queues if q.kind in APPLIED_KINDS])
-        world = world.with_memory(**{k.MEM_NOTES: tuple(notes) + tuple(self._model_notes(desired, world))})
+        world = world.with_memory(**{MEM_NOTES: tuple(notes) + tuple(self._model_notes(desired, world))})
         # how KubeRay's first pass ends, read on the world as Kueue hands it over (RayServiceModel.with_requeue)
         rs = self._rs(desired, world)
         return self.kr.with_requeue(rs, world) if rs is not None else world
@@ -208,7 +212,7 @@ class KueueRayServiceModel:
             r = copy.deepcopy(dict(w.raw))
             r["metadata"]["creationTimestamp"] = i - len(ws) - 1
             moved.append(Obj(r, w.file, w.line, w.lines))
-        mem = {a: b for a, b in final.memory.items() if a not in (k.MEM_CREATE, k.MEM_NOTES, "kuberay/notes")}
+        mem = {a: b for a, b in final.memory.items() if a not in (MEM_CREATE, MEM_NOTES, "kuberay/notes")}
         return World({kk: final.get(*kk) for kk in final.keys()}, 0, mem).replace(put=moved)
 
     def _retarget(self, world: World, live: Obj, merged: Obj) -> World:
@@ -234,7 +238,7 @@ class KueueRayServiceModel:
                                "no LocalQueue named default: Kueue ignores it (manageJobsWithoutQueueName off)",
                                f"metadata.labels[{QUEUE_LABEL}]"))
             return out
-        if self.mode == k.TOP:
+        if self.mode == TOP:
             out.append(Warning("KueuePOC", "Kueue model top-level follows Kueue's unmerged PR #11264 (commit "
                                "1828096a) and KubeRay's RayService spec.suspend; no Kueue release has it. Actions "
                                "whose rule starts with kueue[POC] exist only there", "spec.suspend"))
@@ -243,7 +247,7 @@ class KueueRayServiceModel:
                                    "second RayCluster changes the Workload's pod sets, so Kueue stops the whole "
                                    "RayService (top-level suspend) and re-queues it: the upgrade has downtime "
                                    "[derived]", "metadata.annotations"))
-        elif self.mode == k.NESTED:
+        elif self.mode == NESTED:
             out.append(Warning("KueueUpgradeUnaccounted", "Kueue model nested (merged, Kueue >= v0.17): a new "
                                "RayCluster of an upgrade is not counted against quota (kubernetes-sigs/kueue#11102); "
                                "upgrade outcomes under this model are predictions [derived]",
@@ -265,7 +269,7 @@ class KueueRayServiceModel:
         """Legacy model: KubeRay compared the RayService with the hash it stored when it
         created the RayCluster, before Kueue injected into the cluster's templates; the
         model compares specs, so it reads the clusters without that injection."""
-        if self.mode != k.LEGACY:
+        if self.mode != LEGACY:
             return world
         rfs = world.of_kind(RF)
         put = []
@@ -289,8 +293,8 @@ class KueueRayServiceModel:
             return []
         out: list[Action] = []
         w = world
-        if w.memory.get(k.MEM_CREATE):
-            a = k.rayservice_webhook_default(self.mode, rs, w)
+        if w.memory.get(MEM_CREATE):
+            a = rayservice_webhook.default(self.mode, rs, w)
             if a is not None:
                 return [a]  # the create request itself: stored mutated, before any controller sees it
         kacts = self.kr.reconcile(rs, w)
@@ -298,7 +302,7 @@ class KueueRayServiceModel:
             w = w.apply(self._real_payloads(kacts, w))
             out.extend(kacts)
         created = [a.uid or a.name for a in kacts if a.verb == "create" and a.kind == RC]
-        out.extend(k.KueuePass(self.mode, w, (desired.namespace, desired.name), created).run())
+        out.extend(run_pass(self.mode, w, (desired.namespace, desired.name), created))
         return out
 
     def _real_payloads(self, actions: list[Action], world: World) -> list[Action]:
@@ -309,9 +313,9 @@ class KueueRayServiceModel:
         if rs is None:
             return self.kr.advance(desired, world, env)
         w = world
-        if w.memory.get(k.MEM_CREATE):
-            w = w.with_memory(**{k.MEM_CREATE: False})
-        w = k.ungate(self.mode, w, rs)
+        if w.memory.get(MEM_CREATE):
+            w = w.with_memory(**{MEM_CREATE: False})
+        w = ungate(self.mode, w, rs)
         w = self._release_foreign(w, desired)
         changed = w is not world
         prog = self.kr.advance(rs, w, env)
@@ -364,10 +368,10 @@ class KueueRayServiceModel:
             pending = [w for w in self.our_workloads(desired, world) if not finished(w) and not admitted(w)]
             if pending:
                 return False
-            if self.mode != k.LEGACY and k.is_suspended(self.mode, rs) and self.mode == k.TOP:
+            if self.mode != LEGACY and is_suspended(self.mode, rs) and self.mode == TOP:
                 return False
-            if self.mode == k.LEGACY:
-                for c in k.children(world, rs):
+            if self.mode == LEGACY:
+                for c in children(world, rs):
                     if not c.terminating and c.spec.get("suspend") is True:
                         return False
         return self.kr.converged(rs, world)
@@ -413,10 +417,10 @@ class KueueRayServiceModel:
         if q.stop_policy in ("Hold", "HoldAndDrain"):
             return Stuck("QueueMisconfigured", what + f". ClusterQueue {cq.name} spec.stopPolicy is {q.stop_policy}",
                          tuple(blocked), (f"set ClusterQueue {cq.name} spec.stopPolicy: None",))
-        upgrade = bool(holding) or (self.mode == k.LEGACY and any(
+        upgrade = bool(holding) or (self.mode == LEGACY and any(
             quota_reserved(o) for o in ours if o.name != w.name))
         old = next((o for o in holding), None)
-        exclude = [old.name] if (old is not None and self.mode != k.LEGACY) else []
+        exclude = [old.name] if (old is not None and self.mode != LEGACY) else []
         used = usage(world, cq.name, exclude=exclude)
         rfs = {o.name: o for o in world.of_kind(RF)}
         a = assign_flavors(q, pss, used, rfs)
@@ -436,10 +440,10 @@ class KueueRayServiceModel:
             held = old if old is not None else next(o for o in ours if quota_reserved(o) and o.name != w.name)
             head = (f"admitted for the old size but not the upgrade size: Workload {display(held.name)} holds "
                     f"{_ps(counts(wl_pod_sets(held)))} ({_fmt(requests_of(wl_pod_sets(held)))}); the upgrade needs ")
-            if self.mode == k.TOP:
+            if self.mode == TOP:
                 head += (f"slice {display(w.name)} for both clusters, {_ps(counts(pss))} ({_fmt(req)}; only the delta "
                          "must fit next to the other Workloads)")
-                pend_rc = [c for c in k.children(world, rs) if c.spec.get("suspend") is True and not c.terminating]
+                pend_rc = [c for c in children(world, rs) if c.spec.get("suspend") is True and not c.terminating]
                 blocked += [ObjectRef(RC, c.namespace, kr_display(c.name) or c.name, RAY_API) for c in pend_rc]
                 head += (". The new RayCluster stays suspended (spec.suspend: true, the persistent gate) and the "
                          "old one keeps serving")
@@ -452,8 +456,8 @@ class KueueRayServiceModel:
                        f"{(condition(w, 'Requeued') or {}).get('reason')}, the RayService was stopped")
         else:
             message = "never admitted: " + what
-            if self.mode != k.LEGACY and k.is_suspended(self.mode, rs):
-                message += (f"; the RayService stays suspended ({'spec.suspend' if self.mode == k.TOP else 'spec.rayClusterConfig.suspend'}"
+            if self.mode != LEGACY and is_suspended(self.mode, rs):
+                message += (f"; the RayService stays suspended ({'spec.suspend' if self.mode == TOP else 'spec.rayClusterConfig.suspend'}"
                             ": true) and no RayCluster runs")
                 blocked.append(ObjectRef(RS, rs.namespace, rs.name, RAY_API))
         if need_lines:
@@ -463,10 +467,10 @@ class KueueRayServiceModel:
         return Stuck(code, message, tuple(blocked), tuple(remedies))
 
     def _gated_stuck(self, desired: Obj, world: World, rs: Obj) -> Stuck | None:
-        for c in k.children(world, rs):
+        for c in children(world, rs):
             if c.terminating or c.spec.get("suspend") is True or head_phase(c) != HEAD_PENDING:
                 continue
-            reason = k.gate_reason(self.mode, c, world)
+            reason = gate_reason(self.mode, c, world)
             if reason is None:
                 continue
             ws = [w for w in self.our_workloads(desired, world) if not finished(w) and admitted(w)]
@@ -484,11 +488,11 @@ class KueueRayServiceModel:
 
     def _suspended_stuck(self, base: Stuck, desired: Obj, world: World, rs: Obj) -> Stuck:
         ws = [w for w in self.our_workloads(desired, world) if not finished(w)]
-        susp = [c for c in k.children(world, rs) if not c.terminating and c.spec.get("suspend") is True]
+        susp = [c for c in children(world, rs) if not c.terminating and c.spec.get("suspend") is True]
         refs = tuple(ObjectRef(RC, c.namespace, kr_display(c.name) or c.name, RAY_API) for c in susp)
         refs += tuple(ObjectRef(WL, w.namespace, display(w.name), KUEUE_API) for w in ws)
         names = ", ".join(kr_display(c.name) or c.name for c in susp)
-        if self.mode == k.NESTED:
+        if self.mode == NESTED:
             if ws and admitted(ws[-1]):
                 msg = (f"RayCluster {names} was created while rayClusterConfig.suspend was still true (Kueue admits "
                        f"by setting it to false, Workload {display(ws[-1].name)} is Admitted) — KubeRay copies the "
@@ -507,7 +511,7 @@ class KueueRayServiceModel:
                        ": Kueue suspended it as a child job (reconciler.go#shouldSuspendChildJob) or KubeRay created "
                        "it while rayClusterConfig.suspend was true; Kueue creates no new Workload while the "
                        "RayService reports Ready=True, and nobody unsuspends the cluster [derived]")
-        elif self.mode == k.TOP:
+        elif self.mode == TOP:
             msg = (f"RayCluster {names} is suspended (born suspended from the persistent nested gate) and Kueue's "
                    "unsuspendAdmittedChildren does not release it: the newest Workload is not Admitted or does not "
                    "cover every child (kueue[POC])")
@@ -540,7 +544,7 @@ class KueueRayServiceModel:
         out["quotaReserved"] = quantities(res)
         rs = self._rs(desired, world)
         if rs is not None:
-            out["rayServiceSuspended"] = k.is_suspended(self.mode, rs) if self.mode != k.LEGACY else False
+            out["rayServiceSuspended"] = is_suspended(self.mode, rs) if self.mode != LEGACY else False
         return out
 
     def title(self, actions: Sequence[Action], world: World) -> str:
@@ -561,10 +565,10 @@ class KueueRayServiceModel:
 
     def warnings(self, desired: Obj, world: World) -> list[Warning]:
         kr = list(self.kr.warnings(desired, world))
-        if self.mode == k.TOP:
+        if self.mode == TOP:
             # rayClusterConfig.suspend: true is Kueue's persistent child gate here, not a user choice
             kr = [w for w in kr if w.code not in ("ClusterBornSuspended", "NestedSuspendIgnored")]
-        return kr + list(world.memory.get(k.MEM_NOTES, ()))
+        return kr + list(world.memory.get(MEM_NOTES, ()))
 
     # phases and provenance: kinds/kueue/phases.py, kinds/kueue/provenance.py
     def phase_of(self, desired: Obj, step: Any) -> Any:
@@ -599,7 +603,7 @@ class KueueRayServiceModel:
 
 def compare_variants() -> tuple[str, ...]:
     """The rows of ``plan --compare`` for a RayService under Kueue."""
-    return tuple(f"kueue:{m}" for m in k.MODELS)
+    return tuple(f"kueue:{m}" for m in MODELS)
 
 
 def compare_rows(model: KueueRayServiceModel, desired: Obj, observed: Sequence[Obj],
@@ -607,7 +611,7 @@ def compare_rows(model: KueueRayServiceModel, desired: Obj, observed: Sequence[O
     from ...core.simulate import simulate
 
     rows = []
-    for m in k.MODELS:
+    for m in MODELS:
         sub = KueueRayServiceModel(m, model.kuberay_version, model.queues, model.observed_queues,
                                    config=model.kr.config)
         world = sub.observe(desired, list(observed), env)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any, Sequence
 
 from ...core.model import Action, Obj, Step, describe_actions
-from ..kuberay.model import RC, RS
+from ..kuberay.api import RC, RS
 from .workload import WL
 
 

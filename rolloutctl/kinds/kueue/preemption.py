@@ -1,0 +1,56 @@
+"""Preemption within a ClusterQueue: which admitted Workloads are evicted so a pending one
+fits.
+
+Upstream: kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7, ``pkg/scheduler/preemption/preemption.go`` (candidate order and
+``IssuePreemptions``), for the ``LowerPriority`` and ``LowerOrNewerEqualPriority`` policies
+within the ClusterQueue.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from ...core.model import Obj
+from .context import KueuePass, as_map
+from .workload import (ELASTIC_ANN, WL, assign_flavors, created_at, display, evicted, finished, priority_of,
+                       quota_reserved, slice_number, usage, wl_pod_sets, with_conditions)
+
+
+def preempt(p: KueuePass, w: Obj, q: Any, cq: str, used: dict, old: Obj | None, pinned: Any) -> bool:
+    """``preemption.go``: within the ClusterQueue, lower-priority admitted Workloads (for
+    ``LowerOrNewerEqualPriority`` also newer equal ones), lowest priority and newest
+    first, until the Workload fits; the victims are evicted (``Preempted``). True when
+    there were enough victims (the scheduler then requeues the Workload to wait for them)."""
+    mine = priority_of(w)
+    cands = []
+    for v in p.w.of_kind(WL):
+        if v.name == w.name or v is old or finished(v) or not quota_reserved(v) or evicted(v) or v.terminating:
+            continue
+        if as_map(v.status.get("admission")).get("clusterQueue") != cq:
+            continue
+        if old is not None and v.name == old.name:
+            continue
+        pv = priority_of(v)
+        if pv < mine or (q.preemption == "LowerOrNewerEqualPriority" and pv == mine
+                         and created_at(v) > created_at(w)):
+            cands.append(v)
+    cands.sort(key=lambda v: (priority_of(v), -created_at(v)[0], v.name))
+    victims: list[Obj] = []
+    for v in cands:
+        victims.append(v)
+        u = usage(p.w, cq, exclude=[x.name for x in victims] + ([old.name] if old is not None else []))
+        if assign_flavors(q, wl_pod_sets(w), u, p.rfs(), pinned).fits:
+            break
+    else:
+        return False
+    for v in victims:
+        raw = with_conditions(copy.deepcopy(dict(v.raw)), {
+            "Evicted": ("True", "Preempted", f"Preempted to accommodate workload {display(w.name)} due to "
+                        "prioritization in the ClusterQueue"),
+            "Preempted": ("True", "InClusterQueue", "")})
+        p.act("update", WL, v.name, f"preempted: Workload {display(w.name)} (priority {mine}) needs its quota "
+              f"and ClusterQueue {cq} allows preemption ({q.preemption})", "kueue:preemption/preemption.go#"
+              "IssuePreemptions", payload=raw, fields={"conditions": {"Evicted": "True/Preempted"}},
+              role=f"slice-{slice_number(v.name)}" if v.annotations.get(ELASTIC_ANN) == "true" else None)
+    return True

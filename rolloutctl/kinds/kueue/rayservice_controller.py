@@ -1,0 +1,113 @@
+"""The GenericJob side of Kueue's RayService integration: how Kueue reads and writes a
+RayService (and, in the legacy model, a RayCluster) as a job, per integration model, and
+the POC's post-step that unsuspends admitted children.
+
+Upstream: kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7, ``pkg/controller/jobs/rayservice/rayservice_controller.go``
+(``IsSuspended``, ``Suspend``, ``IsActive``, ``PodSets``) and, for the legacy model,
+``pkg/controller/jobs/raycluster/raycluster_controller.go``; top-level model: Kueue's
+PR #11264 at 1828096a (``unsuspendAdmittedChildren``, ``PodSets`` summed over the child
+RayClusters). The children are found by KubeRay's association labels.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from ...core.model import Obj
+from ...core.world import World
+from .context import RSC, TOP, KueuePass, as_map, children, pod_counts_text, rule
+from ..kuberay.api import RC
+from ..kuberay.conditions import is_true as kr_is_true
+from .workload import QUEUE_LABEL, PodSet, admitted, build_pod_sets, counts, display, finished, sum_pod_sets, wl_pod_sets
+from .workloadslicing import is_elastic
+
+
+def is_suspended(mode: str, job: Obj) -> bool:
+    """``IsSuspended``: (top-level, POC) RayService ``spec.suspend``; (nested) RayService
+    ``rayClusterConfig.suspend``; (legacy) RayCluster ``spec.suspend``."""
+    if job.kind == RC:
+        return job.spec.get("suspend") is True
+    if mode == TOP:
+        return job.spec.get("suspend") is True
+    return as_map(job.spec.get("rayClusterConfig")).get("suspend") is True
+
+
+def is_active(job: Obj) -> bool:
+    """``IsActive``: RayService ``Ready`` condition True; RayCluster ``status.state`` ready."""
+    if job.kind == RC:
+        return job.status.get("state") == "ready"
+    return kr_is_true(job.status, "Ready")
+
+
+def cluster_spec(raw: dict) -> dict:
+    spec = raw.setdefault("spec", {})
+    if raw.get("kind") == RC:
+        return spec
+    return spec.setdefault("rayClusterConfig", {})
+
+
+def suspend(mode: str, raw: dict) -> dict[str, Any]:
+    """``Suspend``: (top-level, POC) both suspend fields true; (nested) the nested one;
+    (legacy) the RayCluster's. Returns the fields written."""
+    if raw.get("kind") == RC:
+        raw["spec"]["suspend"] = True
+        return {"spec.suspend": True}
+    if mode == TOP:
+        raw["spec"]["suspend"] = True
+        cluster_spec(raw)["suspend"] = True
+        return {"spec.suspend": True, "spec.rayClusterConfig.suspend": True}
+    cluster_spec(raw)["suspend"] = True
+    return {"spec.rayClusterConfig.suspend": True}
+
+
+def pod_sets(mode: str, job: Obj, world: World) -> list[PodSet]:
+    """``PodSets``: (top-level, kueue[POC]) summed over the live child RayClusters, the
+    template when there is none; (nested) the RayService template, worker counts from the
+    active RayCluster for an elastic autoscaling RayService (``UpdatePodSets``);
+    (legacy) the RayCluster's spec."""
+    if job.kind == RC:
+        return build_pod_sets(job.spec)
+    rcc = as_map(job.spec.get("rayClusterConfig"))
+    if mode == TOP:
+        kids = children(world, job)
+        return sum_pod_sets([c.spec for c in kids]) if kids else build_pod_sets(rcc)
+    pss = build_pod_sets(rcc)
+    if is_elastic(job) and rcc.get("enableInTreeAutoscaling") is True:
+        active = as_map(job.status.get("activeServiceStatus")).get("rayClusterName")
+        rc = world.get(RC, job.namespace, active) if active else None
+        if rc is not None:
+            live = {p.name: p.count for p in build_pod_sets(rc.spec)}
+            pss = [PodSet(p.name, live.get(p.name, p.count), p.template) for p in pss]
+    return pss
+
+
+def unsuspend_admitted_children(p: KueuePass) -> None:
+    """kueue[POC] ``unsuspendAdmittedChildren`` (rayservice_controller.go @1828096a): when
+    the newest unfinished Workload is Admitted and its counts cover the pod sets every
+    current child needs (race guard), every suspended child RayCluster is unsuspended."""
+    rs = p.rs
+    if rs is None or rs.spec.get("suspend") is True or not rs.labels.get(QUEUE_LABEL):
+        return
+    ws = [w for w in p.workloads_of(rs) if not finished(w)]
+    if not ws:
+        return
+    newest = ws[-1]
+    if not admitted(newest):
+        return
+    kids = children(p.w, rs)
+    need = counts(sum_pod_sets([c.spec for c in kids]))
+    have = counts(wl_pod_sets(newest))
+    if any(have.get(k, 0) < v for k, v in need.items()):
+        return
+    for c in kids:
+        if c.terminating or c.spec.get("suspend") is not True:
+            continue
+        raw = copy.deepcopy(dict(c.raw))
+        raw["spec"]["suspend"] = False
+        st = rs.status
+        role = ("active" if c.name == as_map(st.get("activeServiceStatus")).get("rayClusterName") else
+                "pending" if c.name == as_map(st.get("pendingServiceStatus")).get("rayClusterName") else None)
+        p.act("update", RC, c.name, f"Workload {display(newest.name)} is admitted and covers every child "
+              f"({pod_counts_text(have)} >= {pod_counts_text(need)}): unsuspend the RayCluster", rule(RSC, "unsuspendAdmittedChildren", True),
+              payload=raw, fields={"spec.suspend": False}, role=role)

@@ -1,0 +1,289 @@
+"""Kueue's generic job reconciler for a RayService (or a RayCluster in the legacy model):
+one Workload per job, started when admitted, stopped when evicted or no longer admitted,
+deleted when the job no longer matches it; Workloads of deleted jobs released; child
+jobs suspended.
+
+Upstream: kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7, ``pkg/controller/jobframework/reconciler.go``
+(``ReconcileGenericJob``, ``ensureOneWorkload``, ``updateWorkloadToMatchJob``,
+``EquivalentToWorkload``, ``handleJobWithNoWorkload``, ``prepareWorkloadSlice``,
+``startJob``, ``stopJob``, ``finalizeWorkloads``, ``shouldSuspendChildJob``,
+``ExtractPriority``).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Sequence
+
+from ...core.model import Obj
+from ..kuberay.api import RC, RS
+from .context import (REC, RSC, TOP, KueuePass, as_list, as_map, children, display_rc, pod_counts_text,
+                      rule)
+from .rayservice_controller import cluster_spec, is_active, is_suspended, pod_sets, suspend
+from .workload import (ELASTIC_ANN, PRIORITY_LABEL, QUEUE_LABEL, REPLACEMENT_ANN, SLICE_NAME_ANN, WL, WPC, PodSet,
+                       admitted, cluster_templates, condition, counts, display, evicted, finished,
+                       injected_pod_set_info, merge_into_template, owner_of, quantities, quota_reserved, requests_of,
+                       slice_number, strip_injection, wl_pod_sets, with_conditions, workload_name, workload_object)
+from .workloadslicing import ensure_workload_slices, is_elastic
+
+
+def equivalent_to_workload(job_sets: Sequence[PodSet], w: Obj) -> bool:
+    """``EquivalentToWorkload`` / ``ComparePodSets``: same pod set names and counts, and the
+    same containers and init containers; labels, annotations and node selectors are not
+    compared."""
+    ws = wl_pod_sets(w)
+    if [ps.name for ps in job_sets] != [ps.name for ps in ws] or counts(job_sets) != counts(ws):
+        return False
+    for a, b in zip(job_sets, ws):
+        for k in ("containers", "initContainers"):
+            if as_list(as_map(a.template.get("spec")).get(k)) != as_list(as_map(b.template.get("spec")).get(k)):
+                return False
+    return True
+
+
+def extract_priority(p: KueuePass, job: Obj) -> int:
+    """``ExtractPriority``: the WorkloadPriorityClass named by the priority label, else 0
+    (PriorityClasses of pod templates are not modelled)."""
+    n = job.labels.get(PRIORITY_LABEL)
+    if n:
+        wpc = next((o for o in p.w.of_kind(WPC) if o.name == n), None)
+        if wpc is not None and isinstance(wpc.raw.get("value"), int):
+            return int(wpc.raw["value"])
+    return 0
+
+
+def reconcile_generic_job(p: KueuePass, job0: Obj) -> None:
+    """``ReconcileGenericJob`` (reconciler.go): first matching row wins."""
+    job = p.w.get(job0.kind, job0.namespace, job0.name)
+    if job is None or job.terminating:
+        return
+    if not job.labels.get(QUEUE_LABEL):
+        return  # not managed (manageJobsWithoutQueueName off)
+    elastic = is_elastic(job) and job.kind == RS
+    pss = pod_sets(p.mode, job, p.w)
+    w = ensure_one_workload(p, job, pss, elastic)
+    job = p.w.get(job.kind, job.namespace, job.name) or job
+    if w is None:
+        handle_job_with_no_workload(p, job, pss, elastic)
+        return
+    if finished(w):
+        return
+    if evicted(w):
+        stop_job(p, job, w, "WorkloadEvicted", f"Workload {display(w.name)} was evicted "
+                 f"({(condition(w, 'Evicted') or {}).get('reason')})")
+        job = p.w.get(job.kind, job.namespace, job.name) or job
+        if quota_reserved(w) and not is_active(job):
+            clear_reservation(p, w)
+        return
+    if is_suspended(p.mode, job):
+        if admitted(w):
+            start_job(p, job, w)
+        return
+    if not admitted(w):
+        if elastic:
+            return  # pods are held by the elastic-job scheduling gate instead
+        stop_job(p, job, w, "NotAdmitted", f"Workload {display(w.name)} is not admitted")
+
+
+def ensure_one_workload(p: KueuePass, job: Obj, pss: list[PodSet], elastic: bool) -> Obj | None:
+    """``ensureOneWorkload``: elastic jobs go through ``EnsureWorkloadSlices``; otherwise a
+    Workload that is not equivalent is removed (the job stopped first when running) or,
+    while suspended without quota, rewritten in place (``updateWorkloadToMatchJob``)."""
+    ws = [w for w in p.workloads_of(job) if not finished(w)]
+    if elastic:
+        return ensure_workload_slices(p, job, pss, ws)
+    if not ws:
+        return None
+    w = ws[-1]
+    for extra in ws[:-1]:
+        p.act("delete", WL, extra.name, "more than one Workload for the job: the extra one is removed",
+              rule(REC, "ensureOneWorkload"))
+    if equivalent_to_workload(pss, w):
+        return w
+    if is_suspended(p.mode, job) and not quota_reserved(w):
+        raw = copy.deepcopy(dict(w.raw))
+        raw["spec"]["podSets"] = [ps.to_raw() for ps in pss]
+        p.act("update", WL, w.name, "the job changed while suspended and the Workload holds no quota: "
+              "its pod sets are rewritten in place", rule(REC, "updateWorkloadToMatchJob"), payload=raw,
+              fields={"podSets": counts(pss)})
+        return p.w.get(WL, w.namespace, w.name)
+    if not is_suspended(p.mode, job):
+        stop_job(p, job, w, "WorkloadDeleted", f"the job no longer matches Workload {display(w.name)} "
+                 "(pod set counts or containers changed) and the elastic-job annotation is absent")
+    p.act("delete", WL, w.name, "the job no longer matches this Workload (pod set counts or containers "
+          "differ): it is deleted; a new one is created once the job is no longer active",
+          rule(REC, "ensureOneWorkload"), fields={"podSets": counts(wl_pod_sets(w)), "job": counts(pss)})
+    return None
+
+
+def handle_job_with_no_workload(p: KueuePass, job: Obj, pss: list[PodSet], elastic: bool) -> None:
+    """``handleJobWithNoWorkload``: an active non-elastic job waits; otherwise a Workload
+    is constructed and created (elastic: a slice, a replacement when scaling up)."""
+    if is_active(job) and not elastic:
+        return
+    old = p.replace_for if elastic else None
+    prefix = "rayservice" if job.kind == RS else "raycluster"
+    name = workload_name(prefix, job.name, p.w, job.namespace, fresh=elastic or
+                         p.w.get(WL, job.namespace, f"{prefix}-{job.name}-<hash>") is not None)
+    ann: dict[str, str] = {}
+    role = None
+    why = "no Workload for the job: create one from its pod sets"
+    fn, poc = "handleJobWithNoWorkload", False
+    if elastic:
+        ann[ELASTIC_ANN] = "true"
+        origin = old.annotations.get(SLICE_NAME_ANN, old.name) if old is not None else name
+        ann[SLICE_NAME_ANN] = origin
+        role = f"slice-{slice_number(name)}"
+        if old is not None:
+            ann[REPLACEMENT_ANN] = f"{job.namespace}/{old.name}"
+            why = (f"the job's pod sets grew ({pod_counts_text(counts(wl_pod_sets(old)))} -> {pod_counts_text(counts(pss))}) while slice "
+                   f"{display(old.name)} holds quota: create a replacement slice")
+            fn = "prepareWorkloadSlice"
+    if p.mode == TOP and job.kind == RS:
+        kids = [c.name for c in children(p.w, job)]
+        src = (f"summed over RayClusters {', '.join(sorted(display_rc(k) for k in kids))}" if kids
+               else "from the RayService template (no RayCluster yet)")
+        why += f"; pod sets {src} (kueue[POC] RayService.PodSets)"
+        poc = True
+    elif job.kind == RC:
+        why += " (legacy model: the RayCluster is the job)"
+    else:
+        why += " (pod sets from the RayService template)"
+    raw = workload_object(name, job.namespace, (job.kind, job.name), str(job.labels.get(QUEUE_LABEL)),
+                          pss, extract_priority(p, job), ann, p.w.now)
+    fields: dict[str, Any] = {"podSets": counts(pss), "requests": quantities(requests_of(pss)),
+                              "queueName": job.labels.get(QUEUE_LABEL)}
+    if ann.get(REPLACEMENT_ANN):
+        fields["replacementFor"] = display(old.name) if old is not None else ""
+    p.act("create", WL, name, why, rule(REC if not poc else RSC, fn if not poc else "PodSets", poc),
+          payload=raw, fields=fields, role=role)
+
+
+def start_job(p: KueuePass, job: Obj, w: Obj) -> None:
+    """``startJob``: one patch of the job running ``RunWithPodSetsInfo`` — unsuspend and
+    merge the admission's pod set info into the templates (index 0 = head, i+1 =
+    worker group i). Top-level (POC): ``spec.suspend=false``, the nested gate stays true."""
+    raw = copy.deepcopy(dict(job.raw))
+    adm = as_map(w.status.get("admission"))
+    flav = {str(as_map(a).get("name")): as_map(as_map(a).get("flavors")) for a in as_list(adm.get("podSetAssignments"))}
+    lq = str(w.spec.get("queueName") or "")
+    cq = str(adm.get("clusterQueue") or "")
+    origin = w.annotations.get(SLICE_NAME_ANN) if w.annotations.get(ELASTIC_ANN) == "true" else None
+    templates = cluster_templates(cluster_spec(raw))
+    rfs = p.rfs()
+    injected: dict[str, Any] = {}
+    for ps, t in zip(wl_pod_sets(w), templates):
+        info = injected_pod_set_info(ps, flav.get(ps.name, {}), rfs, lq, cq, display(w.name), origin)
+        merge_into_template(t, info)
+        if info["nodeSelector"]:
+            injected.setdefault("nodeSelector", {}).update(info["nodeSelector"])
+    if job.kind == RC:
+        raw["spec"]["suspend"] = False
+        fields: dict[str, Any] = {"spec.suspend": False}
+        fn, poc = "startJob", False
+    elif p.mode == TOP:
+        raw["spec"]["suspend"] = False
+        fields = {"spec.suspend": False, "spec.rayClusterConfig.suspend": "stays true (persistent gate)"}
+        fn, poc = "RunWithPodSetsInfo", True
+    else:
+        cluster_spec(raw)["suspend"] = False
+        fields = {"spec.rayClusterConfig.suspend": False}
+        fn, poc = "startJob", False
+    fields["injected"] = {"labels": ["kueue.x-k8s.io/podset", "kueue.x-k8s.io/local-queue-name",
+                                     "kueue.x-k8s.io/cluster-queue-name"],
+                          "annotations": ["kueue.x-k8s.io/workload"] + (["kueue.x-k8s.io/workload-slice-name"]
+                                                                        if origin else []), **injected}
+    where = "RayCluster" if job.kind == RC else "RayService"
+    p.act("update", job.kind, job.name, f"Workload {display(w.name)} is admitted by ClusterQueue {cq}: "
+          f"unsuspend the {where} and inject the scheduling information into its pod templates",
+          rule(RSC if poc else REC, fn, poc), payload=raw, fields=fields,
+          role="pending" if job.kind == RC else None)
+
+
+def stop_job(p: KueuePass, job: Obj, w: Obj, reason: str, why: str) -> None:
+    """``stopJob``: nothing if already suspended; else one patch calling ``Suspend`` and
+    ``RestorePodSetsInfo`` (templates back to the pre-admission ones)."""
+    if is_suspended(p.mode, job):
+        return
+    raw = copy.deepcopy(dict(job.raw))
+    fields = suspend(p.mode, raw)
+    rfs = list(p.rfs().values())
+    cs = cluster_spec(raw)
+    head = cs.get("headGroupSpec")
+    if isinstance(head, dict) and isinstance(head.get("template"), dict):
+        head["template"] = strip_injection(head["template"], rfs)
+    for g in as_list(cs.get("workerGroupSpecs")):
+        if isinstance(g, dict) and isinstance(g.get("template"), dict):
+            g["template"] = strip_injection(g["template"], rfs)
+    fields["templates"] = "restored (injected scheduling information removed)"
+    poc = p.mode == TOP and job.kind == RS
+    p.act("update", job.kind, job.name, f"stop the job ({reason}): {why}",
+          rule(RSC if poc else REC, "Suspend" if poc else "stopJob", poc), payload=raw, fields=fields,
+          role="active" if job.kind == RC else None)
+
+
+def clear_reservation(p: KueuePass, w: Obj) -> None:
+    """Eviction handling: once the job is no longer active, the reservation is cleared and
+    the Workload requeued (``Requeued=True`` for Preempted)."""
+    raw = copy.deepcopy(dict(w.raw))
+    st = dict(raw.get("status") or {})
+    st.pop("admission", None)
+    raw["status"] = st
+    ev = (condition(w, "Evicted") or {}).get("reason") or "Evicted"
+    raw = with_conditions(raw, {"QuotaReserved": ("False", "Pending", "evicted, requeued"),
+                                "Admitted": ("False", "NoReservation", ""),
+                                "Evicted": ("False", ev, "requeued"),
+                                "Requeued": ("True" if ev in ("Preempted", "NodeFailures") else "False", ev, "")})
+    p.act("update", WL, w.name, "the job is no longer active: the quota reservation is cleared and the "
+          "Workload requeued", rule(REC, "ReconcileGenericJob (eviction)"), payload=raw,
+          fields={"admission": None, "conditions": {"QuotaReserved": "False/Pending", "Requeued": f"True/{ev}"}},
+          role=f"slice-{slice_number(w.name)}" if w.annotations.get(ELASTIC_ANN) == "true" else None)
+
+
+def finalize_workloads(p: KueuePass) -> None:
+    """Row 0 (``finalizeWorkloads``): a job that is gone or being deleted releases its
+    Workloads (finalizer removed; garbage-collected with the owner) — quota is freed."""
+    for w in p.w.of_kind(WL):
+        if w.namespace != p.ns or w.terminating:
+            continue
+        own = owner_of(w)
+        if own is None or own[0] != RC:
+            continue
+        rc = p.w.get(RC, w.namespace, own[1])
+        if rc is not None and not rc.terminating:
+            continue
+        if rc is None and own[1] in p.created:
+            continue
+        p.act("delete", WL, w.name, f"its RayCluster {display_rc(own[1])} is being deleted: the Workload's "
+              "finalizer is removed and it goes with its owner; its quota is released",
+              rule(REC, "finalizeWorkloads"))
+
+
+def suspend_children(p: KueuePass) -> None:
+    """Row 2 (``shouldSuspendChildJob``, nested model): a running RayCluster of a
+    Kueue-managed RayService is suspended when the RayService has no unfinished Workload,
+    (elastic) when its latest one is Evicted, or else when it is not Admitted. Kueue never
+    unsuspends a child. [derived]"""
+    rs = p.rs
+    if rs is None or not rs.labels.get(QUEUE_LABEL):
+        return
+    ws = [w for w in p.workloads_of(rs) if not finished(w)]
+    latest = ws[-1] if ws else None
+    for c in children(p.w, rs):
+        if c.terminating or c.spec.get("suspend") is True:
+            continue
+        if latest is None:
+            why = "the RayService has no unfinished Workload"
+        elif is_elastic(rs):
+            if not evicted(latest):
+                continue
+            why = f"the RayService's Workload {display(latest.name)} is evicted"
+        elif admitted(latest):
+            continue
+        else:
+            why = f"the RayService's Workload {display(latest.name)} is not admitted"
+        raw = copy.deepcopy(dict(c.raw))
+        raw["spec"]["suspend"] = True
+        p.act("update", RC, c.name, f"child job of a Kueue-managed RayService: {why}; Kueue suspends the "
+              "RayCluster (its Pods are deleted) and never unsuspends it", rule(REC, "shouldSuspendChildJob"),
+              payload=raw, fields={"spec.suspend": True})

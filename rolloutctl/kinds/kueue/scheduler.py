@@ -1,0 +1,115 @@
+"""Kueue's scheduler for the pass: pending Workloads in order, flavor assignment against
+nominal quota, preemption when the ClusterQueue allows it, admission.
+
+Upstream: kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7, ``pkg/scheduler/scheduler.go`` (``schedule``, ``admit``,
+``replaceWorkloadSlice``, ``requeueAndUpdate``); flavor assignment in ``workload.py``
+(``pkg/scheduler/flavorassigner/flavorassigner.go``), preemption in ``preemption.py``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+
+from ...core.model import Obj
+from .context import SCH, KueuePass, as_list, as_map, rule
+from .preemption import preempt
+from .workload import (ELASTIC_ANN, REPLACEMENT_ANN, WL, assign_flavors, condition, counts, created_at, display,
+                       evicted, find_queue, finished, priority_of, quantities, quota_of, quota_reserved, requests_of,
+                       slice_number, usage, wl_pod_sets, with_conditions)
+
+
+def schedule(p: KueuePass) -> None:
+    """``scheduler.go`` ``schedule``: pending Workloads by priority then creation; flavor
+    assignment against nominal quota (an elastic replacement only needs the delta and
+    keeps the old slice's flavors); preemption within the ClusterQueue when its policy
+    allows; admission (no admission checks: QuotaReserved and Admitted together)."""
+    pend = [w for w in p.w.of_kind(WL) if not w.terminating and not finished(w) and not quota_reserved(w)
+            and w.spec.get("active") is not False and not evicted(w)]
+    pend.sort(key=lambda w: (-priority_of(w), created_at(w)))
+    for w0 in pend:
+        w = p.w.get(WL, w0.namespace, w0.name)
+        if w is None or quota_reserved(w):
+            continue
+        lq, cq = find_queue(p.w, w.namespace, str(w.spec.get("queueName") or ""))
+        if lq is None or cq is None:
+            what = f"LocalQueue {w.spec.get('queueName')} doesn't exist" if lq is None else \
+                f"ClusterQueue {lq.spec.get('clusterQueue')} doesn't exist"
+            requeue_and_update(p, w, "Misconfigured", what)
+            continue
+        q = quota_of(cq)
+        if q.stop_policy in ("Hold", "HoldAndDrain"):
+            requeue_and_update(p, w, "Suspended", f"ClusterQueue {cq.name} is inactive (stopPolicy {q.stop_policy})")
+            continue
+        old = None
+        ref = w.annotations.get(REPLACEMENT_ANN)
+        if ref:
+            ons, _, on = ref.partition("/")
+            o = p.w.get(WL, ons, on)
+            if o is not None and quota_reserved(o) and not finished(o) and \
+                    as_map(o.status.get("admission")).get("clusterQueue") == cq.name:
+                old = o
+        used = usage(p.w, cq.name, exclude=[old.name] if old is not None else [])
+        pinned = None
+        if old is not None:
+            pinned = {str(as_map(a).get("name")): as_map(as_map(a).get("flavors"))
+                      for a in as_list(as_map(old.status.get("admission")).get("podSetAssignments"))}
+        a = assign_flavors(q, wl_pod_sets(w), used, p.rfs(), pinned)
+        if a.fits:
+            admit(p, w, cq.name, a.flavors, old)
+            continue
+        if a.reason == "WaitingForQuota" and q.preemption in ("LowerPriority", "LowerOrNewerEqualPriority"):
+            if preempt(p, w, q, cq.name, used, old, pinned):
+                requeue_and_update(p, w, "WaitingForPreemptedWorkloads",
+                                   "waiting for the preempted workloads to release their quota")
+                continue
+        requeue_and_update(p, w, a.reason, a.message)
+
+
+def requeue_and_update(p: KueuePass, w: Obj, reason: str, message: str) -> None:
+    """``requeueAndUpdate``: the Workload stays pending, with ``QuotaReserved=False`` and the
+    reason (written once; an unchanged condition is not written again)."""
+    c = condition(w, "QuotaReserved")
+    if c is not None and c.get("status") == "False" and c.get("reason") == reason and c.get("message") == message:
+        return
+    raw = with_conditions(copy.deepcopy(dict(w.raw)), {"QuotaReserved": ("False", reason, message)})
+    p.act("update", WL, w.name, f"not admitted: {message}", rule(SCH, "requeueAndUpdate"), payload=raw,
+          fields={"conditions": {"QuotaReserved": f"False/{reason}"}},
+          role=f"slice-{slice_number(w.name)}" if w.annotations.get(ELASTIC_ANN) == "true" else None)
+
+
+def admit(p: KueuePass, w: Obj, cq: str, flavors: Mapping[str, Mapping[str, str]], old: Obj | None) -> None:
+    """``admit``: ``status.admission`` with the pod set assignments, ``QuotaReserved`` and
+    ``Admitted``; for a replacement slice the old slice is then Finished with
+    ``WorkloadSliceReplaced`` (``replaceWorkloadSlice``)."""
+    raw = copy.deepcopy(dict(w.raw))
+    st = dict(raw.get("status") or {})
+    psa = []
+    for ps in wl_pod_sets(w):
+        psa.append({"name": ps.name, "flavors": dict(flavors.get(ps.name, {})), "count": ps.count,
+                    "resourceUsage": quantities(ps.total())})
+    st["admission"] = {"clusterQueue": cq, "podSetAssignments": psa}
+    raw["status"] = st
+    raw = with_conditions(raw, {"QuotaReserved": ("True", "QuotaReserved", f"Quota reserved in ClusterQueue {cq}"),
+                                "Admitted": ("True", "Admitted", "The workload is admitted")})
+    fl = sorted({f for m in flavors.values() for f in m.values()})
+    delta = ""
+    if old is not None:
+        d = requests_of(wl_pod_sets(w))
+        for r, v in requests_of(wl_pod_sets(old)).items():
+            d[r] = d.get(r, 0) - v
+        delta = f"; only the delta ({', '.join(f'{r} {v}' for r, v in quantities(d).items())}) had to fit " \
+                "(the old slice counts as released)"
+    p.act("update", WL, w.name, f"fits ClusterQueue {cq}'s nominal quota in flavor {', '.join(fl) or '-'}: "
+          f"quota reserved and admitted{delta}", rule(SCH, "admit"), payload=raw,
+          fields={"admission.clusterQueue": cq, "podSets": counts(wl_pod_sets(w)), "flavors": fl,
+                  "conditions": {"QuotaReserved": "True/QuotaReserved", "Admitted": "True/Admitted"}},
+          role=f"slice-{slice_number(w.name)}" if w.annotations.get(ELASTIC_ANN) == "true" else None)
+    if old is not None:
+        oraw = with_conditions(copy.deepcopy(dict(old.raw)), {
+            "Finished": ("True", "WorkloadSliceReplaced",
+                         "Replaced to accommodate a workload due to workload slice aggregation")})
+        p.act("update", WL, old.name, f"replaced by slice {display(w.name)}: finished, its quota is now "
+              "part of the new slice's", rule(SCH, "replaceWorkloadSlice"), payload=oraw,
+              fields={"conditions": {"Finished": "True/WorkloadSliceReplaced"}},
+              role=f"slice-{slice_number(old.name)}")
