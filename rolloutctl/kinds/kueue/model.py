@@ -3,7 +3,7 @@ interleaved, one round at a time (``rolloutctl plan --kueue MODEL``).
 
 A round is: Kueue's mutating webhook when the RayService is being created, then one
 KubeRay pass (``kinds/kuberay``) reading the RayService as stored (with Kueue's writes),
-then Kueue's pass reacting to it (``controllers.KueuePass``: webhooks on the RayClusters
+then Kueue's pass reacting to it (``controllers.run_pass``: webhooks on the RayClusters
 KubeRay just created, the job reconciler, the scheduler, the reconciler again, the POC
 post-step). Each action's ``rule`` names its controller: ``kuberay:…``, ``kueue:…`` or
 ``kueue[POC]:…`` for behaviour that exists only in Kueue's unmerged PR #11264. Between
@@ -20,86 +20,31 @@ from __future__ import annotations
 import copy
 from typing import Any, Mapping, Sequence
 
-from . import validation as kueue_validation
 from ...core.environment import Environment
 from ...core.kind import Progress
-from ...core.model import (Action, Change, Comparison, ComparisonRow, Finding, Impact, Obj, ObjectRef, Stuck,
-                           Warning)
+from ...core.model import Action, Change, Comparison, ComparisonRow, Finding, Impact, Obj, Stuck, Warning
+from ...core.simulate import simulate
 from ...core.world import World, key_of
 from ..kuberay.api import API as RAY_API
-from ..kuberay.api import RC, RS, head_phase, HEAD_PENDING
-from ..kuberay.api import display as kr_display
+from ..kuberay.api import RC, RS
 from ..kuberay.model import RayServiceModel
 from . import rayservice_webhook
-from .context import LEGACY, MEM_CREATE, MEM_NOTES, MODELS, NESTED, TOP, children
+from . import validation as kueue_validation
+from .context import LEGACY, MEM_CREATE, MEM_NOTES, MODELS, NESTED, TOP, as_list, as_map, children
 from .controllers import run_pass
+from .diagnose import gated_stuck, quota_stuck, suspended_stuck
 from .elastic_job_ungater import gate_reason, ungate
+from .observe import KUEUE_PREFIXES, carry_kueue_fields
 from .phases import kueue_phrase, phase_of, phase_title
-from .phases import pod_set_counts as _ps
 from .provenance import not_modelled, operators
 from .rayservice_controller import is_suspended
-from .workload import (CQ, ELASTIC_GATE, KUEUE_API, KUEUE_KINDS, LQ, QUEUE_LABEL, RF, WL, Quota, admitted,
-                       assign_flavors, build_pod_sets, cluster_templates, condition, counts, created_at, display,
-                       evicted, find_queue, finished, owner_of, quantities, quota_of, quota_reserved, requests_of,
-                       strip_injection, usage, wl_pod_sets)
-from ...core.quantity import format_quantity
+from .workload import (CQ, KUEUE_KINDS, LQ, QUEUE_LABEL, RF, WL, admitted, counts, created_at, evicted, finished,
+                       owner_of, quantities, quota_reserved, requests_of, strip_injection, wl_pod_sets,
+                       with_conditions)
 
-KUEUE_PREFIXES = ("kueue.x-k8s.io/",)
 APPLIED_KINDS = (CQ, LQ, RF, "WorkloadPriorityClass")
 
 
-def _m(v: Any) -> Mapping[str, Any]:
-    return v if isinstance(v, Mapping) else {}
-
-
-def _l(v: Any) -> list[Any]:
-    return v if isinstance(v, list) else []
-
-
-def carry_kueue_fields(live: Obj, desired: Obj) -> Obj:
-    """What ``kubectl apply`` of ``desired`` leaves on the live RayService: fields Kueue set
-    and the manifest does not (the suspend fields, injected template labels, annotations,
-    node selectors, tolerations, scheduling gates) stay."""
-    raw = copy.deepcopy(dict(desired.raw))
-    spec = raw.setdefault("spec", {})
-    if "suspend" in live.spec and "suspend" not in spec:
-        spec["suspend"] = live.spec["suspend"]
-    lrcc = _m(live.spec.get("rayClusterConfig"))
-    rcc = spec.setdefault("rayClusterConfig", {})
-    if "suspend" in lrcc and "suspend" not in rcc:
-        rcc["suspend"] = lrcc["suspend"]
-    lt = _templates_by_group(lrcc)
-    for key, t in _templates_by_group(rcc).items():
-        src = lt.get(key)
-        if src is None:
-            continue
-        md, smd = t.setdefault("metadata", {}), _m(src.get("metadata"))
-        for f in ("labels", "annotations"):
-            extra = {a: b for a, b in _m(smd.get(f)).items() if a.startswith(KUEUE_PREFIXES) and a not in _m(md.get(f))}
-            if extra:
-                md[f] = {**dict(_m(md.get(f))), **extra}
-        if not md:
-            t.pop("metadata")
-        ps, sps = t.setdefault("spec", {}), _m(src.get("spec"))
-        sel = {a: b for a, b in _m(sps.get("nodeSelector")).items() if a not in _m(ps.get("nodeSelector"))}
-        if sel:
-            ps["nodeSelector"] = {**dict(_m(ps.get("nodeSelector"))), **sel}
-        for f in ("tolerations", "schedulingGates"):
-            extra_l = [x for x in _l(sps.get(f)) if x not in _l(ps.get(f))]
-            if extra_l:
-                ps[f] = _l(ps.get(f)) + copy.deepcopy(extra_l)
-    return Obj(raw, desired.file, desired.line, desired.lines)
-
-
-def _templates_by_group(rcc: Mapping[str, Any]) -> dict[str, dict]:
-    out: dict[str, dict] = {}
-    h = rcc.get("headGroupSpec")
-    if isinstance(h, dict) and isinstance(h.get("template"), dict):
-        out["head"] = h["template"]
-    for g in _l(rcc.get("workerGroupSpecs")):
-        if isinstance(g, dict) and isinstance(g.get("template"), dict):
-            out["worker:" + str(g.get("groupName"))] = g["template"]
-    return out
 
 
 class _Keep:
@@ -192,8 +137,6 @@ class KueueRayServiceModel:
     def _settled(self, prev: Obj, queues: list[Obj], env: Environment) -> World:
         """The previous manifest planned from creation under the same Kueue model and the
         observed queues; Workload creation times are moved before the plan's clock."""
-        from ...core.simulate import simulate
-
         raw = copy.deepcopy(dict(prev.raw))
         raw.pop("status", None)
         md = dict(raw.get("metadata") or {})
@@ -219,14 +162,14 @@ class KueueRayServiceModel:
         raw = copy.deepcopy(dict(live.raw))
         md = dict(raw.get("metadata") or {})
         gen = int(md.get("generation") or 1)
-        if _m(live.raw.get("spec")) != _m(merged.raw.get("spec")):
+        if as_map(live.raw.get("spec")) != as_map(merged.raw.get("spec")):
             gen += 1
         md["generation"] = gen
         for f in ("labels", "annotations"):
             if f in merged.metadata:
                 md[f] = {**copy.deepcopy(dict(merged.metadata[f])),
-                         **{a: b for a, b in _m(live.metadata.get(f)).items() if a.startswith(KUEUE_PREFIXES)
-                            and a not in _m(merged.metadata.get(f))}}
+                         **{a: b for a, b in as_map(live.metadata.get(f)).items() if a.startswith(KUEUE_PREFIXES)
+                            and a not in as_map(merged.metadata.get(f))}}
         raw["metadata"] = md
         raw["spec"] = copy.deepcopy(dict(merged.spec))
         return world.replace(put=[Obj(raw, merged.file, merged.line, merged.lines)])
@@ -281,7 +224,7 @@ class KueueRayServiceModel:
             h = spec.get("headGroupSpec")
             if isinstance(h, dict) and isinstance(h.get("template"), dict):
                 h["template"] = strip_injection(h["template"], rfs)
-            for g in _l(spec.get("workerGroupSpecs")):
+            for g in as_list(spec.get("workerGroupSpecs")):
                 if isinstance(g, dict) and isinstance(g.get("template"), dict):
                     g["template"] = strip_injection(g["template"], rfs)
             put.append(Obj(raw, rc.file, rc.line, rc.lines))
@@ -333,7 +276,6 @@ class KueueRayServiceModel:
             st = dict(raw.get("status") or {})
             st.pop("admission", None)
             raw["status"] = st
-            from .workload import with_conditions
             raw = with_conditions(raw, {"QuotaReserved": ("False", "Pending", "evicted"),
                                         "Admitted": ("False", "NoReservation", ""),
                                         "Requeued": ("True", "Preempted", "")})
@@ -379,147 +321,16 @@ class KueueRayServiceModel:
     def diagnose(self, desired: Obj, world: World, env: Environment) -> Stuck:
         rs = self._rs(desired, world)
         if rs is not None and self.managed(rs):
-            s = self._quota_stuck(desired, world, rs)
+            s = quota_stuck(self.mode, self.our_workloads(desired, world), world, rs)
             if s is not None:
                 return s
-            s = self._gated_stuck(desired, world, rs)
+            s = gated_stuck(self.mode, self.our_workloads(desired, world), world, rs)
             if s is not None:
                 return s
         base = self.kr.diagnose(rs or desired, world, env)
         if base.reason == "ClusterSuspended" and rs is not None and self.managed(rs):
-            return self._suspended_stuck(base, desired, world, rs)
+            return suspended_stuck(self.mode, self.our_workloads(desired, world), base, world, rs)
         return base
-
-    def _quota_stuck(self, desired: Obj, world: World, rs: Obj) -> Stuck | None:
-        ours = [w for w in self.our_workloads(desired, world) if not finished(w)]
-        pend = [w for w in ours if not quota_reserved(w)]
-        if not pend:
-            return None
-        w = pend[-1]
-        holding = [o for o in ours if quota_reserved(o) and o.name != w.name]
-        c = condition(w, "QuotaReserved") or {}
-        why = str(c.get("reason") or "Pending")
-        wref = ObjectRef(WL, w.namespace, display(w.name), KUEUE_API)
-        lq, cq = find_queue(world, w.namespace, str(w.spec.get("queueName") or ""))
-        blocked = [wref]
-        if cq is not None:
-            blocked.append(ObjectRef(CQ, "", cq.name, KUEUE_API))
-        pss = wl_pod_sets(w)
-        req = requests_of(pss)
-        what = (f"Workload {display(w.name)} (pod sets {_ps(counts(pss))}, requests {_fmt(req)}) is not admitted "
-                f"(QuotaReserved=False/{why}: {c.get('message') or 'pending'})")
-        if why in ("Misconfigured",) or lq is None or cq is None:
-            return Stuck("QueueMisconfigured", what + f". Fields: RayService metadata.labels[{QUEUE_LABEL}]="
-                         f"{w.spec.get('queueName')!r} → LocalQueue spec.clusterQueue → ClusterQueue",
-                         tuple(blocked), (f"create LocalQueue {w.spec.get('queueName')} in namespace {w.namespace} "
-                                          "pointing at an existing ClusterQueue (include it in the input)",))
-        q = quota_of(cq)
-        if q.stop_policy in ("Hold", "HoldAndDrain"):
-            return Stuck("QueueMisconfigured", what + f". ClusterQueue {cq.name} spec.stopPolicy is {q.stop_policy}",
-                         tuple(blocked), (f"set ClusterQueue {cq.name} spec.stopPolicy: None",))
-        upgrade = bool(holding) or (self.mode == LEGACY and any(
-            quota_reserved(o) for o in ours if o.name != w.name))
-        old = next((o for o in holding), None)
-        exclude = [old.name] if (old is not None and self.mode != LEGACY) else []
-        used = usage(world, cq.name, exclude=exclude)
-        rfs = {o.name: o for o in world.of_kind(RF)}
-        a = assign_flavors(q, pss, used, rfs)
-        need_lines = []
-        remedies = []
-        for (f, r), (total, free, nom) in sorted(a.short.items()):
-            others = nom - free if free > 0 else sum(v for (ff, rr), v in used.items() if ff == f and rr == r)
-            need = total + others
-            need_lines.append(f"{r} in flavor {f}: nominalQuota {format_quantity(nom, r)}, used by other Workloads "
-                              f"{format_quantity(others, r)}, this Workload needs {format_quantity(total, r)}")
-            remedies.append(f"raise ClusterQueue {cq.name} spec.resourceGroups[].flavors[name={f}].resources"
-                            f"[name={r}].nominalQuota to at least {format_quantity(need, r)}"
-                            + (" (or free the quota the other Workloads hold)" if others and total <= nom else ""))
-        code = "QuotaExceeded" if why in ("ExceedsMaxQuota", "Unavailable", "NoMatchingFlavor") or a.reason in (
-            "ExceedsMaxQuota", "Unavailable") else "InsufficientQuota"
-        if upgrade:
-            held = old if old is not None else next(o for o in ours if quota_reserved(o) and o.name != w.name)
-            head = (f"admitted for the old size but not the upgrade size: Workload {display(held.name)} holds "
-                    f"{_ps(counts(wl_pod_sets(held)))} ({_fmt(requests_of(wl_pod_sets(held)))}); the upgrade needs ")
-            if self.mode == TOP:
-                head += (f"slice {display(w.name)} for both clusters, {_ps(counts(pss))} ({_fmt(req)}; only the delta "
-                         "must fit next to the other Workloads)")
-                pend_rc = [c for c in children(world, rs) if c.spec.get("suspend") is True and not c.terminating]
-                blocked += [ObjectRef(RC, c.namespace, kr_display(c.name) or c.name, RAY_API) for c in pend_rc]
-                head += (". The new RayCluster stays suspended (spec.suspend: true, the persistent gate) and the "
-                         "old one keeps serving")
-            else:
-                head += f"Workload {display(w.name)} for the new RayCluster ({_fmt(req)}, its full request)"
-            message = head + ". " + what
-            remedies.append("or make the change without a new RayCluster (an in-place change needs no extra quota)")
-        elif condition(w, "Requeued") is not None:
-            message = ("preempted and re-queued: " + what + f"; evicted because "
-                       f"{(condition(w, 'Requeued') or {}).get('reason')}, the RayService was stopped")
-        else:
-            message = "never admitted: " + what
-            if self.mode != LEGACY and is_suspended(self.mode, rs):
-                message += (f"; the RayService stays suspended ({'spec.suspend' if self.mode == TOP else 'spec.rayClusterConfig.suspend'}"
-                            ": true) and no RayCluster runs")
-                blocked.append(ObjectRef(RS, rs.namespace, rs.name, RAY_API))
-        if need_lines:
-            message = message.replace(f": {c.get('message') or 'pending'})", ")") + ". " + "; ".join(need_lines)
-        if code == "QuotaExceeded" and not remedies:
-            remedies.append(f"add the missing resource or a matching flavor to ClusterQueue {cq.name}")
-        return Stuck(code, message, tuple(blocked), tuple(remedies))
-
-    def _gated_stuck(self, desired: Obj, world: World, rs: Obj) -> Stuck | None:
-        for c in children(world, rs):
-            if c.terminating or c.spec.get("suspend") is True or head_phase(c) != HEAD_PENDING:
-                continue
-            reason = gate_reason(self.mode, c, world)
-            if reason is None:
-                continue
-            ws = [w for w in self.our_workloads(desired, world) if not finished(w) and admitted(w)]
-            grant = counts(wl_pod_sets(ws[-1])) if ws else {}
-            return Stuck("PodsGated", f"the Pods of RayCluster {kr_display(c.name)} keep the scheduling gate "
-                         f"{ELASTIC_GATE}: the admitted Workload grants {_ps(grant)} and the other cluster's Pods already "
-                         "use it; under the nested model an upgrade does not grow the Workload (Kueue sizes it from "
-                         "the RayService template, kubernetes-sigs/kueue#11102) [derived]",
-                         (ObjectRef(RC, c.namespace, kr_display(c.name) or c.name, RAY_API),) +
-                         tuple(ObjectRef(WL, w.namespace, display(w.name), KUEUE_API) for w in ws[-1:]),
-                         ("remove the kueue.x-k8s.io/elastic-job annotation (non-elastic: the new cluster is not "
-                          "gated but also not accounted)", "or use the top-level model (Kueue PR #11264), which "
-                          "sizes a slice for both clusters"))
-        return None
-
-    def _suspended_stuck(self, base: Stuck, desired: Obj, world: World, rs: Obj) -> Stuck:
-        ws = [w for w in self.our_workloads(desired, world) if not finished(w)]
-        susp = [c for c in children(world, rs) if not c.terminating and c.spec.get("suspend") is True]
-        refs = tuple(ObjectRef(RC, c.namespace, kr_display(c.name) or c.name, RAY_API) for c in susp)
-        refs += tuple(ObjectRef(WL, w.namespace, display(w.name), KUEUE_API) for w in ws)
-        names = ", ".join(kr_display(c.name) or c.name for c in susp)
-        if self.mode == NESTED:
-            if ws and admitted(ws[-1]):
-                msg = (f"RayCluster {names} was created while rayClusterConfig.suspend was still true (Kueue admits "
-                       f"by setting it to false, Workload {display(ws[-1].name)} is Admitted) — KubeRay copies the "
-                       "nested suspend only when it creates a cluster and ignores later flips "
-                       "(rayservice_controller.go#modifyRayCluster), and Kueue never unsuspends a child RayCluster. "
-                       "The RayService status is frozen (every pass stops at \"found 0 head\") while the Workload "
-                       "holds quota")
-            else:
-                st = rs.status
-                active = _m(st.get("activeServiceStatus")).get("rayClusterName")
-                outage = any(c.name == active for c in susp)
-                msg = ((f"the serving RayCluster {kr_display(active)} was suspended by Kueue (its Pods are deleted) "
-                        "while the RayService status still says Ready=True; " if outage else "") +
-                       f"RayCluster {names} is suspended and the RayService has "
-                       + (f"Workload {display(ws[-1].name)} not admitted" if ws else "no Workload") +
-                       ": Kueue suspended it as a child job (reconciler.go#shouldSuspendChildJob) or KubeRay created "
-                       "it while rayClusterConfig.suspend was true; Kueue creates no new Workload while the "
-                       "RayService reports Ready=True, and nobody unsuspends the cluster [derived]")
-        elif self.mode == TOP:
-            msg = (f"RayCluster {names} is suspended (born suspended from the persistent nested gate) and Kueue's "
-                   "unsuspendAdmittedChildren does not release it: the newest Workload is not Admitted or does not "
-                   "cover every child (kueue[POC])")
-        else:
-            msg = base.message
-        return Stuck("ClusterSuspended", msg + ". Fields: RayCluster spec.suspend, RayService "
-                     "spec.rayClusterConfig.suspend, Workload status.conditions[Admitted]", refs or base.blocked_on,
-                     base.remedies)
 
     # -- reporting ---------------------------------------------------------------------
     def strategy(self, desired: Obj) -> str:
@@ -608,8 +419,6 @@ def compare_variants() -> tuple[str, ...]:
 
 def compare_rows(model: KueueRayServiceModel, desired: Obj, observed: Sequence[Obj],
                  env: Environment) -> list[ComparisonRow]:
-    from ...core.simulate import simulate
-
     rows = []
     for m in MODELS:
         sub = KueueRayServiceModel(m, model.kuberay_version, model.queues, model.observed_queues,
@@ -621,10 +430,6 @@ def compare_rows(model: KueueRayServiceModel, desired: Obj, observed: Sequence[O
                                   peak_pods=int(p.summary.get("peakPods", 0)),
                                   peak=dict(p.summary.get("peak") or {}), plans=(p,)))
     return rows
-
-
-def _fmt(res: Mapping[str, int]) -> str:
-    return ", ".join(f"{r} {v}" for r, v in quantities(res).items()) or "nothing"
 
 
 # --------------------------------------------------------------------------- webhook validation

@@ -4,11 +4,11 @@ Display names only."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Sequence
 
 from ...core.model import Action, Obj, Step, describe_actions
 from ..kuberay.api import RC, RS
+from .context import as_map, pod_counts_text
 from .workload import WL
 
 
@@ -36,23 +36,14 @@ def phase_title(kuberay: Any, desired: Obj, label: Any, steps: Sequence[Step]) -
     return None
 
 
-def _mapping(v: Any) -> Mapping[str, Any]:
-    return v if isinstance(v, Mapping) else {}
-
-
-def pod_set_counts(c: Mapping[str, int]) -> str:
-    """Pod set counts as ``head×2, gpu×4``."""
-    return ", ".join(f"{n}×{v}" for n, v in c.items()) or "none"
-
-
 def kueue_phrase(a: Action) -> str:
     """What a Kueue action does, in a few words (step and phase titles)."""
     f = a.fields
-    conds = _mapping(f.get("conditions"))
+    conds = as_map(f.get("conditions"))
     if a.kind == WL:
         tag = f" ({a.role})" if a.role else ""
         if a.verb == "create":
-            return f"create Workload {a.name}{tag} [{pod_set_counts(_mapping(f.get('podSets')))}]"
+            return f"create Workload {a.name}{tag} [{pod_counts_text(as_map(f.get('podSets')))}]"
         if a.verb == "delete":
             return f"delete Workload {a.name}"
         if "admission.clusterQueue" in f:
@@ -66,7 +57,7 @@ def kueue_phrase(a: Action) -> str:
         if str(conds.get("QuotaReserved", "")).startswith("False"):
             return f"Workload {a.name}{tag} waits ({conds['QuotaReserved'].split('/', 1)[1]})"
         if "podSets" in f:
-            return f"resize Workload {a.name}{tag} to [{pod_set_counts(_mapping(f['podSets']))}]"
+            return f"resize Workload {a.name}{tag} to [{pod_counts_text(as_map(f['podSets']))}]"
         return f"update Workload {a.name}"
     for key in ("spec.suspend", "spec.rayClusterConfig.suspend"):
         if key in f and a.kind == RS:

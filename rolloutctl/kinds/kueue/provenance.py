@@ -4,11 +4,11 @@ models (per integration model) and what it leaves out."""
 from __future__ import annotations
 
 from ...core.model import Operator, Warning
-from . import controllers as k
+from .context import TOP
 
 
 def operators(mode: str) -> list[Operator]:
-    if mode == k.TOP:
+    if mode == TOP:
         return [Operator("Kueue", "v0.20 line + PR #11264 (unmerged)", "1828096a (PR #11264)")]
     return [Operator("Kueue", "v0.20 line", "kubernetes-sigs/kueue v0.20 release branch (merged code)")]
 
