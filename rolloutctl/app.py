@@ -13,7 +13,9 @@ from .core.generated_names import always_new_message, generate_name, is_generate
 from .core.model import Impact, Obj, Plan, Warning
 from .core.quantity import QuantityError, parse_quantity
 from .kinds import compare_note, is_modelled, model_for
-from .load.files import InputError, Limits, Loaded, load_paths
+from .load.errors import InputError
+from .load.files import Loaded, load_paths
+from .load.limits import Limits
 
 
 class InputProblem(Exception):

@@ -342,7 +342,7 @@ def _plan_command(first: bool):
     ) -> None:
         def body() -> int:
             from . import app as usecases
-            from .load.files import Limits
+            from .load.limits import Limits
             from .render import render_plans
 
             from .render.progress import Progress, wanted
@@ -468,7 +468,7 @@ def advise_command(
 ) -> None:
     def body() -> int:
         from . import app as usecases
-        from .load.files import Limits
+        from .load.limits import Limits
         from .render import render_advice
 
         plan_opts = usecases.PlanOptions(
@@ -538,7 +538,7 @@ def diff_command(  # noqa: C901 - options are wiring
     def body() -> int:
         from . import app as usecases
         from .load.config import describe_expired
-        from .load.files import Limits
+        from .load.limits import Limits
         from .render import render_diff
 
         cfg = _repo_config(config)
@@ -633,7 +633,7 @@ def lint_command(
 ) -> None:
     def body() -> int:
         from . import app as usecases
-        from .load.files import Limits
+        from .load.limits import Limits
 
         from .render.progress import Progress, wanted
 

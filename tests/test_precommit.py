@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rolloutctl.load.files import parse_documents
+from rolloutctl.load.documents import parse_documents
 from tests.conftest import REPO, SAMPLES, write
 
 PRE_COMMIT_CONFIG = """repos:

@@ -42,7 +42,7 @@ class LintInput:
     expired: Sequence[Any] = ()
     #: the findings of a ``--baseline`` report (``baseline_key`` tuples), or None
     baseline: Sequence[tuple] | None = None
-    #: ``helm template`` output read: file -> ``load.files.HelmSources``
+    #: ``helm template`` output read: file -> ``load.positions.HelmSources``
     sources: Mapping[str, Any] = field(default_factory=dict)
     #: ``-n``: the namespace of objects that name none (else ``default``)
     namespace: str | None = None

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Mapping
 
 from ..core.model import Finding
-from ..load.files import HelmSources
+from ..load.positions import HelmSources
 
 
 def _template_file(source: str, rendered: str, cache: dict[str, Path | None]) -> Path | None:

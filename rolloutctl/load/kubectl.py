@@ -22,7 +22,8 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ..core.kind import LiveRead
 from ..core.model import Obj, Warning
-from .files import Limits, parse_documents
+from .documents import parse_documents
+from .limits import Limits
 
 ALLOWED_VERBS = frozenset({"get"})
 #: what a name and a namespace may be (DNS-1123 subdomain / label). Anything else is

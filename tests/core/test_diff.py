@@ -9,7 +9,7 @@ import pytest
 from rolloutctl.core.diff import (MASK, MASK_AFTER, MASK_BEFORE, DiffHooks, Key, diff_objects, render_path,
                                   split_path)
 from rolloutctl.core.model import Obj
-from rolloutctl.load.files import parse_documents
+from rolloutctl.load.documents import parse_documents
 
 LAST = "kubectl.kubernetes.io/last-applied-configuration"
 

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from rolloutctl.cli import app
 from rolloutctl.load import kubectl as K
-from rolloutctl.load.files import Limits
+from rolloutctl.load.limits import Limits
 from tests.diff_cases import RS, live_copy
 
 runner = CliRunner()

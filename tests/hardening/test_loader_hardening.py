@@ -11,7 +11,9 @@ import time
 
 import pytest
 
-from rolloutctl.load.files import Limits, load_paths, one_line, parse_documents
+from rolloutctl.load.documents import parse_documents
+from rolloutctl.load.files import load_paths, one_line
+from rolloutctl.load.limits import Limits
 from tests.conftest import write
 
 CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"

@@ -96,7 +96,7 @@ def test_findings_carry_file_line_and_object():
 
 
 def obj_with_lines(text: str) -> Obj:
-    from rolloutctl.load.files import parse_documents
+    from rolloutctl.load.documents import parse_documents
 
     objs, errors, _ = parse_documents(text, "m.yaml")
     assert not errors

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rolloutctl.lint.pods import check_pod_resources, is_extended_resource
-from rolloutctl.load.files import parse_documents
+from rolloutctl.load.documents import parse_documents
 
 from .cases import clique, pcs, rs
 

@@ -6,7 +6,9 @@ import io
 
 import pytest
 
-from rolloutctl.load.files import Limits, load_paths, parse_documents
+from rolloutctl.load.documents import parse_documents
+from rolloutctl.load.files import load_paths
+from rolloutctl.load.limits import Limits
 from tests.conftest import write
 
 GOOD = """apiVersion: v1

@@ -1,0 +1,21 @@
+"""The loader's limits (README "Limits"; flags ``--max-input-bytes``, ``--max-alias-nodes``,
+``--max-pods``) and their defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Defaults of the input limits (README "Limits"; flags --max-input-bytes, --max-alias-nodes).
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+DEFAULT_MAX_ALIAS_NODES = 100_000
+#: Default of ``--max-pods`` (README "Limits"): the most pods a plan may model.
+DEFAULT_MAX_PODS = 100_000
+MAX_DEPTH = 256
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_bytes: int = DEFAULT_MAX_BYTES
+    max_alias_nodes: int = DEFAULT_MAX_ALIAS_NODES
+    #: not a loader limit: the planner's (``app.check_scale``), carried with the others
+    max_pods: int = DEFAULT_MAX_PODS
