@@ -26,6 +26,7 @@ from typing import Any, Mapping, Sequence
 
 from ...core.diff import Key, split_path
 from ...core.model import Change, Impact, Obj
+from . import admission
 from .defaults import default_pcs
 from .hashing import pod_template_inputs
 from .spec import PCS
@@ -111,11 +112,7 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]
 
 def rejections(desired: Obj, live: Obj) -> list[Impact]:
     """The webhook's verdict on the update, one impact per error finding."""
-    try:
-        from . import admission
-    except ImportError:  # pragma: no cover - validation ships with lint
-        return []
-    names = {r.id: r.name for r in getattr(admission, "RULES", ())}
+    names = {r.id: r.name for r in admission.RULES}
     out = []
     for f in admission.validate(desired, live):
         if f.severity != "error":

@@ -25,11 +25,11 @@ def preempt(p: KueuePass, w: Obj, q: Any, cq: str, used: dict, old: Obj | None, 
     mine = priority_of(w)
     cands = []
     for v in p.w.of_kind(WL):
-        if v.name == w.name or v is old or finished(v) or not quota_reserved(v) or evicted(v) or v.terminating:
+        if v.name == w.name or finished(v) or not quota_reserved(v) or evicted(v) or v.terminating:
             continue
         if as_map(v.status.get("admission")).get("clusterQueue") != cq:
             continue
-        if old is not None and v.name == old.name:
+        if old is not None and v.name == old.name:  # the slice being replaced
             continue
         pv = priority_of(v)
         if pv < mine or (q.preemption == "LowerOrNewerEqualPriority" and pv == mine

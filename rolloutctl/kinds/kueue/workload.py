@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from ...core.environment import add, pod_requests
@@ -55,7 +56,7 @@ RESOURCE_IN_USE = "kueue.x-k8s.io/resource-in-use"
 HEAD = "head"
 
 #: Extra container Kueue counts on the head when in-tree autoscaling is on (#12405).
-AUTOSCALER_REQUESTS = {"cpu": 500, "memory": 512 * 1024 * 1024 * 1000}
+AUTOSCALER_REQUESTS = MappingProxyType({"cpu": 500, "memory": 512 * 1024 * 1024 * 1000})
 
 HASH = "<hash"
 _HASH_RE = re.compile(r"-<hash\d*>")
