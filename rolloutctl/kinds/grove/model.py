@@ -20,7 +20,6 @@ from . import status as ST
 from . import summary as SUM
 from . import update_common as U
 from .diagnose import diagnose
-from .policy import Policy
 from .spec import PCS
 from .strategies import policy_for
 
