@@ -11,7 +11,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from .core.environment import Environment
 from .core.generated_names import always_new_message, generate_name, is_generated, with_generated_name
 from .core.model import Impact, Obj, Plan, Warning
-from .core.quantity import QuantityError, parse_quantity
+from .core.quantity import QuantityError, parse_quantities, parse_quantity
 from .kinds import compare_note, is_modelled, model_for
 from .load.errors import InputError
 from .load.files import Loaded, load_paths
@@ -318,7 +318,7 @@ def _cluster_capacity(obj: Obj, observed: Sequence[Obj], options: Mapping[str, A
         conds = node.status.get("conditions") if isinstance(node.status.get("conditions"), list) else []
         if any(isinstance(c, Mapping) and c.get("type") == "Ready" and c.get("status") != "True" for c in conds):
             continue
-        add(cap, _quantities(node.status.get("allocatable")))
+        add(cap, parse_quantities(node.status.get("allocatable")))
     own: dict[str, int] = {}
     for pod in observed:
         if pod.kind == "Pod" and pod.namespace == obj.namespace and pod.status.get("phase") not in ("Succeeded", "Failed"):
@@ -330,8 +330,8 @@ def _cluster_capacity(obj: Obj, observed: Sequence[Obj], options: Mapping[str, A
     for q in state.objects:
         if q.kind != "ResourceQuota":
             continue
-        hard = _quantities(q.status.get("hard") or q.spec.get("hard"))
-        used = _quantities(q.status.get("used"))
+        hard = parse_quantities(q.status.get("hard") or q.spec.get("hard"))
+        used = parse_quantities(q.status.get("used"))
         for key, limit in hard.items():
             res = key[len("requests."):] if key.startswith("requests.") else key
             if res in ("pods", "count") or "/" in key and key.split("/")[0] in ("count",) or key.startswith("limits."):
@@ -343,15 +343,6 @@ def _cluster_capacity(obj: Obj, observed: Sequence[Obj], options: Mapping[str, A
     return cap
 
 
-def _quantities(m: Any) -> dict[str, int]:
-    out: dict[str, int] = {}
-    if isinstance(m, Mapping):
-        for k, v in m.items():
-            try:
-                out[str(k)] = parse_quantity(str(v))
-            except QuantityError:
-                continue
-    return out
 
 
 def plan(paths: Sequence[str], opts: PlanOptions, *, kubectl_run: Any = None) -> list[Plan]:

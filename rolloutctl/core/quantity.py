@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from typing import Mapping
 
 _BIN = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
 _DEC = {"n": Fraction(1, 10**9), "u": Fraction(1, 10**6), "m": Fraction(1, 1000), "": 1,
@@ -45,6 +46,20 @@ def parse_quantity(value: object) -> int:
         raise QuantityError(f"negative quantity: {value!r}")
     n = int(milli)
     return n if n == milli else n + 1
+
+
+def parse_quantities(m: object) -> dict[str, int]:
+    """A resource list (``{name: quantity}``, e.g. a node's ``allocatable``, a quota's
+    ``hard``) in milli-units; entries that are not quantities are left out (a stored
+    object may hold anything there; the capacity it reads is then smaller, never wrong)."""
+    out: dict[str, int] = {}
+    if isinstance(m, Mapping):
+        for k, v in m.items():
+            try:
+                out[str(k)] = parse_quantity(str(v))
+            except QuantityError:
+                continue
+    return out
 
 
 def format_quantity(milli: int, resource: str = "") -> str:

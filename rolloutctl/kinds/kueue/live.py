@@ -8,12 +8,11 @@ read cluster-wide objects: those reads warn, and the queues can be given with ``
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from ...core.environment import add
 from ...core.kind import LiveRead
 from ...core.model import Obj
-from ...core.quantity import QuantityError, parse_quantity
+from ...core.quantity import parse_quantities
 from ..kuberay.live import live_reads as kuberay_reads
 from .workload import CQ, KUEUE_API, LQ, RF, WL
 
@@ -48,17 +47,8 @@ def capacity_limits(objects: Sequence[Obj]) -> list[dict[str, int]]:
             for flavor in (group.get("flavors") or []) if isinstance(group, Mapping) else []:
                 for r in (flavor.get("resources") or []) if isinstance(flavor, Mapping) else []:
                     if isinstance(r, Mapping) and r.get("name"):
-                        add(total, _quantities({r["name"]: r.get("nominalQuota")}))
+                        add(total, parse_quantities({r["name"]: r.get("nominalQuota")}))
         out.append(total)
     return out
 
 
-def _quantities(m: Any) -> dict[str, int]:
-    out: dict[str, int] = {}
-    if isinstance(m, Mapping):
-        for k, v in m.items():
-            try:
-                out[str(k)] = parse_quantity(str(v))
-            except QuantityError:
-                continue
-    return out
