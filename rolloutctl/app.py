@@ -152,9 +152,15 @@ class Admitted:
     warnings: Mapping[int, tuple[Warning, ...]] = field(default_factory=dict)
 
 
-def _problem_line(f: Any, where: str) -> InputError:
-    return InputError(f.file, f.line, f"{f.rule}: {f.path + ': ' if f.path else ''}{f.message} "
-                                      f"(the API server would reject {where})")
+def _problem_line(f: Any, why: str) -> InputError:
+    return InputError(f.file, f.line, f"{f.rule}: {f.path + ': ' if f.path else ''}{f.message}"
+                                      + (f" ({why})" if why else ""))
+
+
+#: why an admission error stops a plan: the API server refuses the object -- except two
+#: copies of one object, which it would take one after the other (the input is ambiguous)
+_REFUSED = "the API server would reject this manifest"
+_REFUSED_PODS = "the API server would reject the pods the operator creates from this manifest"
 
 
 def _live_problem_line(f: Any) -> InputError:
@@ -170,19 +176,19 @@ def admit_inputs(desired: Sequence[Obj], observed: Sequence[Obj] = (), *, namesp
     ``PATH:LINE: RULE: field: message`` (exit 2); then Kubernetes' checks on the
     container resources of the pod templates (SC006, the rule ``lint`` uses).
     Objects named by the API server (``generateName``) are never duplicates."""
-    from .admit import DESIRED, OBSERVED, admit
+    from .admit import DESIRED, DUPLICATE_OBJECT, OBSERVED, admit
     from .kinds import descriptor, read_schema
     from .lint.pods import check_pod_resources
 
     have = admit(observed, descriptor, side=OBSERVED, namespace=namespace, read_schemas=read_schema)
     want = admit(desired, descriptor, side=DESIRED, namespace=namespace, stored=have.objects,
                  distinct=is_generated)
-    errors = [_problem_line(f, "this manifest") for f in want.errors]
+    errors = [_problem_line(f, "" if f.rule == DUPLICATE_OBJECT else _REFUSED) for f in want.errors]
     errors += [_live_problem_line(f) for f in have.errors]
     if not errors:
         for o in want.objects:
             if is_modelled(o):
-                errors += [_problem_line(f, "this manifest") for f in check_pod_resources(o) if f.severity == "error"]
+                errors += [_problem_line(f, _REFUSED_PODS) for f in check_pod_resources(o) if f.severity == "error"]
     if errors:
         raise InputProblem(sorted(set(errors), key=lambda e: (e.file, e.line, e.message)))
     warnings: dict[int, tuple[Warning, ...]] = {}

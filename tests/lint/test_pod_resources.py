@@ -41,3 +41,16 @@ def test_podcliqueset_templates_are_checked_and_good_requests_pass():
 def test_extended_resource_names():
     assert is_extended_resource("nvidia.com/gpu")
     assert not is_extended_resource("cpu") and not is_extended_resource("kubernetes.io/batch")
+
+
+def test_plan_stops_on_refused_pod_resources_and_says_who_refuses(cli, tmp_path):
+    """The RayService is stored; the pods the operator makes from it are what the API
+    server refuses, so plan (exit 2) says that, on the field's line."""
+    from tests.hardening.helpers import assert_input_error
+
+    text = rs(head_ctr="resources: {requests: {nvidia.com/gpu: '0.5'}, limits: {nvidia.com/gpu: '0.5'}}")
+    p = tmp_path / "rs.yaml"
+    p.write_text(text)
+    r = cli("plan", str(p))
+    assert_input_error(r, str(p), "SC006: ", "the API server would reject the pods the operator creates from "
+                                            "this manifest")
