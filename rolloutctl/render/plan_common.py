@@ -61,6 +61,33 @@ def headline(p: Plan) -> str:
 
 
 def summary_line(p: Plan) -> str:
+    return " · ".join(summary_parts(p))
+
+
+def summary_lines(p: Plan, width: int) -> str:
+    """The summary for a terminal ``width`` wide: broken between items, never inside one
+    (``peak memory 648Gi`` stays on one line)."""
+    return wrap_items(summary_parts(p), width)
+
+
+def wrap_items(parts: Sequence[str], width: int, sep: str = " · ") -> str:
+    """``parts`` joined by ``sep`` in lines of at most ``width`` characters, broken only
+    between parts; a broken line ends with the separator's mark."""
+    mark = sep.rstrip()
+    lines: list[str] = []
+    cur = ""
+    for i, part in enumerate(parts):
+        more = len(mark) if i < len(parts) - 1 else 0  # room for the mark if a part follows
+        if cur and len(cur) + len(sep) + len(part) + more > width:
+            lines.append(cur + mark)
+            cur = part
+        else:
+            cur = cur + sep + part if cur else part
+    lines.append(cur)
+    return "\n".join(lines)
+
+
+def summary_parts(p: Plan) -> list[str]:
     s = p.summary
     parts = [f"{s.get('creates', 0)} creates", f"{s.get('deletes', 0)} deletes", f"{s.get('updates', 0)} updates",
              f"min ready pods {s.get('minReadyPods', 0)}", f"peak pods {s.get('peakPods', 0)}"]
@@ -69,7 +96,7 @@ def summary_line(p: Plan) -> str:
     for k, v in s.items():
         if k not in ("steps", "creates", "deletes", "updates", "minReadyPods", "peakPods", "peak") and not isinstance(v, (dict, list)):
             parts.append(f"{k} {v}")
-    return " · ".join(parts)
+    return parts
 
 
 def after_line(after: dict) -> str:

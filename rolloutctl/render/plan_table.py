@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..core.model import Plan
-from .plan_common import VERB_STYLE, action_line, grouped, headline, summary_line
+from .plan_common import VERB_STYLE, action_line, grouped, headline, summary_lines
 from .plan_view import changes_text, min_width, phase_of_step, phase_rows, provenance, waits_lines
 from .console import buffer_console
 
@@ -23,7 +23,7 @@ def render(plans: Sequence[Plan], color: bool, width: int = 100, steps: bool = F
             console.print()
         style = {"converged": "bold green", "noop": "bold", "stuck": "bold red"}.get(p.outcome, "bold")
         console.print(Text(headline(p), style=style))
-        console.print(Text(summary_line(p), style="dim"))
+        console.print(Text(summary_lines(p, console.width), style="dim"))
         if p.steps:
             if steps or p.immediate:
                 console.print(_steps_table(p, width))
@@ -42,7 +42,7 @@ def render(plans: Sequence[Plan], color: bool, width: int = 100, steps: bool = F
             console.print(Text(provenance(p), style="dim"))
         if p.steps:
             console.print(Text(headline(p), style=style))
-            console.print(Text(summary_line(p), style="dim"))
+            console.print(Text(summary_lines(p, console.width), style="dim"))
     return buf.getvalue()
 
 
