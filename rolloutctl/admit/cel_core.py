@@ -149,7 +149,7 @@ class _Parser:
             return _quantifier(name == "all", target, var, pred)
         self.take("op", ")")
         if name == "hasValue":
-            return lambda env: _truth(target(env) is not EMPTY)
+            return lambda env: target(env) is not EMPTY
         if name == "size":
             return lambda env: _size(target(env))
         raise Unsupported(f"method {name}()")
@@ -208,10 +208,6 @@ def _ident(env: Mapping[str, Any], name: str) -> Any:
     return env[name]
 
 
-def _truth(b: bool) -> bool:
-    return bool(b)
-
-
 def _bool(v: Any) -> bool:
     if v is True or v is False:
         return v
@@ -256,22 +252,13 @@ def _size(v: Any) -> int:
     raise EvalError("size() of a value without a size")
 
 
+#: CEL's name of each JSON value type (exact types: a subclass is left to the reference)
+_CEL_TYPE = {type(None): "null", bool: "bool", int: "int", float: "double", str: "string", list: "list",
+             dict: "map"}
+
+
 def _kind(v: Any) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, int):
-        return "int"
-    if isinstance(v, float):
-        return "double"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list):
-        return "list"
-    if isinstance(v, dict):
-        return "map"
-    return type(v).__name__
+    return _CEL_TYPE.get(type(v), type(v).__name__)
 
 
 def _equal(a: Any, b: Any) -> bool:
