@@ -30,7 +30,7 @@ from ..kuberay.api import RC, RS
 from ..kuberay.model import RayServiceModel
 from . import rayservice_webhook
 from . import validation as kueue_validation
-from .context import LEGACY, MEM_CREATE, MEM_NOTES, MODELS, NESTED, TOP, as_list, as_map, children
+from .context import LEGACY, MEM_CREATE, MEM_NOTES, MODELS, NESTED, TOP, as_map, children
 from .controllers import run_pass
 from .diagnose import gated_stuck, quota_stuck, suspended_stuck
 from .elastic_job_ungater import gate_reason, ungate
@@ -39,7 +39,7 @@ from .phases import kueue_phrase, phase_of, phase_title
 from .provenance import not_modelled, operators
 from .rayservice_controller import is_suspended
 from .workload import (CQ, KUEUE_KINDS, LQ, QUEUE_LABEL, RF, WL, admitted, counts, created_at, evicted, finished,
-                       owner_of, quantities, quota_reserved, requests_of, strip_injection, wl_pod_sets,
+                       owner_of, quantities, quota_reserved, requests_of, strip_cluster_injection, wl_pod_sets,
                        with_conditions)
 
 APPLIED_KINDS = (CQ, LQ, RF, "WorkloadPriorityClass")
@@ -221,12 +221,7 @@ class KueueRayServiceModel:
             spec = raw.get("spec")
             if not isinstance(spec, dict):
                 continue
-            h = spec.get("headGroupSpec")
-            if isinstance(h, dict) and isinstance(h.get("template"), dict):
-                h["template"] = strip_injection(h["template"], rfs)
-            for g in as_list(spec.get("workerGroupSpecs")):
-                if isinstance(g, dict) and isinstance(g.get("template"), dict):
-                    g["template"] = strip_injection(g["template"], rfs)
+            strip_cluster_injection(spec, rfs)
             put.append(Obj(raw, rc.file, rc.line, rc.lines))
         return world.replace(put=put)
 

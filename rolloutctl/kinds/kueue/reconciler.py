@@ -23,7 +23,7 @@ from .rayservice_controller import cluster_spec, is_active, is_suspended, pod_se
 from .workload import (ELASTIC_ANN, PRIORITY_LABEL, QUEUE_LABEL, REPLACEMENT_ANN, SLICE_NAME_ANN, WL, WPC, PodSet,
                        admitted, cluster_templates, condition, counts, display, evicted, finished,
                        injected_pod_set_info, merge_into_template, owner_of, quantities, quota_reserved, requests_of,
-                       slice_number, strip_injection, wl_pod_sets, with_conditions, workload_name, workload_object)
+                       slice_number, strip_cluster_injection, wl_pod_sets, with_conditions, workload_name, workload_object)
 from .workloadslicing import ensure_workload_slices, is_elastic
 
 
@@ -209,12 +209,8 @@ def stop_job(p: KueuePass, job: Obj, w: Obj, reason: str, why: str) -> None:
     fields = suspend(p.mode, raw)
     rfs = list(p.rfs().values())
     cs = cluster_spec(raw)
-    head = cs.get("headGroupSpec")
-    if isinstance(head, dict) and isinstance(head.get("template"), dict):
-        head["template"] = strip_injection(head["template"], rfs)
-    for g in as_list(cs.get("workerGroupSpecs")):
-        if isinstance(g, dict) and isinstance(g.get("template"), dict):
-            g["template"] = strip_injection(g["template"], rfs)
+    if isinstance(cs, dict):
+        strip_cluster_injection(cs, rfs)
     fields["templates"] = "restored (injected scheduling information removed)"
     poc = p.mode == TOP and job.kind == RS
     p.act("update", job.kind, job.name, f"stop the job ({reason}): {why}",

@@ -465,6 +465,16 @@ def merge_into_template(template: dict, info: Mapping[str, Any]) -> None:
             spec["tolerations"] = tl
 
 
+def strip_cluster_injection(cluster_spec: dict, rfs: Iterable[Obj]) -> None:
+    """``strip_injection`` on the head and every worker group template of a RayCluster
+    spec, in place."""
+    rfs = list(rfs)
+    groups = [cluster_spec.get("headGroupSpec"), *_l(cluster_spec.get("workerGroupSpecs"))]
+    for g in groups:
+        if isinstance(g, dict) and isinstance(g.get("template"), dict):
+            g["template"] = strip_injection(g["template"], rfs)
+
+
 def strip_injection(template: Mapping[str, Any], rfs: Iterable[Obj]) -> dict:
     """A template without what admission injected (Kueue's labels/annotations and the
     flavors' node labels): what ``RestorePodSetsInfo`` puts back, and what KubeRay's
