@@ -1,5 +1,8 @@
-"""Command-line wiring: options, output format, exit codes. No logic beyond
-argument handling; only typer is imported at module level (start-up matters).
+"""Command-line wiring: the typer app and one command definition per command, each
+turning its options into a use case's options (``rolloutctl/commands/``) and the
+result into output and an exit code. What the commands share (exit codes, the guard,
+output, colour, the job summary, option types and help texts) is ``cli_common``.
+Only typer and ``cli_common`` are imported at module level (start-up matters).
 
 Exit codes (CONTRACT.md): 0 converged / clean, 1 stuck / differences / lint errors,
 2 bad usage or invalid input, 3 the tool could not do its job.
@@ -10,11 +13,16 @@ from __future__ import annotations
 import os
 import sys
 from enum import Enum
-from typing import Callable, List, Mapping, Optional
+from typing import List, Optional
 
 import typer
 
-EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_TOOL = 0, 1, 2, 3
+from .cli_common import (ALLOW_EMPTY_HELP, CAPACITY_HELP, COLOR_HELP, COMPARE_HELP, CONFIG_HELP, CONTEXT_HELP,
+                         EXIT_FINDINGS, EXIT_OK, EXIT_TOOL, FROM_CLUSTER_HELP, GATE_HELP, KUBECONFIG_HELP,
+                         KUBERAY_ENV_HELP, KUEUE_HELP, NAMESPACE_HELP, NEVER_READY_HELP, OBSERVED_HELP,
+                         TIMEOUT_HELP, ColorMode, KueueModel, LintFormat, OutputFailed, PlanFormat, emit, err,
+                         examples, kuberay_options, repo_config, report_specs, run_guarded, stdout_gone,
+                         step_summary, table_width, use_color, write_reports)
 
 app = typer.Typer(
     name="rolloutctl",
@@ -26,26 +34,6 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
     rich_markup_mode=None,
 )
-
-
-def examples(*commands: str) -> str:
-    """An "Examples:" block of help text that is never re-wrapped (click's ``\\b``
-    paragraph marker): each command stays on one line, copyable, at any terminal width."""
-    return "Examples:\n\n\b\n" + "\n".join("  " + c for c in commands) + "\n\n"
-
-
-class KueueModel(str, Enum):
-    top_level = "top-level"
-    nested = "nested"
-    legacy = "legacy"
-
-
-class PlanFormat(str, Enum):
-    table = "table"
-    json = "json"
-    yaml = "yaml"
-    markdown = "markdown"
-    html = "html"  # plan, next, plan --compare: one self-contained page with charts
 
 
 def _version(value: bool) -> None:
@@ -63,298 +51,55 @@ def _root(
     """rolloutctl: plan, next, advise, diff, lint."""
 
 
-def _err(line: str) -> None:
-    from .load.files import one_line
-
-    text = one_line(line.rstrip("\n")) + "\n"
-    try:
-        try:
-            sys.stderr.write(text)
-        except UnicodeEncodeError:  # a stderr that is not UTF-8: say it in ASCII
-            sys.stderr.write(text.encode("ascii", "backslashreplace").decode("ascii"))
-        sys.stderr.flush()
-    except (BrokenPipeError, OSError, ValueError):  # nowhere left to say it
-        pass
-
-
-def _stdout_gone() -> None:
-    """The reader of standard output went away (``rolloutctl plan … | head``): stop
-    quietly, and keep the interpreter from complaining when it flushes stdout at exit."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):  # not a real file (test runners)
-        pass
-
-
-def run_guarded(fn: Callable[[], int]) -> None:
-    """Run a command body; turn problems into one line each and an exit code.
-
-    Nothing reaches standard output unless ``fn`` returns normally: commands
-    compute and render everything first and ``emit`` once, at the end, so a
-    failure never leaves a partial result a script could mistake for output."""
-    from .app import InputProblem, ToolFailure
-
-    try:
-        code = fn()
-    except InputProblem as exc:
-        for e in exc.errors:
-            _err(str(e))
-        raise typer.Exit(EXIT_INPUT)
-    except ToolFailure as exc:
-        _err(f"rolloutctl: {exc}")
-        raise typer.Exit(EXIT_TOOL)
-    except typer.Exit:
-        raise
-    except OutputFailed as exc:
-        _err(f"rolloutctl: {exc}")
-        _stdout_gone()
-        raise typer.Exit(EXIT_TOOL)
-    except KeyboardInterrupt:
-        _err("rolloutctl: interrupted")
-        raise typer.Exit(130)
-    except BrokenPipeError:
-        _stdout_gone()
-        raise typer.Exit(EXIT_TOOL)
-    except RecursionError:
-        if os.environ.get("ROLLOUTCTL_DEBUG"):
-            raise
-        _err("rolloutctl: internal error: input nested too deeply to process")
-        raise typer.Exit(EXIT_TOOL)
-    except MemoryError:
-        _err("rolloutctl: out of memory (lower the input size or --max-pods)")
-        raise typer.Exit(EXIT_TOOL)
-    except Exception as exc:  # never a traceback for users
-        if os.environ.get("ROLLOUTCTL_DEBUG"):
-            raise
-        _err(f"rolloutctl: internal error: {type(exc).__name__}: {exc} (set ROLLOUTCTL_DEBUG=1 for a traceback)")
-        raise typer.Exit(EXIT_TOOL)
-    raise typer.Exit(code)
-
-
-class ColorMode(str, Enum):
-    auto = "auto"
-    always = "always"
-    never = "never"
-
-
-_COLOR_HELP = ("Colour: auto (on a terminal, unless NO_COLOR is set or TERM=dumb; FORCE_COLOR forces it), "
-               "always or never.")
-
-
-def use_color(no_color: bool, color: "ColorMode | str" = "auto") -> bool:
-    """``--no-color``/``--color never`` > ``--color always`` > NO_COLOR (any value,
-    no-color.org) > FORCE_COLOR (any value but 0/false) > TERM=dumb > whether stdout is a
-    terminal."""
-    mode = color.value if isinstance(color, ColorMode) else color
-    if no_color or mode == "never":
-        return False
-    if mode == "always":
-        return True
-    if os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR", "").lower() not in ("", "0", "false", "no"):
-        return True
-    if os.environ.get("TERM") == "dumb":
-        return False
-    try:
-        return sys.stdout.isatty()
-    except (ValueError, AttributeError):
-        return False
-
-
-def table_width() -> int | None:
-    """The terminal's width when writing to one; otherwise the renderers' fixed widths
-    (so piped and saved output is the same everywhere)."""
-    if not sys.stdout.isatty():
-        return None
-    import shutil
-
-    return max(60, min(200, shutil.get_terminal_size((100, 24)).columns))
-
-
-class OutputFailed(Exception):
-    """Standard output cannot take the result (an encoding without these characters, a
-    full disk): one line on stderr, exit 3."""
-
-
-def emit(text: str) -> None:
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except UnicodeEncodeError as exc:
-        bad = exc.object[exc.start] if isinstance(exc.object, str) and exc.start < len(exc.object) else "?"
-        raise OutputFailed(f"standard output is {getattr(sys.stdout, 'encoding', None) or 'not UTF-8'} and cannot "
-                           f"hold {bad!r}: use a UTF-8 locale (LC_ALL=C.UTF-8) or PYTHONIOENCODING=utf-8") from None
-    except BrokenPipeError:
-        raise
-    except OSError as exc:
-        raise OutputFailed(f"cannot write to standard output: {exc.strerror or exc}") from None
-
-
-def append_step_summary(markdown: Callable[[], str], environ: Mapping[str, str] | None = None) -> bool:
-    """Under GitHub Actions, append the command's Markdown (rendered only then) to the
-    job summary ($GITHUB_STEP_SUMMARY), whatever -o printed; the bytes come from
-    render/step_summary.py. Returns whether it was written: a summary file that cannot
-    be written is one line on stderr and does not fail the command (the command's own
-    output and exit code are what CI acts on)."""
-    env = os.environ if environ is None else environ
-    if env.get("GITHUB_ACTIONS") != "true":  # the usual case: nothing more is imported
-        return False
-    from .render.step_summary import active, summary_bytes
-
-    if not active(env):
-        return False
-    data = summary_bytes(markdown())
-    path = env["GITHUB_STEP_SUMMARY"]
-    try:
-        with open(path, "ab") as f:
-            f.write(data)
-    except OSError as exc:
-        try:
-            sys.stderr.write(f"rolloutctl: cannot append to GITHUB_STEP_SUMMARY ({path}): {exc.strerror or exc}\n")
-        except OSError:
-            pass
-        return False
-    return True
-
-
-def step_summary(markdown: Callable[[], str]) -> None:
-    """``append_step_summary`` for this process's environment."""
-    append_step_summary(markdown)
-
-
-_CONFIG_HELP = ("Repository configuration (default: the nearest .rolloutctl.yaml in this directory or a parent): "
-                "ignores, default -n, --fail-on and operator versions. See docs/ci.md.")
-
-
-def _repo_config(path: Optional[str]):  # type: ignore[no-untyped-def]
-    from .app import InputProblem
-    from .load.config import ConfigError, load
-
-    try:
-        return load(path)
-    except ConfigError as exc:
-        raise InputProblem([str(exc)]) from None
-
-
-def _report_specs(specs: List[str], output_given: bool) -> list[tuple[str, str]]:
-    from .app import InputProblem
-
-    out, errors = [], []
-    formats = [f.value for f in LintFormat]
-    for spec in specs:
-        fmt, sep, dest = spec.partition("=")
-        fmt = fmt.strip().lower()
-        if not sep or not dest or fmt not in formats:
-            errors.append(f"--report {spec!r}: expected FORMAT=FILE with FORMAT one of {', '.join(formats)} "
-                          "(e.g. --report sarif=rolloutctl.sarif; FILE - is standard output)")
-            continue
-        out.append((fmt, dest))
-    dashes = [d for _, d in out if d == "-"]
-    if len(dashes) > 1:
-        errors.append("--report: standard output (-) can take one report only")
-    elif dashes and output_given:
-        errors.append("--report FORMAT=-: standard output already carries -o; write one of them to a file")
-    if errors:
-        raise InputProblem(errors)
-    return out
-
-
-def _write_reports(reports: list[tuple[str, str]]) -> None:
-    """Write every ``(file, text)``; a report that cannot be written is bad usage (exit 2)."""
-    from .app import InputProblem
-
-    errors = []
-    for dest, text in reports:
-        try:
-            with open(dest, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(text)
-        except OSError as exc:
-            errors.append(f"{dest}:0: cannot write the report: {exc.strerror or exc}")
-    if errors:
-        raise InputProblem(errors)
-
-
 # ----------------------------------------------------------------------------- plan / next
-
-_OBSERVED_HELP = ("What is in the cluster now: live objects (kubectl get -o yaml) or the previously applied "
-                  "manifest alone (a settled cluster at that spec). Repeatable. Without it the object is new.")
-_CAPACITY_HELP = ("Total the workload may request, e.g. nvidia.com/gpu=16 or memory=800Mi, or from-cluster (the "
-                  "schedulable nodes' allocatable resources, capped by the namespace's ResourceQuotas and, with "
-                  "--kueue, the ClusterQueues). Repeatable. Default: unlimited.")
-_FROM_CLUSTER_HELP = ("Read what is in the cluster now with your kubectl (kubectl get only): the object and every "
-                      "kind its operator creates for it, selected by the operator's labels.")
-_CONTEXT_HELP = "kubectl context for --from-cluster."
-_KUBECONFIG_HELP = "kubeconfig file for --from-cluster (default: kubectl's own, KUBECONFIG)."
-_NAMESPACE_HELP = "Namespace of manifests that name none (default: default)."
-_TIMEOUT_HELP = "Seconds to wait for each kubectl get."
-_ALLOW_EMPTY_HELP = "Empty standard input (- as live or observed state) means the cluster has none of the objects."
-_KUEUE_HELP = ("RayService under Kueue: top-level (Kueue owns spec.suspend; Kueue PR #11264, unmerged), nested "
-               "(Kueue >= v0.17 owns rayClusterConfig.suspend) or legacy (Kueue manages each RayCluster). Kueue "
-               "objects (ClusterQueue, LocalQueue, ResourceFlavor, Workload) come from --observed and the desired files.")
-_COMPARE_HELP = ("Plan the same change under every update strategy (Grove: RollingRecreate, RollingUpdate, "
-                 "ReplicaRecreate, ScaleThenRoll; a RayService with --kueue: the three Kueue models) side by side. "
-                 "Exit 1 only when the manifest's own strategy gets stuck.")
-_NEVER_READY_HELP = "Objects the plan creates whose names match this glob never become Ready (failure drills). Repeatable."
-_GATE_HELP = ("KubeRay operator feature gate (RayService), as the operator's --feature-gates takes it, e.g. "
-              "RayServiceIncrementalUpgrade=false. Repeatable; default: the gates of the modelled commit.")
-_KUBERAY_ENV_HELP = ("KubeRay operator environment variable that changes RayService behaviour, e.g. "
-                     "ENABLE_ZERO_DOWNTIME=false (a spec without upgradeStrategy.type then never creates a new "
-                     "cluster). Repeatable; default: unset.")
-
-
-def _kuberay_options(version: str | None, gates: List[str], env: List[str]) -> dict:
-    from . import app as usecases
-
-    return usecases.model_options({"kuberay_version": version, "feature_gates": gates, "kuberay_env": env})
 
 
 def _plan_command(first: bool):
     def command(
         paths: List[str] = typer.Argument(None, metavar="[PATH]...", help="Desired manifests: files, directories, or - for stdin."),
-        observed: List[str] = typer.Option([], "--observed", help=_OBSERVED_HELP),
-        capacity: List[str] = typer.Option([], "--capacity", metavar="RESOURCE=QTY", help=_CAPACITY_HELP),
-        never_ready: List[str] = typer.Option([], "--never-ready", metavar="GLOB", help=_NEVER_READY_HELP),
+        observed: List[str] = typer.Option([], "--observed", help=OBSERVED_HELP),
+        capacity: List[str] = typer.Option([], "--capacity", metavar="RESOURCE=QTY", help=CAPACITY_HELP),
+        never_ready: List[str] = typer.Option([], "--never-ready", metavar="GLOB", help=NEVER_READY_HELP),
         max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help="An explicit cap: give up (stuck: "
                                                 "MaxStepsExceeded) after this many steps. Default: no cap; the plan runs "
                                                 "until it converges or stops progressing."),
         output: PlanFormat = typer.Option(PlanFormat.table, "-o", "--output", help="Output format."),
         no_color: bool = typer.Option(False, "--no-color", help="No colour (also: NO_COLOR=1)."),
-        color: ColorMode = typer.Option(ColorMode.auto, "--color", help=_COLOR_HELP),
+        color: ColorMode = typer.Option(ColorMode.auto, "--color", help=COLOR_HELP),
         kuberay_version: Optional[str] = typer.Option(None, "--kuberay-version", help="KubeRay operator version to model (RayService)."),
         max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
         max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
         max_pods: int = typer.Option(100_000, "--max-pods", min=1, help="Refuse to plan a workload of more pods."),
-        compare: bool = typer.Option(False, "--compare", hidden=first, help=_COMPARE_HELP),
+        compare: bool = typer.Option(False, "--compare", hidden=first, help=COMPARE_HELP),
         steps: bool = typer.Option(False, "--steps", hidden=first, help="Table: one row per step (under its phase) "
                                    "instead of one row per phase."),
-        kueue: Optional[KueueModel] = typer.Option(None, "--kueue", metavar="MODEL", help=_KUEUE_HELP),
-        feature_gate: List[str] = typer.Option([], "--feature-gate", metavar="NAME=BOOL", help=_GATE_HELP),
-        kuberay_env: List[str] = typer.Option([], "--kuberay-env", metavar="NAME=VALUE", help=_KUBERAY_ENV_HELP),
-        config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=_CONFIG_HELP),
-        from_cluster: bool = typer.Option(False, "--from-cluster", help=_FROM_CLUSTER_HELP),
-        context: Optional[str] = typer.Option(None, "--context", help=_CONTEXT_HELP),
-        namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help=_NAMESPACE_HELP),
-        kubeconfig: Optional[str] = typer.Option(None, "--kubeconfig", metavar="FILE", help=_KUBECONFIG_HELP),
-        kubectl_timeout: float = typer.Option(60.0, "--kubectl-timeout", min=1, help=_TIMEOUT_HELP),
-        allow_empty: bool = typer.Option(False, "--allow-empty", help=_ALLOW_EMPTY_HELP),
+        kueue: Optional[KueueModel] = typer.Option(None, "--kueue", metavar="MODEL", help=KUEUE_HELP),
+        feature_gate: List[str] = typer.Option([], "--feature-gate", metavar="NAME=BOOL", help=GATE_HELP),
+        kuberay_env: List[str] = typer.Option([], "--kuberay-env", metavar="NAME=VALUE", help=KUBERAY_ENV_HELP),
+        config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
+        from_cluster: bool = typer.Option(False, "--from-cluster", help=FROM_CLUSTER_HELP),
+        context: Optional[str] = typer.Option(None, "--context", help=CONTEXT_HELP),
+        namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help=NAMESPACE_HELP),
+        kubeconfig: Optional[str] = typer.Option(None, "--kubeconfig", metavar="FILE", help=KUBECONFIG_HELP),
+        kubectl_timeout: float = typer.Option(60.0, "--kubectl-timeout", min=1, help=TIMEOUT_HELP),
+        allow_empty: bool = typer.Option(False, "--allow-empty", help=ALLOW_EMPTY_HELP),
     ) -> None:
         def body() -> int:
-            from . import app as usecases
+            from .app import InputProblem, PlanOptions
+            from .commands import plan as planning
             from .load.limits import Limits
             from .render import render_plans
 
             from .render.progress import Progress, wanted
 
             line = Progress("comparing strategies" if compare else "planning", wanted(output.value))
-            cfg = _repo_config(config)
+            cfg = repo_config(config)
             kuberay_ = kuberay_version or cfg.kuberay_version
             kueue_ = kueue.value if kueue else cfg.kueue
-            opts = usecases.PlanOptions(
+            opts = PlanOptions(
                 observed=tuple(observed), capacity=tuple(capacity), never_ready=tuple(never_ready),
                 max_steps=max_steps, limits=Limits(max_input_bytes, max_alias_nodes, max_pods),
-                model_options={**_kuberay_options(kuberay_, feature_gate, kuberay_env),
+                model_options={**kuberay_options(kuberay_, feature_gate, kuberay_env),
                                **({"kueue": kueue_} if kueue_ else {})},
                 progress=lambda ref, n: line.update(f"{ref.kind} {ref.namespace}/{ref.name}: {n} steps"),
                 from_cluster=from_cluster, context=context, namespace=namespace or cfg.namespace,
@@ -362,16 +107,17 @@ def _plan_command(first: bool):
             )
             if compare:
                 if first:
-                    raise usecases.InputProblem(["--compare works with plan, not next"])
+                    raise InputProblem(["--compare works with plan, not next"])
+                from .commands import compare as comparing
                 from .render import render_comparisons
 
                 with line:
-                    results = usecases.compare(paths or ["-"], opts)
+                    results = comparing.compare(paths or ["-"], opts)
                 emit(render_comparisons([r.comparison for r in results], output.value, use_color(no_color, color), table_width()))
                 step_summary(lambda: render_comparisons([r.comparison for r in results], "markdown", False))
                 return EXIT_FINDINGS if any(r.own_row_stuck for r in results) else EXIT_OK
             with line:
-                plans = (usecases.next_step if first else usecases.plan)(paths or ["-"], opts)
+                plans = (planning.next_step if first else planning.plan)(paths or ["-"], opts)
             emit(render_plans(plans, output.value, use_color(no_color, color), table_width(), steps=steps))
             step_summary(lambda: render_plans(plans, "markdown", False))
             return EXIT_FINDINGS if any(p.outcome == "stuck" for p in plans) else EXIT_OK
@@ -439,9 +185,9 @@ class Objective(str, Enum):
 )
 def advise_command(
     paths: List[str] = typer.Argument(None, metavar="[PATH]...", help="Desired manifests: files, directories, or - for stdin."),
-    observed: List[str] = typer.Option([], "--observed", help=_OBSERVED_HELP.replace(" Without it the object is new.",
+    observed: List[str] = typer.Option([], "--observed", help=OBSERVED_HELP.replace(" Without it the object is new.",
                                                                                      " Required unless --from-cluster.")),
-    capacity: List[str] = typer.Option([], "--capacity", metavar="RESOURCE=QTY", help=_CAPACITY_HELP),
+    capacity: List[str] = typer.Option([], "--capacity", metavar="RESOURCE=QTY", help=CAPACITY_HELP),
     min_ready: Optional[str] = typer.Option(None, "--min-ready", metavar="N|P%",
                                             help="Ready pods never below N, or P% of the desired pods. Default: every "
                                             "clique keeps minAvailable (Grove), the service keeps serving (RayService)."),
@@ -450,34 +196,35 @@ def advise_command(
                                        "time (timed models: RayService). Ties: the other two, then the simplest manifest."),
     exhaustive: bool = typer.Option(False, "--exhaustive", help="Plan the whole grid, beyond the default budget (~20x one plan)."),
     no_proposed: bool = typer.Option(False, "--no-proposed", help="Only strategies the operator implements (no design proposals)."),
-    never_ready: List[str] = typer.Option([], "--never-ready", metavar="GLOB", help=_NEVER_READY_HELP),
+    never_ready: List[str] = typer.Option([], "--never-ready", metavar="GLOB", help=NEVER_READY_HELP),
     max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help="An explicit cap: a candidate that needs more steps is stuck (MaxStepsExceeded). Default: none."),
     output: PlanFormat = typer.Option(PlanFormat.table, "-o", "--output", help="Output format."),
     no_color: bool = typer.Option(False, "--no-color", help="No colour (also: NO_COLOR=1)."),
-    color: ColorMode = typer.Option(ColorMode.auto, "--color", help=_COLOR_HELP),
+    color: ColorMode = typer.Option(ColorMode.auto, "--color", help=COLOR_HELP),
     kuberay_version: Optional[str] = typer.Option(None, "--kuberay-version", help="KubeRay operator version to model (RayService)."),
     max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
     max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
     max_pods: int = typer.Option(100_000, "--max-pods", min=1, help="Refuse to plan a workload of more pods."),
-    from_cluster: bool = typer.Option(False, "--from-cluster", help=_FROM_CLUSTER_HELP),
-    context: Optional[str] = typer.Option(None, "--context", help=_CONTEXT_HELP),
-    namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help=_NAMESPACE_HELP),
-    kubeconfig: Optional[str] = typer.Option(None, "--kubeconfig", metavar="FILE", help=_KUBECONFIG_HELP),
-    kubectl_timeout: float = typer.Option(60.0, "--kubectl-timeout", min=1, help=_TIMEOUT_HELP),
-    allow_empty: bool = typer.Option(False, "--allow-empty", help=_ALLOW_EMPTY_HELP),
+    from_cluster: bool = typer.Option(False, "--from-cluster", help=FROM_CLUSTER_HELP),
+    context: Optional[str] = typer.Option(None, "--context", help=CONTEXT_HELP),
+    namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help=NAMESPACE_HELP),
+    kubeconfig: Optional[str] = typer.Option(None, "--kubeconfig", metavar="FILE", help=KUBECONFIG_HELP),
+    kubectl_timeout: float = typer.Option(60.0, "--kubectl-timeout", min=1, help=TIMEOUT_HELP),
+    allow_empty: bool = typer.Option(False, "--allow-empty", help=ALLOW_EMPTY_HELP),
 ) -> None:
     def body() -> int:
-        from . import app as usecases
+        from .app import PlanOptions
+        from .commands.advise import AdviseOptions, advise
         from .load.limits import Limits
         from .render import render_advice
 
-        plan_opts = usecases.PlanOptions(
+        plan_opts = PlanOptions(
             observed=tuple(observed), capacity=tuple(capacity), never_ready=tuple(never_ready), max_steps=max_steps,
             limits=Limits(max_input_bytes, max_alias_nodes, max_pods),
             model_options={"kuberay_version": kuberay_version} if kuberay_version else {},
             from_cluster=from_cluster, context=context, namespace=namespace, kubeconfig=kubeconfig,
             kubectl_timeout=kubectl_timeout, allow_empty=allow_empty)
-        advices = usecases.advise(paths or ["-"], usecases.AdviseOptions(
+        advices = advise(paths or ["-"], AdviseOptions(
             plan=plan_opts, min_ready=min_ready, objective=minimize.value, exhaustive=exhaustive,
             proposed=not no_proposed))
         emit(render_advice(advices, output.value, use_color(no_color, color), table_width()))
@@ -512,63 +259,64 @@ def diff_command(  # noqa: C901 - options are wiring
     live: List[str] = typer.Option([], "--live", help="Live state: a kubectl get -o yaml snapshot (kind: List included), "
                                    "a directory, or - for stdin. Repeatable."),
     from_cluster: bool = typer.Option(False, "--from-cluster", help="Read the live objects with your kubectl (kubectl get only)."),
-    context: Optional[str] = typer.Option(None, "--context", help=_CONTEXT_HELP),
-    namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help=_NAMESPACE_HELP),
-    kubeconfig: Optional[str] = typer.Option(None, "--kubeconfig", metavar="FILE", help=_KUBECONFIG_HELP),
-    allow_empty: bool = typer.Option(False, "--allow-empty", help=_ALLOW_EMPTY_HELP),
+    context: Optional[str] = typer.Option(None, "--context", help=CONTEXT_HELP),
+    namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help=NAMESPACE_HELP),
+    kubeconfig: Optional[str] = typer.Option(None, "--kubeconfig", metavar="FILE", help=KUBECONFIG_HELP),
+    allow_empty: bool = typer.Option(False, "--allow-empty", help=ALLOW_EMPTY_HELP),
     prune: bool = typer.Option(False, "--prune", help="Also report live objects missing from the manifests (not owned ones)."),
     fail_on: Optional[str] = typer.Option(None, "--fail-on", metavar="EFFECT[,EFFECT]",
                                           help="Exit 1 only if some change has one of these effects: " + ", ".join(_DIFF_EFFECTS) + "."),
     output: PlanFormat = typer.Option(PlanFormat.table, "-o", "--output", help="Output format."),
     no_color: bool = typer.Option(False, "--no-color", help="No colour (also: NO_COLOR=1)."),
-    color: ColorMode = typer.Option(ColorMode.auto, "--color", help=_COLOR_HELP),
-    kubectl_timeout: float = typer.Option(60.0, "--kubectl-timeout", min=1, help=_TIMEOUT_HELP),
+    color: ColorMode = typer.Option(ColorMode.auto, "--color", help=COLOR_HELP),
+    kubectl_timeout: float = typer.Option(60.0, "--kubectl-timeout", min=1, help=TIMEOUT_HELP),
     kuberay_version: Optional[str] = typer.Option(None, "--kuberay-version", help="KubeRay operator version to model (RayService)."),
     server_side: bool = typer.Option(False, "--server-side", help="Diff as server-side apply (Argo CD, Flux): removals and "
                                      "conflicts from managedFields of --field-manager, not the last-applied annotation."),
     field_manager: str = typer.Option("kubectl", "--field-manager", help="Field manager of --server-side."),
     force_conflicts: bool = typer.Option(False, "--force-conflicts", help="With --server-side: the apply takes fields "
                                          "other managers own (no conflict is reported)."),
-    config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=_CONFIG_HELP),
+    config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
     max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
     max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
-    feature_gate: List[str] = typer.Option([], "--feature-gate", metavar="NAME=BOOL", help=_GATE_HELP),
-    kuberay_env: List[str] = typer.Option([], "--kuberay-env", metavar="NAME=VALUE", help=_KUBERAY_ENV_HELP),
+    feature_gate: List[str] = typer.Option([], "--feature-gate", metavar="NAME=BOOL", help=GATE_HELP),
+    kuberay_env: List[str] = typer.Option([], "--kuberay-env", metavar="NAME=VALUE", help=KUBERAY_ENV_HELP),
 ) -> None:
     def body() -> int:
-        from . import app as usecases
+        from .app import InputProblem
+        from .commands.diff import DiffOptions, diff
         from .load.config import describe_expired
         from .load.limits import Limits
         from .render import render_diff
 
-        cfg = _repo_config(config)
+        cfg = repo_config(config)
         fail_spec = fail_on if fail_on is not None else (",".join(cfg.fail_on) if cfg.fail_on else None)
         kuberay_ = kuberay_version or cfg.kuberay_version
         if not server_side and (field_manager != "kubectl" or force_conflicts):
-            raise usecases.InputProblem(["--field-manager and --force-conflicts work with --server-side"])
+            raise InputProblem(["--field-manager and --force-conflicts work with --server-side"])
         effects: set[str] = set()
         if fail_spec is not None:
             effects = {e.strip() for e in fail_spec.split(",") if e.strip()}
             unknown = sorted(effects - set(_DIFF_EFFECTS))
             if unknown or not effects:
-                raise usecases.InputProblem([f"--fail-on {fail_spec!r}: unknown effect {', '.join(unknown) or '(none given)'}; "
-                                             f"choose from {', '.join(_DIFF_EFFECTS)}"])
+                raise InputProblem([f"--fail-on {fail_spec!r}: unknown effect {', '.join(unknown) or '(none given)'}; "
+                                    f"choose from {', '.join(_DIFF_EFFECTS)}"])
         if output is PlanFormat.html:
-            raise usecases.InputProblem(["rolloutctl diff: -o html is for plan (charts); choose table, json, yaml "
-                                         "or markdown"])
+            raise InputProblem(["rolloutctl diff: -o html is for plan (charts); choose table, json, yaml "
+                                "or markdown"])
         if not paths:
-            raise usecases.InputProblem(["rolloutctl diff: give the desired manifests (a file, a directory, or - for stdin)"])
-        opts = usecases.DiffOptions(
+            raise InputProblem(["rolloutctl diff: give the desired manifests (a file, a directory, or - for stdin)"])
+        opts = DiffOptions(
             live=tuple(live), from_cluster=from_cluster, context=context, namespace=namespace or cfg.namespace,
             prune=prune, kubectl_timeout=kubectl_timeout, limits=Limits(max_input_bytes, max_alias_nodes),
-            model_options=_kuberay_options(kuberay_, feature_gate, kuberay_env),
+            model_options=kuberay_options(kuberay_, feature_gate, kuberay_env),
             server_side=server_side, field_manager=field_manager, force_conflicts=force_conflicts,
             ignores=tuple(i for i in cfg.active_ignores() if i.rule is None),
             kubeconfig=kubeconfig, allow_empty=allow_empty,
         )
-        result = usecases.diff(paths, opts)
+        result = diff(paths, opts)
         for i in cfg.expired_ignores():
-            _err(f"{i.source}:{i.line}: warning: {describe_expired(i)}")
+            err(f"{i.source}:{i.line}: warning: {describe_expired(i)}")
         emit(render_diff(result, output.value, use_color(no_color, color), table_width()))
         step_summary(lambda: render_diff(result, "markdown", False))
         if fail_spec is not None:
@@ -582,15 +330,6 @@ def diff_command(  # noqa: C901 - options are wiring
 
 
 # ----------------------------------------------------------------------------- lint / rules
-
-
-class LintFormat(str, Enum):
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    github = "github"
-    junit = "junit"
-    markdown = "markdown"
 
 
 @app.command(
@@ -623,34 +362,34 @@ def lint_command(
     baseline: Optional[str] = typer.Option(None, "--baseline", metavar="FILE",
                                            help="A report written by lint -o json: its findings are not shown and do "
                                            "not fail the run; only new ones do."),
-    config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=_CONFIG_HELP),
+    config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
     allow_empty: bool = typer.Option(False, "--allow-empty", help="Reading no input at all is not an error."),
     no_color: bool = typer.Option(False, "--no-color", help="No colour (also: NO_COLOR=1)."),
-    color: ColorMode = typer.Option(ColorMode.auto, "--color", help=_COLOR_HELP),
+    color: ColorMode = typer.Option(ColorMode.auto, "--color", help=COLOR_HELP),
     max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
     max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
     namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help="Namespace of objects that name none (default: default)."),
 ) -> None:
     def body() -> int:
-        from . import app as usecases
+        from .commands.lint import LintOptions, lint
         from .load.limits import Limits
 
         from .render.progress import Progress, wanted
 
-        reports = _report_specs(report, output is not None)
-        cfg = _repo_config(config)
+        reports = report_specs(report, output is not None)
+        cfg = repo_config(config)
         to_stdout = next((f for f, d in reports if d == "-"), None)
         github = os.environ.get("GITHUB_ACTIONS") == "true"
         fmt = output.value if output else (to_stdout or ("github" if github else "text"))
         typing_stdin = not paths and sys.stdin.isatty()
         if typing_stdin:
-            _err("rolloutctl lint: reading manifests from standard input (end with Ctrl-D; "
-                 "give files or directories to lint them instead)")
+            err("rolloutctl lint: reading manifests from standard input (end with Ctrl-D; "
+                "give files or directories to lint them instead)")
         with Progress("linting", wanted(fmt) and not typing_stdin):
-            result = usecases.lint(paths or ["-"], usecases.LintOptions(
+            result = lint(paths or ["-"], LintOptions(
                 live=tuple(live), strict=strict, limits=Limits(max_input_bytes, max_alias_nodes), config=cfg,
                 baseline=baseline, allow_empty=allow_empty, namespace=namespace))
-        _write_reports([(d, _render_lint(result, f, False)) for f, d in reports if d != "-"])
+        write_reports([(d, _render_lint(result, f, False)) for f, d in reports if d != "-"])
         step_summary(lambda: _render_lint(result, "markdown", False))
         emit(_render_lint(result, fmt, use_color(no_color, color) and fmt == "text"))
         return result.exit_code
@@ -770,11 +509,11 @@ def completion_command(shell: Shell = typer.Argument(..., metavar="SHELL", help=
     try:  # not run_guarded: it imports the loaders, and this must stay as cheap as --help
         emit(script if script.endswith("\n") else script + "\n")
     except OutputFailed as exc:
-        _err(f"rolloutctl: {exc}")
-        _stdout_gone()
+        err(f"rolloutctl: {exc}")
+        stdout_gone()
         raise typer.Exit(EXIT_TOOL)
     except BrokenPipeError:
-        _stdout_gone()
+        stdout_gone()
         raise typer.Exit(EXIT_TOOL)
 
 
@@ -792,15 +531,15 @@ def _main(**kw: str) -> None:
     try:
         app(complete_var=COMPLETE_VAR, **kw)
     except BrokenPipeError:  # ``rolloutctl --help | head``
-        _stdout_gone()
+        stdout_gone()
         sys.exit(EXIT_TOOL)
     except UnicodeEncodeError:  # help or usage text to a stdout that is not UTF-8
-        _err("rolloutctl: standard output cannot hold this text: use a UTF-8 locale (LC_ALL=C.UTF-8)")
-        _stdout_gone()
+        err("rolloutctl: standard output cannot hold this text: use a UTF-8 locale (LC_ALL=C.UTF-8)")
+        stdout_gone()
         sys.exit(EXIT_TOOL)
     except OSError as exc:  # help or usage text to a full disk (/dev/full)
-        _err(f"rolloutctl: cannot write to standard output: {exc.strerror or exc}")
-        _stdout_gone()
+        err(f"rolloutctl: cannot write to standard output: {exc.strerror or exc}")
+        stdout_gone()
         sys.exit(EXIT_TOOL)
 
 

@@ -1,6 +1,6 @@
 """The layers of DESIGN.md and docs/architecture.md, checked over the AST of every module.
 
-cli -> app -> kinds (through the KINDS registry) -> core; render -> core; load -> admit -> core.
+cli -> commands -> app -> kinds (through the KINDS registry) -> core; render -> core; load -> admit -> core.
 core and kinds are pure (no I/O modules). Every import counts, wherever it is written: at
 module level, inside a function, under ``if TYPE_CHECKING``, or as ``import_module("...")``
 with a literal name. A package's ``__init__`` being run before its submodules is Python's
@@ -24,7 +24,9 @@ ALLOWED = {
     "lint": {"lint", "core", "kinds", "load", "admit", "schemas_access"},
     "advise": {"advise", "core"},
     "app": {"core", "kinds", "load", "admit", "lint", "schemas_access", "advise"},
-    "cli": {"app", "render", "load", "schemas_access", "lint"},
+    "commands": {"app", "core", "kinds", "load", "admit", "lint", "schemas_access", "advise"},
+    "cli_common": {"app", "render", "load"},
+    "cli": {"cli_common", "commands", "app", "render", "load", "schemas_access", "lint"},
 }
 IMPURE = {"subprocess", "socket", "random", "time", "datetime", "requests", "urllib", "http"}
 

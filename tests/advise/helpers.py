@@ -9,6 +9,8 @@ from typing import Any, Sequence
 import yaml
 
 from rolloutctl import app
+from rolloutctl.commands import advise as advising
+from rolloutctl.commands import plan as planning
 from rolloutctl.core.advice import apply_patch
 from rolloutctl.core.simulate import run
 from tests.conftest import SAMPLES
@@ -21,9 +23,9 @@ RS_NEW = str(SAMPLES / "rayservice-text-ml-new-image.yaml")
 
 def advise(new: str, old: str, *, capacity: Sequence[str] = (), min_ready: str | None = None,
            objective: str = "steps", exhaustive: bool = False, proposed: bool = True) -> Any:
-    [a] = app.advise([new], app.AdviseOptions(plan=app.PlanOptions(observed=(old,), capacity=tuple(capacity)),
-                                              min_ready=min_ready, objective=objective, exhaustive=exhaustive,
-                                              proposed=proposed))
+    [a] = advising.advise([new], advising.AdviseOptions(plan=app.PlanOptions(observed=(old,), capacity=tuple(capacity)),
+                                                        min_ready=min_ready, objective=objective, exhaustive=exhaustive,
+                                                        proposed=proposed))
     return a
 
 
@@ -59,7 +61,7 @@ def replan(path: str, old: str, capacity: Sequence[str] = (), *, check: bool = T
     """``rolloutctl plan PATH --observed OLD --capacity ...`` (the plan use case), with
     the floor watched; returns (plan, watch, final world)."""
     opts = app.PlanOptions(observed=(old,), capacity=tuple(capacity))
-    [plan] = app.plan([path], opts) if check else [None]
+    [plan] = planning.plan([path], opts) if check else [None]
     env = app.environment(opts)
     desired, observed = app.checked_inputs([path], opts)
     obj = app.targets(desired, [path])[0]

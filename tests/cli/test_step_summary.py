@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rolloutctl.cli import append_step_summary
+from rolloutctl.cli_common import append_step_summary
 from rolloutctl.render import step_summary
 from tests.conftest import SAMPLES
 

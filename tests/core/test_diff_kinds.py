@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rolloutctl import app
+from rolloutctl.commands import diff as diffing
 from rolloutctl.core.model import Diff, ObjectDiff
 
 import diff_cases as C
@@ -22,7 +22,7 @@ def run_diff(tmp_path: Path, desired: str, live: str, **opts) -> Diff:
     lv = tmp_path / "live.yaml"
     d.write_text(desired)
     lv.write_text(live)
-    return app.diff([str(d)], app.DiffOptions(live=(str(lv),), **opts))
+    return diffing.diff([str(d)], diffing.DiffOptions(live=(str(lv),), **opts))
 
 
 def one(diff: Diff) -> ObjectDiff:

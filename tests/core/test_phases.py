@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rolloutctl import app
+from rolloutctl.commands import plan as planning
 from rolloutctl.core.environment import Environment
 from rolloutctl.core.model import Obj
 from rolloutctl.core.simulate import first_step, simulate
@@ -20,7 +21,7 @@ from tests.kinds.grove.test_properties_update import pcs_and_change
 
 
 def _plan(paths, observed=(), **kw):
-    return app.plan([str(SAMPLES / p) for p in paths], app.PlanOptions(observed=tuple(str(SAMPLES / o) for o in observed), **kw))[0]
+    return planning.plan([str(SAMPLES / p) for p in paths], app.PlanOptions(observed=tuple(str(SAMPLES / o) for o in observed), **kw))[0]
 
 
 def assert_counts_add_up(p) -> None:
@@ -87,9 +88,9 @@ def test_every_plan_names_what_it_models():
 
 
 def test_kueue_plans_name_kueue_too():
-    p = app.plan([str(SAMPLES / "kueue-rayservice-new-image.yaml")],
-                 app.PlanOptions(observed=(str(SAMPLES / "kueue-rayservice.yaml"), str(SAMPLES / "kueue-queues.yaml")),
-                                 model_options={"kueue": "nested"}))[0]
+    p = planning.plan([str(SAMPLES / "kueue-rayservice-new-image.yaml")],
+                      app.PlanOptions(observed=(str(SAMPLES / "kueue-rayservice.yaml"), str(SAMPLES / "kueue-queues.yaml")),
+                                      model_options={"kueue": "nested"}))[0]
     assert [o.name for o in p.operators] == ["KubeRay", "Kueue"]
     assert "NotModelledQueueNeighbours" in {w.code for w in p.warnings}
 
@@ -103,6 +104,6 @@ def test_autoscaling_and_priority_are_named_as_not_modelled(tmp_path):
     c["spec"]["autoScalingConfig"] = {"maxReplicas": 8}
     f = tmp_path / "pcs.yaml"
     f.write_text(yaml.safe_dump_all(docs))
-    p = app.plan([str(f)], app.PlanOptions())[0]
+    p = planning.plan([str(f)], app.PlanOptions())[0]
     w = {x.code: x for x in p.warnings}
     assert "NotModelledAutoscaler" in w and c["name"] in w["NotModelledAutoscaler"].message

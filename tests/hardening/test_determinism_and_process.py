@@ -82,7 +82,7 @@ def test_an_internal_error_is_one_line_and_leaves_stdout_empty(cli, monkeypatch)
 
 
 def test_a_recursion_error_inside_is_reported_not_dumped(cli, monkeypatch):
-    from rolloutctl import app as usecases
+    from rolloutctl.commands import plan as usecases
 
     def deep(*_a, **_k):
         raise RecursionError("maximum recursion depth exceeded")

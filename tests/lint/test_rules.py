@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rolloutctl.app import LintOptions, lint
+from rolloutctl.commands.lint import LintOptions, lint
 from rolloutctl.core.model import LintReport
 from rolloutctl.kinds import validators
 from rolloutctl.lint.engine import exit_code

@@ -1,0 +1,45 @@
+"""``rolloutctl plan --compare``: the same change under every update strategy of its kind."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from ..app import (InputProblem, PlanOptions, _match_key, _plan_model, _previous, _related, checked_inputs,
+                   environment, reject_invalid, targets)
+from ..kinds import compare_note
+from ..load.errors import InputError
+
+
+@dataclass(frozen=True)
+class Compared:
+    """One target's Comparison and the strategy its manifest asks for."""
+
+    comparison: Any
+    own_strategy: str
+
+    @property
+    def own_row_stuck(self) -> bool:
+        """Exit code 1 of ``plan --compare``: the manifest's own strategy gets stuck
+        (other rows being stuck is information, not failure)."""
+        return any(r.strategy == self.own_strategy and r.outcome == "stuck" for r in self.comparison.rows)
+
+
+def compare(paths: Sequence[str], opts: PlanOptions) -> list[Compared]:
+    """``rolloutctl plan --compare``: for each target, the same change planned under
+    every update strategy its kind has, side by side (CONTRACT.md ``Comparison``).
+    The manifest itself must be valid; the variants are derived from it."""
+    environment(opts)
+    inputs = checked_inputs(paths, opts)
+    desired, observed = inputs
+    out = []
+    for obj in targets(desired, paths):
+        env = environment(opts, inputs.capacity.get(_match_key(obj)))
+        model = _plan_model(obj, opts, desired, observed)
+        if not hasattr(model, "compare"):
+            raise InputProblem([InputError(obj.file, obj.line, f"plan --compare: no alternative update strategies "
+                                           f"are modelled for {obj.kind}"
+                                           + compare_note(obj))])
+        reject_invalid(model, obj, _previous(obj, observed))
+        out.append(Compared(model.compare(obj, _related(obj, observed), env), model.own_strategy(obj)))
+    return out

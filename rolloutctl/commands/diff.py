@@ -1,0 +1,221 @@
+"""``rolloutctl diff``: the desired manifests against the live objects, and what each
+change will cause."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from ..app import (InputProblem, ToolFailure, _match_key, admit_inputs, check_names_for_kubectl,
+                   check_not_empty_stdin, load, targets)
+from ..core.generated_names import always_new_message, is_generated, with_generated_name
+from ..core.model import Impact, Obj
+from ..kinds import is_modelled, model_for
+from ..load.errors import InputError
+from ..load.limits import Limits
+
+
+@dataclass(frozen=True)
+class DiffOptions:
+    live: tuple[str, ...] = ()
+    from_cluster: bool = False
+    context: str | None = None
+    namespace: str | None = None
+    prune: bool = False
+    kubectl_timeout: float = 60.0
+    limits: Limits = field(default_factory=Limits)
+    model_options: Mapping[str, Any] = field(default_factory=dict)
+    #: server-side apply: removals and conflicts from managedFields of ``field_manager``
+    server_side: bool = False
+    field_manager: str = "kubectl"
+    force_conflicts: bool = False
+    #: the repository configuration's ``ignore:`` entries in force (those without ``rule``)
+    ignores: tuple[Any, ...] = ()
+    kubeconfig: str | None = None
+    #: ``--allow-empty``: empty standard input for ``--live -`` means "nothing there"
+    allow_empty: bool = False
+
+
+def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) -> Any:
+    """``rolloutctl diff``: desired manifests against the live state, with what each
+    change will cause (``core.model.Diff``). Objects are matched by (api group, kind,
+    namespace, name); kinds the tool does not model are skipped (CONTRACT.md)."""
+    from ..core.model import Diff, ObjectDiff
+
+    if opts.from_cluster and opts.live:
+        raise InputProblem(["rolloutctl diff: give either --live PATH or --from-cluster, not both"])
+    if not opts.from_cluster and not opts.live:
+        raise InputProblem(["rolloutctl diff: say where the live state comes from: --live PATH "
+                            "(e.g. kubectl get rayservice my-svc -o yaml | rolloutctl diff svc.yaml --live -) "
+                            "or --from-cluster"])
+    if list(opts.live).count("-") + list(paths).count("-") > 1:
+        raise InputProblem(["rolloutctl diff: standard input (-) can be read only once: give the desired "
+                            "manifests or the live state as a file"])
+    from ..admit import DESIRED, DUPLICATE_OBJECT, admit
+    from ..kinds import descriptor
+
+    loaded_desired = [with_generated_name(o) for o in load(paths, opts.limits).objects]
+
+    def admitted(stored: Sequence[Obj] = ()) -> tuple[list[Obj], dict[int, list[Any]]]:
+        found = admit(loaded_desired, descriptor, side=DESIRED, namespace=opts.namespace, stored=stored,
+                      distinct=is_generated)
+        dups = [f for f in found.errors if f.rule == DUPLICATE_OBJECT]
+        if dups:
+            raise InputProblem([InputError(f.file, f.line, f"{f.rule}: {f.message}") for f in dups])
+        # what the API server refuses is diff's to report (a `rejected` change, exit 1), not an input error
+        return found.objects, {id(o): [f for f in fs if f.severity == "error"] for o, fs in zip(found.objects,
+                                                                                                 found.found)}
+
+    objs, refused = admitted()
+    desired = targets(objs, paths)
+    fresh = [o for o in desired if is_generated(o)]
+    desired = [o for o in desired if not is_generated(o)]
+    if opts.from_cluster:
+        check_names_for_kubectl(desired)
+        live_raw = _live_from_cluster(desired, opts, kubectl_run)
+    else:
+        loaded_live = load(opts.live, opts.limits)
+        if not opts.allow_empty:
+            check_not_empty_stdin(opts.live, loaded_live, "--live")
+        live_raw = [o for o in loaded_live.objects if is_modelled(o)]
+    live = admit_inputs((), live_raw, namespace=opts.namespace).observed
+    _check_live_duplicates(live)
+    if live:  # the CRDs' update (transition) rules need the stored object
+        objs, refused = admitted(live)
+        desired = [o for o in targets(objs, paths) if not is_generated(o)]
+    by_key = {_match_key(o): o for o in live}
+    results: list[ObjectDiff] = []
+    seen: set[tuple] = set()
+    ignored = 0
+    for named in fresh:
+        # named by the API server on create: never the same object as a live one
+        prefix = str(named.metadata.get("generateName"))
+        errors = refused.get(id(named)) or _pod_refusals(named)
+        impact = _refused(errors) if errors else _added_impact(named, _model_for(named, opts.model_options))
+        if not any(i.effect == "rejected" for i in impact):
+            impact = (Impact("scale", always_new_message(named, prefix), ("metadata.generateName",)),)
+        results.append(ObjectDiff(named.ref, "added", (), impact))
+    for obj in desired:
+        key = _match_key(obj)
+        seen.add(key)
+        model = _model_for(obj, opts.model_options)
+        old = by_key.get(key)
+        errors = refused.get(id(obj)) or _pod_refusals(obj)
+        if old is None:
+            results.append(ObjectDiff(obj.ref, "added", (), _refused(errors) if errors else _added_impact(obj, model)))
+            continue
+        hooks = diff_hooks(obj, model)
+        conflicts: list[tuple[str, list[str]]] = []
+        changes = _diff_objects(obj, old, hooks, opts, conflicts)
+        kept = tuple(c for c in changes if not _ignored_change(obj, c, opts.ignores))
+        ignored += len(changes) - len(kept)
+        changes = kept
+        impact: tuple = ()
+        if errors:
+            results.append(ObjectDiff(obj.ref, "changed" if changes else "unchanged", changes, _refused(errors)))
+            continue
+        if changes and model is not None:
+            # the kind judges the same defaulted objects the diff compared
+            impact = tuple(model.classify(changes, _defaulted(obj, hooks), _defaulted(old, hooks)))
+        if conflicts and not opts.force_conflicts:
+            kept_paths = {c.path for c in changes}
+            impact += tuple(Impact("rejected", f"server-side apply conflict: {path} is managed by "
+                                   f"{', '.join(owners)}; the apply fails unless it forces conflicts "
+                                   f"(--force-conflicts, which takes the field from them)", (path,))
+                            for path, owners in conflicts if path in kept_paths)
+        results.append(ObjectDiff(obj.ref, "changed" if changes else "unchanged", changes, impact))
+    if opts.prune:
+        for o in live:
+            if _match_key(o) not in seen and not o.owner_references:
+                results.append(ObjectDiff(o.ref, "removed", (), (_removed_impact(o),)))
+    results.sort(key=lambda d: (d.target.kind, d.target.namespace, d.target.name))
+    return Diff(tuple(results), ignored=ignored)
+
+
+def _pod_refusals(obj: Obj) -> list[Any]:
+    """SC006: the pods the operator would create from ``obj`` are refused (``lint.pods``)."""
+    from ..lint.pods import check_pod_resources
+
+    return [f for f in check_pod_resources(obj) if f.severity == "error"]
+
+
+def _refused(findings: Sequence[Any]) -> tuple:
+    """Impacts of a desired object the API server refuses: the change is never stored."""
+    return tuple(Impact("rejected", f"{f.rule}: {f.message} (the API server would reject this manifest)",
+                        (f.path,) if f.path else ()) for f in sorted(set(findings), key=lambda f: f.sort_key()))
+
+
+def _check_live_duplicates(live: Sequence[Obj]) -> None:
+    """Two live copies of one object cannot both be the cluster's: which one to compare with is unknown."""
+    from ..admit import duplicates
+
+    found = duplicates(live)
+    if found:
+        raise InputProblem([InputError(f.file, f.line, f"{f.rule}: {f.message}") for f in found])
+
+
+def _ignored_change(obj: Obj, change: Any, ignores: Sequence[Any]) -> bool:
+    """A change an ``ignore:`` entry without ``rule`` covers (kind/namespace/name/file/path globs)."""
+    return any(i.matches(rule=None, kind=obj.kind, namespace=obj.namespace, name=obj.name, file=obj.file,
+                         path=change.path) for i in ignores)
+
+
+def _diff_objects(desired: Obj, live: Obj, hooks: Any, opts: DiffOptions | None = None,
+                  conflicts: list | None = None) -> tuple:
+    from ..core.diff import diff_objects
+
+    if opts is not None and opts.server_side:
+        from ..core.managed_fields import ownership
+
+        return diff_objects(desired, live, hooks, ownership(live.raw, opts.field_manager), conflicts)
+    return diff_objects(desired, live, hooks)
+
+
+def _defaulted(obj: Obj, hooks: Any) -> Obj:
+    return Obj(hooks.defaults(dict(obj.raw)), obj.file, obj.line, obj.lines)
+
+
+def diff_hooks(obj: Obj, model: Any) -> Any:
+    """What the kind adds to the generic diff: its defaulting (``model.defaults``) and
+    which list orders matter (``model.order_matters``)."""
+    from ..core import diff as D
+
+    return D.DiffHooks(defaults=model.defaults, order_matters=model.order_matters)
+
+
+def _model_for(obj: Obj, options: Mapping[str, Any]) -> Any:
+    return model_for(obj, options)
+
+
+def _live_from_cluster(desired: Sequence[Obj], opts: DiffOptions, run: Any) -> list[Obj]:
+    from ..load.kubectl import KubectlError, Target, fetch
+
+    from ..kinds import kind_of
+
+    wanted = [Target(o.api_version.split("/")[0], o.kind, o.namespace, o.name,
+                     getattr(kind_of(o), "resource", "")) for o in desired]
+    try:
+        objs = fetch(wanted, prune=opts.prune, context=opts.context, timeout=opts.kubectl_timeout,
+                     limits=opts.limits, run=run, managed_fields=opts.server_side, kubeconfig=opts.kubeconfig)
+    except KubectlError as exc:
+        raise ToolFailure(str(exc)) from None
+    return [o for o in objs if is_modelled(o)]
+
+
+def _added_impact(obj: Obj, model: Any) -> tuple:
+    """A new object: the webhook's create rules decide whether it is accepted at all
+    (the kind's own ``validate``, the rules ``lint`` and ``plan`` use)."""
+    from ..core.model import Impact
+
+    errors = [f for f in (model.validate(obj, None) if model is not None else []) if f.severity == "error"]
+    if errors:
+        return tuple(Impact("rejected", f"{f.rule}: {f.message}", (f.path,) if f.path else ()) for f in errors)
+    return (Impact("scale", f"new {obj.kind}: the operator creates everything it owns; nothing existing is replaced",
+                   ()),)
+
+
+def _removed_impact(obj: Obj) -> Any:
+    from ..core.model import Impact
+
+    return Impact("teardown", f"{obj.kind} is not in the manifests: kubectl apply --prune deletes it and Kubernetes "
+                  "garbage-collects everything it owns", ())
