@@ -12,7 +12,6 @@ from rolloutctl.core.model import Obj
 from rolloutctl.kinds.grove import admission as v
 from rolloutctl.kinds.grove.admission.design_pr262 import scaled_value
 from rolloutctl.kinds.grove.admission.podcliquedeps import strongly_connected_cliques
-from rolloutctl.kinds.grove.admission.util import parse_go_duration
 
 from .cases import CASES, EXPLICIT, clique, pcs
 
@@ -50,12 +49,6 @@ def test_starts_after_ignored_unless_explicit():
     body = clique("a", spec="startsAfter: [b]") + clique("b", spec="startsAfter: [a]")
     assert "GV013" not in rules(pcs(body))
     assert "GV013" in rules(pcs(body, template=EXPLICIT))
-
-
-@pytest.mark.parametrize("text,secs", [("4h", 14400), ("1h30m", 5400), ("0", 0), ("-5s", -5), ("300ms", 0.3),
-                                       ("4", None), ("h", None), ("", None)])
-def test_parse_go_duration(text, secs):
-    assert parse_go_duration(text) == secs
 
 
 @pytest.mark.parametrize("value,total,up,want", [("25%", 10, False, 2), ("25%", 10, True, 3), (1, 10, True, 1),

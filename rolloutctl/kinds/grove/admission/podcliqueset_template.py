@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from ....core.go_time import parse_duration_seconds
 from ....core.k8s_syntax import is_dns1123_subdomain
 from .request import Check
 from .topologyconstraints import for_each_topology_constraint
-from .util import (TEMPLATE, Path, Problem, as_int, as_list, as_map, as_str, clique_path, find_duplicates, group_path,
-                   parse_go_duration)
+from .util import TEMPLATE, Path, Problem, as_int, as_list, as_map, as_str, clique_path, find_duplicates, group_path
 
 
 def validate_pod_clique_scaling_group_configs(c: Check) -> Iterator[Problem]:
@@ -200,7 +200,7 @@ def validate_termination_delay(c: Check) -> Iterator[Problem]:
     if td is None:
         yield path, "terminationDelay is required"
         return
-    secs = parse_go_duration(td)
+    secs = parse_duration_seconds(td)
     if secs is None:
         yield path, f"invalid duration {td!r} (use a Go duration such as 30m or 4h)"
     elif secs <= 0:

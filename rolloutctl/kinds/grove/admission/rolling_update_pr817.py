@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ....core.go_time import parse_duration_seconds
 from .request import Check
-from .util import Problem, as_int, as_map, as_str, clique_path, group_path, parse_go_duration
+from .util import Problem, as_int, as_map, as_str, clique_path, group_path
 
 
 def validate_rolling_update_configuration(c: Check) -> Iterator[Problem]:
@@ -57,6 +58,6 @@ def validate_rolling_update_configuration(c: Check) -> Iterator[Problem]:
             yield (*path, "maxUnavailable"), f"must be greater than 0 (got {mu})"
         pd = ru.get("progressDeadline")
         if pd is not None:
-            secs = parse_go_duration(pd)
+            secs = parse_duration_seconds(pd)
             if secs is None or secs <= 0:
                 yield (*path, "progressDeadline"), f"must be a positive duration (got {pd!r})"

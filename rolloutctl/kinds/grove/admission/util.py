@@ -1,5 +1,6 @@
 """Helpers the PodCliqueSet admission rules share: tolerant readers of an object the
-schema may not have checked, field paths, names in messages, and Go durations.
+schema may not have checked, field paths and names in messages. Go durations are
+``core.go_time`` (Go's ``time.ParseDuration``).
 
 Upstream (Grove ``fcc3b3bb``, commit fcc3b3bbbc5e6a2a797cd080bdbc6983b1ccec24):
 ``operator/internal/webhook/admission/pcs/validation/util.go`` holds the webhook's small
@@ -11,9 +12,7 @@ call them; :func:`find_duplicates` is the ``lo.FindDuplicates`` that
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
-from types import MappingProxyType
 from typing import Any
 
 # Clique startup types (operator/api/core/v1alpha1/podcliqueset.go CliqueStartupType).
@@ -26,11 +25,6 @@ Problem = tuple[Path, str]
 
 #: the field path of the PodCliqueSet template
 TEMPLATE = "spec", "template"
-
-_DURATION_RE = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)")
-_DURATION_UNITS = MappingProxyType(
-    {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0})
-
 
 def clique_path(i: int, *rest: Any) -> Path:
     """The path of clique ``i`` of the template (and a field below it)."""
@@ -45,28 +39,6 @@ def group_path(i: int, *rest: Any) -> Path:
 def quote_name(name: str) -> str:
     """A user's name in a message; very long ones are cut (their length is in the message)."""
     return repr(name) if len(name) <= 80 else repr(name[:60]) + f"… ({len(name)} characters)"
-
-
-def parse_go_duration(value: Any) -> float | None:
-    """Seconds of a Go ``time.ParseDuration`` string (``4h``, ``1h30m``, ``-5s``), or None."""
-    if not isinstance(value, str) or not value:
-        return None
-    s = value
-    sign = 1.0
-    if s[0] in "+-":
-        sign = -1.0 if s[0] == "-" else 1.0
-        s = s[1:]
-    if s == "0":
-        return 0.0
-    pos, total = 0, 0.0
-    for m in _DURATION_RE.finditer(s):
-        if m.start() != pos:
-            return None
-        total += float(m.group(1)) * _DURATION_UNITS[m.group(2)]
-        pos = m.end()
-    if pos != len(s) or pos == 0:
-        return None
-    return sign * total
 
 
 def as_list(v: Any) -> list:

@@ -1,20 +1,21 @@
 """What KubeRay's validation reads of a RayService, and the helpers of ``utils/util.go``
-it calls: the names and annotations it checks, Go durations and versions, autoscaling and
-the incremental-upgrade switch, the groups of a cluster spec.
+it calls: the names and annotations it checks, the initializing timeout (a Go duration,
+``core.go_time``) and versions, autoscaling and the incremental-upgrade switch, the
+groups of a cluster spec.
 
 Upstream (ray-project/kuberay @ feeaf72f): ``ray-operator/controllers/ray/utils/util.go``
 ``IsAutoscalingEnabled``, ``IsAutoscalingV2Enabled``, ``IsIncrementalUpgradeEnabled``;
 ``utils/constant.go`` (annotations, ``MaxRayServiceNameLength``); ``rayservice_controller.go``
-``getInitializingTimeout``; Go's ``time.ParseDuration`` and apimachinery's
-``version.ParseGeneric`` and ``validation.IsQualifiedName``.
+``getInitializingTimeout``; apimachinery's ``version.ParseGeneric`` and
+``validation.IsQualifiedName``.
 """
 
 from __future__ import annotations
 
 import re
-from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
+from ....core.go_time import parse_duration_seconds
 from ....core.model import Obj
 from ..operator import DEFAULT_CONFIG, OperatorConfig
 
@@ -35,23 +36,6 @@ DNS1035 = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
 DNS1123_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 DNS1123_SUB = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 QNAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
-GO_DURATION = re.compile(r"^[-+]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$")
-#: Go's ``time.ParseDuration`` units, in seconds
-_UNIT = MappingProxyType({"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0})
-
-
-def parse_go_duration(s: str) -> float | None:
-    """Seconds of a Go ``time.ParseDuration`` string, or None when it does not parse."""
-    s = s.strip() if isinstance(s, str) else ""
-    if s in ("0", "+0", "-0"):
-        return 0.0
-    if not GO_DURATION.match(s):
-        return None
-    sign = -1.0 if s.startswith("-") else 1.0
-    total = 0.0
-    for num, unit in re.findall(r"((?:\d+(?:\.\d*)?|\.\d+))(ns|us|µs|μs|ms|s|m|h)", s):
-        total += float(num) * _UNIT[unit]
-    return sign * total
 
 
 def parse_initializing_timeout(value: Any) -> float | None:
@@ -59,7 +43,7 @@ def parse_initializing_timeout(value: Any) -> float | None:
     integer seconds; None when absent or unparsable."""
     if not isinstance(value, str) or value == "":
         return None
-    d = parse_go_duration(value)
+    d = parse_duration_seconds(value)
     if d is not None:
         return d
     if re.fullmatch(r"[-+]?\d+", value.strip()):

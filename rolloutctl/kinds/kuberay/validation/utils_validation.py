@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
+from ....core.go_time import parse_duration_seconds
 from .rules import (R_AUTH, R_AUTOSCALER_ENV, R_AUTOSCALER_OPTS, R_DELETION_DELAY, R_FT_BACKEND, R_FT_BOTH,
                     R_FT_CONFLICT, R_GROUP_LABELS, R_GROUP_RESOURCES, R_HEAD_CONTAINER,
                     R_HEAD_SVC_NAME, R_HISTORY, R_IDLE_TIMEOUT, R_K8S_AUTH, R_MINMAX_RANGE,
@@ -27,7 +28,7 @@ from .util import (DNS1035, EXTERNAL_STORAGE_NS_ANNOTATION, FT_ENABLED_ANNOTATIO
                    MAX_RAYSERVICE_NAME_LENGTH, QNAME, UPGRADE_TYPES, as_list, as_mapping,
                    containers_of, env_of, groups_of, head_container, is_autoscaling_enabled,
                    is_autoscaling_v2_enabled, is_incremental_upgrade_enabled, is_k8s_auth,
-                   parse_go_duration, parse_version, qualified_name_ok, v2_env_on, worker_path)
+                   parse_version, qualified_name_ok, v2_env_on, worker_path)
 
 
 def validate_ray_service_metadata(c: Ctx) -> None:
@@ -50,7 +51,7 @@ def validate_initializing_timeout(c: Ctx) -> None:
     path = ("metadata", "annotations", INITIALIZING_TIMEOUT_ANNOTATION)
     dotted = f"metadata.annotations[{INITIALIZING_TIMEOUT_ANNOTATION}]"
     s = str(v)
-    d = parse_go_duration(s)
+    d = parse_duration_seconds(s)
     if d is not None:
         if d <= 0:
             c.add(R_TIMEOUT, path, dotted, f"annotation {INITIALIZING_TIMEOUT_ANNOTATION} must be a positive duration, got: {s}")
