@@ -27,15 +27,17 @@ from typing import Any
 from ...core.model import Obj, Warning
 from ...core.world import World
 from . import names as N
+from . import objects as O
 from . import update_common as U
+from .controllers import excess_headless_services
 from .hashing import _digest, pod_template_inputs
 from .spec import PCS
 
 #: env vars the operator writes into a scaling-group member PodClique's pod spec
 #: (docs/user-guide/03_environment-variables-for-pod-discovery/02_env_var_reference.md)
-INJECTED_ENV = {"GROVE_PCSG_NAME", "GROVE_PCSG_INDEX", "GROVE_PCSG_TEMPLATE_NUM_PODS", "GROVE_PCS_NAME",
-                "GROVE_PCS_INDEX", "GROVE_PCLQ_NAME", "GROVE_HEADLESS_SERVICE", "GROVE_PCLQ_POD_INDEX"}
-OPERATOR_LABELS = {N.L_MANAGED_BY, N.L_PART_OF, N.L_NAME, N.L_COMPONENT}
+INJECTED_ENV = frozenset({"GROVE_PCSG_NAME", "GROVE_PCSG_INDEX", "GROVE_PCSG_TEMPLATE_NUM_PODS", "GROVE_PCS_NAME",
+                          "GROVE_PCS_INDEX", "GROVE_PCLQ_NAME", "GROVE_HEADLESS_SERVICE", "GROVE_PCLQ_POD_INDEX"})
+OPERATOR_LABELS = frozenset({N.L_MANAGED_BY, N.L_PART_OF, N.L_NAME, N.L_COMPONENT})
 OPAQUE = "observed:"
 
 
@@ -239,7 +241,6 @@ def excess_service_warnings(pcs: PCS, world: World) -> list[Warning]:
     upstream's Service ``Sync`` creates or patches the expected ones and never deletes
     the others, so a scale-in leaves them (selecting no pod) until the PodCliqueSet is
     deleted. Upstream: ``podcliqueset/components/service/service.go`` ``Sync``."""
-    from .controllers import excess_headless_services
     svcs = excess_headless_services(pcs, world)
     if not svcs:
         return []
@@ -291,7 +292,7 @@ def initial_warnings(pcs: PCS, world: World) -> tuple[Warning, ...]:
                 continue
             if not c.rolling_update:
                 reps = {U.int_field(p.spec.get("replicas"), c.replicas) for p in pclqs
-                        if U.is_standalone_pclq(p) and U.clique_of(pcs, p) is c}
+                        if U.is_standalone_pclq(p) and U.clique_of(pcs, p) == c}
                 if any(r <= c.min_available for r in reps):
                     out.append(Warning(
                         "MinAvailableDipDuringUpdate",
@@ -307,10 +308,10 @@ def initial_warnings(pcs: PCS, world: World) -> tuple[Warning, ...]:
                     f"spec.template.cliques[{c.index}]"))
             crashed = []
             for p in pclqs:
-                if U.is_standalone_pclq(p) and U.clique_of(pcs, p) is c:
+                if U.is_standalone_pclq(p) and U.clique_of(pcs, p) == c:
                     for pod in U.pods_of(world, p):
                         if not pod.terminating and U.pod_outdated(pod, c.template_hash) and \
-                                U.has_past_crash(pod) and _ready(pod):
+                                U.has_past_crash(pod) and O.pod_ready(pod):
                             crashed.append(pod.name)
             if crashed:
                 out.append(Warning(
@@ -323,7 +324,7 @@ def initial_warnings(pcs: PCS, world: World) -> tuple[Warning, ...]:
             if not any(cn in changing for cn in g.clique_names) or g.rolling_update:
                 continue
             for pcsg in world.index("PodCliqueScalingGroup", N.L_PART_OF).get(pcs.name, ()):
-                if U.group_of_pcsg(pcs, pcsg) is g and U.int_field(pcsg.spec.get("replicas"), g.replicas) <= g.min_available:
+                if U.group_of_pcsg(pcs, pcsg) == g and U.int_field(pcsg.spec.get("replicas"), g.replicas) <= g.min_available:
                     out.append(Warning(
                         "MinAvailableDipDuringUpdate",
                         f"scaling group {g.name}: replicas equal minAvailable ({g.min_available}); a ready replica is "
@@ -333,11 +334,6 @@ def initial_warnings(pcs: PCS, world: World) -> tuple[Warning, ...]:
                     break
     out += template_replicas_warnings(pcs, world)
     return tuple(out)
-
-
-def _ready(pod: Obj) -> bool:
-    from . import objects as O
-    return O.pod_ready(pod)
 
 
 def template_replicas_warnings(pcs: PCS, world: World) -> list[Warning]:
@@ -377,7 +373,7 @@ def template_replicas_warnings(pcs: PCS, world: World) -> list[Warning]:
         if c.name in seen or c.name not in pcs.group_of_clique:
             continue
         for p in world.index("PodClique", N.L_PART_OF).get(pcs.name, ()):
-            if U.clique_of(pcs, p) is c and U.int_field(p.spec.get("replicas"), c.replicas) != c.replicas:
+            if U.clique_of(pcs, p) == c and U.int_field(p.spec.get("replicas"), c.replicas) != c.replicas:
                 seen.add(c.name)
                 out.append(Warning(
                     "TemplateReplicasIgnored",
