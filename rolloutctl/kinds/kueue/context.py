@@ -17,7 +17,9 @@ from ...core.model import Action, Obj
 from ...core.world import World
 from ..kuberay.api import L_CRD, L_NAME, RC, RS
 from ..kuberay.api import display as kr_display
-from .workload import RF, WL, created_at, display, owner_of
+from .constants import RF, WL
+from .workload import created_at, owner_of
+from .workload_names import display
 
 TOP, NESTED, LEGACY = "top-level", "nested", "legacy"
 MODELS = (TOP, NESTED, LEGACY)

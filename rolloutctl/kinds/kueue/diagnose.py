@@ -19,12 +19,17 @@ from ...core.world import World
 from ..kuberay.api import API as RAY_API
 from ..kuberay.api import HEAD_PENDING, RC, RS, head_phase
 from ..kuberay.api import display as kr_display
+from .clusterqueue import quota_of, usage
+from .constants import CQ, ELASTIC_GATE, KUEUE_API, QUEUE_LABEL, RF, WL
 from .context import LEGACY, NESTED, TOP, as_map, children, pod_counts_text
 from .elastic_job_ungater import gate_reason
+from .finish import finished
+from .flavorassigner import assign_flavors
+from .podset import counts, quantities, requests_of
+from .queue_manager import find_queue
 from .rayservice_controller import is_suspended
-from .workload import (CQ, ELASTIC_GATE, KUEUE_API, QUEUE_LABEL, RF, WL, admitted, assign_flavors, condition, counts,
-                       display, find_queue, finished, quantities, quota_of, quota_reserved, requests_of, usage,
-                       wl_pod_sets)
+from .workload import admitted, condition, quota_reserved, wl_pod_sets
+from .workload_names import display
 
 def quota_stuck(mode: str, workloads: Sequence[Obj], world: World, rs: Obj) -> Stuck | None:
     """A Workload of the RayService (``workloads``: all of them, oldest first) that is not

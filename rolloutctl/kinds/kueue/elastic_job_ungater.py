@@ -10,8 +10,13 @@ from __future__ import annotations
 from ...core.model import Obj
 from ...core.world import World
 from ..kuberay.api import RS
+from .constants import ELASTIC_GATE, WL
 from .context import LEGACY, MEM_UNGATED, as_list, as_map, children
-from .workload import ELASTIC_GATE, WL, admitted, build_pod_sets, counts, created_at, evicted, finished, owner_of, wl_pod_sets
+from .evict import evicted
+from .finish import finished
+from .podset import counts
+from .raycluster_common import build_pod_sets
+from .workload import admitted, created_at, owner_of, wl_pod_sets
 from .workloadslicing import is_elastic
 
 

@@ -14,7 +14,7 @@ from ...core.kind import LiveRead
 from ...core.model import Obj
 from ...core.quantity import parse_quantities
 from ..kuberay.live import live_reads as kuberay_reads
-from .workload import CQ, KUEUE_API, LQ, RF, WL
+from .constants import CQ, KUEUE_API, LQ, RF, WL
 
 
 def live_reads(desired: Obj) -> list[LiveRead]:

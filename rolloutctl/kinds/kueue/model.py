@@ -30,17 +30,20 @@ from ..kuberay.api import RC, RS
 from ..kuberay.model import RayServiceModel
 from . import rayservice_webhook
 from . import validation as kueue_validation
-from .context import LEGACY, MEM_CREATE, MEM_NOTES, MODELS, NESTED, TOP, as_map, children
+from .constants import CQ, KUEUE_KINDS, LQ, QUEUE_LABEL, RF, WL
+from .context import LEGACY, MEM_CREATE, MEM_NOTES, MEM_UNGATED, MODELS, NESTED, TOP, as_map, children
 from .controllers import run_pass
 from .diagnose import gated_stuck, quota_stuck, suspended_stuck
 from .elastic_job_ungater import gate_reason, ungate
+from .evict import evicted
+from .finish import finished
 from .observe import KUEUE_PREFIXES, carry_kueue_fields
 from .phases import kueue_phrase, phase_of, phase_title
+from .podset import quantities, requests_of
 from .provenance import not_modelled, operators
+from .raycluster_common import strip_cluster_injection
 from .rayservice_controller import is_suspended
-from .workload import (CQ, KUEUE_KINDS, LQ, QUEUE_LABEL, RF, WL, admitted, counts, created_at, evicted, finished,
-                       owner_of, quantities, quota_reserved, requests_of, strip_cluster_injection, wl_pod_sets,
-                       with_conditions)
+from .workload import admitted, created_at, owner_of, quota_reserved, with_conditions, wl_pod_sets
 
 APPLIED_KINDS = (CQ, LQ, RF, "WorkloadPriorityClass")
 
@@ -251,20 +254,24 @@ class KueueRayServiceModel:
         if rs is None:
             return self.kr.advance(desired, world, env)
         w = world
-        if w.memory.get(MEM_CREATE):
+        created = bool(w.memory.get(MEM_CREATE))
+        if created:
             w = w.with_memory(**{MEM_CREATE: False})
+        before = tuple(w.memory.get(MEM_UNGATED, ()))
         w = ungate(self.mode, w, rs)
-        w = self._release_foreign(w, desired)
-        changed = w is not world
+        ungated = tuple(w.memory.get(MEM_UNGATED, ())) != before
+        released = self._release_foreign(w, desired)
+        if released:
+            w = w.replace(put=released)
         prog = self.kr.advance(rs, w, env)
-        return Progress(prog.world, prog.waits, prog.progressed or changed)
+        return Progress(prog.world, prog.waits, prog.progressed or created or ungated or bool(released))
 
-    def _release_foreign(self, world: World, desired: Obj) -> World:
+    def _release_foreign(self, world: World, desired: Obj) -> list[Obj]:
         """Workloads of other jobs that were evicted: their jobs stop (not modelled) and the
-        reservation is cleared, as their own job reconciler would."""
+        reservation is cleared, as their own job reconciler would. Returns the Workloads
+        as they are after that."""
         put = []
         for w in world.of_kind(WL):
-            own = owner_of(w)
             if self._ours(w, desired, world) or not evicted(w) or not quota_reserved(w):
                 continue
             raw = copy.deepcopy(dict(w.raw))
@@ -275,8 +282,7 @@ class KueueRayServiceModel:
                                         "Admitted": ("False", "NoReservation", ""),
                                         "Requeued": ("True", "Preempted", "")})
             put.append(Obj(raw, w.file, w.line, w.lines))
-            del own
-        return world.replace(put=put) if put else world
+        return put
 
     def _ours(self, w: Obj, desired: Obj, world: World) -> bool:
         own = owner_of(w)

@@ -8,8 +8,8 @@ from typing import Any, Sequence
 
 from ...core.model import Action, Obj, Step, describe_actions
 from ..kuberay.api import RC, RS
+from .constants import WL
 from .context import as_map, pod_counts_text
-from .workload import WL
 
 
 def _kueue_only(step: Step) -> bool:

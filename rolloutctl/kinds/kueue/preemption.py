@@ -12,9 +12,15 @@ import copy
 from typing import Any
 
 from ...core.model import Obj
+from .clusterqueue import usage
+from .constants import ELASTIC_ANN, WL
 from .context import KueuePass, as_map
-from .workload import (ELASTIC_ANN, WL, assign_flavors, created_at, display, evicted, finished, priority_of,
-                       quota_reserved, slice_number, usage, wl_pod_sets, with_conditions)
+from .evict import evicted
+from .finish import finished
+from .flavorassigner import assign_flavors
+from .priority import priority_of
+from .workload import created_at, quota_reserved, with_conditions, wl_pod_sets
+from .workload_names import display, slice_number
 
 
 def preempt(p: KueuePass, w: Obj, q: Any, cq: str, used: dict, old: Obj | None, pinned: Any) -> bool:

@@ -11,8 +11,8 @@ import copy
 
 from ...core.model import Obj
 from ..kuberay.api import RC
+from .constants import QUEUE_LABEL
 from .context import RCW, KueuePass, rule
-from .workload import QUEUE_LABEL
 
 
 def default(p: KueuePass, rc: Obj) -> None:

@@ -12,15 +12,32 @@ RayClusters). The children are found by KubeRay's association labels.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from ...core.model import Obj
 from ...core.world import World
-from .context import RSC, TOP, KueuePass, as_map, children, pod_counts_text, rule
 from ..kuberay.api import RC
 from ..kuberay.conditions import is_true as kr_is_true
-from .workload import QUEUE_LABEL, PodSet, admitted, build_pod_sets, counts, display, finished, sum_pod_sets, wl_pod_sets
+from .constants import QUEUE_LABEL
+from .context import RSC, TOP, KueuePass, as_map, children, pod_counts_text, rule
+from .finish import finished
+from .podset import PodSet, counts
+from .raycluster_common import build_pod_sets
+from .workload import admitted, wl_pod_sets
+from .workload_names import display
 from .workloadslicing import is_elastic
+
+
+def sum_pod_sets(cluster_specs: Sequence[Mapping[str, Any]]) -> list[PodSet]:
+    """kueue[POC] ``RayService.PodSets`` (rayservice_controller.go @1828096a): the pod
+    sets of every child RayCluster, united by name with counts summed; the first
+    child's template wins for a shared name (a known limitation of the POC)."""
+    merged: dict[str, PodSet] = {}
+    for spec in cluster_specs:
+        for ps in build_pod_sets(spec):
+            cur = merged.get(ps.name)
+            merged[ps.name] = ps if cur is None else PodSet(cur.name, cur.count + ps.count, cur.template)
+    return list(merged.values())
 
 
 def is_suspended(mode: str, job: Obj) -> bool:

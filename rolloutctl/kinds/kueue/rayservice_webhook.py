@@ -14,9 +14,11 @@ from typing import Any
 from ...core.model import Action, Obj
 from ...core.world import World
 from ..kuberay.api import RS
+from .constants import ELASTIC_GATE, LQ, QUEUE_LABEL
 from .context import LEGACY, RSC, RSW, TOP, rule
+from .raycluster_common import cluster_templates
 from .rayservice_controller import cluster_spec, is_suspended, suspend
-from .workload import ELASTIC_GATE, LQ, QUEUE_LABEL, add_gate, cluster_templates
+from .util_pod import add_gate
 from .workloadslicing import is_elastic
 
 

@@ -13,18 +13,40 @@ Upstream: kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7, ``pkg/
 from __future__ import annotations
 
 import copy
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ...core.model import Obj
 from ..kuberay.api import RC, RS
+from .constants import (ELASTIC_ANN, JOB_UID_LABEL, KUEUE_API, PRIORITY_LABEL, QUEUE_LABEL, REPLACEMENT_ANN,
+                        SLICE_NAME_ANN, WL, WPC)
 from .context import (REC, RSC, TOP, KueuePass, as_list, as_map, children, display_rc, pod_counts_text,
                       rule)
+from .evict import evicted
+from .finish import finished
+from .podset import PodSet, counts, injected_pod_set_info, merge_into_template, quantities, requests_of
+from .raycluster_common import cluster_templates, strip_cluster_injection
 from .rayservice_controller import cluster_spec, is_active, is_suspended, pod_sets, suspend
-from .workload import (ELASTIC_ANN, PRIORITY_LABEL, QUEUE_LABEL, REPLACEMENT_ANN, SLICE_NAME_ANN, WL, WPC, PodSet,
-                       admitted, cluster_templates, condition, counts, display, evicted, finished,
-                       injected_pod_set_info, merge_into_template, owner_of, quantities, quota_reserved, requests_of,
-                       slice_number, strip_cluster_injection, wl_pod_sets, with_conditions, workload_name, workload_object)
+from .workload import admitted, condition, owner_of, quota_reserved, with_conditions, wl_pod_sets
+from .workload_names import display, slice_number, workload_name
 from .workloadslicing import ensure_workload_slices, is_elastic
+
+
+def workload_object(name: str, ns: str, owner: tuple[str, str], queue: str, pod_sets: Sequence[PodSet],
+                    priority: int, annotations: Mapping[str, str], now: int) -> dict:
+    """``jobframework.NewWorkload`` / ``ConstructWorkload`` (reconciler.go): owned by the job,
+    ``spec.queueName`` from the queue label. (Upstream adds the ``resource-in-use`` finalizer
+    and removes it when it releases the Workload; the model deletes the Workload at that
+    point instead.)"""
+    md: dict[str, Any] = {"name": name, "namespace": ns, "labels": {JOB_UID_LABEL: "<uid>"},
+                          "creationTimestamp": now,
+                          "ownerReferences": [{"apiVersion": "ray.io/v1", "kind": owner[0], "name": owner[1],
+                                               "controller": True}]}
+    if annotations:
+        md["annotations"] = dict(annotations)
+    return {"apiVersion": KUEUE_API, "kind": WL, "metadata": md,
+            "spec": {"queueName": queue, "priority": priority, "active": True,
+                     "podSets": [p.to_raw() for p in pod_sets]},
+            "status": {}}
 
 
 def equivalent_to_workload(job_sets: Sequence[PodSet], w: Obj) -> bool:

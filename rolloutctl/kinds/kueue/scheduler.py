@@ -12,11 +12,18 @@ import copy
 from collections.abc import Mapping
 
 from ...core.model import Obj
+from .clusterqueue import quota_of, usage
+from .constants import ELASTIC_ANN, REPLACEMENT_ANN, WL
 from .context import SCH, KueuePass, as_list, as_map, rule
+from .evict import evicted
+from .finish import finished
+from .flavorassigner import assign_flavors
+from .podset import counts, quantities, requests_of
 from .preemption import preempt
-from .workload import (ELASTIC_ANN, REPLACEMENT_ANN, WL, assign_flavors, condition, counts, created_at, display,
-                       evicted, find_queue, finished, priority_of, quantities, quota_of, quota_reserved, requests_of,
-                       slice_number, usage, wl_pod_sets, with_conditions)
+from .priority import priority_of
+from .queue_manager import find_queue
+from .workload import condition, created_at, quota_reserved, with_conditions, wl_pod_sets
+from .workload_names import display, slice_number
 
 
 def schedule(p: KueuePass) -> None:

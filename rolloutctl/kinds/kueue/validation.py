@@ -81,5 +81,5 @@ def validate(obj: Obj, old: Obj | None = None) -> list[Finding]:
         if _m(g).get("groupName") == "head":
             f(R_HEAD_NAME, ("spec", "rayClusterConfig", "workerGroupSpecs", i, "groupName"),
               f"the worker group name \"head\" is reserved for the head pod set ({R_HEAD_NAME.upstream})",
-              f"spec.rayClusterConfig.workerGroupSpecs[groupName=head].groupName")
+              "spec.rayClusterConfig.workerGroupSpecs[groupName=head].groupName")
     return out

@@ -11,9 +11,12 @@ from __future__ import annotations
 import copy
 
 from ...core.model import Obj
+from .constants import ELASTIC_ANN, REPLACEMENT_ANN, WL
 from .context import WSL, KueuePass, rule
-from .workload import (ELASTIC_ANN, REPLACEMENT_ANN, WL, PodSet, counts, evicted, quantities, quota_reserved,
-                       requests_of, slice_number, wl_pod_sets, with_conditions)
+from .evict import evicted
+from .podset import PodSet, counts, quantities, requests_of
+from .workload import quota_reserved, with_conditions, wl_pod_sets
+from .workload_names import slice_number
 
 
 def is_elastic(obj: Obj) -> bool:

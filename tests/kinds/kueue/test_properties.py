@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rolloutctl.core.quantity import parse_quantity
-from rolloutctl.kinds.kueue.workload import quota_reserved, requests_of, wl_pod_sets
+from rolloutctl.kinds.kueue.podset import requests_of
+from rolloutctl.kinds.kueue.workload import quota_reserved, wl_pod_sets
 
 from .helpers import edit, plan, queues, rs, rs_new_image
 

@@ -10,7 +10,9 @@ kuberay_test.go) for creation and the POC's upgrade walkthrough for the rest.
 
 from __future__ import annotations
 
-from rolloutctl.kinds.kueue.workload import admitted, finished, slice_number, wl_pod_sets
+from rolloutctl.kinds.kueue.finish import finished
+from rolloutctl.kinds.kueue.workload import admitted, wl_pod_sets
+from rolloutctl.kinds.kueue.workload_names import slice_number
 
 from .helpers import edit, plan, queues, queues_two, rs, rs_new_image
 
