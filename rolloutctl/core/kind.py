@@ -12,11 +12,15 @@ from .world import World
 
 @dataclass(frozen=True)
 class Progress:
-    """What the world did between two reconcile passes."""
+    """What the world did between two reconcile passes. ``ahead``: the next pass on
+    ``world`` as ``(actions, memory)``, when ``advance`` had to run it already (to know
+    whether anything would act before a timer fires); the driver uses it instead of
+    running that pass again. Only models with ``reconcile_pass`` set it."""
 
     world: World
     waits: tuple[str, ...] = ()
     progressed: bool = False
+    ahead: tuple[list[Action], Mapping[str, Any]] | None = None
 
 
 class KindModel(Protocol):
@@ -68,6 +72,10 @@ class KindModel(Protocol):
     #   operators(desired) -> [Operator]                    modelled operator versions, commits, gates
     #   not_modelled(desired, world) -> [Warning]           what the model leaves out that matters here
     #   idle_title(waits) -> str | None                     the title of a pass that only waits
+    #   reconcile_pass(desired, world) -> (actions, memory) ``reconcile`` plus the update of
+    #                                                       world memory the same pass leaves
+    #                                                       behind (e.g. how it requeues); the
+    #                                                       driver sets it with the actions
 
 
 @dataclass(frozen=True)

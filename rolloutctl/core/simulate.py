@@ -106,12 +106,22 @@ def _run(model: KindModel, desired: Obj, world: World, env: Environment, extra_w
     guard = _Guard()
     first_pass: Step | None = None
     first_open = True  # the immediate pass has not been seen yet
+    ahead: tuple[list[Any], Mapping[str, Any]] | None = None  # the next pass, when advance ran it
+    passes = getattr(model, "reconcile_pass", None)
     while True:
         collector.tick(world)
         stuck = guard.check(world)
         if stuck is not None:
             break
-        actions = model.reconcile(desired, world)
+        if ahead is not None:
+            actions, memory = ahead
+            ahead = None
+        elif passes is not None:
+            actions, memory = passes(desired, world)
+        else:
+            actions, memory = model.reconcile(desired, world), None
+        if memory:
+            world = world.with_memory(**memory)
         if actions and all(a.hidden for a in actions):
             world = world.apply(actions)
             continue
@@ -143,7 +153,7 @@ def _run(model: KindModel, desired: Obj, world: World, env: Environment, extra_w
                 first_pass = steps[-1]
             if on_step is not None and len(steps) % 50 == 0:
                 on_step(len(steps))
-            world = prog.world
+            world, ahead = prog.world, prog.ahead
             tracker.see(metrics)
             continue
         prog = model.advance(desired, world, env)
@@ -153,7 +163,7 @@ def _run(model: KindModel, desired: Obj, world: World, env: Environment, extra_w
                 first_open = False
                 first_pass = Step(1, _idle_title(model, prog.waits), (), prog.waits,
                                   _after(model, desired, prog.world), world.now if model.timed else None)
-            world = prog.world
+            world, ahead = prog.world, prog.ahead
             tracker.see(model.metrics(world))
             if steps and prog.waits:
                 # The world moved on its own: what the last step waited for grows.

@@ -104,16 +104,19 @@ class RayServiceModel:
         """What one ``Reconcile`` pass does (rayservice_controller.py)."""
         return self.run_pass(desired, world).actions
 
+    def reconcile_pass(self, desired: Obj, world: World) -> tuple[list[Action], dict[str, Any]]:
+        """One ``Reconcile`` pass: what it does, and how it ends as upstream requeues it
+        (``MEM_REQUEUE``), which the driver keeps in world memory for the next interval's
+        waits (world.py)."""
+        r = self.run_pass(desired, world)
+        return r.actions, {MEM_REQUEUE: outcome_text(r)}
+
     def pass_outcome(self, desired: Obj, world: World) -> str:
         """How a reconcile pass on ``world`` ends, as upstream requeues it: e.g. "waits for
         the head Pod of RayCluster X (updateHeadPodServeLabel: found 0 head); the pass
         returns an error: controller-runtime requeues with backoff" or "requeue in 2 s"
         (``ServiceDefaultRequeueDuration``)."""
         return outcome_text(self.run_pass(desired, world))
-
-    def with_requeue(self, desired: Obj, world: World) -> World:
-        """``world`` with how the pass it is handed to ends in its memory (``MEM_REQUEUE``)."""
-        return world.with_memory(**{MEM_REQUEUE: self.pass_outcome(desired, world)})
 
     def advance(self, desired: Obj, world: World, env: Environment) -> Progress:
         """The world between two passes (world.py)."""

@@ -25,7 +25,7 @@ from .conditions import find_condition
 from .decisions import (HASH_ANNOTATION, KUBERAY_VERSION_ANNOTATION, ignored_differences, is_cluster_spec_hash_equal,
                         is_zero_downtime_upgrade_enabled, strategy_name)
 from .spec import deletion_delay, incremental, managed_by_external_controller, serve_app_names
-from .world import dangling_clusters
+from .world import dangling_clusters, without_outcome
 
 
 def _m(v: Any) -> Mapping[str, Any]:
@@ -85,7 +85,7 @@ def observe(model: Any, desired: Obj | None, observed: Sequence[Obj], env: Envir
             timers[rc.name] = deletion_delay(target)
     world = with_deletion_timers(World({k: world.get(*k) for k in world.keys()}, 0, world.memory), timers)
     notes.extend(observe_warnings(model, target, world))
-    return model.with_requeue(target, world.with_memory(**{MEM_NOTES: tuple(notes)}))
+    return world.replace(memory={**without_outcome(world.memory), MEM_NOTES: tuple(notes)})
 
 
 def _settled(model: Any, prev: Obj) -> World:
@@ -97,7 +97,7 @@ def _settled(model: Any, prev: Obj) -> World:
     md["generation"] = int(md.get("generation") or 1)
     raw["metadata"] = md
     base = Obj(raw, prev.file, prev.line, prev.lines)
-    world = model.with_requeue(base, World([Obj(raw, prev.file, prev.line, prev.lines)]))
+    world = World([Obj(raw, prev.file, prev.line, prev.lines)])
     env = Environment(max_steps=200)
     box: list[World] = []
     probe = _Recorder(model, box)
@@ -193,7 +193,7 @@ def with_notes(model: Any, desired: Obj, world: World) -> World:
     """``world`` with the observation warnings of ``desired`` (for a world built elsewhere)."""
     keep = tuple(w for w in world.memory.get(MEM_NOTES, ()) if w.code in _LIVE_NOTES)
     notes = keep + tuple(observe_warnings(model, desired, world))
-    return model.with_requeue(desired, world.with_memory(**{MEM_NOTES: notes}))
+    return world.replace(memory={**without_outcome(world.memory), MEM_NOTES: notes})
 
 
 def observe_warnings(model: Any, desired: Obj, world: World) -> list[Warning]:

@@ -10,9 +10,9 @@ sighting) and Kubernetes owner-reference garbage collection. Pod start-up and Se
 deployment take one requeue per stage.
 
 How the pass before ended (controller-runtime's requeue, with what it waited for) is
-read from the world's memory (``MEM_REQUEUE``): each world handed to a pass carries it
-(written here for the next pass, and by ``observe`` for the first), and the pass's own
-writes keep it.
+read from the world's memory (``MEM_REQUEUE``): the pass writes it with its actions
+(``RayServiceModel.reconcile_pass``), and the world handed to the next pass starts
+without it.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from .api import (HEAD_NONE, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD, L_N
                   SA, SVC, cluster_requests, deletion_timers, desired_workers, display, head_phase, is_generated,
                   with_deletion_timers)
 from .conditions import is_true, set_condition
-from .reconciler import REQUEUE_2S, outcome_text
+from .reconciler import REQUEUE_2S, Reconciler, outcome_text
 from .spec import deletion_delay, incremental, managed_by_external_controller, upgrade_options
 from .status import initializing_deadline
 from .validation.utils_validation import ray_cluster_upgrade_options_error
@@ -40,6 +40,17 @@ def _m(v: Any) -> Mapping[str, Any]:
 
 def _l(v: Any) -> list[Any]:
     return v if isinstance(v, list) else []
+
+
+def without_outcome(memory: Mapping[str, Any]) -> dict[str, Any]:
+    """World memory without how a pass ended (``MEM_REQUEUE``): a world handed to a pass
+    does not know yet how that pass will end."""
+    return {**memory, MEM_REQUEUE: None}
+
+
+def _pass(p: Reconciler) -> tuple[list, dict[str, Any]]:
+    """A pass as ``RayServiceModel.reconcile_pass`` returns it."""
+    return p.actions, {MEM_REQUEUE: outcome_text(p)}
 
 
 class Advance:
@@ -67,27 +78,31 @@ class Advance:
         self.ray_cluster_controller()
         self.serve()
         changed = bool(self.put or self.remove)
-        w = self.w.replace(put=self.put.values(), remove=self.remove, now=self.w.now + REQUEUE)
+        # the pass before this interval ended as self.w's memory says; the next pass
+        # writes its own ending (RayServiceModel.reconcile_pass)
+        w = self.w.replace(put=self.put.values(), remove=self.remove, now=self.w.now + REQUEUE,
+                           memory=without_outcome(self.w.memory))
         w = self.schedule_deletion_timers(w)
         then = self.w.memory.get(MEM_REQUEUE) or REQUEUE_2S
         tail = () if then == REQUEUE_2S and self.waits else (then,)
         if not changed:
+            # whether the next pass acts decides if time skips to a timer: that pass is run
+            # here once and handed to the driver (Progress.ahead)
             ahead = self.m.run_pass(self.d, w)
-            w = w.with_memory(**{MEM_REQUEUE: outcome_text(ahead)})
             if ahead.actions:
-                return Progress(w, tuple(self.waits) + tail, True)
+                return Progress(w, tuple(self.waits) + tail, True, _pass(ahead))
             nxt = self.next_timed_event(w)
             if nxt is None:
-                return Progress(w, tuple(self.waits), False)
+                return Progress(w.with_memory(**_pass(ahead)[1]), tuple(self.waits), False)
             t = self.w.now + REQUEUE
             while t < nxt:
                 t += REQUEUE
-            w = self.m.with_requeue(self.d, World({k: w.get(*k) for k in w.keys()}, t, w.memory))
+            w = World({k: w.get(*k) for k in w.keys()}, t, w.memory)
             timer = "a timer (deletion delay, traffic interval or initializing timeout)"
             msg = (f"{then} until {timer} fires: the next pass that acts is at {t}s" if then == REQUEUE_2S
                    else f"{then}; {timer} brings the next pass that acts at {t}s")
-            return Progress(w, tuple(self.waits) or (msg,), True)
-        return Progress(self.m.with_requeue(self.d, w), tuple(self.waits) + tail, True)
+            return Progress(w, tuple(self.waits) or (msg,), True, _pass(self.m.run_pass(self.d, w)))
+        return Progress(w, tuple(self.waits) + tail, True)
 
     def garbage_collect(self) -> None:
         """Deletions finish unless a finalizer holds the object; a RayCluster takes its

@@ -28,6 +28,7 @@ from ...core.world import World, key_of
 from ..kuberay.api import API as RAY_API
 from ..kuberay.api import RC, RS
 from ..kuberay.model import RayServiceModel
+from ..kuberay.world import without_outcome
 from . import rayservice_webhook
 from . import validation as kueue_validation
 from .constants import CQ, KUEUE_KINDS, LQ, QUEUE_LABEL, RF, WL
@@ -133,9 +134,8 @@ class KueueRayServiceModel:
         # queues in the desired files are applied with the change
         world = world.replace(put=[q for q in self.queues if q.kind in APPLIED_KINDS])
         world = world.with_memory(**{MEM_NOTES: tuple(notes) + tuple(self._model_notes(desired, world))})
-        # how KubeRay's first pass ends, read on the world as Kueue hands it over (RayServiceModel.with_requeue)
-        rs = self._rs(desired, world)
-        return self.kr.with_requeue(rs, world) if rs is not None else world
+        # how KubeRay's pass ends is written by that pass (reconcile_pass)
+        return world.replace(memory=without_outcome(world.memory))
 
     def _settled(self, prev: Obj, queues: list[Obj], env: Environment) -> World:
         """The previous manifest planned from creation under the same Kueue model and the
@@ -229,22 +229,28 @@ class KueueRayServiceModel:
         return world.replace(put=put)
 
     def reconcile(self, desired: Obj, world: World) -> list[Action]:
+        return self.reconcile_pass(desired, world)[0]
+
+    def reconcile_pass(self, desired: Obj, world: World) -> tuple[list[Action], dict[str, Any]]:
+        """KubeRay's pass, then Kueue's; the world memory KubeRay's pass leaves (how it
+        requeues: ``RayServiceModel.reconcile_pass``)."""
         rs = self._rs(desired, world)
         if rs is None:
-            return []
+            return [], {}
         out: list[Action] = []
         w = world
         if w.memory.get(MEM_CREATE):
             a = rayservice_webhook.default(self.mode, rs, w)
             if a is not None:
-                return [a]  # the create request itself: stored mutated, before any controller sees it
-        kacts = self.kr.reconcile(rs, w)
+                # the create request itself: stored mutated, before any controller sees it
+                return [a], self.kr.reconcile_pass(rs, w)[1]
+        kacts, memory = self.kr.reconcile_pass(rs, w)
         if kacts:
             w = w.apply(self._real_payloads(kacts, w))
             out.extend(kacts)
         created = [a.uid or a.name for a in kacts if a.verb == "create" and a.kind == RC]
         out.extend(run_pass(self.mode, w, (desired.namespace, desired.name), created))
-        return out
+        return out, memory
 
     def _real_payloads(self, actions: list[Action], world: World) -> list[Action]:
         return actions

@@ -104,7 +104,8 @@ def steps(desired: dict, world: World, n: int, env: Environment | None = None) -
     guard = 0
     while done < n and guard < 1000:
         guard += 1
-        acts = m.reconcile(d, world)
+        acts, memory = m.reconcile_pass(d, world)
+        world = world.with_memory(**memory)
         if acts:
             world = world.apply(acts)
             done += 1
