@@ -20,6 +20,7 @@ A configuration is a plain frozen value handed to the model; nothing here is glo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
 #: The modelled commit and its date (``../shared/upstream/kuberay/SOURCE.md``).
@@ -29,7 +30,7 @@ MODELLED_COMMIT_DATE = "2026-08-19"
 MODELLED_KUBERAY_VERSION = "nightly"
 
 #: ``defaultFeatureGates`` (features.go) at the modelled commit.
-DEFAULT_FEATURE_GATES: Mapping[str, bool] = {
+DEFAULT_FEATURE_GATES: Mapping[str, bool] = MappingProxyType({
     "RayClusterStatusConditions": True,
     "RayJobDeletionPolicy": True,
     "RayMultiHostIndexing": True,
@@ -41,7 +42,7 @@ DEFAULT_FEATURE_GATES: Mapping[str, bool] = {
     "RayClusterMTLS": False,
     "RayClusterHistoryServer": False,
     "KubernetesWAS": False,
-}
+})
 
 #: Gates whose value changes what the RayService model predicts (the others are
 #: accepted and reported in the provenance, but change nothing the model shows).
@@ -49,10 +50,10 @@ GATES_MODELLED = ("RayServiceIncrementalUpgrade", "RayJobDeletionPolicy", "RayCl
                   "GCSFaultToleranceEmbeddedStorage", "RayClusterMTLS", "RayClusterHistoryServer")
 
 #: Operator environment variables the model reads, with what unset means.
-ENV_MODELLED: Mapping[str, str] = {
+ENV_MODELLED: Mapping[str, str] = MappingProxyType({
     "ENABLE_ZERO_DOWNTIME": "true",
     "ENABLE_RAY_HEAD_CLUSTER_IP_SERVICE": "false",
-}
+})
 
 
 class ConfigError(ValueError):

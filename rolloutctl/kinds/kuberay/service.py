@@ -14,6 +14,7 @@ the model fixes one).
 from __future__ import annotations
 
 import copy
+from types import MappingProxyType
 from typing import Any, Mapping
 
 from .operator import DEFAULT_CONFIG, OperatorConfig
@@ -29,7 +30,8 @@ APP_NAME = "app.kubernetes.io/name"
 CREATED_BY = "app.kubernetes.io/created-by"
 
 #: ``getDefaultPorts`` (constant.go port names and numbers)
-DEFAULT_PORTS = {"client": 10001, "gcs-server": 6379, "dashboard": 8265, "metrics": 8080, "serve": 8000}
+DEFAULT_PORTS: Mapping[str, int] = MappingProxyType(
+    {"client": 10001, "gcs-server": 6379, "dashboard": 8265, "metrics": 8080, "serve": 8000})
 METRICS_PORT_NAME, DEFAULT_METRICS_PORT = "metrics", 8080
 #: ``utils.DefaultServiceAppProtocol``
 DEFAULT_APP_PROTOCOL = "tcp"

@@ -59,7 +59,7 @@ def is_gateway_equal(existing: Mapping[str, Any] | None, desired: Mapping[str, A
     """``utils.IsGatewayEqual``: the same ``gatewayClassName`` and, listener by listener in
     order, the same ``name``, ``protocol`` and ``port`` (arguments are Gateway specs)."""
     if existing is None or desired is None:
-        return existing is desired
+        return existing is None and desired is None  # upstream: existing == desired, one of them nil
     if str(existing.get("gatewayClassName") or "") != str(desired.get("gatewayClassName") or ""):
         return False
     el, dl = _l(existing.get("listeners")), _l(desired.get("listeners"))
@@ -85,7 +85,7 @@ def is_http_route_equal(existing: Mapping[str, Any] | None, desired: Mapping[str
     backend, ``name``, ``namespace``, ``weight`` (unset = 1) and ``port`` (unset = 0).
     Nothing else (backend ``group``/``kind``, parent ``sectionName``, timeouts)."""
     if existing is None or desired is None:
-        return existing is desired
+        return existing is None and desired is None  # upstream: existing == desired, one of them nil
     if not _same_list(existing.get("hostnames"), desired.get("hostnames")):
         return False
     ep, dp = _l(existing.get("parentRefs")), _l(desired.get("parentRefs"))
