@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import copy
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.advice import OTHER, SURGE, Built, Dimension, StrategySpace
 from ...core.model import Obj

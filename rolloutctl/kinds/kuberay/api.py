@@ -17,7 +17,8 @@ generated name is shown as ``<rs>-<random>``.
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.model import Obj
 

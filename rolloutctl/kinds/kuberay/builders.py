@@ -15,7 +15,8 @@ world; submitting a config is an ``update`` of it.
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.model import Obj
 from . import service as ksvc

@@ -9,7 +9,8 @@ its spec is the live RayService's ``rayClusterConfig`` (the settled assumption).
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ...core.model import Change, Impact, Obj
 from .validation import controller_errors

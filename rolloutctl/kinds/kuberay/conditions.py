@@ -9,7 +9,8 @@ A status is a plain dict; times are model seconds.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 
 def _m(v: Any) -> Mapping[str, Any]:

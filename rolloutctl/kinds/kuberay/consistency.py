@@ -7,7 +7,8 @@ for the active and pending cluster statuses).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 
 def _m(v: Any) -> Mapping[str, Any]:

@@ -19,8 +19,8 @@ the RayService created and nobody edited, this gives the same answer.
 
 from __future__ import annotations
 
-import copy
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.model import Obj
 from .defaults import raycluster_spec_defaults
@@ -112,20 +112,37 @@ def is_cluster_spec_hash_equal(desired: Obj, cluster: Obj, partial: bool) -> boo
     """``isClusterSpecHashEqual`` (rayservice_controller.go). ``partial``: compare only the
     first N worker groups of the goal, N = the cluster's ``ray.io/num-worker-groups``
     (worker groups appended at the end). The live cluster's spec stands for its hash."""
-    live = ray_cluster_spec_for_hashing(cluster.spec)
-    goal_src = copy.deepcopy(dict(goal_cluster_spec(desired)))
+    goal, live = _hashing_forms(desired, cluster)
+    return _hash_equal(goal, live, cluster, partial)
+
+
+def _hashing_forms(desired: Obj, cluster: Obj) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``rayClusterSpecForHashing`` of the goal and of the live cluster."""
+    return ray_cluster_spec_for_hashing(goal_cluster_spec(desired)), ray_cluster_spec_for_hashing(cluster.spec)
+
+
+def _hash_equal(goal: Mapping[str, Any], live: Mapping[str, Any], cluster: Obj, partial: bool) -> bool:
+    """``isClusterSpecHashEqual`` on both hashing forms. Worker groups are reduced one by
+    one, so the form of the first N groups is the first N groups of the form."""
     if not partial:
-        return ray_cluster_spec_for_hashing(goal_src) == live
+        return goal == live
     n = cluster_num_worker_groups(cluster)
     if n < 0:
         return True  # upstream: an unparsable annotation counts as equal
-    groups = goal_src.get("workerGroupSpecs") or []
-    if len(groups) < n:
+    if len(_first_groups(goal, None).get("workerGroupSpecs") or ()) < n:
         return False
-    goal_src["workerGroupSpecs"] = list(groups[:n])
-    live_src = copy.deepcopy(dict(cluster.spec))
-    live_src["workerGroupSpecs"] = list((live_src.get("workerGroupSpecs") or [])[:n])
-    return ray_cluster_spec_for_hashing(goal_src) == ray_cluster_spec_for_hashing(live_src)
+    return _first_groups(goal, n) == _first_groups(live, n)
+
+
+def _first_groups(form: Mapping[str, Any], n: int | None) -> dict[str, Any]:
+    """A hashing form with only its first ``n`` worker groups (all: None); no groups
+    left means no ``workerGroupSpecs`` (empty values are dropped)."""
+    out = dict(form)
+    groups = out.pop("workerGroupSpecs", None)
+    kept = list(groups[:n]) if isinstance(groups, list) else []
+    if kept:
+        out["workerGroupSpecs"] = kept
+    return out
 
 
 def is_zero_downtime_upgrade_enabled(desired: Obj, cfg: OperatorConfig = DEFAULT_CONFIG) -> bool:
@@ -172,9 +189,10 @@ def should_update_cluster(desired: Obj, cluster: Obj | None, is_active: bool, up
             return False
         if cluster_kuberay_version(cluster, operator_version) != operator_version:
             return True
-    if is_cluster_spec_hash_equal(desired, cluster, False):
+    goal, live = _hashing_forms(desired, cluster)
+    if _hash_equal(goal, live, cluster, False):
         return False
-    return is_cluster_spec_hash_equal(desired, cluster, True)
+    return _hash_equal(goal, live, cluster, True)
 
 
 def should_prepare_new_cluster(desired: Obj, active: Obj | None, pending: Obj | None,
@@ -189,9 +207,10 @@ def should_prepare_new_cluster(desired: Obj, active: Obj | None, pending: Obj | 
         return True
     cluster = pending if pending is not None else active
     assert cluster is not None
-    if is_cluster_spec_hash_equal(desired, cluster, False):
+    goal, live = _hashing_forms(desired, cluster)
+    if _hash_equal(goal, live, cluster, False):
         return False
-    if is_cluster_spec_hash_equal(desired, cluster, True):
+    if _hash_equal(goal, live, cluster, True):
         return False
     return is_zero_downtime_upgrade_enabled(desired, cfg)
 

@@ -5,9 +5,10 @@ orders matter."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
-from ...core.diff import apply_crd_defaults
+import copy
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 
 def _pod_template_defaults(prefix: str) -> list[tuple[str, Any]]:
@@ -37,9 +38,52 @@ RAYSERVICE_CRD_DEFAULTS: tuple[tuple[str, Any], ...] = (
 )
 
 
+def fill_crd_defaults(tree: dict, table: Sequence[tuple[str, Any]]) -> dict:
+    """``tree`` with structural-schema defaults filled in, in place, as the API server
+    does on write and on read. ``table`` rows are ``(pattern, value)``; a pattern is a
+    dotted path where ``[]`` means every item of a list, e.g.
+    ``spec.rayClusterConfig.workerGroupSpecs[].replicas``. A default is set only where
+    its parent object exists and the field is absent (or null)."""
+    for pattern, value in table:
+        _fill(tree, pattern.replace("[]", ".[]").split("."), value)
+    return tree
+
+
+def _fill(cur: Any, parts: list[str], value: Any) -> None:
+    head, rest = parts[0], parts[1:]
+    if head == "[]":
+        if isinstance(cur, list):
+            for item in cur:
+                _fill(item, rest, value)
+        return
+    if not isinstance(cur, dict):
+        return
+    if not rest:
+        if cur.get(head) is None:
+            cur[head] = json.loads(json.dumps(value))
+        return
+    _fill(cur.get(head), rest, value)
+
+
+def apply_crd_defaults(raw: Mapping[str, Any], table: Sequence[tuple[str, Any]]) -> dict:
+    """A deep copy of ``raw`` with the defaults of ``table`` (``fill_crd_defaults``)."""
+    return fill_crd_defaults(copy.deepcopy(dict(raw)), table)
+
+
+def _tree(v: Any) -> Any:
+    """A copy of a JSON tree (dicts and lists copied, values shared), as the API server
+    holds it: YAML aliases become separate copies."""
+    if isinstance(v, dict):
+        return {k: _tree(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_tree(x) for x in v]
+    return v
+
+
 def raycluster_spec_defaults(spec: Mapping[str, Any]) -> dict:
-    """A RayCluster spec with its CRD defaults (both sides of a cluster comparison)."""
-    return apply_crd_defaults(spec, RAYCLUSTER_SPEC_DEFAULTS)
+    """A copy of a RayCluster spec with its CRD defaults (both sides of a cluster
+    comparison)."""
+    return fill_crd_defaults({k: _tree(x) for k, x in spec.items()}, RAYCLUSTER_SPEC_DEFAULTS)
 
 
 def rayservice_crd_defaults(raw: Mapping[str, Any]) -> dict:

@@ -9,7 +9,8 @@ Upstream (ray-project/kuberay @ feeaf72f): ``rayservice_controller.go``
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.environment import Environment, add
 from ...core.model import STUCK_INSUFFICIENT_CAPACITY, STUCK_NEVER_READY, Obj, ObjectRef, Stuck

@@ -15,7 +15,8 @@ themselves are built in ``builders.py``.
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.model import Obj
 from . import service as ksvc

@@ -21,7 +21,8 @@ State upstream keeps in memory lives in the world: the serve-config cache (the
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ...core.environment import Environment, add
 from ...core.kind import Progress

@@ -12,7 +12,8 @@ Each function takes the model (its operator configuration and version) first.
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ...core.environment import Environment
 from ...core.model import Obj, Stuck, Warning

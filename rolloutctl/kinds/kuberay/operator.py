@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 #: The modelled commit and its date (``../shared/upstream/kuberay/SOURCE.md``).
 MODELLED_COMMIT = "feeaf72facab4881ba2b179248bb67315634e229"

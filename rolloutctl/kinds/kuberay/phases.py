@@ -6,7 +6,8 @@ old cluster deleted. Display names only: nothing here decides what the operator 
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ...core.model import Obj, Step, describe_actions
 

@@ -24,7 +24,8 @@ Modelling decisions (also in docs/kuberay.md):
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.model import Obj
 from . import service as ksvc
@@ -239,9 +240,9 @@ def update_serve_deployment(r: Reconciler, cluster: Obj, config: str) -> None:
             tc = a.get("targetCapacity")
         elif cluster.name == p.get("rayClusterName") and p.get("targetCapacity") is not None:
             tc = p.get("targetCapacity")
-    payload = sa_object(r.ns, cluster.name, config, tc,
-                        {n: {"status": "DEPLOYING"} for n in serve_app_names(config)})
-    fields: dict[str, Any] = {"serveConfigV2": "submitted", "applications": serve_app_names(config)}
+    names = serve_app_names(config)
+    payload = sa_object(r.ns, cluster.name, config, tc, {n: {"status": "DEPLOYING"} for n in names})
+    fields: dict[str, Any] = {"serveConfigV2": "submitted", "applications": names}
     if tc is not None:
         fields["targetCapacity"] = tc
     r.act("update", SA, cluster.name, "submit serveConfigV2 to the cluster's dashboard (the cached config "

@@ -16,7 +16,8 @@ Gateway (``incremental_upgrade.reconcile_gateway``).
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.model import Action, Obj
 from ...core.world import World

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import copy
 from types import MappingProxyType
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .operator import DEFAULT_CONFIG, OperatorConfig
 from .validation.util import is_incremental_upgrade_enabled

@@ -11,7 +11,8 @@ Upstream (ray-project/kuberay @ feeaf72f): ``ray-operator/controllers/ray/utils/
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import yaml
 

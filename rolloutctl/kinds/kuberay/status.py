@@ -12,7 +12,8 @@ Upstream: ``ray-operator/controllers/ray/rayservice_controller.go`` of ray-proje
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.model import Obj
 from .api import HEAD_READY, L_CLUSTER, RC, SA, SVC, head_phase

@@ -8,7 +8,8 @@ every owned object is gone) and ``deleteRayServiceOwnedResources``.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .api import GW, RC, ROUTE, SVC, gateway_name, route_name
 from .conditions import is_true, remove_condition, set_condition

@@ -15,7 +15,8 @@ the API server or a Gateway implementation fills in (listener ``allowedRoutes``,
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 #: ``utils.KubeRayController``
 KUBERAY_CONTROLLER = "ray.io/kuberay-operator"

@@ -18,7 +18,8 @@ without it.
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.environment import Environment, add
 from ...core.kind import Progress

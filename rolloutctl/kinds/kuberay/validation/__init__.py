@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 from types import MappingProxyType
-from typing import Mapping
+from collections.abc import Mapping
 
 from ....core.model import Finding, Obj
 from ..operator import DEFAULT_CONFIG, OperatorConfig

@@ -9,7 +9,7 @@ Upstream (ray-project/kuberay @ feeaf72f): ``ray-operator/apis/ray/v1/rayservice
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from ....core.model import Obj
 from .rules import R_GROUP_NAMES, R_MANAGED_BY, R_SERVE_PORT, Ctx

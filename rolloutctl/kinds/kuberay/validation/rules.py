@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from ....core.model import Finding, Obj
 from ..operator import DEFAULT_CONFIG, OperatorConfig

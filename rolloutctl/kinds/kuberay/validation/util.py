@@ -13,7 +13,8 @@ Upstream (ray-project/kuberay @ feeaf72f): ``ray-operator/controllers/ray/utils/
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ....core.go_time import parse_duration_seconds
 from ....core.model import Obj

@@ -15,7 +15,8 @@ adds findings to a ``rules.Ctx``.
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ....core.go_time import parse_duration_seconds
 from .rules import (R_AUTH, R_AUTOSCALER_ENV, R_AUTOSCALER_OPTS, R_DELETION_DELAY, R_FT_BACKEND, R_FT_BOTH,
