@@ -229,7 +229,7 @@ def test_the_registry_lists_every_operator_package():
 
     assert {d.operator for d in KINDS} == set(KIND_DEPENDS)
     refs = ("defaults", "model", "validate", "rules", "classify", "live_reads", "pod_templates", "pod_budget",
-            "check_options", "capacity_reads", "capacity_limits", "read_schemas")
+            "check_options", "capacity_reads", "capacity_limits", "read_schemas", "advise")
     for d in KINDS:
         assert isinstance(d, KindDescriptor)
         for part in refs:

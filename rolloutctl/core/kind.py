@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence
 
 from .environment import Environment
-from .model import Action, Finding, Impact, Change, Obj, Stuck, Warning
+from .model import Action, Finding, Obj, Stuck, Warning
 from .world import World
+
+if TYPE_CHECKING:  # diff's vocabulary (core.results) is not imported by a plan
+    from .results import Change, Impact
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,8 @@ class OptionError(ValueError):
 
 
 def resolve(ref: str | None) -> Any:
-    """The object a ``"package.module:attribute"`` reference names (None for None).
+    """The object a ``"package.module:attribute"`` reference names (the module itself
+    for ``"package.module"``; None for None).
     Descriptors name their parts this way so that listing the kinds imports none of
     their rules: a command imports only the parts it uses, when it uses them."""
     if not ref:
@@ -126,7 +130,7 @@ def resolve(ref: str | None) -> Any:
     from importlib import import_module
 
     mod, _, attr = ref.partition(":")
-    return getattr(import_module(mod), attr)
+    return getattr(import_module(mod), attr) if attr else import_module(mod)
 
 
 @dataclass(frozen=True)
@@ -152,7 +156,8 @@ class KindDescriptor:
     any model runs); ``check_options`` ``model options -> None``, raising
     ``OptionError``; ``read_schemas`` the ``{(group, kind): JSON Schema}`` of what the
     model reads of observed objects of its own kinds (``core.read_schemas``), which
-    admission checks.
+    admission checks; ``advise`` the module (``"package.module"``) behind the model's
+    advise hooks, so that a plan does not import them.
 
     An *integration* (``option`` set) is an operator that acts on another operator's
     kind (``group``/``kind``): its ``validate`` and ``rules`` apply to every object of
@@ -185,6 +190,9 @@ class KindDescriptor:
     pod_budget: str | None = None
     check_options: str | None = None
     read_schemas: str | None = None
+    #: the module of the model's advise hooks (``advice_spaces``, ``rolls_out``, ...),
+    #: imported only by ``advise``
+    advise: str | None = None
     option: str = ""
     capacity_reads: str | None = None
     capacity_limits: str | None = None

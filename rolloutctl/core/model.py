@@ -1,5 +1,6 @@
 """The shared vocabulary: object references, the read-only object view, and every
-value a command produces (actions, steps, plans, findings, changes, impacts).
+value a command produces (actions, steps, plans, findings; the comparisons, lint
+reports, changes and impacts of ``core.results``, importable from here too).
 
 Everything here is pure data. Renderers consume these types and nothing else;
 ``to_dict`` gives the JSON contract shape (camelCase keys, CONTRACT.md).
@@ -10,7 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-API_VERSION = "rolloutctl.dev/v1alpha1"
+from .api_version import API_VERSION
+
+#: what ``plan --compare``, ``lint`` and ``diff`` return lives in ``core.results`` (a plan
+#: does not import it); these names are still importable from here
+_RESULTS = frozenset({"ComparisonRow", "Comparison", "LintReport", "Change", "Impact", "EFFECTS", "ObjectDiff",
+                      "Diff"})
 
 # Stuck reasons of CONTRACT.md; kinds may add more specific codes (documented in docs/).
 STUCK_INSUFFICIENT_CAPACITY = "InsufficientCapacity"
@@ -357,47 +363,6 @@ class Plan:
         }
 
 
-@dataclass(frozen=True)
-class ComparisonRow:
-    strategy: str
-    outcome: str
-    stuck: Stuck | None
-    steps: int
-    min_ready_pods: int
-    peak_pods: int
-    peak: Mapping[str, str]
-    #: the plans behind the row, in order (a strategy may take several), for charts;
-    #: not part of the JSON contract
-    plans: tuple["Plan", ...] = field(default=(), compare=False, repr=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "strategy": self.strategy,
-            "outcome": self.outcome,
-            "stuck": self.stuck.to_dict() if self.stuck else None,
-            "steps": self.steps,
-            "minReadyPods": self.min_ready_pods,
-            "peakPods": self.peak_pods,
-            "peak": dict(self.peak),
-        }
-
-
-@dataclass(frozen=True)
-class Comparison:
-    target: ObjectRef
-    rows: tuple[ComparisonRow, ...]
-    warnings: tuple[Warning, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "apiVersion": API_VERSION,
-            "kind": "Comparison",
-            "target": self.target.to_dict(),
-            "rows": [r.to_dict() for r in self.rows],
-            "warnings": [w.to_dict() for w in self.warnings],
-        }
-
-
 # --------------------------------------------------------------------------- lint
 
 
@@ -433,100 +398,13 @@ class Finding:
         return d
 
 
-@dataclass(frozen=True)
-class LintReport:
-    files: int
-    objects: int
-    findings: tuple[Finding, ...]
-    #: findings left out by the repository configuration's ``ignore:`` entries
-    ignored: int = 0
-    #: findings left out because the ``--baseline`` report already had them
-    baselined: int = 0
+def __getattr__(name: str) -> Any:
+    """``core.results``' names, imported on first use (start-up: a plan needs none)."""
+    if name in _RESULTS:
+        from . import results
 
-    def to_dict(self) -> dict[str, Any]:
-        errors = sum(1 for f in self.findings if f.severity == "error")
-        summary: dict[str, int] = {"errors": errors, "warnings": len(self.findings) - errors}
-        if self.ignored:
-            summary["ignored"] = self.ignored
-        if self.baselined:
-            summary["baselined"] = self.baselined
-        return {
-            "apiVersion": API_VERSION,
-            "kind": "LintReport",
-            "files": self.files,
-            "objects": self.objects,
-            "findings": [f.to_dict() for f in self.findings],
-            "summary": summary,
-        }
-
-
-# --------------------------------------------------------------------------- diff
-
-
-@dataclass(frozen=True)
-class Change:
-    path: str
-    op: str  # add | remove | replace
-    old: Any = None
-    new: Any = None
-    file: str = ""
-    line: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        d = {"path": self.path, "op": self.op, "old": self.old, "new": self.new}
-        if self.file:
-            d["file"] = self.file
-            d["line"] = self.line
-        return d
-
-
-@dataclass(frozen=True)
-class Impact:
-    effect: str  # none | in-place | scale | rollout | recreate | teardown | ignored | rejected
-    message: str
-    paths: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"effect": self.effect, "message": self.message, "paths": list(self.paths)}
-
-
-EFFECTS = ("none", "in-place", "scale", "rollout", "recreate", "teardown", "ignored", "rejected")
-
-
-@dataclass(frozen=True)
-class ObjectDiff:
-    target: ObjectRef
-    status: str  # added | removed | changed | unchanged
-    changes: tuple[Change, ...] = ()
-    impact: tuple[Impact, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "target": self.target.to_dict(),
-            "status": self.status,
-            "changes": [c.to_dict() for c in self.changes],
-            "impact": [i.to_dict() for i in self.impact],
-        }
-
-
-@dataclass(frozen=True)
-class Diff:
-    objects: tuple[ObjectDiff, ...]
-    #: changes left out by the repository configuration's ``ignore:`` entries
-    ignored: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        counts = {"added": 0, "removed": 0, "changed": 0, "unchanged": 0}
-        for o in self.objects:
-            counts[o.status] += 1
-        if self.ignored:
-            counts["ignored"] = self.ignored
-        return {
-            "apiVersion": API_VERSION,
-            "kind": "Diff",
-            "objects": [o.to_dict() for o in self.objects],
-            "summary": counts,
-        }
+        return getattr(results, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def sorted_refs(refs: Iterable[ObjectRef]) -> tuple[ObjectRef, ...]:

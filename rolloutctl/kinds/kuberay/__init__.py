@@ -26,5 +26,7 @@ KIND = KindDescriptor(
     pod_templates=_P + "manifest:pod_templates",
     check_options=_P + "options:check_options",
     read_schemas=_P + "read_schemas:READ_SCHEMAS",
+    # the model's advise hooks (RayServiceModel.advice_spaces, rolls_out): only advise imports them
+    advise=_P + "advise",
     upstream="ray-operator/config/crd/bases/ray.io_rayservices.yaml",
 )

@@ -22,13 +22,13 @@ State upstream keeps in memory lives in the world: the serve-config cache (the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.environment import Environment, add
 from ...core.kind import Progress
-from ...core.model import Action, Change, Finding, Impact, Obj, Stuck, Warning
+from ...core.model import Action, Finding, Obj, Stuck, Warning
 from ...core.world import World
-from . import advise, classify, defaults, phases, provenance
+from . import KIND, defaults, phases, provenance
 from .api import (API, FINALIZER, HEAD_NONE, HEAD_READY, HEAD_STARTING, L_CLUSTER, MEM_NOTES, MEM_REQUEUE, RC, ROUTE, RS, SVC,
                   cluster_requests, desired_workers, display, head_phase, route_name)
 from .conditions import find_condition, is_true
@@ -45,6 +45,9 @@ from .status import is_initializing_timeout
 from .suspend import suspend_is_operative
 from .validation import first_error, rejected_at_admission, validate
 from .world import Advance
+
+if TYPE_CHECKING:  # diff's vocabulary: a plan does not import it
+    from ...core.results import Change, Impact
 
 
 def _m(v: Any) -> Mapping[str, Any]:
@@ -245,14 +248,14 @@ class RayServiceModel:
         return defaults.rayservice_order_matters(list_path)
 
     def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]:
-        return classify.classify(changes, desired, live, self.version, self.config)
+        return KIND.load("classify")(changes, desired, live, self.version, self.config)
 
-    # -- advise (kinds/kuberay/advise.py) -----------------------------------------------
+    # -- advise (kinds/kuberay/advise.py, through KIND.advise: a plan does not import it) --
     floor_goal = "the service keeps serving"
     floor_text = "the service stops serving (no RayCluster receives traffic)"
 
     def advice_spaces(self, desired: Obj, old: Obj | None) -> list:
-        return advise.advice_spaces(desired, old)
+        return KIND.load("advise").advice_spaces(desired, old)
 
     def floor_deficit(self, desired: Obj, world: World) -> int:
         """The default floor: the service keeps serving (one serving cluster)."""
@@ -264,4 +267,4 @@ class RayServiceModel:
     def rolls_out(self, desired: Obj, world: World) -> tuple[str, str] | None:
         rs = self._rs(desired, world)
         name = _m((rs.status if rs else {}).get("activeServiceStatus")).get("rayClusterName") or ""
-        return advise.rolls_out(desired, world, world.get(RC, desired.namespace, name))
+        return KIND.load("advise").rolls_out(desired, world, world.get(RC, desired.namespace, name))
