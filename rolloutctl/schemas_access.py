@@ -5,21 +5,26 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 
 def _path(name: str) -> Path | None:
     fname = f"{name}.schema.json"
-    try:
-        p = resources.files("rolloutctl.schemas").joinpath(fname)
+    here = Path(__file__).resolve().parent
+    # the package's own directory (an installed wheel), then the checkout's schemas/
+    for p in (here / "schemas" / fname, here.parent / "schemas" / fname):
         if p.is_file():
-            return Path(str(p))
+            return p
+    try:  # a package that is not a directory (a zip): importlib.resources (costly to import)
+        from importlib import resources
+
+        r = resources.files("rolloutctl.schemas").joinpath(fname)
+        if r.is_file():
+            return Path(str(r))
     except (ModuleNotFoundError, FileNotFoundError):
         pass
-    local = Path(__file__).resolve().parent.parent / "schemas" / fname
-    return local if local.is_file() else None
+    return None
 
 
 def schema_text(name: str) -> str | None:

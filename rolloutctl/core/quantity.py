@@ -13,6 +13,7 @@ from typing import Mapping
 _BIN = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
 _DEC = {"n": Fraction(1, 10**9), "u": Fraction(1, 10**6), "m": Fraction(1, 1000), "": 1,
         "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18}
+_WHOLE = {k: v for k, v in _DEC.items() if isinstance(v, int)}
 _RE = re.compile(r"^([+-]?(?:\d+\.?\d*|\.\d+))(?:(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)|[eE]([+-]?\d+))?$")
 
 
@@ -33,8 +34,16 @@ def parse_quantity(value: object) -> int:
     m = _RE.match(value.strip())
     if not m:
         raise QuantityError(f"not a Kubernetes quantity: {value!r}")
-    num = Fraction(m.group(1))
-    suf, exp = m.group(2), m.group(3)
+    digits, suf, exp = m.group(1), m.group(2), m.group(3)
+    if exp is None and digits.isdigit():
+        # a whole number with a suffix of whole milli-units (most quantities): exact in integers
+        if suf in _BIN:
+            return int(digits) * _BIN[suf] * 1000
+        if suf == "m":
+            return int(digits)
+        if suf in _WHOLE:
+            return int(digits) * _WHOLE[suf] * 1000
+    num = Fraction(digits)
     if exp is not None:
         mult: Fraction | int = Fraction(10) ** int(exp)
     elif suf in _BIN:
@@ -95,8 +104,16 @@ def _parse_exact(value: object) -> tuple[Fraction, str]:
     m = _RE.match(value)
     if not m:
         raise QuantityError(f"not a Kubernetes quantity: {value!r}")
-    num = Fraction(m.group(1))
-    suf, exp = m.group(2), m.group(3)
+    digits, suf, exp = m.group(1), m.group(2), m.group(3)
+    if exp is None and digits.isdigit():
+        # a whole number with a suffix of whole milli-units (most quantities): exact in integers
+        if suf in _BIN:
+            return int(digits) * _BIN[suf] * 1000
+        if suf == "m":
+            return int(digits)
+        if suf in _WHOLE:
+            return int(digits) * _WHOLE[suf] * 1000
+    num = Fraction(digits)
     if exp is not None:
         amount, fmt = num * Fraction(10) ** int(exp), "DecimalExponent"
     elif suf in _BIN:

@@ -42,12 +42,12 @@ CLUSTER_IGNORED = ("suspend", "upgradeStrategy")
 
 
 def _m(v: Any) -> Mapping[str, Any]:
-    return v if isinstance(v, Mapping) else {}
+    return v if isinstance(v, dict) or isinstance(v, Mapping) else {}  # dict first: the common case, cheaper
 
 
 def _prune(v: Any) -> Any:
     """Drop None, empty mappings, empty lists and empty strings (omitempty on both sides)."""
-    if isinstance(v, Mapping):
+    if isinstance(v, dict) or isinstance(v, Mapping):
         out = {}
         for k, x in v.items():
             px = _prune(x)

@@ -51,7 +51,7 @@ if TYPE_CHECKING:  # diff's vocabulary: a plan does not import it
 
 
 def _m(v: Any) -> Mapping[str, Any]:
-    return v if isinstance(v, Mapping) else {}
+    return v if isinstance(v, dict) or isinstance(v, Mapping) else {}  # dict first: the common case, cheaper
 
 
 def _l(v: Any) -> list[Any]:
