@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+
 import jsonschema
 import yaml
 
 from rolloutctl.schemas_access import schema
-from tests.conftest import SAMPLES, write
+from tests.conftest import REPO, SAMPLES, rolloutctl_argv, rolloutctl_env, write
 
 OLD = str(SAMPLES / "rayservice-text-ml.yaml")
 NEW = str(SAMPLES / "rayservice-text-ml-new-image.yaml")
@@ -68,3 +71,28 @@ def test_plan_kuberay_version_option(cli, tmp_path):
     r = cli("plan", OLD, "--observed", OLD, "--kuberay-version", "v1.5.0", "-o", "json")
     assert r.exit_code == 0, r.stderr
     assert r.json()["outcome"] == "noop"
+
+
+#: what a plain RayService plan with JSON output has no use for: terminal rendering
+#: (rich), other JSON Schema engines and the diff engine, advise, diff and lint's
+#: vocabulary and machinery, the Kueue and Grove models
+NOT_FOR_A_PLAN = {
+    "rich", "jsonschema", "deepdiff", "zipfile",
+    "rolloutctl.core.advice", "rolloutctl.core.results", "rolloutctl.core.diff", "rolloutctl.advise",
+    "rolloutctl.kinds.kuberay.advise", "rolloutctl.kinds.kuberay.classify", "rolloutctl.kinds.kueue.model",
+    "rolloutctl.kinds.grove.model", "rolloutctl.lint.registry", "rolloutctl.render.plan_table",
+    "rolloutctl.render.console",
+}
+
+
+def test_a_rayservice_json_plan_imports_only_what_it_uses():
+    """Start-up is most of a RayService plan's time: `plan ... -o json` of the bundled
+    rollout imports none of the modules a plan does not use (advise, diff, lint, Kueue,
+    Grove's model, terminal rendering), and the plan still comes out."""
+    p = subprocess.run([*rolloutctl_argv("-X", "importtime"), "plan", "samples/rayservice-text-ml-new-image.yaml",
+                        "--observed", "samples/rayservice-text-ml.yaml", "-o", "json"],
+                       cwd=REPO, capture_output=True, text=True, env=rolloutctl_env())
+    assert p.returncode == 0 and json.loads(p.stdout)["outcome"] == "converged"
+    imported = {line.split("|")[-1].strip() for line in p.stderr.splitlines() if "|" in line}
+    assert "rolloutctl.kinds.kuberay.rayservice_controller" in imported  # the log is read right
+    assert not {m for m in imported if m in NOT_FOR_A_PLAN or m.split(".")[0] in NOT_FOR_A_PLAN}
