@@ -104,16 +104,8 @@ def _parse_exact(value: object) -> tuple[Fraction, str]:
     m = _RE.match(value)
     if not m:
         raise QuantityError(f"not a Kubernetes quantity: {value!r}")
-    digits, suf, exp = m.group(1), m.group(2), m.group(3)
-    if exp is None and digits.isdigit():
-        # a whole number with a suffix of whole milli-units (most quantities): exact in integers
-        if suf in _BIN:
-            return int(digits) * _BIN[suf] * 1000
-        if suf == "m":
-            return int(digits)
-        if suf in _WHOLE:
-            return int(digits) * _WHOLE[suf] * 1000
-    num = Fraction(digits)
+    num = Fraction(m.group(1))
+    suf, exp = m.group(2), m.group(3)
     if exp is not None:
         amount, fmt = num * Fraction(10) ** int(exp), "DecimalExponent"
     elif suf in _BIN:
