@@ -127,11 +127,23 @@ def test_grove_termination_delay_is_read_as_go_reads_it(delay, ok):
     assert ("GV023" not in _grove_rules(delay)) is ok
 
 
-@pytest.mark.parametrize("timeout,ok", [("5m", True), ("300", True), ("-5m", False), (" 5m", False),
-                                        ("3000000h", False), ("\u0665m", False)])
+@pytest.mark.parametrize("timeout,ok", [("5m", True), ("300", True), ("0300", True), ("-5m", False), (" 5m", False),
+                                        ("3000000h", False), ("\u0665m", False), (" 300", False), ("\u0663\u0660\u0660", False),
+                                        ("9223372036854775808", False), ("0", False), ("-3", False)])
 def test_kuberay_initializing_timeout_is_read_as_go_reads_it(timeout, ok):
+    """``validateInitializingTimeout``: a Go duration (``time.ParseDuration``), else integer
+    seconds (``strconv.Atoi``), positive; neither trims nor reads other digits."""
     from rolloutctl.kinds.kuberay.validation import validate
     from tests.kinds.kuberay.helpers import base, edit, obj
 
     raw = edit(base(), lambda d: d["metadata"].__setitem__("annotations", {"ray.io/initializing-timeout": timeout}))
     assert ("RS003" not in {f.rule for f in validate(obj(raw))}) is ok
+
+
+@pytest.mark.parametrize("timeout,seconds", [("5m", 300.0), ("300", 300.0), ("1.5h", 5400.0), (" 300", None),
+                                             ("5m ", None), ("\u0665m", None), ("", None), (None, None)])
+def test_kuberay_get_initializing_timeout(timeout, seconds):
+    """``getInitializingTimeout``: what the model waits for before InitializingTimeout."""
+    from rolloutctl.kinds.kuberay.validation.util import parse_initializing_timeout
+
+    assert parse_initializing_timeout(timeout) == seconds

@@ -1,7 +1,7 @@
 """What KubeRay's validation reads of a RayService, and the helpers of ``utils/util.go``
 it calls: the names and annotations it checks, the initializing timeout (a Go duration,
-``core.go_time``) and versions, autoscaling and the incremental-upgrade switch, the
-groups of a cluster spec.
+``core.go_time``, or integer seconds, ``core.go_strconv``) and versions, autoscaling and
+the incremental-upgrade switch, the groups of a cluster spec.
 
 Upstream (ray-project/kuberay @ feeaf72f): ``ray-operator/controllers/ray/utils/util.go``
 ``IsAutoscalingEnabled``, ``IsAutoscalingV2Enabled``, ``IsIncrementalUpgradeEnabled``;
@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ....core.go_strconv import atoi
 from ....core.go_time import parse_duration_seconds
 from ....core.model import Obj
 from ..operator import DEFAULT_CONFIG, OperatorConfig
@@ -47,8 +48,9 @@ def parse_initializing_timeout(value: Any) -> float | None:
     d = parse_duration_seconds(value)
     if d is not None:
         return d
-    if re.fullmatch(r"[-+]?\d+", value.strip()):
-        return float(int(value))
+    seconds = atoi(value)
+    if seconds is not None:
+        return float(seconds)
     return None
 
 

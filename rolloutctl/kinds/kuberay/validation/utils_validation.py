@@ -14,10 +14,10 @@ adds findings to a ``rules.Ctx``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
+from ....core.go_strconv import atoi
 from ....core.go_time import parse_duration_seconds
 from .rules import (R_AUTH, R_AUTOSCALER_ENV, R_AUTOSCALER_OPTS, R_DELETION_DELAY, R_FT_BACKEND, R_FT_BOTH,
                     R_FT_CONFLICT, R_GROUP_LABELS, R_GROUP_RESOURCES, R_HEAD_CONTAINER,
@@ -57,8 +57,9 @@ def validate_initializing_timeout(c: Ctx) -> None:
         if d <= 0:
             c.add(R_TIMEOUT, path, dotted, f"annotation {INITIALIZING_TIMEOUT_ANNOTATION} must be a positive duration, got: {s}")
         return
-    if re.fullmatch(r"[-+]?\d+", s.strip()):
-        if int(s) <= 0:
+    seconds = atoi(s)
+    if seconds is not None:
+        if seconds <= 0:
             c.add(R_TIMEOUT, path, dotted,
                   f"annotation {INITIALIZING_TIMEOUT_ANNOTATION} must be a positive integer (seconds), got: {s}")
         return
