@@ -16,6 +16,7 @@ from .environment import Environment
 from .kind import KindModel
 from .model import STUCK_MAX_STEPS, STUCK_NO_PROGRESS, Obj, Phase, Plan, Step, Stuck, Warning, describe_actions
 from .quantity import format_quantity
+from .queue import WorkQueue
 from .world import World
 
 
@@ -35,10 +36,13 @@ class _Tracker:
 
 
 def simulate(model: KindModel, desired: Obj, world: World, env: Environment, *,
-             extra_warnings: tuple[Warning, ...] = (), on_step: Callable[[int], None] | None = None) -> Plan:
+             extra_warnings: tuple[Warning, ...] = (), on_step: Callable[[int], None] | None = None,
+             queue: WorkQueue | None = None) -> Plan:
     """Plan ``desired`` from ``world`` until it converges or gets stuck. ``on_step``
-    (the shell's progress line) hears the number of steps so far now and then."""
-    return run(model, desired, world, env, extra_warnings=extra_warnings, on_step=on_step)[0]
+    (the shell's progress line) hears the number of steps so far now and then.
+    ``queue``: the work queue of a model whose rounds take keys from one (default: a
+    fresh one; ``WorkQueue(everything=True)`` reconciles every key every round)."""
+    return run(model, desired, world, env, extra_warnings=extra_warnings, on_step=on_step, queue=queue)[0]
 
 
 def run(
@@ -49,6 +53,7 @@ def run(
     *,
     extra_warnings: tuple[Warning, ...] = (),
     on_step: Callable[[int], None] | None = None,
+    queue: WorkQueue | None = None,
 ) -> tuple[Plan, World]:
     """``simulate``, also returning the final world (used to derive a settled
     cluster from a previously applied manifest).
@@ -59,7 +64,7 @@ def run(
     ``_Guard`` stops it, stuck with ``NoProgress``."""
     collector = _Collector()
     try:
-        return _run(model, desired, world, env, extra_warnings, on_step, collector)
+        return _run(model, desired, world, env, extra_warnings, on_step, collector, queue)
     finally:
         collector.close()
 
@@ -97,7 +102,8 @@ class _Collector:
 
 
 def _run(model: KindModel, desired: Obj, world: World, env: Environment, extra_warnings: tuple[Warning, ...],
-         on_step: Callable[[int], None] | None, collector: _Collector) -> tuple[Plan, World]:
+         on_step: Callable[[int], None] | None, collector: _Collector,
+         queue: WorkQueue | None = None) -> tuple[Plan, World]:
     steps: list[Step] = []
     tracker = _Tracker()
     tracker.see(model.metrics(world))
@@ -108,6 +114,14 @@ def _run(model: KindModel, desired: Obj, world: World, env: Environment, extra_w
     first_open = True  # the immediate pass has not been seen yet
     ahead: tuple[list[Any], Mapping[str, Any]] | None = None  # the next pass, when advance ran it
     passes = getattr(model, "reconcile_pass", None)
+    if not getattr(model, "work_queue", False):
+        queue = None
+    elif queue is None:
+        queue = WorkQueue()
+    reconcile: Callable[[Obj, World], list] = model.reconcile if queue is None else \
+        (lambda d, w: model.reconcile(d, w, queue))  # type: ignore[call-arg]
+    advance: Callable[[Obj, World, Environment], Any] = model.advance if queue is None else \
+        (lambda d, w, e: model.advance(d, w, e, queue))  # type: ignore[call-arg]
     while True:
         collector.tick(world)
         stuck = guard.check(world)
@@ -119,9 +133,11 @@ def _run(model: KindModel, desired: Obj, world: World, env: Environment, extra_w
         elif passes is not None:
             actions, memory = passes(desired, world)
         else:
-            actions, memory = model.reconcile(desired, world), None
+            actions, memory = reconcile(desired, world), None
         if memory:
             world = world.with_memory(**memory)
+        if not actions and queue is not None:
+            queue.idle(world)
         if actions and all(a.hidden for a in actions):
             world = world.apply(actions)
             continue
@@ -136,7 +152,7 @@ def _run(model: KindModel, desired: Obj, world: World, env: Environment, extra_w
             actions = [a for a in actions if not a.hidden]
             for a in actions:
                 verbs[a.verb] = verbs.get(a.verb, 0) + 1
-            prog = model.advance(desired, world, env)
+            prog = advance(desired, world, env)
             metrics = model.metrics(prog.world)
             steps.append(
                 Step(
@@ -156,7 +172,7 @@ def _run(model: KindModel, desired: Obj, world: World, env: Environment, extra_w
             world, ahead = prog.world, prog.ahead
             tracker.see(metrics)
             continue
-        prog = model.advance(desired, world, env)
+        prog = advance(desired, world, env)
         if prog.progressed:
             if first_open:
                 # The immediate pass changes nothing: it only waits (or requeues).

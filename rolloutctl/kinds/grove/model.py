@@ -9,7 +9,8 @@ from typing import Any, Mapping, Sequence
 from ...core.environment import Environment
 from ...core.kind import Progress
 from ...core.model import Action, Change, Comparison, Finding, Impact, Obj, Stuck, Warning, describe_actions
-from ...core.world import World, key_of
+from ...core.queue import Controller, WorkQueue
+from ...core.world import World
 from . import cluster
 from . import controllers as C
 from . import gang_terminate as GT
@@ -19,6 +20,7 @@ from . import observed as OBS
 from . import status as ST
 from . import summary as SUM
 from . import update_common as U
+from . import register as R
 from .diagnose import diagnose
 from .spec import PCS
 from .strategies import policy_for
@@ -35,7 +37,6 @@ class GroveModel:
     def __init__(self, **options: Any) -> None:
         self.options = options
         self._pcs_cache: dict[int, PCS] = {}
-        self._quiet: World | None = None  # the last world a reconcile found nothing to do on
 
     # helpers -----------------------------------------------------------------
     def pcs(self, desired: Obj) -> PCS:
@@ -88,7 +89,14 @@ class GroveModel:
         w = world.replace(put=[_with_status(desired, cur.status)])
         return w.with_memory(**{MEM_WARNINGS: OBS.initial_warnings(pcs, w) + OBS.foreign_warnings(pcs, foreign)})
 
-    def reconcile(self, desired: Obj, world: World) -> list[Action]:
+    #: rounds take their keys from the plan's work queue (``core/queue.py``; the
+    #: controllers' watches: ``register.py``)
+    work_queue = True
+
+    def reconcile(self, desired: Obj, world: World, queue: WorkQueue | None = None) -> list[Action]:
+        """One round: every controller's pass, each on the world the previous one left,
+        each reconciling the keys the work queue hands it (``queue``; None: every key,
+        as on a controller's start)."""
         pcs = self.pcs(desired)
         base = world
         # Views the passes use, computed on the round's input world so that the next
@@ -99,10 +107,11 @@ class GroveModel:
         U.warm_replica_index(pcs, world)
         actions: list[Action] = []
         policy = policy_for(pcs)
+        q = _Passes(queue, pcs, base)
         # status bookkeeping of what happened since the last round (every controller's
         # reconcileStatus), hidden
         no_gang = policy.gang_termination_suppressed(pcs, world)
-        pass_actions = ST.refresh(pcs, world, arming=not no_gang)
+        pass_actions = ST.refresh(pcs, world, arming=not no_gang, pclqs=q.pclq_status, pcsgs=q.pcsg_status)
         if pass_actions:
             world = world.apply(pass_actions)
             actions += pass_actions
@@ -137,38 +146,27 @@ class GroveModel:
         actions += pass_actions
         # PodCliqueScalingGroup controller
         members_idx = world.index("PodClique", N.L_PCSG)
-        pass_actions = _visit(
-            pcs, "_pcsg_sync_memo", policy.name, "PodCliqueScalingGroup", SUM.changed_pcsg_member_names, base, world,
-            policy.pcsg_hooks_key(pcs, world),
+        pass_actions = q.run(
+            R.pcsg_components(pcs, policy.pcsg_hooks_selection), world,
             lambda g: C.sync_scaling_group_podcliques(
                 pcs, world, may_create=lambda pcsg, j: policy.may_create_pcsg_replica(pcs, pcsg, j, world),
                 surge=lambda pcsg, w=world: policy.surge_pcsg_replicas(pcs, pcsg, w), only=[g],
                 gang=not no_gang and any(k[0] == "PodClique" and k[1].startswith(g.name + "-") for k in armed)),
-            lambda g: policy.pcsg_hooks_settle(pcs, g, world) and
-            not (armed and GT.pcsg_waits_on_breach(g, members_idx.get(g.name, ()))), lambda g: members_idx.get(g.name))
-        pass_actions += _visit(
-            pcs, "_pcsg_pass_memo", policy.name, "PodCliqueScalingGroup", SUM.changed_pcsg_member_names, base, world,
-            policy.pcsg_pass_key(pcs, world), lambda g: policy.pcsg_pass(pcs, g, world),
-            lambda g: policy.pcsg_pass_settles(pcs, g, world), lambda g: members_idx.get(g.name))
+            lambda g: policy.pcsg_hooks_requeue(pcs, g, world) or
+            bool(armed and GT.pcsg_waits_on_breach(g, members_idx.get(g.name, ()))))
+        pass_actions += q.run(R.pcsg_update(pcs, policy.pcsg_selection), world,
+                              lambda g: policy.pcsg_pass(pcs, g, world), lambda g: policy.pcsg_requeue(pcs, g, world))
         world = world.apply(pass_actions)
         actions += pass_actions
         # PodClique controller
-        actions += self._pclq_passes(pcs, policy, base, world)
-        self._quiet = base if not actions else None
+        actions += q.run(R.pclq_spec(pcs, policy.pclq_selection), world,
+                         lambda o: policy.pclq_pass(pcs, o, world), lambda o: policy.pclq_requeue(pcs, o, world))
         return actions
 
-    def _pclq_passes(self, pcs: PCS, policy: Any, base: World, world: World) -> list[Action]:
-        """``policy.pclq_pass`` for every PodClique of the PodCliqueSet, in name order."""
-        pods_idx = world.index("Pod", N.L_PCLQ)
-        return _visit(pcs, "_pclq_pass_memo", policy.name, "PodClique", SUM.changed_pclq_names, base, world,
-                      policy.pclq_pass_key(pcs, world), lambda q: policy.pclq_pass(pcs, q, world),
-                      lambda q: policy.pclq_pass_settles(pcs, q, world), lambda q: pods_idx.get(q.name))
-
-    def advance(self, desired: Obj, world: World, env: Environment) -> Progress:
-        # the operator had nothing to do on exactly this world: time may pass
-        # (``gang_terminate.expire_breaches``)
-        quiet = self._quiet is world
-        return cluster.advance(self.pcs(desired), world, env, quiet=quiet)
+    def advance(self, desired: Obj, world: World, env: Environment, queue: WorkQueue | None = None) -> Progress:
+        # ``env.idle``: the operator had nothing to do on exactly this world, so time
+        # may pass (``gang_terminate.expire_breaches``)
+        return cluster.advance(self.pcs(desired), world, env, quiet=queue is not None and queue.was_idle(world))
 
     def _expected_pclqs(self, pcs: PCS, world: World) -> list[str]:
         cache = pcs.__dict__.setdefault("_expected_pclqs", {})
@@ -340,60 +338,57 @@ class GroveModel:
         return classify.classify(changes, desired, live)
 
 
-def _visit(pcs: PCS, slot: str, policy_name: str, kind: str, names: Any, base: World, world: World, key: Any,
-           run: Any, settles: Any, group_of: Any) -> list[Action]:
-    """``run`` for every non-terminating ``kind`` object of the PodCliqueSet, in name
-    order, concatenating the actions. An object whose run did nothing (and that
-    ``settles`` says depends only on itself, ``group_of`` it and ``key``) is skipped
-    while they stay the same objects: then the run would do nothing again. Only
-    objects ``names`` finds in the changes since the last round, and those that did
-    something then, are looked at (all of them when the key changed or the changes
-    are unknown)."""
-    memos = pcs.__dict__.setdefault(slot, {})
-    memo = memos.get(policy_name)
-    if memo is None:
-        memo = memos[policy_name] = SUM.PassMemo(names)
-    dirty = memo.dirty.since(base, world)
-    ns = pcs.namespace
-    todo: Sequence[Obj]
-    if key is not None and dirty is not None and memo.key is not None and key[0] == memo.key[0] and \
-            key[1] != memo.key[1]:
-        # only the objects of replicas entering or leaving the selection can change
-        more = _replica_names(world, kind, key[1] ^ memo.key[1])
-        dirty = None if more is None else dirty | more
-        if more is not None:
-            memo.key = key
-            for name in more:  # what they did last time no longer says what they do now
-                memo.settled.pop(name, None)
-    if key is None or dirty is None or key != memo.key:
-        memo.settled.clear()
-        memo.unsettled = set()
-        memo.key = key
-        todo = [o for o in C.owned(world, kind, pcs) if not o.terminating]
-    else:
-        todo = []
-        for name in sorted(memo.unsettled | dirty):
-            o = world.get(kind, ns, name)
-            if o is None or o.terminating or o.labels.get(N.L_PART_OF) != pcs.name:
-                memo.unsettled.discard(name)
-                memo.settled.pop(name, None)
-                continue
-            todo.append(o)
-    out: list[Action] = []
-    for o in todo:
-        group = group_of(o)
-        seen = memo.settled.get(o.name)
-        if seen is not None and seen[0] is o and seen[1] is group:
-            continue
-        acts = run(o)
-        out += acts
-        if key is not None and not acts and settles(o):
-            memo.settled[o.name] = (o, group)
-            memo.unsettled.discard(o.name)
+class _Passes:
+    """One round's passes over the work queue: each controller's pass reconciles the
+    keys the queue hands it (every owned object when it hands none), in name order,
+    and requeues those that wrote something or ask for it."""
+
+    def __init__(self, queue: WorkQueue | None, pcs: PCS, base: World) -> None:
+        self.queue, self.pcs, self.base = queue, pcs, base
+        self.scope = (pcs.namespace, pcs.name)
+
+    def keys(self, ctl: Controller, world: World) -> set[str] | None:
+        return self.queue.take(ctl, self.scope, self.base, world) if self.queue is not None else None
+
+    def done(self, ctl: Controller, again: list[str]) -> None:
+        if self.queue is not None:
+            self.queue.requeue(ctl, self.scope, again)
+
+    def run(self, ctl: Controller, world: World, run: Any, requeue: Any) -> list[Action]:
+        """``run`` for the enqueued, non-terminating ``ctl.kind`` objects of the
+        PodCliqueSet, concatenating the actions."""
+        names = self.keys(ctl, world)
+        if names is None:
+            todo = [o for o in C.owned(world, ctl.kind, self.pcs) if not o.terminating]
         else:
-            memo.settled.pop(o.name, None)
-            memo.unsettled.add(o.name)
-    return out
+            todo = [o for o in C.by_names(world, ctl.kind, self.pcs, names) if not o.terminating]
+        out: list[Action] = []
+        again = []
+        for o in todo:
+            acts = run(o)
+            out += acts
+            if acts or requeue(o):
+                again.append(o.name)
+        self.done(ctl, again)
+        return out
+
+    def pclq_status(self, world: World) -> Any:
+        return _StatusKeys(self, R.pclq_status(self.pcs), world)
+
+    def pcsg_status(self, world: World) -> Any:
+        return _StatusKeys(self, R.pcsg_status(self.pcs), world)
+
+
+class _StatusKeys:
+    """The keys of a status pass (None: every object) and where it reports the
+    objects it wrote."""
+
+    def __init__(self, passes: _Passes, ctl: Controller, world: World) -> None:
+        self.passes, self.ctl = passes, ctl
+        self.names = passes.keys(ctl, world)
+
+    def done(self, written: list[str]) -> None:
+        self.passes.done(self.ctl, written)
 
 
 def _changed_breach_keys(changes: Any) -> set[tuple[str, str]]:
@@ -421,15 +416,6 @@ def _armed_breaches(pcs: PCS, base: World, world: World) -> set[tuple[str, str]]
         else:
             armed.discard((kind, name))
     return armed
-
-
-def _replica_names(world: World, kind: str, replicas: Any) -> set[str] | None:
-    """Names of the ``kind`` objects of these PodCliqueSet replicas; None when a
-    replica label is not the plain decimal index (then the caller looks at all)."""
-    idx = world.index(kind, N.L_PCS_REPLICA)
-    if not all(v.isdigit() and str(int(v)) == v for v in idx):
-        return None
-    return {o.name for r in replicas for o in idx.get(str(r), ())}
 
 
 _VIEWS = (("Pod", N.L_PCLQ), ("Pod", N.L_PODGANG), ("Pod", N.L_PART_OF), ("PodClique", N.L_PART_OF),

@@ -85,6 +85,14 @@ class OnDelete(Policy):
             pclq = world.get(pclq.kind, pclq.namespace, pclq.name) or pclq
         return acts + C.sync_pods(pclq, world)
 
+    def pclq_selection(self, status: Mapping[str, Any]) -> tuple[Any, frozenset]:
+        """Both passes read the PodCliqueSet status (``processUpdate``'s OnDelete
+        branch); upstream's ``podCliqueSetPredicate`` enqueues every PodClique on any
+        PodCliqueSet update with an update progress under a non-auto strategy."""
+        return (dict(status), frozenset())
+
+    pcsg_selection = pclq_selection
+
     def warnings(self, pcs: PCS, world: World) -> list[Warning]:
         return outdated_pod_warnings(pcs, world)
 

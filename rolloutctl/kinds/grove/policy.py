@@ -57,37 +57,34 @@ class Policy:
         """The PodClique controller's pod work for one PodClique."""
         return C.sync_pods(pclq, world)
 
-    def pclq_pass_key(self, pcs: PCS, world: World) -> Any:
-        """What ``pclq_pass`` reads besides the PodClique and its pods, as
-        ``(value, replicas)``: a value the model compares between rounds and the
-        PodCliqueSet replicas whose objects the pass treats specially (the selected
-        ones); None: the pass reads more (then the model runs it for every PodClique
-        every round). A PodClique whose pass did nothing is not visited again until
-        it, its pods or the value change, or its replica enters or leaves the set."""
-        return ((), frozenset()) if type(self).pclq_pass is Policy.pclq_pass else None
+    # What the passes read besides their own object, for the work queue
+    # (``register.py``): a selection maps the PodCliqueSet status to (a value, the
+    # PodCliqueSet replicas the pass treats specially). A status change that changes
+    # the value enqueues every object of the pass; one that only moves replicas in or
+    # out enqueues theirs. A requeue says the pass's result depends on more than that
+    # (it runs again next round).
+    def pclq_selection(self, status: Mapping[str, Any]) -> tuple[Any, frozenset]:
+        """What ``pclq_pass`` reads of the PodCliqueSet status (the plain pod sync: nothing)."""
+        return ((), frozenset())
 
-    def pclq_pass_settles(self, pcs: PCS, pclq: Obj, world: World) -> bool:
-        """Whether an empty ``pclq_pass`` of ``pclq`` depends only on the PodClique, its
-        pods and ``pclq_pass_key`` (so it stays empty while they do not change)."""
-        return True
+    def pclq_requeue(self, pcs: PCS, pclq: Obj, world: World) -> bool:
+        """``pclq_pass`` of ``pclq`` runs again next round even without an event."""
+        return False
 
-    def pcsg_hooks_key(self, pcs: PCS, world: World) -> Any:
-        """Like ``pclq_pass_key`` for ``may_create_pcsg_replica`` and
+    def pcsg_hooks_selection(self, status: Mapping[str, Any]) -> tuple[Any, frozenset]:
+        """Like ``pclq_selection`` for ``may_create_pcsg_replica`` and
         ``surge_pcsg_replicas`` (read by the scaling-group controller's PodClique sync)."""
-        plain = type(self).may_create_pcsg_replica is Policy.may_create_pcsg_replica and \
-            type(self).surge_pcsg_replicas is Policy.surge_pcsg_replicas
-        return ((), frozenset()) if plain else None
+        return ((), frozenset())
 
-    def pcsg_hooks_settle(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
-        return True
+    def pcsg_hooks_requeue(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
+        return False
 
-    def pcsg_pass_key(self, pcs: PCS, world: World) -> Any:
-        """Like ``pclq_pass_key`` for ``pcsg_pass`` (a scaling group, its member
-        PodCliques and this key)."""
-        return ((), frozenset()) if type(self).pcsg_pass is Policy.pcsg_pass else None
+    def pcsg_selection(self, status: Mapping[str, Any]) -> tuple[Any, frozenset]:
+        """Like ``pclq_selection`` for ``pcsg_pass``."""
+        return ((), frozenset())
 
-    def pcsg_pass_settles(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
-        return True
+    def pcsg_requeue(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
+        return False
 
     def converged(self, pcs: PCS, world: World) -> bool:
         """No update left to do (creation completeness is checked by the model)."""

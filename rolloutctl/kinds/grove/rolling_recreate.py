@@ -473,34 +473,28 @@ class RollingRecreate(Policy):
             acts += process_pending_pod_updates(pcs, pclq, world, pods)
         return acts
 
-    def pclq_pass_key(self, pcs: PCS, world: World) -> Any:
+    def pclq_selection(self, status: Mapping[str, Any]) -> tuple[Any, frozenset]:
         """``pclq_pass`` reads the PodCliqueSet status only through the generation
         hash, whether an update is recorded or ended, and whether its replica is the
         one being updated."""
-        if type(self).pclq_pass is not RollingRecreate.pclq_pass:
-            return None
-        st = U.live_pcs_status(pcs, world)
-        up = st.get("updateProgress")
-        cur = U.currently_updating(st)
-        return ((st.get("currentGenerationHash"), isinstance(up, Mapping),
+        up = status.get("updateProgress")
+        cur = U.currently_updating(status)
+        return ((status.get("currentGenerationHash"), isinstance(up, Mapping),
                  bool(up.get("updateEndedAt")) if isinstance(up, Mapping) else None),
                 frozenset(() if cur is None else (cur,)))
 
-    def pcsg_pass_key(self, pcs: PCS, world: World) -> Any:
+    def pcsg_selection(self, status: Mapping[str, Any]) -> tuple[Any, frozenset]:
         """``pcsg_pass`` reads the PodCliqueSet status through the generation hash and
-        whether its replica is the one being updated."""
-        if type(self).pcsg_pass is not RollingRecreate.pcsg_pass:
-            return None
-        st = U.live_pcs_status(pcs, world)
-        cur = U.currently_updating(st)
-        return ((st.get("currentGenerationHash"),), frozenset(() if cur is None else (cur,)))
+        whether its replica is the one being updated (upstream ``mapPCSToPCSG``)."""
+        cur = U.currently_updating(status)
+        return ((status.get("currentGenerationHash"),), frozenset(() if cur is None else (cur,)))
 
-    def pcsg_pass_settles(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
-        return not U.is_update_in_progress(pcsg)
+    def pcsg_requeue(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
+        return U.is_update_in_progress(pcsg)
 
-    def pclq_pass_settles(self, pcs: PCS, pclq: Obj, world: World) -> bool:
-        # a rolling PodClique also reads the pod it selected; it is visited every round
-        return not U.is_update_in_progress(pclq)
+    def pclq_requeue(self, pcs: PCS, pclq: Obj, world: World) -> bool:
+        # a rolling PodClique also reads the pod it selected: it runs every round
+        return U.is_update_in_progress(pclq)
 
     def converged(self, pcs: PCS, world: World) -> bool:
         live = world.get("PodCliqueSet", pcs.namespace, pcs.name)

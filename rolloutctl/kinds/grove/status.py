@@ -289,38 +289,27 @@ def _arming_breach(pcs: PCS, o: Obj, a: Action) -> Action:
                   index=U.pcs_replica_of(o))
 
 
-def refresh(pcs: PCS, world: World, arming: bool = True) -> list[Action]:
+def refresh(pcs: PCS, world: World, arming: bool = True, pclqs: Any = None, pcsgs: Any = None) -> list[Action]:
     """Every controller's status write for this round, bottom-up (PodCliques, then
     scaling groups, then the PodCliqueSet), as hidden actions. Returns the actions;
-    the caller applies them."""
+    the caller applies them. ``pclqs``/``pcsgs``: given the world, the keys the work
+    queue hands the PodClique (scaling-group) status pass (``names``, None: every
+    one) and where it reports those it wrote (``done``); None: every object."""
     live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
     status = U.live_pcs_status(pcs, world)
     gen = status.get("currentGenerationHash")
     now = U.stamp(world)
     acts: list[Action] = []
-    # Objects are immutable values: a PodClique whose object and pods are the very
-    # ones seen when its status last needed no write needs none now (and likewise for
-    # scaling groups). This keeps a round's bookkeeping proportional to what changed.
-    settled: dict[tuple, tuple] = pcs.__dict__.setdefault("_settled_status", {})
-    if len(settled) > 200_000:
-        settled.clear()
-    # Only PodCliques (scaling groups) that changed since the last round, or whose
-    # status was written then, can need a write now.
-    track: SUM.StatusDirty = pcs.__dict__.setdefault("_status_dirty", SUM.StatusDirty())
-    base = world
-    dirty_pclqs = track.pclqs.since(base, world)
     ns = pcs.namespace
     pods_by_pclq = world.index("Pod", N.L_PCLQ)
-    if dirty_pclqs is None or track.gen != gen:
-        track.unsettled_pclqs = set()
-        pclqs = [p for p in world.index("PodClique", N.L_PART_OF).get(pcs.name, ()) if p.namespace == ns]
+    keys = pclqs(world) if pclqs is not None else None
+    if keys is None or keys.names is None:
+        todo = [p for p in world.index("PodClique", N.L_PART_OF).get(pcs.name, ()) if p.namespace == ns]
     else:
-        pclqs = C.by_names(world, "PodClique", pcs, track.unsettled_pclqs | dirty_pclqs)
-    for pclq in pclqs:
+        todo = C.by_names(world, "PodClique", pcs, keys.names)
+    written = []
+    for pclq in todo:
         group = pods_by_pclq.get(pclq.name, ())
-        key = (id(pclq), gen, id(group))
-        if key in settled:
-            continue
         summ = SUM.summary(group, pclq.namespace) if group else SUM.EMPTY
         a = _status_action(pclq, pclq_status(pcs, pclq, list(summ.pods), gen, summ, now), "PodClique status from its pods",
                            R_PCLQ_ST)
@@ -328,35 +317,29 @@ def refresh(pcs: PCS, world: World, arming: bool = True) -> list[Action]:
             a = _arming_breach(pcs, pclq, a)
         if a is not None:
             acts.append(a)
-            track.unsettled_pclqs.add(pclq.name)
-        else:
-            settled[key] = (pclq, group)
-            track.unsettled_pclqs.discard(pclq.name)
+            written.append(pclq.name)
+    if keys is not None:
+        keys.done(written)
     if acts:
         world = world.apply(acts)
     n = len(acts)
-    dirty_pcsgs = track.pcsgs.since(base, world)
-    if dirty_pcsgs is None or track.gen != gen:
-        track.unsettled_pcsgs = set()
-        pcsgs = [g for g in world.index("PodCliqueScalingGroup", N.L_PART_OF).get(pcs.name, ()) if g.namespace == ns]
+    keys = pcsgs(world) if pcsgs is not None else None
+    if keys is None or keys.names is None:
+        todo = [g for g in world.index("PodCliqueScalingGroup", N.L_PART_OF).get(pcs.name, ()) if g.namespace == ns]
     else:
-        pcsgs = C.by_names(world, "PodCliqueScalingGroup", pcs, track.unsettled_pcsgs | dirty_pcsgs)
-    track.gen = gen
-    for pcsg in pcsgs:
+        todo = C.by_names(world, "PodCliqueScalingGroup", pcs, keys.names)
+    written = []
+    for pcsg in todo:
         members = U.pclqs_of_pcsg(world, pcsg)
-        key = (id(pcsg), gen, tuple(id(m) for m in members))
-        if key in settled:
-            continue
         a = _status_action(pcsg, pcsg_status(pcs, pcsg, members, gen, now),
                            "scaling-group status from its PodCliques", R_PCSG_ST)
         if a is not None and arming:
             a = _arming_breach(pcs, pcsg, a)
         if a is not None:
             acts.append(a)
-            track.unsettled_pcsgs.add(pcsg.name)
-        else:
-            settled[key] = (pcsg, members)
-            track.unsettled_pcsgs.discard(pcsg.name)
+            written.append(pcsg.name)
+    if keys is not None:
+        keys.done(written)
     if len(acts) > n:
         world = world.apply(acts[n:])
     if live is not None:

@@ -263,22 +263,6 @@ def changed_pclq_names(changes: Mapping[Any, tuple[Obj | None, Obj | None]]) -> 
     return out
 
 
-def changed_pcsg_names(changes: Mapping[Any, tuple[Obj | None, Obj | None]]) -> set[str]:
-    """Scaling groups touched by ``changes``: changed scaling groups and the scaling
-    groups of changed PodCliques."""
-    out: set[str] = set()
-    for k, (old, new) in changes.items():
-        if k[0] == "PodCliqueScalingGroup":
-            out.add(k[2])
-        elif k[0] == "PodClique":
-            for o in (old, new):
-                if o is not None:
-                    v = o.labels.get(N.L_PCSG)
-                    if v is not None:
-                        out.add(v)
-    return out
-
-
 class Dirty:
     """Names touched between the world a pass saw last round and the one it sees
     now. The pass runs on ``world``, derived (by earlier passes of the round) from
@@ -309,17 +293,6 @@ class Dirty:
         return out
 
 
-class StatusDirty:
-    """``status.refresh`` bookkeeping: what changed, and what was written last round."""
-
-    def __init__(self) -> None:
-        self.pclqs = Dirty(changed_pclq_names)
-        self.pcsgs = Dirty(changed_pcsg_names)
-        self.gen: Any = object()
-        self.unsettled_pclqs: set[str] = set()
-        self.unsettled_pcsgs: set[str] = set()
-
-
 class CountsMemo:
     """``GroveModel.counts`` bookkeeping: desired and updated pods per PodClique with
     running totals, refreshed for the PodCliques that changed."""
@@ -348,32 +321,6 @@ class CountsMemo:
     def set_updated(self, name: str | None, v: int) -> None:
         self.updated += v - self.updated_of.get(name, 0)
         self.updated_of[name] = v
-
-
-def changed_pcsg_member_names(changes: Mapping[Any, tuple[Obj | None, Obj | None]]) -> set[str]:
-    """``changed_pcsg_names``, plus every name prefix (at a ``-``) of a changed
-    PodClique without a scaling-group label: the controllers also look member
-    PodCliques up by name."""
-    out = changed_pcsg_names(changes)
-    for k, (old, new) in changes.items():
-        if k[0] == "PodClique" and not any(o is not None and N.L_PCSG in o.labels for o in (old, new)):
-            name = k[2]
-            i = name.find("-")
-            while i > 0:
-                out.add(name[:i])
-                i = name.find("-", i + 1)
-    return out
-
-
-class PassMemo:
-    """Which objects' controller pass did nothing, with the object and group it saw
-    (``model._visit``)."""
-
-    def __init__(self, names: Any) -> None:
-        self.key: Any = None
-        self.dirty = Dirty(names)
-        self.settled: dict[str, tuple[Obj, Any]] = {}
-        self.unsettled: set[str] = set()
 
 
 def changed_gang_names(changes: Mapping[Any, tuple[Obj | None, Obj | None]]) -> set[str] | None:

@@ -3,9 +3,11 @@ same answers as computing everything afresh.
 
 - ``summary.PodGroups`` patched from ``World.changes_since`` equals one built from
   scratch on the same world;
-- a plan made with every memo and change tracker equals the plan of a model that
-  forgets them before every call (each call sees a fresh ``PCS`` and fresh trackers),
-  for generated PodCliqueSets, strategies, capacity and failing pods.
+- a plan whose rounds take their keys from the work queue (``core/queue.py``, the
+  watches of ``kinds/grove/register.py``) equals the plan that reconciles every key
+  every round with a model that forgets every memo before every call (a fresh
+  ``PCS`` and fresh trackers), for generated PodCliqueSets, strategies, capacity and
+  failing pods.
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ import copy
 import gc
 from typing import Any
 
+from bench.workloads import large_pcs, with_image
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rolloutctl.core.environment import Environment
 from rolloutctl.core.model import Action, Obj
+from rolloutctl.core.queue import WorkQueue
 from rolloutctl.core.simulate import simulate
 from rolloutctl.core.world import World
 from rolloutctl.kinds.grove import names as N
@@ -84,7 +88,7 @@ def test_pod_groups_patched_equal_fresh(script, scope):
 
 class Forgetful(GroveModel):
     """A GroveModel without memory between calls: a fresh PCS (so no per-PodCliqueSet
-    memo, settled set or change tracker survives) and fresh pod trackers every time."""
+    memo survives) and fresh pod trackers every time."""
 
     def pcs(self, desired: Obj) -> PCS:
         SUM._trackers.clear()
@@ -127,18 +131,69 @@ def change(draw):
     return old, new, env, draw(st.booleans())
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(change())
-def test_plans_with_memos_equal_plans_without(case):
+def test_work_queue_plans_equal_reconciling_everything(case):
     old, new, env, create = case
-    # given a change planned once with the model's memos and once without any
+    # given a change planned once with the work queue (each round reconciles only the
+    # keys its watches enqueued) and once reconciling every key every round, without
+    # any memo between calls
     plans = []
-    for model in (GroveModel(), Forgetful()):
+    for model, queue in ((GroveModel(), None), (Forgetful(), WorkQueue(everything=True))):
         desired = Obj(new)
         world = model.observe(desired, [] if create else [Obj(old)], env)
-        plans.append(simulate(model, desired, world, env))
+        plans.append(simulate(model, desired, world, env, queue=queue))
     # then the plans are the same, step by step
     assert plans[0] == plans[1]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(change())
+def test_work_queue_reconciles_fewer_keys_than_everything(case):
+    old, new, env, create = case
+    # given a plan of more than one step, counting the keys each round reconciles
+    counted = []
+
+    class Counting(WorkQueue):
+        def take(self, controller, scope, base, world):
+            got = super().take(controller, scope, base, world)
+            owned = {o.name for o in world.index(controller.kind, N.L_PART_OF).get("p", ())}
+            n = len(owned if got is None else owned & got)
+            counted.append((self.everything, n))
+            return got
+
+    model = GroveModel()
+    desired = Obj(new)
+    for queue in (Counting(), Counting(everything=True)):
+        world = model.observe(desired, [] if create else [Obj(old)], env)
+        simulate(GroveModel(), desired, world, env, queue=queue)
+    queued = sum(n for every, n in counted if not every)
+    everything = sum(n for every, n in counted if every)
+    # then the queue never reconciles more
+    assert queued <= everything
+
+
+def test_a_rolling_update_reconciles_a_fraction_of_the_keys():
+    # given an image change of a 4-replica PodCliqueSet rolled replica by replica
+    old = large_pcs(200)
+    new = Obj(with_image(old, "engine:2"))
+    counted = {True: 0, False: 0}
+
+    class Counting(WorkQueue):
+        def take(self, controller, scope, base, world):
+            got = super().take(controller, scope, base, world)
+            owned = {o.name for o in world.index(controller.kind, N.L_PART_OF).get("bench", ())}
+            counted[self.everything] += len(owned if got is None else owned & got)
+            return got
+
+    plans = []
+    for queue in (Counting(), Counting(everything=True)):
+        model = GroveModel()
+        plans.append(simulate(model, new, model.observe(new, [Obj(old)], Environment()), Environment(), queue=queue))
+    # then both plan the same steps, and the queue's rounds reconcile under a third of
+    # the keys reconciling everything would
+    assert plans[0] == plans[1] and plans[0].outcome == "converged"
+    assert counted[False] * 3 < counted[True]
 
 
 # ----------------------------------------------------------------------------- armed breaches

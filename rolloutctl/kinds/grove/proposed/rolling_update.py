@@ -21,7 +21,6 @@ from .. import controllers as C
 from .. import names as N
 from .. import objects as O
 from .. import update_common as U
-from ..policy import Policy
 from ..spec import PCS
 from . import state as S
 from .rollout import decide
@@ -187,42 +186,24 @@ class RollingUpdatePolicy(S.ViewPolicy):
             return C.sync_pods(pclq, world)
         return roll_pods(pcs, pclq, world, self.view(pcs, world))
 
-    def pclq_pass_key(self, pcs: PCS, world: World) -> Any:
-        """Outside the selected replicas the pass is the plain pod sync; which replicas
-        are selected comes from the PodCliqueSet status."""
-        if type(self).pclq_pass is not RollingUpdatePolicy.pclq_pass:
-            return None
-        st = self.status(pcs, world)
-        return self._selection_key(st)
-
     @staticmethod
-    def _selection_key(st: Mapping[str, Any]) -> Any:
-        active = S.update_active(st)
-        return ((active,), frozenset(S.updating_replicas(st) if active else ()))
+    def _selection(status: Mapping[str, Any]) -> tuple[Any, frozenset]:
+        """Outside the selected replicas every pass is the plain one; which replicas
+        are selected comes from the PodCliqueSet status."""
+        active = S.update_active(status)
+        return ((active,), frozenset(S.updating_replicas(status) if active else ()))
 
-    def pcsg_hooks_key(self, pcs: PCS, world: World) -> Any:
-        """Outside the selected replicas the surge is what exists (the member
-        PodCliques); inside, it comes from the rollout decision (not memoized)."""
-        if type(self).surge_pcsg_replicas is not RollingUpdatePolicy.surge_pcsg_replicas or \
-                type(self).may_create_pcsg_replica is not Policy.may_create_pcsg_replica:
-            return None
-        st = self.status(pcs, world)
-        return self._selection_key(st)
+    pclq_selection = pcsg_hooks_selection = pcsg_selection = _selection
 
-    def pcsg_hooks_settle(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
-        return not self.selected(pcs, world, C.replica_of(pcsg))
+    def pcsg_hooks_requeue(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
+        # inside the selection the surge comes from the rollout decision
+        return self.selected(pcs, world, C.replica_of(pcsg))
 
-    def pcsg_pass_key(self, pcs: PCS, world: World) -> Any:
-        if type(self).pcsg_pass is not RollingUpdatePolicy.pcsg_pass:
-            return None
-        st = self.status(pcs, world)
-        return self._selection_key(st)
+    def pcsg_requeue(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
+        return self.selected(pcs, world, C.replica_of(pcsg))
 
-    def pcsg_pass_settles(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
-        return not self.selected(pcs, world, C.replica_of(pcsg))
-
-    def pclq_pass_settles(self, pcs: PCS, pclq: Obj, world: World) -> bool:
-        return N.L_PCSG in pclq.labels or not self.selected(pcs, world, C.replica_of(pclq))
+    def pclq_requeue(self, pcs: PCS, pclq: Obj, world: World) -> bool:
+        return N.L_PCSG not in pclq.labels and self.selected(pcs, world, C.replica_of(pclq))
 
     # model hooks ------------------------------------------------------------------
     def converged(self, pcs: PCS, world: World) -> bool:

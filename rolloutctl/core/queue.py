@@ -1,0 +1,152 @@
+"""Controllers as controller-runtime wires them, and the work queue a plan's rounds
+take keys from.
+
+An operator is a set of controllers. Each one reconciles one kind (``For``), watches
+others (``Owns``, ``Watches``), and a watch turns an event on a watched object into
+the keys it enqueues (an event handler, after the watch's predicates). A real
+controller's work queue hands each enqueued key to ``Reconcile(key)`` once; a key
+whose reconcile wrote something or asked to be requeued comes back.
+
+A model declares its controllers as data (``Controller``, ``Watch``) next to the
+rules they run, each naming the upstream builder call it models. The driver
+(``core/simulate.py``) owns one ``WorkQueue`` per plan, as a controller manager owns
+its queues, and passes it to the model's round: the round asks ``take`` which keys to
+reconcile (the keys the events since the controller last ran map to, plus those
+requeued), reconciles exactly those in key order, and reports back through
+``requeue``. The rules themselves stay plain functions of (object, world).
+
+A queue made with ``everything=True`` enqueues every key every round: the reference
+the tests compare the queue against (the same plans, step for step).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping
+
+from .model import Obj
+from .world import Key, World
+
+#: ``Watch.enqueue``: (object before, object after, the world now) -> names of the
+#: controller's objects to enqueue, or None for every one of them (a resync)
+Handler = Callable[[Obj | None, Obj | None, World], Iterable[str] | None]
+
+
+@dataclass(frozen=True)
+class Watch:
+    """One watch of a controller: events on ``kind`` objects, through ``enqueue``.
+    ``upstream``: the builder call, handler and predicate it models."""
+
+    kind: str
+    enqueue: Handler
+    upstream: str
+
+
+@dataclass(frozen=True)
+class Controller:
+    """A controller: the kind it reconciles, what it watches, where upstream wires it."""
+
+    name: str
+    kind: str
+    watches: tuple[Watch, ...]
+    upstream: str
+
+    def watching(self, extra: Iterable[Watch]) -> "Controller":
+        """This controller with more watches (an update strategy's own)."""
+        more = tuple(extra)
+        return self if not more else Controller(self.name, self.kind, self.watches + more, self.upstream)
+
+
+def own_name(old: Obj | None, new: Obj | None, world: World) -> list[str]:
+    """``For(kind)``: an event on a reconciled object enqueues that object."""
+    o = new if new is not None else old
+    return [o.name] if o is not None else []
+
+
+def by_label(label: str) -> Handler:
+    """An event enqueues the object named by ``label`` on the event's object, before
+    and after (``EnqueueRequestForOwner`` and the map functions that read an owner's
+    name from a label)."""
+
+    def enqueue(old: Obj | None, new: Obj | None, world: World) -> list[str]:
+        out = []
+        for o in (old, new):
+            if o is not None:
+                v = o.labels.get(label)
+                if v is not None and v not in out:
+                    out.append(v)
+        return out
+
+    return enqueue
+
+
+@dataclass
+class _State:
+    token: object  # the round input world this controller saw last
+    pending: set[str]  # keys requeued by its last reconciles
+    local: set[str] | None  # keys the round's earlier passes enqueued then (None: every key)
+
+
+class WorkQueue:
+    """The work queues of one plan: per controller and scope (the object a model plans,
+    e.g. one PodCliqueSet), the world it last saw and the keys it requeued."""
+
+    def __init__(self, everything: bool = False) -> None:
+        self.everything = everything
+        self._states: dict[tuple[str, Any], _State] = {}
+        self._idle: object = None
+
+    def take(self, controller: Controller, scope: Any, base: World, world: World) -> set[str] | None:
+        """The keys ``controller`` reconciles now, on ``world`` (derived by the round's
+        earlier controllers from the round's input world ``base``): those the events
+        since it last ran map to, and those it requeued. None: every key (the first
+        round, as an informer's initial list enqueues every object; a world the queue
+        cannot relate to the last one; ``everything``).
+
+        The events come from three change sets: from the input world it saw last to
+        this one, from this one to ``world`` (the round's earlier passes), and the
+        last round's earlier passes (its input world had not seen them, and what the
+        controller did on them may be undone since)."""
+        st = self._states.get((controller.name, scope))
+        since_last = base.changes_since(st.token) if st is not None else None
+        this_round = world.changes_since(base.token)
+        local = _enqueued(controller, this_round, world) if this_round is not None else None
+        self._states[(controller.name, scope)] = _State(base.token, st.pending if st is not None else set(), local)
+        if self.everything or st is None or since_last is None or local is None or st.local is None:
+            return None
+        main = _enqueued(controller, since_last, world)
+        if main is None:
+            return None
+        return st.pending | main | local | st.local
+
+    def requeue(self, controller: Controller, scope: Any, names: Iterable[str]) -> None:
+        """The keys whose reconcile just ran and must run again next round (it wrote
+        something, or its result depends on more than its watches report: upstream's
+        ``Requeue``/``RequeueAfter``). Every other key just taken is done."""
+        self._states[(controller.name, scope)].pending = set(names)
+
+    # the driver's side ------------------------------------------------------------
+    def idle(self, world: World) -> None:
+        """The round on ``world`` found nothing to do (then time may pass)."""
+        self._idle = world.token
+
+    def was_idle(self, world: World) -> bool:
+        return self._idle is world.token
+
+
+def _enqueued(controller: Controller, changes: Mapping[Key, tuple[Obj | None, Obj | None]],
+              world: World) -> set[str] | None:
+    by_kind: dict[str, list[Watch]] = {}
+    for w in controller.watches:
+        by_kind.setdefault(w.kind, []).append(w)
+    out: set[str] = set()
+    for k, (old, new) in changes.items():
+        watches = by_kind.get(k[0])
+        if not watches:
+            continue
+        for w in watches:
+            got = w.enqueue(old, new, world)
+            if got is None:
+                return None
+            out.update(got)
+    return out

@@ -1,0 +1,151 @@
+"""What the Grove controllers watch, and which keys an event enqueues: the
+``RegisterWithManager`` of each controller, as data.
+
+Upstream (ai-dynamo/grove at fcc3b3bb):
+``operator/internal/controller/podclique/register.go``,
+``operator/internal/controller/podcliquescalinggroup/register.go``,
+``operator/internal/controller/podcliqueset/register.go``.
+
+The model's round runs each controller's work as passes (``model.GroveModel.reconcile``:
+status bookkeeping bottom-up, then the PodCliqueSet, PodCliqueScalingGroup and
+PodClique controllers); each pass is one ``core.queue.Controller`` here and takes its
+keys from the plan's work queue. An update strategy adds the watches its own work
+needs (``Policy.*_selection``): the PodCliqueSet status it reads, mapped to the keys of
+the replicas that enter or leave its selection, as upstream's ``mapPCSToPCSG`` maps a
+PodCliqueSet to the scaling groups of the replica being updated.
+
+Predicates upstream applies and the model does not: ``GenerationChangedPredicate``
+on a controller's own kind (the model's status bookkeeping of a PodClique and its
+spec pass are separate passes here, so a status write must wake the spec pass),
+``podPredicate``'s "no create events" (the model's pod sync reads the pods it just
+created) and ``podCliqueSetPredicate``'s narrowing to ``currentlyUpdating`` changes for
+the status passes. Each would drop events a pass of the model reads; an extra key
+costs one plain reconcile that finds nothing to do, a missing one a wrong plan.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Mapping
+
+from ...core.model import Obj
+from ...core.queue import Controller, Watch, by_label, own_name
+from ...core.world import World
+from . import names as N
+from .spec import PCS
+
+G = "grove:operator/internal/controller"
+
+#: selection: the PodCliqueSet status -> (a value a pass reads, the replicas it treats specially)
+Selection = Callable[[Mapping[str, Any]], tuple[Any, frozenset]]
+
+
+def member_pcsgs(old: Obj | None, new: Obj | None, world: World) -> list[str]:
+    """A PodClique event enqueues its scaling group (``grove.io/podcliquescalinggroup``
+    label, ``mapPCLQToPCSG``) and, for a PodClique without that label, every name
+    prefix at a ``-`` (the scaling-group controller also finds members by name)."""
+    out = by_label(N.L_PCSG)(old, new, world)
+    if not any(o is not None and N.L_PCSG in o.labels for o in (old, new)):
+        o = new if new is not None else old
+        if o is not None:
+            i = o.name.find("-")
+            while i > 0:
+                out.append(o.name[:i])
+                i = o.name.find("-", i + 1)
+    return out
+
+
+def generation_hash_changed(pcs: PCS) -> Watch:
+    """The PodCliqueSet's ``currentGenerationHash`` changed: every PodClique and scaling
+    group recomputes the hashes in its status. Upstream: ``podclique/register.go``
+    ``mapPodCliqueSetToPCLQs`` ("keep CurrentPodCliqueSetGenerationHash in sync")."""
+
+    def enqueue(old: Obj | None, new: Obj | None, world: World) -> Iterable[str] | None:
+        if not _is(pcs, old, new):
+            return ()
+        if _status(old).get("currentGenerationHash") != _status(new).get("currentGenerationHash"):
+            return None
+        return ()
+
+    return Watch("PodCliqueSet", enqueue, f"{G}/podclique/register.go#mapPodCliqueSetToPCLQs")
+
+
+def selection_changed(pcs: PCS, kind: str, selection: Selection, upstream: str) -> Watch:
+    """A PodCliqueSet status change that changes what ``selection`` reads enqueues every
+    ``kind`` object (the value changed) or those of the replicas that entered or left
+    the selection."""
+
+    def enqueue(old: Obj | None, new: Obj | None, world: World) -> Iterable[str] | None:
+        if not _is(pcs, old, new):
+            return ()
+        v0, r0 = selection(_status(old))
+        v1, r1 = selection(_status(new))
+        if v0 != v1:
+            return None
+        moved = r0 ^ r1
+        if not moved:
+            return ()
+        idx = world.index(kind, N.L_PCS_REPLICA)
+        if not all(v.isdigit() and str(int(v)) == v for v in idx):
+            return None
+        return [o.name for r in moved for o in idx.get(str(r), ())]
+
+    return Watch("PodCliqueSet", enqueue, upstream)
+
+
+def _is(pcs: PCS, old: Obj | None, new: Obj | None) -> bool:
+    o = new if new is not None else old
+    return o is not None and o.name == pcs.name and o.namespace == pcs.namespace
+
+
+def _status(o: Obj | None) -> Mapping[str, Any]:
+    return o.status if o is not None else {}
+
+
+# ----------------------------------------------------------------------------- the passes
+
+
+def pclq_status(pcs: PCS) -> Controller:
+    """The PodClique controller's ``reconcileStatus``: a PodClique, its pods, the hash."""
+    return Controller("podclique-controller/status", "PodClique", (
+        Watch("PodClique", own_name, f"{G}/podclique/register.go#RegisterWithManager For(PodClique)"),
+        Watch("Pod", by_label(N.L_PCLQ), f"{G}/podclique/register.go#RegisterWithManager Owns(Pod)"),
+        generation_hash_changed(pcs)), f"{G}/podclique/reconcilestatus.go#reconcileStatus")
+
+
+def pcsg_status(pcs: PCS) -> Controller:
+    """The scaling-group controller's ``reconcileStatus``: a group and its members."""
+    return Controller("podcliquescalinggroup-controller/status", "PodCliqueScalingGroup", (
+        Watch("PodCliqueScalingGroup", own_name,
+              f"{G}/podcliquescalinggroup/register.go#RegisterWithManager For(PodCliqueScalingGroup)"),
+        Watch("PodClique", by_label(N.L_PCSG), f"{G}/podcliquescalinggroup/register.go#mapPCLQToPCSG"),
+        generation_hash_changed(pcs)), f"{G}/podcliquescalinggroup/reconcilestatus.go#reconcileStatus")
+
+
+def _pcsg_spec(name: str, pcs: PCS, selection: Selection, upstream: str) -> Controller:
+    return Controller(name, "PodCliqueScalingGroup", (
+        Watch("PodCliqueScalingGroup", own_name,
+              f"{G}/podcliquescalinggroup/register.go#RegisterWithManager For(PodCliqueScalingGroup)"),
+        Watch("PodClique", member_pcsgs, f"{G}/podcliquescalinggroup/register.go#mapPCLQToPCSG"),
+        selection_changed(pcs, "PodCliqueScalingGroup", selection,
+                          f"{G}/podcliquescalinggroup/register.go#mapPCSToPCSG")), upstream)
+
+
+def pcsg_components(pcs: PCS, selection: Selection) -> Controller:
+    """The scaling-group controller's component sync (its member PodCliques)."""
+    return _pcsg_spec("podcliquescalinggroup-controller/components", pcs, selection,
+                      f"{G}/podcliquescalinggroup/reconcilespec.go#syncPodCliqueScalingGroupResources")
+
+
+def pcsg_update(pcs: PCS, selection: Selection) -> Controller:
+    """The scaling-group controller's update processing (the strategy's ``pcsg_pass``)."""
+    return _pcsg_spec("podcliquescalinggroup-controller/update", pcs, selection,
+                      f"{G}/podcliquescalinggroup/reconcilespec.go#processUpdate")
+
+
+def pclq_spec(pcs: PCS, selection: Selection) -> Controller:
+    """The PodClique controller's ``reconcileSpec``: update processing and pod sync."""
+    return Controller("podclique-controller/spec", "PodClique", (
+        Watch("PodClique", own_name, f"{G}/podclique/register.go#RegisterWithManager For(PodClique)"),
+        Watch("Pod", by_label(N.L_PCLQ), f"{G}/podclique/register.go#RegisterWithManager Owns(Pod) podPredicate"),
+        selection_changed(pcs, "PodClique", selection, f"{G}/podclique/register.go#mapPodCliqueSetToPCLQs")),
+        f"{G}/podclique/reconcilespec.go#reconcileSpec")
