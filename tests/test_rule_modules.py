@@ -53,7 +53,7 @@ MODULES: dict[str, str | None] = {
     "grove/model.py": SPEED + ": PCS cache keyed by id(desired), counts and armed-breach memos; "
                       "imports core.simulate and the optional hooks' modules in functions",
     "grove/names.py": CLEAN,
-    "grove/objects.py": SPEED + ": per-object memo of pod requests",
+    "grove/objects.py": CLEAN,
     "grove/observed.py": CLEAN,
     "grove/ondelete.py": CLEAN,
     "grove/phases.py": CLEAN,
@@ -74,7 +74,7 @@ MODULES: dict[str, str | None] = {
     "grove/spec.py": CLEAN,
     "grove/status.py": SPEED + ": PodCliqueSet status counts memo in PCS.__dict__",
     "grove/strategies.py": CLEAN,
-    "grove/summary.py": SPEED + ": pod-group summaries memoized by id() at module level",
+    "grove/summary.py": CLEAN,
     "grove/update_common.py": SPEED + ": replica and member memos at module level keyed by id()",
     "kuberay/__init__.py": CLEAN,
     "kuberay/advise.py": CLEAN,

@@ -9,7 +9,7 @@ Everything here is pure data. Renderers consume these types and nothing else;
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from .api_version import API_VERSION
 
@@ -140,6 +140,19 @@ class Obj:
         if m is None:
             m = self._memo = {}
         return m
+
+    def derived(self, fn: Callable[["Obj"], Any]) -> Any:
+        """``fn(self)``, computed once per object: a plain function of the object's
+        content (the raw mapping is never mutated, so the value never goes stale).
+        Models derive per-object facts through this instead of keeping caches."""
+        m = self._memo
+        if m is None:
+            m = self._memo = {}
+        try:
+            return m[fn]
+        except KeyError:
+            v = m[fn] = fn(self)
+            return v
 
     # content ----------------------------------------------------------------
     @property

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import lru_cache
 from typing import Mapping
 
 _BIN = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
@@ -31,6 +32,13 @@ def parse_quantity(value: object) -> int:
         value = repr(value)
     if not isinstance(value, str):
         raise QuantityError(f"not a quantity: {value!r}")
+    return _parse_str(value)
+
+
+@lru_cache(maxsize=4096)
+def _parse_str(value: str) -> int:
+    """``parse_quantity`` of a string (a pure function: manifests repeat a handful of
+    quantities across thousands of pods)."""
     m = _RE.match(value.strip())
     if not m:
         raise QuantityError(f"not a Kubernetes quantity: {value!r}")

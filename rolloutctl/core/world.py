@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 from bisect import bisect_left
 from math import isqrt
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from .model import Action, Obj
@@ -242,6 +242,67 @@ class World:
         self._index[ik] = idx
         self._ikeys[ik] = ikeys
         return idx
+
+    def reduced(self, kind: str, label: str, fn: Callable[[list[Obj]], Any]) -> Mapping[str, Any]:
+        """``fn`` of every group of ``index(kind, label)``, by label value. Derived
+        from the nearest ancestor world that computed the same view by calling ``fn``
+        again only for the groups whose objects changed since (``fn`` must be a plain
+        function of the group: the same objects give the same value)."""
+        rk = (kind, label, fn)
+        got = self._index.get(rk)
+        if got is not None:
+            return got
+        idx = self.index(kind, label)
+        for _kinds, _kkeys, lidx, _likeys, changes in self._layers:
+            prev = lidx.get(rk)
+            if prev is None:
+                continue
+            todo = changes.of_kind(kind)
+            if not todo:
+                got = prev
+                break
+            touched: set[str] = set()
+            for _k, old, new in todo:
+                for o in (old, new):
+                    if o is not None:
+                        v = o.labels.get(label)
+                        if v is not None:
+                            touched.add(v)
+            out = _Groups.over(prev)
+            for v in sorted(touched):
+                group = idx.get(v)
+                if group:
+                    out.put(v, fn(group))
+                else:
+                    out.drop(v)
+            got = out.settled()
+            break
+        if got is None:
+            got = {v: fn(group) for v, group in idx.items()}
+        self._index[rk] = got  # type: ignore[index]
+        return got
+
+    def derived(self, view: Any) -> Any:
+        """A value computed from this world by ``view`` (a hashable description with
+        ``build(world)`` and ``patch(value, changes, world)``): patched from the value
+        the nearest ancestor world computed, with the changes since (key -> (object
+        then, object now)), or built afresh. ``patch`` returns a new value and leaves
+        the old one as it is (ancestor worlds keep theirs)."""
+        dk = ("derived", view)
+        got = self._index.get(dk)  # type: ignore[call-overload]
+        if got is not None:
+            return got
+        for _kinds, _kkeys, lidx, _likeys, changes in self._layers:
+            prev = lidx.get(dk)  # type: ignore[call-overload]
+            if prev is None:
+                continue
+            ch = changes.changes()
+            got = view.patch(prev, ch, self) if ch else prev
+            break
+        if got is None:
+            got = view.build(self)
+        self._index[dk] = got  # type: ignore[index]
+        return got
 
     @property
     def token(self) -> object:

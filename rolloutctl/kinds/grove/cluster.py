@@ -28,8 +28,7 @@ def finish_terminations(pcs: PCS, world: World) -> tuple[World, int]:
     they own: a PodClique's pods, a PodCliqueScalingGroup's PodCliques and pods."""
     remove = []
     gone_pclqs: set[str] = set()
-    track: SUM.Terminating = pcs.__dict__.setdefault("_terminating", SUM.Terminating(pcs.namespace, pcs.name))
-    term = track.update(world)
+    term = SUM.terminating(world, pcs.namespace, pcs.name)
     for kind in ("PodCliqueScalingGroup", "PodClique", "PodGang", "Service", "HorizontalPodAutoscaler"):
         for o in sorted((world.get(*k) for k in term if k[0] == kind), key=key_of):
             if o.terminating:
@@ -58,27 +57,21 @@ def base_podgang_scheduled(world: World, base: Obj | None) -> bool:
     ``isBasePodGangScheduled``."""
     if base is None:
         return False
-    by_pclq = world.index("Pod", N.L_PCLQ)
     for g in base.spec.get("podgroups") or []:
         need = g.get("minReplicas") or 0
-        group = by_pclq.get(g.get("name"))
-        have = SUM.summary(group).act_sched if group else 0
+        have = SUM.pod_summary(world, N.L_PCLQ, g.get("name")).act_sched
         if have < need:
             return False
     return True
 
 
-def _listed_pods(pg: Obj) -> set[str]:
-    """Names in a PodGang's podReferences (computed once per PodGang object)."""
-    m = pg.memo
-    names = m.get("grove.listed")
-    if names is None:
-        names = set()
-        for g in pg.spec.get("podgroups") or []:
-            for r in g.get("podReferences") or []:
-                names.add(r.get("name"))
-        m["grove.listed"] = names
-    return names
+def listed_pods(pg: Obj) -> frozenset[str]:
+    """Names in a PodGang's podReferences."""
+    return frozenset(r.get("name") for g in pg.spec.get("podgroups") or [] for r in g.get("podReferences") or [])
+
+
+def _listed_pods(pg: Obj) -> frozenset[str]:
+    return pg.derived(listed_pods)  # type: ignore[no-any-return]
 
 
 def remove_scheduling_gates(pcs: PCS, world: World) -> tuple[World, int]:
@@ -159,7 +152,6 @@ def schedule(pcs: PCS, world: World, env: Environment) -> tuple[World, list[str]
     ``minReplicas`` is placed all-or-nothing; once it has, further pods are placed one
     by one while capacity allows. Gated pods are never placed."""
     used: dict[str, int] | None = None
-    by_gang_index = world.index("Pod", N.L_PODGANG)
     placed: list[Obj] = []
     events: list[str] = []
     t = SUM.pod_groups(world, pcs.namespace, pcs.name)
@@ -175,10 +167,7 @@ def schedule(pcs: PCS, world: World, env: Environment) -> tuple[World, list[str]
     for pg in sorted(gangs, key=_gang_order_key):
         if pg.terminating:
             continue
-        group = by_gang_index.get(pg.name)
-        if not group:
-            continue
-        gs = SUM.summary(group, pcs.namespace, pcs.name)
+        gs = SUM.pod_summary(world, N.L_PODGANG, pg.name, pcs.namespace, pcs.name)
         if not gs.act_pending:
             continue  # no pod to place: neither the gang minimum nor one by one
         members = gs.active

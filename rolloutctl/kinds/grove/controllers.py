@@ -572,24 +572,12 @@ def _expected_podgangs(pcs: PCS, n: int, reps_of: Any) -> list[tuple[str, int, l
     return out
 
 
-def podgang_refs(group: Sequence[Obj] | None) -> dict[str, list[str]]:
+def podgang_refs(world: World, gang: str) -> Mapping[str, list[str]]:
     """Non-terminating pods carrying a PodGang's label, by PodClique, names sorted:
     the PodGang's ``podReferences``. Upstream: ``syncflow.go``
     ``getExistingPodsByPCLQForPCS`` / ``initializeAssignedAndUnassignedPodsForPCS``,
     ``podgang.go`` ``createPodGroupsForPodGang``."""
-    if not group:
-        return {}
-    gs = SUM.summary(group)
-    refs = gs.memo.get("refs")
-    if refs is None:
-        refs = {}
-        for p in gs.pods:
-            if not p.terminating:
-                refs.setdefault(p.labels.get(N.L_PCLQ, ""), []).append(p.name)
-        for v in refs.values():
-            v.sort()
-        gs.memo["refs"] = refs
-    return refs
+    return SUM.pod_summary(world, N.L_PODGANG, gang).refs
 
 
 def pods_pending_creation_or_association(world: World, ns: str, gang: str, groups: Sequence[tuple[str, int]],
@@ -648,7 +636,7 @@ def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
         unsettled.add(name)
         cur = world.get("PodGang", ns, name)
         group = pods_by_gang.get(name)
-        refs = podgang_refs(group)
+        refs = podgang_refs(world, name)
         if cur is not None:
             # settled: the same PodGang object, pods and PodCliques as when this gang
             # last needed nothing
@@ -777,8 +765,7 @@ def sync_pods(pclq: Obj, world: World) -> list[Action]:
     Upstream: ``operator/internal/controller/podclique/components/pod/syncflow.go``
     ``runSyncFlow``; ``operator/internal/index/tracker.go`` ``GetAvailableIndices``."""
     ns = pclq.namespace
-    group = world.index("Pod", N.L_PCLQ).get(pclq.name)
-    active = SUM.summary(group, ns).active if group else []
+    active = SUM.pod_summary(world, N.L_PCLQ, pclq.name, ns).active
     want = pclq.spec.get("replicas")
     want = want if isinstance(want, int) and want >= 0 else 0
     acts: list[Action] = []

@@ -168,6 +168,36 @@ def armed_breaches(pcs: PCS, world: World) -> list[Obj]:
     return out
 
 
+@dataclass(frozen=True)
+class ArmedView:
+    """``World.derived`` description of ``armed_breaches`` as (kind, name) pairs,
+    re-checked from one world to the next only for the PodCliques and scaling groups
+    that changed."""
+
+    namespace: str
+    name: str
+
+    def _armed(self, o: Obj | None) -> bool:
+        return o is not None and o.namespace == self.namespace and not o.terminating and \
+            o.labels.get(N.L_PART_OF) == self.name and is_armed(o)
+
+    def build(self, world: World) -> frozenset:
+        return frozenset((o.kind, o.name) for kind in ("PodClique", "PodCliqueScalingGroup")
+                         for o in world.index(kind, N.L_PART_OF).get(self.name, ()) if self._armed(o))
+
+    def patch(self, prev: frozenset, changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: World) -> frozenset:
+        add, drop = set(), set()
+        for k, (_old, new) in changes.items():
+            if k[0] in ("PodClique", "PodCliqueScalingGroup") and k[1] == self.namespace:
+                (add if self._armed(new) else drop).add((k[0], k[2]))
+        return (prev - drop) | add if add - prev or drop & prev else prev
+
+
+def armed(pcs: PCS, world: World) -> frozenset:
+    """(kind, name) of ``armed_breaches``, as a world view."""
+    return world.derived(ArmedView(pcs.namespace, pcs.name))  # type: ignore[no-any-return]
+
+
 def prune_expired(pcs: PCS, world: World) -> World:
     """Drop expired marks whose breach ended (object gone, terminating or healthy)."""
     marks = world.memory.get(MEM_EXPIRED)

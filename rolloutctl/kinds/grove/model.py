@@ -4,6 +4,7 @@ PodCliqueScalingGroup and PodClique controllers, and the world around them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ...core.environment import Environment
@@ -128,7 +129,7 @@ class GroveModel:
             status = U.live_pcs_status(pcs, world)
         # the PodCliqueSet replica component: gang termination first, then (RollingRecreate)
         # the rolling update, which skips the terminated replicas
-        armed = _armed_breaches(pcs, base, world)
+        armed = GT.armed(pcs, world)
         more, gang = GT.gang_terminate_pcs_replicas(pcs, world, armed) if not no_gang else ([], None)
         if more:
             world = world.apply(more)
@@ -169,28 +170,7 @@ class GroveModel:
         return cluster.advance(self.pcs(desired), world, env, quiet=queue is not None and queue.was_idle(world))
 
     def _expected_pclqs(self, pcs: PCS, world: World) -> list[str]:
-        cache = pcs.__dict__.setdefault("_expected_pclqs", {})
-        key = C.live_pcsg_replicas(pcs, world, pcs.replicas)
-        got = cache.get(key)
-        if got is None:
-            if len(cache) > 256:
-                cache.clear()
-            got = cache[key] = self._expected_pclqs_fresh(pcs, world)
-        return got
-
-    def _expected_pclqs_fresh(self, pcs: PCS, world: World) -> list[str]:
-        out = []
-        for i in range(pcs.replicas):
-            for c in pcs.standalone:
-                out.append(pcs.standalone_pclq_fqn(i, c.name))
-            for g in pcs.groups:
-                live = world.get("PodCliqueScalingGroup", pcs.namespace, pcs.pcsg_fqn(i, g))
-                reps = live.spec.get("replicas") if live is not None else g.replicas
-                reps = reps if isinstance(reps, int) else g.replicas
-                for j in range(reps):
-                    for cn in g.clique_names:
-                        out.append(pcs.member_pclq_fqn(i, g, j, cn))
-        return out
+        return expected_pclqs(pcs, world)
 
     def converged(self, desired: Obj, world: World) -> bool:
         pcs = self.pcs(desired)
@@ -217,41 +197,11 @@ class GroveModel:
 
     def counts(self, desired: Obj, world: World) -> Mapping[str, Any]:
         pcs = self.pcs(desired)
-        names = self._expected_pclqs(pcs, world)
         t = SUM.pod_groups(world, pcs.namespace, pcs.name)
-        m: SUM.CountsMemo = pcs.__dict__.setdefault("_counts_memo", SUM.CountsMemo())
-        dirty = m.dirty.since(world, world)
-        ns = pcs.namespace
-
-        def want_of(name: str) -> int:
-            pclq = world.get("PodClique", ns, name)
-            return (pclq.spec.get("replicas") or 0) if pclq is not None else _template_replicas(pcs, name)
-
-        def updated_of(name: str | None) -> int:
-            s = t.groups.get(name)
-            if s is None:
-                return 0
-            pclq = world.get("PodClique", ns, name) if name else None
-            target = U.expected_pod_template_hash(pcs, pclq) if pclq is not None and \
-                pclq.labels.get(N.L_PART_OF) == pcs.name else None
-            return s.hash_active.get(target, 0)
-
-        if dirty is None or m.names is not names:
-            m.reset(names)
-            for n in names:
-                m.set_want(n, want_of(n))
-            for n in t.groups:
-                m.set_updated(n, updated_of(n))
-        else:
-            for n in dirty:
-                if n in m.name_set:
-                    m.set_want(n, want_of(n))
-                m.set_updated(n, updated_of(n))
-            m.set_updated(None, updated_of(None))  # owned pods without a PodClique label
-        want, updated = m.want, m.updated
+        c: _Counts = world.derived(_CountsView(pcs))
         total, ready, scheduled = t.n_active, t.act_ready, t.act_sched
-        out = {"desired": want, "total": total, "scheduled": scheduled, "ready": ready,
-               "updated": updated, "old": total - updated}
+        out = {"desired": c.want, "total": total, "scheduled": scheduled, "ready": ready,
+               "updated": c.updated, "old": total - c.updated}
         out.update(policy_for(pcs).counts(pcs, world))
         return out
 
@@ -391,37 +341,91 @@ class _StatusKeys:
         self.passes.done(self.ctl, written)
 
 
-def _changed_breach_keys(changes: Any) -> set[tuple[str, str]]:
-    return {(k[0], k[2]) for k in changes if k[0] in ("PodClique", "PodCliqueScalingGroup")}
-
-
-def _armed_breaches(pcs: PCS, base: World, world: World) -> set[tuple[str, str]]:
-    """(kind, name) of the PodCliqueSet's armed breaches (``gang_terminate.is_armed``)
-    in ``world``: kept from the last round and re-checked only for the PodCliques and
-    scaling groups changed since (all of them when that is not known).
-    ``gang_terminate.armed_breaches`` is the plain rule (tests compare the two)."""
-    memo = pcs.__dict__.setdefault("_armed_memo", {})
-    tracker = memo.get("dirty")
-    if tracker is None:
-        tracker = memo["dirty"] = SUM.Dirty(_changed_breach_keys)
-    dirty = tracker.since(base, world)
-    if dirty is None or "armed" not in memo:
-        memo["armed"] = {(o.kind, o.name) for o in GT.armed_breaches(pcs, world)}
-        return memo["armed"]
-    armed: set[tuple[str, str]] = memo["armed"]
-    for kind, name in dirty:
-        o = world.get(kind, pcs.namespace, name)
-        if o is not None and not o.terminating and o.labels.get(N.L_PART_OF) == pcs.name and GT.is_armed(o):
-            armed.add((kind, name))
-        else:
-            armed.discard((kind, name))
-    return armed
-
-
 _VIEWS = (("Pod", N.L_PCLQ), ("Pod", N.L_PODGANG), ("Pod", N.L_PART_OF), ("PodClique", N.L_PART_OF),
           ("PodClique", N.L_PCSG), ("PodCliqueScalingGroup", N.L_PART_OF), ("PodGang", N.L_PART_OF),
           ("PodClique", N.L_PCS_REPLICA), ("PodCliqueScalingGroup", N.L_PCS_REPLICA), ("Service", N.L_PART_OF),
           ("HorizontalPodAutoscaler", N.L_PART_OF), ("Pod", N.L_PCSG), ("PodClique", N.L_PCSG_REPLICA))
+
+
+def expected_pclqs(pcs: PCS, world: World) -> list[str]:
+    """Names of every PodClique the PodCliqueSet's replicas and their live scaling
+    groups' replicas call for."""
+    out = []
+    for i in range(pcs.replicas):
+        for c in pcs.standalone:
+            out.append(pcs.standalone_pclq_fqn(i, c.name))
+        for g in pcs.groups:
+            live = world.get("PodCliqueScalingGroup", pcs.namespace, pcs.pcsg_fqn(i, g))
+            reps = live.spec.get("replicas") if live is not None else g.replicas
+            reps = reps if isinstance(reps, int) else g.replicas
+            for j in range(reps):
+                for cn in g.clique_names:
+                    out.append(pcs.member_pclq_fqn(i, g, j, cn))
+    return out
+
+
+@dataclass(frozen=True)
+class _Counts:
+    names: tuple  # expected PodCliques (``expected_pclqs``)
+    mult: Mapping[str, int]  # how often each name is expected (clique and group names can collide)
+    want_of: Mapping[str, int]
+    updated_of: Mapping[str | None, int]
+    want: int
+    updated: int
+
+
+@dataclass(frozen=True)
+class _CountsView:
+    """``World.derived`` description of ``GroveModel.counts``' desired and updated pods
+    per PodClique with their totals: patched for the PodCliques whose object or pods
+    changed, rebuilt when a scaling group's replicas change."""
+
+    pcs: PCS  # compared by identity: the model's parsed desired PodCliqueSet
+
+    def want(self, world: World, name: str) -> int:
+        pclq = world.get("PodClique", self.pcs.namespace, name)
+        return (pclq.spec.get("replicas") or 0) if pclq is not None else _template_replicas(self.pcs, name)
+
+    def updated(self, world: World, t: Any, name: str | None) -> int:
+        s = t.groups.get(name)
+        if s is None:
+            return 0
+        pcs = self.pcs
+        pclq = world.get("PodClique", pcs.namespace, name) if name else None
+        target = U.expected_pod_template_hash(pcs, pclq) if pclq is not None and \
+            pclq.labels.get(N.L_PART_OF) == pcs.name else None
+        return s.hash_active.get(target, 0)
+
+    def build(self, world: World) -> _Counts:
+        names = tuple(expected_pclqs(self.pcs, world))
+        mult: dict[str, int] = {}
+        for n in names:
+            mult[n] = mult.get(n, 0) + 1
+        t = SUM.pod_groups(world, self.pcs.namespace, self.pcs.name)
+        want_of = {n: self.want(world, n) * m for n, m in mult.items()}
+        updated_of = {n: self.updated(world, t, n) for n in t.groups}
+        return _Counts(names, mult, want_of, updated_of, sum(want_of.values()), sum(updated_of.values()))
+
+    def patch(self, prev: _Counts, changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: World) -> _Counts:
+        for k, (old, new) in changes.items():
+            if k[0] == "PodCliqueScalingGroup" and (old is None or new is None or
+                                                    old.spec.get("replicas") != new.spec.get("replicas")):
+                return self.build(world)
+        dirty = SUM.changed_pclq_names(changes)
+        if not dirty:
+            return prev
+        t = SUM.pod_groups(world, self.pcs.namespace, self.pcs.name)
+        want_of, updated_of = dict(prev.want_of), dict(prev.updated_of)
+        want, updated = prev.want, prev.updated
+        for n in dirty | {None}:  # None: owned pods without a PodClique label
+            if n in prev.mult:
+                v = self.want(world, n) * prev.mult[n]
+                want += v - want_of[n]
+                want_of[n] = v
+            v = self.updated(world, t, n)
+            updated += v - updated_of.get(n, 0)
+            updated_of[n] = v
+        return _Counts(prev.names, prev.mult, want_of, updated_of, want, updated)
 
 
 def _template_replicas(pcs: PCS, pclq_name: str) -> int:

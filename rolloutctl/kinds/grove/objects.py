@@ -17,19 +17,19 @@ from .spec import PCS, Clique, Group
 # ----------------------------------------------------------------------------- pods
 
 
+def pod_state(pod: Obj) -> tuple[bool, bool, bool, bool]:
+    """(scheduled, ready, active, gated) of a pod."""
+    scheduled = bool(pod.get("spec", "nodeName")) or _condition(pod, "PodScheduled") == "True"
+    terminating = pod.terminating
+    ready = _condition(pod, "Ready") == "True" and not terminating
+    active = not terminating and pod_phase(pod) not in ("Succeeded", "Failed")
+    gates = pod.get("spec", "schedulingGates") or []
+    gated = any(isinstance(g, dict) and g.get("name") == N.GATE_PODGANG_PENDING for g in gates)
+    return (scheduled, ready, active, gated)
+
+
 def _pod_state(pod: Obj) -> tuple[bool, bool, bool, bool]:
-    """(scheduled, ready, active, gated), derived once per pod object."""
-    m = pod.memo
-    st = m.get("grove.pod")
-    if st is None:
-        scheduled = bool(pod.get("spec", "nodeName")) or _condition(pod, "PodScheduled") == "True"
-        terminating = pod.terminating
-        ready = _condition(pod, "Ready") == "True" and not terminating
-        active = not terminating and pod_phase(pod) not in ("Succeeded", "Failed")
-        gates = pod.get("spec", "schedulingGates") or []
-        gated = any(isinstance(g, dict) and g.get("name") == N.GATE_PODGANG_PENDING for g in gates)
-        st = m["grove.pod"] = (scheduled, ready, active, gated)
-    return st
+    return pod.derived(pod_state)  # type: ignore[no-any-return]
 
 
 def pod_scheduled(pod: Obj) -> bool:
@@ -54,16 +54,12 @@ def pod_gated(pod: Obj) -> bool:
 
 
 def pod_index(pod: Obj) -> int | None:
-    m = pod.memo
-    if "grove.index" in m:
-        return m["grove.index"]
+    """The pod's ``grove.io/podclique-pod-index`` label as a number (None: absent or not one)."""
     v = pod.labels.get(N.L_POD_INDEX)
     try:
-        r = int(v) if v is not None else None
+        return int(v) if v is not None else None
     except ValueError:
-        r = None
-    m["grove.index"] = r
-    return r
+        return None
 
 
 def _condition(obj: Obj, ctype: str) -> str | None:

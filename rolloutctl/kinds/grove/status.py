@@ -301,7 +301,6 @@ def refresh(pcs: PCS, world: World, arming: bool = True, pclqs: Any = None, pcsg
     now = U.stamp(world)
     acts: list[Action] = []
     ns = pcs.namespace
-    pods_by_pclq = world.index("Pod", N.L_PCLQ)
     keys = pclqs(world) if pclqs is not None else None
     if keys is None or keys.names is None:
         todo = [p for p in world.index("PodClique", N.L_PART_OF).get(pcs.name, ()) if p.namespace == ns]
@@ -309,8 +308,7 @@ def refresh(pcs: PCS, world: World, arming: bool = True, pclqs: Any = None, pcsg
         todo = C.by_names(world, "PodClique", pcs, keys.names)
     written = []
     for pclq in todo:
-        group = pods_by_pclq.get(pclq.name, ())
-        summ = SUM.summary(group, pclq.namespace) if group else SUM.EMPTY
+        summ = SUM.pod_summary(world, N.L_PCLQ, pclq.name, pclq.namespace)
         a = _status_action(pclq, pclq_status(pcs, pclq, list(summ.pods), gen, summ, now), "PodClique status from its pods",
                            R_PCLQ_ST)
         if a is not None and arming:

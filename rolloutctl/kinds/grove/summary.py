@@ -1,30 +1,31 @@
-"""Per-PodClique pod summaries, memoized by the identity of the pod group.
+"""Counts over pods, kept as world views (``World.reduced``, ``World.derived``).
 
-``World.index("Pod", "grove.io/podclique")`` keeps a group's list object while none
-of its pods changes, so a summary computed once for that list stays valid; a
-planning round then costs what changed, not what exists. Summaries only count:
+A PodClique's (or PodGang's) pod summary is a view of the world's pods grouped by
+label: a derived world recomputes only the groups whose pods changed, so a planning
+round costs what changed, not what exists. ``PodGroups`` adds running totals over a
+PodCliqueSet's pods, patched from the changes between worlds. Summaries only count:
 every rule that reads them is still the one function named after its upstream
 counterpart (``status.pclq_status``, ``cluster.schedule``, ...).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ...core.environment import add, pod_requests
 from ...core.model import Obj
+from ...core.world import World
 from . import names as N
 from . import objects as O
 
-_MAX = 50_000
-
 
 class PodSummary:
-    """Counts over the pods of one group (optionally only those in ``namespace``
-    and part of ``part_of``)."""
+    """Counts over the pods of one group."""
 
     __slots__ = ("pods", "active", "n_active", "act_ready", "act_sched", "act_gated", "nt", "nt_ready", "nt_sched",
-                 "nt_gated", "hash_all", "hash_active", "_res", "any_ready", "act_pending", "act_unready_sched", "memo")
+                 "nt_gated", "hash_all", "hash_active", "_res", "any_ready", "act_pending", "act_unready_sched",
+                 "scopes", "refs")
 
     def __init__(self, pods: Sequence[Obj]) -> None:
         self.pods = pods
@@ -34,9 +35,11 @@ class PodSummary:
         hash_active: dict[Any, int] = {}
         any_ready = False
         act_pending = act_unready_sched = 0
-        row = _row
+        scopes = set()
+        refs: dict[str, list[str]] = {}
         for p in pods:
-            sched, ready, act, gated, term, h = row(p)
+            sched, ready, act, gated, term, h = _row(p)
+            scopes.add((p.namespace, p.labels.get(N.L_PART_OF)))
             hash_all[h] = hash_all.get(h, 0) + 1
             if ready:
                 any_ready = True
@@ -45,6 +48,7 @@ class PodSummary:
                 nt_ready += ready
                 nt_sched += sched
                 nt_gated += gated
+                refs.setdefault(p.labels.get(N.L_PCLQ, ""), []).append(p.name)
             if act:
                 active.append(p)
                 act_ready += ready
@@ -55,6 +59,8 @@ class PodSummary:
                 elif not ready:
                     act_unready_sched += 1
                 hash_active[h] = hash_active.get(h, 0) + 1
+        for v in refs.values():
+            v.sort()
         self.active = active
         self.n_active = len(active)
         self.act_ready, self.act_sched, self.act_gated = act_ready, act_sched, act_gated
@@ -63,11 +69,14 @@ class PodSummary:
         self.any_ready = any_ready
         self.act_pending = act_pending  # active, not scheduled, not gated
         self.act_unready_sched = act_unready_sched  # active, scheduled, not Ready
+        #: (namespace, part-of label) of the pods
+        self.scopes = frozenset(scopes)
+        #: names of the non-terminating pods by PodClique, sorted (a PodGang's podReferences)
+        self.refs = refs
         self._res: dict[str, int] | None = None
-        self.memo: dict[str, Any] = {}  # further values derived from these pods
 
     def scheduled_resources(self) -> Mapping[str, int]:
-        """Requests of the active, scheduled pods."""
+        """Requests of the active, scheduled pods (counted when first asked)."""
         if self._res is None:
             res: dict[str, int] = {}
             for p in self.active:
@@ -77,171 +86,143 @@ class PodSummary:
         return self._res
 
 
+def pod_row(p: Obj) -> tuple[bool, bool, bool, bool, bool, Any]:
+    """(scheduled, ready, active, gated, terminating, template hash) of a pod."""
+    sched, ready, act, gated = O._pod_state(p)
+    return (sched, ready, act, gated, p.terminating, p.labels.get(N.L_TEMPLATE_HASH))
+
+
 def _row(p: Obj) -> tuple[bool, bool, bool, bool, bool, Any]:
-    """(scheduled, ready, active, gated, terminating, template hash) of a pod, derived
-    once per pod object."""
-    m = p.memo
-    r = m.get("grove.row")
-    if r is None:
-        sched, ready, act, gated = O._pod_state(p)
-        r = m["grove.row"] = (sched, ready, act, gated, p.terminating, p.labels.get(N.L_TEMPLATE_HASH))
-    return r
-
-
-_memo: dict[int, tuple[Sequence[Obj], dict[tuple, PodSummary]]] = {}
-
-
-def summary(group: Sequence[Obj], namespace: str | None = None, part_of: str | None = None) -> PodSummary:
-    """The summary of ``group`` (a list from ``World.index``), filtered to pods in
-    ``namespace`` and with ``app.kubernetes.io/part-of: part_of`` when given."""
-    ent = _memo.get(id(group))
-    if ent is None or ent[0] is not group:
-        if len(_memo) > _MAX:
-            _memo.clear()
-        ent = (group, {})
-        _memo[id(group)] = ent
-    k = (namespace, part_of)
-    s = ent[1].get(k)
-    if s is None:
-        pods = group
-        if namespace is not None or part_of is not None:
-            pods = [p for p in group if (namespace is None or p.namespace == namespace)
-                    and (part_of is None or p.labels.get(N.L_PART_OF) == part_of)]
-            if len(pods) == len(group):
-                pods = group
-        if pods is group:
-            # a summary depends only on its pods: the unfiltered one serves any
-            # filter that keeps every pod
-            s = ent[1].get((None, None))
-            if s is None:
-                s = ent[1][(None, None)] = PodSummary(group)
-            ent[1][k] = s
-        else:
-            s = ent[1][k] = PodSummary(pods)
-    return s
+    return p.derived(pod_row)  # type: ignore[no-any-return]
 
 
 EMPTY = PodSummary(())
 
-_requests: dict[int, tuple[Any, dict[str, int], Any]] = {}
+
+def pod_summary(world: World, label: str, value: str | None, namespace: str | None = None,
+                part_of: str | None = None) -> PodSummary:
+    """The summary of the pods whose ``label`` is ``value`` (``grove.io/podclique`` or
+    ``grove.io/podgang``), only those in ``namespace`` and part of ``part_of`` when
+    given."""
+    s = world.reduced("Pod", label, PodSummary).get(value) if value is not None else None
+    if s is None:
+        return EMPTY
+    if all((namespace is None or ns == namespace) and (part_of is None or po == part_of) for ns, po in s.scopes):
+        return s
+    return PodSummary([p for p in s.pods if (namespace is None or p.namespace == namespace)
+                       and (part_of is None or p.labels.get(N.L_PART_OF) == part_of)])
+
+
+def pod_requests_of(pod: Obj) -> dict[str, int]:
+    """``pod_requests`` of the pod's spec."""
+    return pod_requests(pod.spec)
 
 
 def requests_of(pod: Obj) -> dict[str, int]:
-    """``pod_requests`` of the pod's spec, cached per containers list (pods of one
-    PodClique share their template's list)."""
-    spec = pod.spec
-    ctrs = spec.get("containers")
-    ent = _requests.get(id(ctrs))
-    if ent is not None and ent[0] is ctrs and ent[2] is spec.get("initContainers"):
-        return ent[1]
-    r = pod_requests(spec)
-    if len(_requests) > _MAX:
-        _requests.clear()
-    _requests[id(ctrs)] = (ctrs, r, spec.get("initContainers"))
-    return r
+    return pod.derived(pod_requests_of)  # type: ignore[no-any-return]
 
 
+@dataclass(frozen=True)
 class PodGroups:
     """The pods of a PodCliqueSet (or of the whole world) by PodClique, with running
-    totals and the PodCliques that have pods in each interesting state. Kept up to
-    date from ``World.changes_since``: a round touches only the PodCliques whose pods
-    changed. ``tests/kinds/grove/test_summary.py`` checks it against a fresh build."""
+    totals and the PodCliques that have pods in each interesting state: a world view
+    (``pod_groups``). ``tests/kinds/grove/test_incremental.py`` checks the patched
+    view against a fresh build."""
 
-    def __init__(self, namespace: str | None, part_of: str | None) -> None:
-        self.namespace, self.part_of = namespace, part_of
-        self.token: object = None
-        self.groups: dict[str | None, PodSummary] = {}
-        self.n_active = self.act_ready = self.act_sched = 0
-        self.res: dict[str, int] = {}
-        self.terminating: set[str | None] = set()
-        self.gated: set[str | None] = set()
-        self.pending: set[str | None] = set()
-        self.unready_sched: set[str | None] = set()
+    namespace: str | None
+    part_of: str | None
+    groups: Mapping[str | None, PodSummary]
+    n_active: int
+    act_ready: int
+    act_sched: int
+    res: Mapping[str, int]
+    terminating: frozenset
+    gated: frozenset
+    pending: frozenset
+    unready_sched: frozenset
 
-    def _account(self, name: str | None, s: PodSummary, sign: int) -> None:
-        self.n_active += sign * s.n_active
-        self.act_ready += sign * s.act_ready
-        self.act_sched += sign * s.act_sched
-        if s.act_sched:
-            add(self.res, s.scheduled_resources(), sign)
-        for flag, bucket in ((s.nt < len(s.pods), self.terminating), (s.act_gated, self.gated),
-                             (s.act_pending, self.pending), (s.act_unready_sched, self.unready_sched)):
-            if flag:
-                if sign > 0:
-                    bucket.add(name)
-                else:
-                    bucket.discard(name)
 
-    def _set(self, name: str | None, s: PodSummary | None) -> None:
-        old = self.groups.pop(name, None)
-        if old is not None:
-            self._account(name, old, -1)
-        if s is not None and s.pods:
-            self.groups[name] = s
-            self._account(name, s, +1)
+@dataclass(frozen=True)
+class PodGroupsView:
+    """``World.derived`` description of ``PodGroups`` (pods in ``namespace`` and part of
+    ``part_of``; None: any)."""
+
+    namespace: str | None
+    part_of: str | None
 
     def _owned(self, p: Obj) -> bool:
         return (self.namespace is None or p.namespace == self.namespace) and \
             (self.part_of is None or p.labels.get(N.L_PART_OF) == self.part_of)
 
-    def _strays(self, world: Any) -> PodSummary | None:
-        if self.part_of is not None:
-            cands = world.index("Pod", N.L_PART_OF).get(self.part_of, ())
-        else:
-            cands = world.of_kind("Pod")
-        strays = [p for p in cands if N.L_PCLQ not in p.labels and self._owned(p)]
-        return PodSummary(strays) if strays else None
+    def _summary(self, world: World, name: str | None) -> PodSummary | None:
+        if name is None:
+            if self.part_of is not None:
+                cands = world.index("Pod", N.L_PART_OF).get(self.part_of, ())
+            else:
+                cands = world.of_kind("Pod")
+            strays = [p for p in cands if N.L_PCLQ not in p.labels and self._owned(p)]
+            return PodSummary(strays) if strays else None
+        s = pod_summary(world, N.L_PCLQ, name, self.namespace, self.part_of)
+        return s if s.pods else None
 
-    def update(self, world: Any) -> "PodGroups":
-        idx = world.index("Pod", N.L_PCLQ)
-        changes = world.changes_since(self.token) if self.token is not None else None
-        if changes is None:
-            self.groups = {}
-            self.n_active = self.act_ready = self.act_sched = 0
-            self.res = {}
-            for b in (self.terminating, self.gated, self.pending, self.unready_sched):
-                b.clear()
-            for name, g in idx.items():
-                self._set(name, summary(g, self.namespace, self.part_of))
-            self._set(None, self._strays(world))
-        else:
-            dirty: set[str | None] = set()
-            for k, (old, new) in changes.items():
-                if k[0] != "Pod":
-                    continue
-                for o in (old, new):
-                    if o is not None:
-                        dirty.add(o.labels.get(N.L_PCLQ))
-            for name in dirty:
-                if name is None:
-                    self._set(None, self._strays(world))
-                else:
-                    g = idx.get(name)
-                    self._set(name, summary(g, self.namespace, self.part_of) if g else None)
-        for k in [k for k, v in self.res.items() if v == 0]:
-            del self.res[k]
-        self.token = world.token
-        return self
+    def build(self, world: World) -> PodGroups:
+        names: list[str | None] = list(world.index("Pod", N.L_PCLQ))
+        return self._patched(None, names + [None], world)
+
+    def patch(self, prev: PodGroups, changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: World) -> PodGroups:
+        dirty: set[str | None] = set()
+        for k, (old, new) in changes.items():
+            if k[0] != "Pod":
+                continue
+            for o in (old, new):
+                if o is not None:
+                    dirty.add(o.labels.get(N.L_PCLQ))
+        if not dirty:
+            return prev
+        return self._patched(prev, sorted(dirty, key=lambda v: (v is None, v or "")), world)
+
+    def _patched(self, prev: PodGroups | None, names: Sequence[str | None], world: World) -> PodGroups:
+        groups: dict[str | None, PodSummary] = dict(prev.groups) if prev is not None else {}
+        n_active, act_ready, act_sched = (prev.n_active, prev.act_ready, prev.act_sched) if prev is not None else (0, 0, 0)
+        res: dict[str, int] = dict(prev.res) if prev is not None else {}
+        buckets = [set(b) for b in (prev.terminating, prev.gated, prev.pending, prev.unready_sched)] \
+            if prev is not None else [set(), set(), set(), set()]
+
+        def account(name: str | None, s: PodSummary, sign: int) -> None:
+            nonlocal n_active, act_ready, act_sched
+            n_active += sign * s.n_active
+            act_ready += sign * s.act_ready
+            act_sched += sign * s.act_sched
+            if s.act_sched:
+                add(res, s.scheduled_resources(), sign)
+            for flag, bucket in zip((s.nt < len(s.pods), s.act_gated, s.act_pending, s.act_unready_sched), buckets):
+                if flag:
+                    if sign > 0:
+                        bucket.add(name)
+                    else:
+                        bucket.discard(name)
+
+        for name in names:
+            old = groups.pop(name, None)
+            if old is not None:
+                account(name, old, -1)
+            s = self._summary(world, name)
+            if s is not None:
+                groups[name] = s
+                account(name, s, +1)
+        for k in [k for k, v in res.items() if v == 0]:
+            del res[k]
+        return PodGroups(self.namespace, self.part_of, groups, n_active, act_ready, act_sched, res,
+                         *(frozenset(b) for b in buckets))
 
 
-_trackers: dict[tuple, PodGroups] = {}
-
-
-def pod_groups(world: Any, namespace: str | None, part_of: str | None) -> PodGroups:
+def pod_groups(world: World, namespace: str | None, part_of: str | None) -> PodGroups:
     """The ``PodGroups`` of ``world`` (pods in ``namespace`` and part of ``part_of``;
     None: any)."""
-    key = (namespace, part_of)
-    t = _trackers.get(key)
-    if t is None:
-        if len(_trackers) > 64:
-            _trackers.clear()
-        t = _trackers[key] = PodGroups(namespace, part_of)
-    if t.token is not world.token:
-        t.update(world)
-    return t
+    return world.derived(PodGroupsView(namespace, part_of))  # type: ignore[no-any-return]
 
 
-def owned_pod_groups(world: Any, namespace: str, part_of: str) -> list[tuple[str | None, PodSummary]]:
+def owned_pod_groups(world: World, namespace: str, part_of: str) -> list[tuple[str | None, PodSummary]]:
     """The pods of a PodCliqueSet as (PodClique name, summary) pairs (None: owned pods
     without a PodClique label)."""
     return list(pod_groups(world, namespace, part_of).groups.items())
@@ -346,33 +327,31 @@ def changed_gang_names(changes: Mapping[Any, tuple[Obj | None, Obj | None]]) -> 
 _GC_KINDS = ("PodCliqueScalingGroup", "PodClique", "PodGang", "Service", "HorizontalPodAutoscaler")
 
 
-class Terminating:
-    """Keys of a PodCliqueSet's terminating objects of the kinds garbage collection
-    removes (pods aside: ``PodGroups``), kept up to date from ``World.changes_since``."""
+@dataclass(frozen=True)
+class TerminatingView:
+    """``World.derived`` description of the keys of a PodCliqueSet's terminating
+    objects of the kinds garbage collection removes (pods aside: ``PodGroups``)."""
 
-    def __init__(self, namespace: str, part_of: str) -> None:
-        self.namespace, self.part_of = namespace, part_of
-        self.token: object = None
-        self.keys: set[tuple[str, str, str]] = set()
+    namespace: str
+    part_of: str
 
     def _owned_terminating(self, o: Obj | None) -> bool:
         return o is not None and o.terminating and o.namespace == self.namespace and \
             o.labels.get(N.L_PART_OF) == self.part_of
 
-    def update(self, world: Any) -> set[tuple[str, str, str]]:
-        changes = world.changes_since(self.token) if self.token is not None else None
-        if changes is None:
-            self.keys = set()
-            for kind in _GC_KINDS:
-                for o in world.index(kind, N.L_PART_OF).get(self.part_of, ()):
-                    if self._owned_terminating(o):
-                        self.keys.add((kind, o.namespace, o.name))
-        else:
-            for k, (_old, new) in changes.items():
-                if k[0] in _GC_KINDS:
-                    if self._owned_terminating(new):
-                        self.keys.add(k)
-                    else:
-                        self.keys.discard(k)
-        self.token = world.token
-        return self.keys
+    def build(self, world: World) -> frozenset:
+        return frozenset((kind, o.namespace, o.name) for kind in _GC_KINDS
+                         for o in world.index(kind, N.L_PART_OF).get(self.part_of, ()) if self._owned_terminating(o))
+
+    def patch(self, prev: frozenset, changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: World) -> frozenset:
+        add_, drop = set(), set()
+        for k, (_old, new) in changes.items():
+            if k[0] in _GC_KINDS:
+                (add_ if self._owned_terminating(new) else drop).add(k)
+        return (prev - drop) | add_ if add_ or drop & prev else prev
+
+
+def terminating(world: World, namespace: str, part_of: str) -> frozenset:
+    """Keys of the PodCliqueSet's terminating PodCliqueScalingGroups, PodCliques,
+    PodGangs, Services and HPAs."""
+    return world.derived(TerminatingView(namespace, part_of))  # type: ignore[no-any-return]

@@ -89,14 +89,8 @@ def _clique_of_name(pcs: PCS, name: str) -> Clique | None:
 def expected_pod_template_hash(pcs: PCS, pclq: Obj) -> str:
     """The template hash the desired PodCliqueSet gives this PodClique's pods.
     Upstream: ``common/component/utils/podclique.go`` ``GetExpectedPCLQPodTemplateHash``."""
-    m = pclq.memo
-    got = m.get("grove.expected_hash")
-    if got is not None and got[0] is pcs:
-        return got[1]
     c = clique_of(pcs, pclq)
-    h = c.template_hash if c is not None else ""
-    m["grove.expected_hash"] = (pcs, h)
-    return h
+    return c.template_hash if c is not None else ""
 
 
 def pclq_target_hash(pclq: Obj) -> str:

@@ -1,8 +1,8 @@
 """The incremental bookkeeping that keeps Grove planning linear in pods gives the
 same answers as computing everything afresh.
 
-- ``summary.PodGroups`` patched from ``World.changes_since`` equals one built from
-  scratch on the same world;
+- the ``summary.PodGroups`` world view patched from an ancestor world equals one
+  built from scratch on the same world;
 - a plan whose rounds take their keys from the work queue (``core/queue.py``, the
   watches of ``kinds/grove/register.py``) equals the plan that reconciles every key
   every round with a model that forgets every memo before every call (a fresh
@@ -66,8 +66,7 @@ def test_pod_groups_patched_equal_fresh(script, scope):
     # given a world the tracker has seen, changed step by step (sometimes looked at)
     world = World([_pod("x0", "a", "p", "default", ready=True, sched=True, gated=False, phase="Running", h="h1",
                         cpu="1")])
-    tracked = SUM.PodGroups(*scope)
-    tracked.update(world)
+    SUM.pod_groups(world, *scope)
     for op, i, pclq, part_of, ns, ready, sched, gated, phase, h, cpu, look in script:
         name = f"x{i}"
         if op == "put":
@@ -78,20 +77,17 @@ def test_pod_groups_patched_equal_fresh(script, scope):
         else:
             world = world.apply([Action("delete", "Pod", name, ns, "r", "x")])
         if look:
-            # when the tracker is brought up to date
-            tracked.update(world)
-            # then it equals a tracker built from nothing on the same world
-            assert _fields(tracked) == _fields(SUM.PodGroups(*scope).update(world))
-    tracked.update(world)
-    assert _fields(tracked) == _fields(SUM.PodGroups(*scope).update(world))
+            # when the view is asked for (patched from the nearest world that had it)
+            # then it equals the view built from nothing on the same world
+            assert _fields(SUM.pod_groups(world, *scope)) == _fields(SUM.PodGroupsView(*scope).build(world))
+    assert _fields(SUM.pod_groups(world, *scope)) == _fields(SUM.PodGroupsView(*scope).build(world))
 
 
 class Forgetful(GroveModel):
-    """A GroveModel without memory between calls: a fresh PCS (so no per-PodCliqueSet
-    memo survives) and fresh pod trackers every time."""
+    """A GroveModel without memory between calls: a fresh PCS every time (so no
+    per-PodCliqueSet memo survives)."""
 
     def pcs(self, desired: Obj) -> PCS:
-        SUM._trackers.clear()
         p = PCS(desired)
         self._pcs_cache = {id(desired): p}  # read by ``title``
         return p
@@ -238,28 +234,28 @@ def breach_world(draw):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(breach_world())
 def test_tracked_armed_breaches_equal_the_plain_rule(case):
-    """``model._armed_breaches`` (kept from round to round, re-checked only for changed
-    objects) equals ``gang_terminate.armed_breaches`` on every world a plan reconciles,
-    and the plan equals the one of a model that forgets its memos."""
+    """``gang_terminate.armed`` (a world view, patched from world to world for the
+    objects that changed) equals ``gang_terminate.armed_breaches`` on every world a
+    plan reconciles, and the plan equals the one reconciling every key every round."""
     import rolloutctl.kinds.grove.gang_terminate as GT
-    import rolloutctl.kinds.grove.model as M
     manifest, live, env = case
     seen = []
-    real = M._armed_breaches
+    real = GT.armed
 
-    def checked(pcs, base, world):
-        got = real(pcs, base, world)
+    def checked(pcs, world):
+        got = real(pcs, world)
         want = {(o.kind, o.name) for o in GT.armed_breaches(pcs, world)}
         seen.append(got == want)
         return got
-    M._armed_breaches = checked
+    GT.armed = checked
     try:
         plans = []
-        for model in (GroveModel(), Forgetful()):
+        for model, queue in ((GroveModel(), None), (Forgetful(), WorkQueue(everything=True))):
             desired = Obj(manifest)
-            plans.append(simulate(model, desired, model.observe(desired, [Obj(o) for o in live], env), env))
+            plans.append(simulate(model, desired, model.observe(desired, [Obj(o) for o in live], env), env,
+                                  queue=queue))
     finally:
-        M._armed_breaches = real
+        GT.armed = real
     assert seen and all(seen)
     assert plans[0] == plans[1]
 
