@@ -13,7 +13,6 @@ from ...core.model import Obj
 from ...core.world import World, key_of
 from . import names as N
 from . import objects as O
-from .controllers import owned
 from .spec import PCS
 from . import summary as SUM
 

@@ -9,6 +9,7 @@ Rolling-update orchestration is delegated to the strategy modules through
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from ...core.model import Action, Obj
@@ -16,6 +17,7 @@ from ...core.world import World
 from . import names as N
 from . import objects as O
 from .spec import PCS
+from . import register as R
 from . import summary as SUM
 
 R_PCS = "grove:operator/internal/controller/podcliqueset"
@@ -81,7 +83,7 @@ def pod_display_name(pod: Obj) -> str:
 
 
 def sync_podcliqueset(pcs: PCS, world: World, pcs_status: dict[str, Any], *, surge_replicas: int = 0,
-                      pcsg_surge: "PcsgSurges | None" = None, base: World | None = None) -> list[Action]:
+                      pcsg_surge: "PcsgSurges | None" = None, queue: Any = None) -> list[Action]:
     """One PodCliqueSet reconcile: components in the upstream group order (SA, Role,
     RoleBinding, token Secret, headless Services, HPAs; then standalone PodCliques;
     then PodCliqueScalingGroups and PodGangs).
@@ -91,18 +93,19 @@ def sync_podcliqueset(pcs: PCS, world: World, pcs_status: dict[str, Any], *, sur
     ``surge_replicas`` (proposed strategies only) adds replicas at indices
     ``spec.replicas..`` that the components build like any other replica;
     ``pcsg_surge`` gives the scaling groups that keep surge replicas above their
-    ``spec.replicas``, and how many (their scaled PodGangs are expected too). ``base``: the
-    round's input world ``world`` derives from (lets the PodGang sync look only at
-    gangs that changed)."""
+    ``spec.replicas``, and how many (their scaled PodGangs are expected too).
+    ``queue``: the round's work queue (``model._Passes``): each component syncs only
+    the expected objects whose events it hands out (None: every one). A component
+    object's sync reads only that object and the desired spec, so an object nothing
+    happened to since it last needed nothing needs nothing now."""
     acts: list[Action] = []
     n = pcs.replicas + surge_replicas
-    ns = pcs.namespace
     acts += sync_rbac(pcs, world)
-    acts += sync_headless_services(pcs, world, n, base=base)
+    acts += sync_headless_services(pcs, world, n, queue=queue)
     acts += sync_hpas(pcs, world)
-    acts += sync_standalone_podcliques(pcs, world, n, base=base)
-    acts += sync_scaling_groups(pcs, world, n, base=base)
-    acts += sync_podgangs(pcs, world, n, pcsg_surge, base=base)
+    acts += sync_standalone_podcliques(pcs, world, n, queue=queue)
+    acts += sync_scaling_groups(pcs, world, n, queue=queue)
+    acts += sync_podgangs(pcs, world, n, pcsg_surge, queue=queue)
     return acts
 
 
@@ -118,7 +121,7 @@ def sync_rbac(pcs: PCS, world: World) -> list[Action]:
     (``CreateOrPatch``); ``role/role.go``, ``rolebinding/rolebinding.go`` ``Sync``
     (``Create``, already-exists ignored); ``satokensecret/satokensecret.go`` ``Sync``."""
     acts: list[Action] = []
-    for raw in _built(pcs, ("rbac",), lambda: {"items": O.build_rbac(pcs)})["items"]:
+    for raw in pcs.derived(_rbac):
         kind = raw["kind"]
         cur = world.get(kind, pcs.namespace, raw["metadata"]["name"])
         if cur is None:
@@ -154,19 +157,19 @@ def service_patch(cur: Obj, raw: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def sync_headless_services(pcs: PCS, world: World, n: int | None = None, base: World | None = None) -> list[Action]:
+def sync_headless_services(pcs: PCS, world: World, n: int | None = None, queue: Any = None) -> list[Action]:
     """One headless Service per replica, created or patched. Services of replicas
     scaled away are left in place: upstream's ``Sync`` never deletes them (only the
     PodCliqueSet's deletion does), see ``excess_headless_services``.
     Upstream: ``podcliqueset/components/service/service.go`` ``Sync``."""
     acts = []
     n = pcs.replicas if n is None else n
-    items = _expected_names(pcs, "svc", n, lambda: [
-        (i, _built(pcs, ("svc", i), lambda: O.build_headless_service(pcs, i))) for i in range(n)])
-    look = _look(pcs, "_svc_sync", "Service", base, world, items)
-    unsettled = _unsettled(pcs, "_svc_sync")
+    exp = pcs.derived(_services, n)
+    ctl = R.pcs_component("Service", "service")
+    look = queue.keys(ctl, world, (n,)) if queue is not None else None
+    unsettled: set[str] = set()
     rule = f"{R_PCS}/components/service/service.go#Sync"
-    for i, raw in _looked(items, look, lambda it: it[1]["metadata"]["name"]):
+    for i, raw in exp.looked(look):
         name = raw["metadata"]["name"]
         cur = world.get("Service", pcs.namespace, name)
         if cur is None:
@@ -182,8 +185,8 @@ def sync_headless_services(pcs: PCS, world: World, n: int | None = None, base: W
             acts.append(_update(cur, new, f"headless Service of replica {i}: {', '.join(changed)} patched", rule,
                                 fields={"changed": changed}, index=i))
             unsettled.add(name)
-        else:
-            unsettled.discard(name)
+    if queue is not None:
+        queue.done(ctl, sorted(unsettled), (n,))
     return acts
 
 
@@ -206,14 +209,11 @@ def by_names(world: World, kind: str, pcs: PCS, names: set[str]) -> list[Obj]:
     return out
 
 
-def _hpa_sources(pcs: PCS) -> tuple[list, list]:
-    srcs = pcs.__dict__.get("_hpa_sources")
-    if srcs is None:
-        srcs = pcs.__dict__["_hpa_sources"] = (
-            [(c, (c.raw.get("spec") or {}).get("autoScalingConfig")) for c in pcs.standalone
+def hpa_sources(pcs: PCS) -> tuple[list, list]:
+    """Standalone cliques with ``autoScalingConfig`` and scaling groups with ``scaleConfig``."""
+    return ([(c, (c.raw.get("spec") or {}).get("autoScalingConfig")) for c in pcs.standalone
              if isinstance((c.raw.get("spec") or {}).get("autoScalingConfig"), Mapping)],
             [(g, g.raw.get("scaleConfig")) for g in pcs.groups if isinstance(g.raw.get("scaleConfig"), Mapping)])
-    return srcs
 
 
 #: the metric the API server fills into an autoscaling/v2 HPA without metrics
@@ -252,7 +252,7 @@ def sync_hpas(pcs: PCS, world: World) -> list[Action]:
     Upstream: ``podcliqueset/components/hpa/hpa.go`` ``Sync``, ``computeExpectedHPAs``,
     ``deleteExcessHPATasks``, ``createOrUpdateHPATasks``."""
     acts: list[Action] = []
-    srcs = _hpa_sources(pcs)
+    srcs = pcs.derived(hpa_sources)
     rule = f"{R_PCS}/components/hpa/hpa.go#Sync"
     existing = [h for h in owned(world, "HorizontalPodAutoscaler", pcs) if h.labels.get(N.L_COMPONENT) == N.C_HPA]
     if not srcs[0] and not srcs[1] and not existing:
@@ -260,11 +260,9 @@ def sync_hpas(pcs: PCS, world: World) -> list[Action]:
     expected: list[tuple[int, dict[str, Any], str]] = []
     for i in range(pcs.replicas):
         for c, sc in srcs[0]:
-            expected.append((i, _built(pcs, ("hpa", i, "c", c.name), lambda: O.build_hpa(
-                pcs, "PodClique", pcs.standalone_pclq_fqn(i, c.name), sc)), "the clique"))
+            expected.append((i, O.build_hpa(pcs, "PodClique", pcs.standalone_pclq_fqn(i, c.name), sc), "the clique"))
         for g, sc in srcs[1]:
-            expected.append((i, _built(pcs, ("hpa", i, "g", g.name), lambda: O.build_hpa(
-                pcs, "PodCliqueScalingGroup", pcs.pcsg_fqn(i, g), sc)), "the scaling group"))
+            expected.append((i, O.build_hpa(pcs, "PodCliqueScalingGroup", pcs.pcsg_fqn(i, g), sc), "the scaling group"))
     names = {raw["metadata"]["name"] for _i, raw, _w in expected}
     for h in existing:
         if h.name not in names and not h.terminating:
@@ -290,90 +288,55 @@ def sync_hpas(pcs: PCS, world: World) -> list[Action]:
     return acts
 
 
-def _names_of_kind(kind: str) -> Callable[[Any], set[str]]:
-    def names(changes: Any) -> set[str]:
-        return {k[2] for k in changes if k[0] == kind}
-    return names
+class Expected:
+    """The objects a component expects for ``n`` replicas, in order, with their
+    positions by name (``looked``: those among some names, in order)."""
+
+    def __init__(self, items: list, names: list[str]) -> None:
+        self.items = items
+        self.names = set(names)
+        self.pos: dict[str, list[int]] = {}
+        for j, name in enumerate(names):
+            self.pos.setdefault(name, []).append(j)
+
+    def looked(self, look: set[str] | None) -> list:
+        if look is None:
+            return self.items
+        return [self.items[j] for j in sorted(j for n in look for j in self.pos.get(n, ()))]
 
 
-def _looked(items: list, look: set[str] | None, name_of: Callable[[Any], str]) -> list:
-    """The entries of ``items`` whose name is in ``look`` (all when None), in the
-    order of ``items``; positions by name are kept per ``items`` list (those lists
-    are cached and never changed), so a round costs what it looks at."""
-    if look is None:
-        return items
-    ent = _positions.get(id(items))
-    if ent is None or ent[0] is not items:
-        pos: dict[str, list[int]] = {}
-        for j, it in enumerate(items):
-            pos.setdefault(name_of(it), []).append(j)
-        if len(_positions) > 256:
-            _positions.clear()
-        ent = _positions[id(items)] = (items, pos)
-    pos = ent[1]
-    return [items[j] for j in sorted(j for n in look for j in pos.get(n, ()))]
+def _rbac(pcs: PCS) -> list[dict[str, Any]]:
+    return O.build_rbac(pcs)
 
 
-_positions: dict[int, tuple[list, dict[str, list[int]]]] = {}
+def _services(pcs: PCS, n: int) -> Expected:
+    items = [(i, O.build_headless_service(pcs, i)) for i in range(n)]
+    return Expected(items, [raw["metadata"]["name"] for _i, raw in items])
 
 
-def _look(pcs: PCS, slot: str, kind: str, base: World | None, world: World, expected: Any) -> set[str] | None:
-    """Names of ``kind`` a component sync must look at: those changed since its last
-    run or that needed work then; None (everything) when unknown or when the expected
-    objects changed. A name that needed nothing and did not change needs nothing now:
-    the sync of one expected object reads only the object of that name."""
-    memo = pcs.__dict__.setdefault(slot, {})
-    tracker = memo.get("dirty")
-    if tracker is None:
-        tracker = memo["dirty"] = SUM.Dirty(_names_of_kind(kind))
-    dirty = tracker.since(base, world) if base is not None else None
-    if dirty is None or memo.get("expected") is not expected:
-        memo["expected"] = expected
-        memo["unsettled"] = set()
-        return None
-    return memo["unsettled"] | dirty
+def _standalone_pclqs(pcs: PCS, n: int) -> Expected:
+    items = [(i, c, O.build_standalone_pclq(pcs, i, c)) for i in range(n) for c in pcs.standalone]
+    return Expected(items, [raw["metadata"]["name"] for _i, _c, raw in items])
 
 
-def _unsettled(pcs: PCS, slot: str) -> set[str]:
-    return pcs.__dict__[slot]["unsettled"]
+def _pcsgs(pcs: PCS, n: int) -> Expected:
+    items = [(i, g, O.build_pcsg(pcs, i, g)) for i in range(n) for g in pcs.groups]
+    return Expected(items, [raw["metadata"]["name"] for _i, _g, raw in items])
 
 
-def _expected_names(pcs: PCS, what: str, n: int, make: Callable[[], list]) -> list:
-    cache: dict[tuple, list] = pcs.__dict__.setdefault("_expected_names", {})
-    got = cache.get((what, n))
-    if got is None:
-        if len(cache) > 256:
-            cache.clear()
-        got = cache[(what, n)] = make()
-    return got
-
-
-def _built(pcs: PCS, key: tuple, build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    """A builder's object for the desired PodCliqueSet, built once per key. Built
-    objects are never changed (payloads are read-only), so they can be shared."""
-    cache: dict[tuple, dict[str, Any]] = pcs.__dict__.setdefault("_built", {})
-    raw = cache.get(key)
-    if raw is None:
-        raw = cache[key] = build()
-    return raw
-
-
-def sync_standalone_podcliques(pcs: PCS, world: World, n: int | None = None, base: World | None = None) -> list[Action]:
+def sync_standalone_podcliques(pcs: PCS, world: World, n: int | None = None, queue: Any = None) -> list[Action]:
     """Create missing standalone PodCliques for every replica and delete those of
     replicas scaled away. Existing PodCliques keep their ``replicas``.
     Upstream: ``podcliqueset/components/podclique/podclique.go`` ``Sync`` /
     ``getPodCliqueNamesToDelete``."""
     acts = []
     n = pcs.replicas if n is None else n
-
-    def make() -> list:
-        items = [(i, c, _built(pcs, ("pclq", i, c.name), lambda: O.build_standalone_pclq(pcs, i, c)))
-                 for i in range(n) for c in pcs.standalone]
-        return [items, {raw["metadata"]["name"] for _i, _c, raw in items}]
-    items, expected = _expected_names(pcs, "pclq", n, make)
-    look = _look(pcs, "_pclq_sync", "PodClique", base, world, items)
-    unsettled = _unsettled(pcs, "_pclq_sync")
-    for i, c, raw in _looked(items, look, lambda it: it[2]["metadata"]["name"]):
+    exp = pcs.derived(_standalone_pclqs, n)
+    expected = exp.names
+    ctl = R.pcs_component("PodClique", "podclique")
+    look = queue.keys(ctl, world, (n,)) if queue is not None else None
+    unsettled: set[str] = set()
+    for i, c, raw in exp.looked(look):
         name = raw["metadata"]["name"]
         cur = world.get("PodClique", pcs.namespace, name)
         if cur is None:
@@ -386,8 +349,6 @@ def sync_standalone_podcliques(pcs: PCS, world: World, n: int | None = None, bas
             if a is not None:
                 acts.append(a)
                 unsettled.add(name)
-            else:
-                unsettled.discard(name)
         else:
             unsettled.add(name)
     pclqs = owned(world, "PodClique", pcs) if look is None else by_names(world, "PodClique", pcs, look)
@@ -396,6 +357,8 @@ def sync_standalone_podcliques(pcs: PCS, world: World, n: int | None = None, bas
             acts.append(_delete(pclq, "its replica or clique is no longer in the spec",
                                 f"{R_PCS}/components/podclique/podclique.go#getPodCliqueNamesToDelete", index=replica_of(pclq)))
             unsettled.add(pclq.name)
+    if queue is not None:
+        queue.done(ctl, sorted(unsettled), (n,))
     return acts
 
 
@@ -419,12 +382,7 @@ def pclq_needs_patch(cur: Obj, raw: dict[str, Any]) -> list[str]:
 def patch_podclique(cur: Obj, raw: dict[str, Any], rule: str, *, index: int | None = None) -> Action | None:
     """Create-or-patch of an existing PodClique: spec and labels from the template,
     ``replicas`` and status kept. None when nothing would change."""
-    seen = cur.memo.get("grove.patch")
-    if seen is not None and seen[0] is raw:
-        changed = seen[1]
-    else:
-        changed = pclq_needs_patch(cur, raw)
-        cur.memo["grove.patch"] = (raw, changed)
+    changed = pclq_needs_patch(cur, raw)
     if not changed:
         return None
     new = dict(raw)
@@ -442,29 +400,24 @@ def patch_podclique(cur: Obj, raw: dict[str, Any], rule: str, *, index: int | No
                    rule, fields={"changed": changed}, index=index, revision="new")
 
 
-def sync_scaling_groups(pcs: PCS, world: World, n: int | None = None, base: World | None = None) -> list[Action]:
+def sync_scaling_groups(pcs: PCS, world: World, n: int | None = None, queue: Any = None) -> list[Action]:
     """PodCliqueScalingGroups (``spec.replicas`` only on create), then the PodGangs
     that need them. Upstream: ``podcliqueset/components/podcliquescalinggroup/
     podcliquescalinggroup.go`` ``buildResource``."""
     acts = []
     n = pcs.replicas if n is None else n
-
-    def make() -> list:
-        items = [(i, g, _built(pcs, ("pcsg", i, g.name), lambda: O.build_pcsg(pcs, i, g)))
-                 for i in range(n) for g in pcs.groups]
-        return [items, {raw["metadata"]["name"] for _i, _g, raw in items}]
-    items, expected = _expected_names(pcs, "pcsg", n, make)
-    look = _look(pcs, "_pcsg_sync", "PodCliqueScalingGroup", base, world, items)
-    unsettled = _unsettled(pcs, "_pcsg_sync")
-    for i, g, raw in _looked(items, look, lambda it: it[2]["metadata"]["name"]):
+    exp = pcs.derived(_pcsgs, n)
+    expected = exp.names
+    ctl = R.pcs_component("PodCliqueScalingGroup", "podcliquescalinggroup")
+    look = queue.keys(ctl, world, (n,)) if queue is not None else None
+    unsettled: set[str] = set()
+    for i, g, raw in exp.looked(look):
         name = raw["metadata"]["name"]
         if world.get("PodCliqueScalingGroup", pcs.namespace, name) is None:
             acts.append(_create(raw, f"scaling group {g.name} of replica {i} ({g.replicas} replicas)",
                                 f"{R_PCS}/components/podcliquescalinggroup/podcliquescalinggroup.go#buildResource", index=i,
                                 role=_role(pcs, i)))
             unsettled.add(name)
-        else:
-            unsettled.discard(name)
     pcsgs = owned(world, "PodCliqueScalingGroup", pcs) if look is None else \
         by_names(world, "PodCliqueScalingGroup", pcs, look)
     for o in pcsgs:
@@ -472,6 +425,8 @@ def sync_scaling_groups(pcs: PCS, world: World, n: int | None = None, base: Worl
             acts.append(_delete(o, "its replica or group is no longer in the spec",
                                 f"{R_PCS}/components/podcliquescalinggroup/podcliquescalinggroup.go#Sync", index=replica_of(o)))
             unsettled.add(o.name)
+    if queue is not None:
+        queue.done(ctl, sorted(unsettled), (n,))
     return acts
 
 
@@ -490,24 +445,22 @@ def expected_podgangs(pcs: PCS, world: World, n: int | None = None,
     Upstream: ``podcliqueset/components/podgang/syncflow.go`` ``computeExpectedPodGangs``,
     ``determinePCSGReplicas``."""
     n = pcs.replicas if n is None else n
+    return pcs.derived(_expected_podgangs, n, _gang_replicas(pcs, world, n, pcsg_surge)).items
+
+
+def _gang_replicas(pcs: PCS, world: World, n: int, pcsg_surge: PcsgSurges | None) -> tuple[int, ...]:
+    """The replicas of every (replica < n, scaling group) the expected PodGangs count:
+    the live scaling group's, plus the surge replicas ``pcsg_surge`` names for it."""
     live_reps = live_pcsg_replicas(pcs, world, n)
     surges = pcsg_surge(live_reps) if pcsg_surge is not None else None
     if not surges:
-        reps_of = list(live_reps)
-    else:
-        reps_of = list(live_reps)
-        for name, extra in surges.items():
-            if extra and world.get("PodCliqueScalingGroup", pcs.namespace, name) is not None:
-                for pos in _pcsg_positions(pcs, name, n):
-                    reps_of[pos] += extra
-    cache: dict[tuple, list] = pcs.__dict__.setdefault("_expected_podgangs", {})
-    key = (n, tuple(reps_of))
-    got = cache.get(key)
-    if got is None:
-        if len(cache) > 256:
-            cache.clear()
-        got = cache[key] = _expected_podgangs(pcs, n, iter(reps_of))
-    return got
+        return live_reps
+    reps_of = list(live_reps)
+    for name, extra in surges.items():
+        if extra and world.get("PodCliqueScalingGroup", pcs.namespace, name) is not None:
+            for pos in _pcsg_positions(pcs, name, n):
+                reps_of[pos] += extra
+    return tuple(reps_of)
 
 
 def _pcsg_positions(pcs: PCS, name: str, n: int) -> list[int]:
@@ -526,30 +479,48 @@ def _pcsg_positions(pcs: PCS, name: str, n: int) -> list[int]:
 
 def live_pcsg_replicas(pcs: PCS, world: World, n: int) -> tuple[int, ...]:
     """``spec.replicas`` of the live scaling group of every (replica < n, group), the
-    template's when there is none; reused while no scaling group changes."""
-    recent: list = pcs.__dict__.setdefault("_live_pcsg_replicas", [])
-    for token, m, reps in reversed(recent):
-        if m != n:
-            continue
-        changes = world.changes_since(token)
-        if changes is not None and not any(k[0] == "PodCliqueScalingGroup" for k in changes):
-            break
-    else:
-        out = []
-        for i in range(n):
-            for g in pcs.groups:
-                live = world.get("PodCliqueScalingGroup", pcs.namespace, pcs.pcsg_fqn(i, g))
-                r = live.spec.get("replicas") if live is not None else g.replicas
-                out.append(r if isinstance(r, int) else g.replicas)
-        reps = tuple(out)
-    recent.append((world.token, n, reps))
-    if len(recent) > 4:
-        del recent[0]
-    return reps
+    template's when there is none (a world view, patched for the scaling groups that
+    changed)."""
+    return world.derived(LivePcsgReplicas(pcs, n))  # type: ignore[no-any-return]
 
 
-def _expected_podgangs(pcs: PCS, n: int, reps_of: Any) -> list[tuple[str, int, list[tuple[str, int]]]]:
+def _live_replicas(pcs: PCS, world: World, i: int, g: Any) -> int:
+    live = world.get("PodCliqueScalingGroup", pcs.namespace, pcs.pcsg_fqn(i, g))
+    r = live.spec.get("replicas") if live is not None else g.replicas
+    return r if isinstance(r, int) else g.replicas
+
+
+@dataclass(frozen=True)
+class LivePcsgReplicas:
+    """``World.derived`` description of ``live_pcsg_replicas``."""
+
+    pcs: PCS  # compared by identity: the model's parsed desired PodCliqueSet
+    n: int
+
+    def build(self, world: World) -> tuple[int, ...]:
+        pcs = self.pcs
+        return tuple(_live_replicas(pcs, world, i, g) for i in range(self.n) for g in pcs.groups)
+
+    def patch(self, prev: tuple[int, ...], changes: Mapping[Any, tuple[Obj | None, Obj | None]],
+              world: World) -> tuple[int, ...]:
+        pcs = self.pcs
+        out: list[int] | None = None
+        for k, (old, new) in changes.items():
+            if k[0] != "PodCliqueScalingGroup" or k[1] != pcs.namespace:
+                continue
+            if old is not None and new is not None and old.spec.get("replicas") == new.spec.get("replicas"):
+                continue
+            for pos in _pcsg_positions(pcs, k[2], self.n):
+                if out is None:
+                    out = list(prev)
+                i, gi = divmod(pos, len(pcs.groups))
+                out[pos] = _live_replicas(pcs, world, i, pcs.groups[gi])
+        return prev if out is None else tuple(out)
+
+
+def _expected_podgangs(pcs: PCS, n: int, reps: tuple[int, ...]) -> Expected:
     out = []
+    reps_of = iter(reps)
     for i in range(n):
         base = N.base_podgang_name(pcs.name, i)
         groups = [(pcs.standalone_pclq_fqn(i, c.name), c.min_available) for c in pcs.standalone]
@@ -569,7 +540,7 @@ def _expected_podgangs(pcs: PCS, n: int, reps_of: Any) -> list[tuple[str, int, l
                 scaled.append((N.scaled_podgang_name(fqn, j, g.min_available), i, members))
         out.append((base, i, groups))
         out.extend(scaled)
-    return out
+    return Expected(out, [name for name, _i, _g in out])
 
 
 def podgang_refs(world: World, gang: str) -> Mapping[str, list[str]]:
@@ -601,58 +572,63 @@ def pods_pending_creation_or_association(world: World, ns: str, gang: str, group
 
 
 def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
-                  pcsg_surge: Callable[[Obj], int] | None = None, base: World | None = None) -> list[Action]:
+                  pcsg_surge: Callable[[Obj], int] | None = None, queue: Any = None) -> list[Action]:
     """Delete PodGangs no longer expected, then create-or-patch every expected one:
     created with ``Initialized=False``; its ``podReferences`` follow the non-terminating
     pods labelled for it on every sync; ``Initialized=True`` once no pod is pending
     creation or association (never set back to False).
     Upstream: ``podgang/syncflow.go`` ``runSyncFlow`` (``deleteExcessPodGangs`` first,
     then ``createOrUpdatePodGangs``), ``verifyAllPodsCreated``."""
+    n = pcs.replicas if n is None else n
+    reps = _gang_replicas(pcs, world, n, pcsg_surge)
+    exp = pcs.derived(_expected_podgangs, n, reps)
+    ctl = R.pcs_component("PodGang", "podgang")
+    look = queue.keys(ctl, world, (n, reps)) if queue is not None else None
+    acts = delete_excess_podgangs(pcs, world, exp, look)
+    again = {a.name for a in acts}
+    more = create_or_update_podgangs(pcs, world, exp, look)
+    again |= {name for name, _i, _g in exp.looked(look)}
+    again -= {name for name in again if name in exp.names and _settled_podgang(world, pcs, name, more)}
+    if queue is not None:
+        queue.done(ctl, sorted(again), (n, reps))
+    return acts + more
+
+
+def _settled_podgang(world: World, pcs: PCS, name: str, acts: list[Action]) -> bool:
+    """An existing PodGang the sync did not touch needs nothing until an event."""
+    cur = world.get("PodGang", pcs.namespace, name)
+    return cur is not None and not cur.terminating and not any(a.name == name for a in acts)
+
+
+def delete_excess_podgangs(pcs: PCS, world: World, exp: Expected, look: set[str] | None) -> list[Action]:
+    """PodGangs of the PodCliqueSet that are no longer expected are deleted.
+    Upstream: ``podgang/syncflow.go`` ``deleteExcessPodGangs``."""
     acts = []
-    ns = pcs.namespace
-    pods_by_gang = world.index("Pod", N.L_PODGANG)
-    pods_by_pclq = world.index("Pod", N.L_PCLQ)
-    expected = expected_podgangs(pcs, world, n, pcsg_surge)
-    # Gangs that cannot have changed since the last round are skipped (a gang that
-    # needed nothing then needs nothing now); all of them when that is not known.
-    memo = pcs.__dict__.setdefault("_podgang_memo", {})
-    dirty = memo.setdefault("dirty", SUM.Dirty(SUM.changed_gang_names)).since(base, world) if base is not None else None
-    if dirty is None or memo.get("expected") is not expected:
-        memo["expected"] = expected
-        look: set[str] | None = None
-        memo["unsettled"] = set()
-    else:
-        look = memo["unsettled"] | dirty
-    unsettled: set[str] = memo["unsettled"]
-    if memo.get("names_of") is not expected:
-        memo["names_of"], memo["names"] = expected, {name for name, _i, _g in expected}
-    names_expected: set[str] = memo["names"]
     for pg in owned(world, "PodGang", pcs) if look is None else by_names(world, "PodGang", pcs, look):
-        if pg.name not in names_expected and not pg.terminating:
+        if pg.name not in exp.names and not pg.terminating:
             acts.append(_delete(pg, "no longer expected", f"{R_PCS}/components/podgang/syncflow.go#deleteExcessPodGangs",
                                 index=replica_of(pg) if replica_of(pg) >= 0 else None))
-            unsettled.add(pg.name)
-    for name, i, groups in _looked(expected, look, lambda it: it[0]):
-        unsettled.add(name)
+    return acts
+
+
+def create_or_update_podgangs(pcs: PCS, world: World, exp: Expected, look: set[str] | None) -> list[Action]:
+    """Every expected PodGang created, or patched when its pod groups, references,
+    priority class or ``Initialized`` differ.
+    Upstream: ``podgang/syncflow.go`` ``createOrUpdatePodGangs``, ``verifyAllPodsCreated``."""
+    acts = []
+    ns = pcs.namespace
+    pods_by_pclq = world.index("Pod", N.L_PCLQ)
+    for name, i, groups in exp.looked(look):
         cur = world.get("PodGang", ns, name)
-        group = pods_by_gang.get(name)
-        refs = podgang_refs(world, name)
-        if cur is not None:
-            # settled: the same PodGang object, pods and PodCliques as when this gang
-            # last needed nothing
-            key = tuple(world.get("PodClique", ns, q) for q, _m in groups)
-            done = cur.memo.get("grove.synced")
-            if done is not None and done[1] is group and done[2] == groups and \
-                    all(a is b for a, b in zip(done[0], key)):
-                unsettled.discard(name)
-                continue
         role = _role(pcs, i, "base-gang" if name == N.base_podgang_name(pcs.name, i) else "scaled-gang")
         if cur is None:
             acts.append(_create(O.build_podgang(pcs, name, groups), f"{role} with {len(groups)} pod groups",
-                                f"{R_PCS}/components/podgang/syncflow.go#createOrUpdatePodGangs", index=i, role=role, revision=None))
+                                f"{R_PCS}/components/podgang/syncflow.go#createOrUpdatePodGangs", index=i, role=role,
+                                revision=None))
             continue
         if cur.terminating:
             continue
+        refs = podgang_refs(world, name)
         was_init = O.podgang_initialized(cur)
         initialized = was_init or pods_pending_creation_or_association(world, ns, name, groups, pods_by_pclq) == 0
         raw = O.build_podgang(pcs, name, groups, refs, initialized)
@@ -665,9 +641,6 @@ def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
                                 else f"pod references now {n_refs} pods",
                                 f"{R_PCS}/components/podgang/syncflow.go#createOrUpdatePodGangs",
                                 fields={"podReferences": n_refs, "Initialized": initialized}, index=i, role=role))
-        else:
-            cur.memo["grove.synced"] = (key, group, groups)
-            unsettled.discard(name)
     return acts
 
 

@@ -141,7 +141,7 @@ class GroveModel:
             status = U.live_pcs_status(pcs, world)
         more = C.sync_podcliqueset(
             pcs, world, status, surge_replicas=policy.surge_pcs_replicas(pcs, world),
-            pcsg_surge=lambda live, w=world: policy.pcsg_surges(pcs, w, live), base=base) + first_hash
+            pcsg_surge=lambda live, w=world: policy.pcsg_surges(pcs, w, live), queue=q) + first_hash
         world = world.apply(more)
         pass_actions += more
         actions += pass_actions
@@ -297,12 +297,14 @@ class _Passes:
         self.queue, self.pcs, self.base = queue, pcs, base
         self.scope = (pcs.namespace, pcs.name)
 
-    def keys(self, ctl: Controller, world: World) -> set[str] | None:
-        return self.queue.take(ctl, self.scope, self.base, world) if self.queue is not None else None
+    def keys(self, ctl: Controller, world: World, scope: tuple = ()) -> set[str] | None:
+        """The keys ``ctl`` reconciles on ``world`` (None: every one); ``scope``: what
+        else its keys depend on (a new scope starts from every key)."""
+        return self.queue.take(ctl, self.scope + scope, self.base, world) if self.queue is not None else None
 
-    def done(self, ctl: Controller, again: list[str]) -> None:
+    def done(self, ctl: Controller, again: list[str], scope: tuple = ()) -> None:
         if self.queue is not None:
-            self.queue.requeue(ctl, self.scope, again)
+            self.queue.requeue(ctl, self.scope + scope, again)
 
     def run(self, ctl: Controller, world: World, run: Any, requeue: Any) -> list[Action]:
         """``run`` for the enqueued, non-terminating ``ctl.kind`` objects of the

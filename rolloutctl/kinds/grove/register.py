@@ -101,7 +101,37 @@ def _status(o: Obj | None) -> Mapping[str, Any]:
     return o.status if o is not None else {}
 
 
+def gang_of(old: Obj | None, new: Obj | None, world: World) -> Iterable[str] | None:
+    """A pod or PodClique event enqueues the PodGang its ``grove.io/podgang`` label
+    names; a PodClique without that label enqueues every PodGang (the sync finds a
+    gang's PodCliques by name)."""
+    out = by_label(N.L_PODGANG)(old, new, world)
+    if not out and any(o is not None and o.kind == "PodClique" for o in (old, new)):
+        return None
+    return out
+
+
 # ----------------------------------------------------------------------------- the passes
+
+
+def pcs_component(kind: str, what: str) -> Controller:
+    """One component sync of the PodCliqueSet controller (``syncPodCliqueSetResources``):
+    the expected objects of ``kind``. Upstream reconciles the PodCliqueSet on events of
+    the PodCliques and scaling groups it owns (``podcliqueset/register.go``
+    ``RegisterWithManager``: For(PodCliqueSet), Watches(PodClique) ``mapPodCliqueToPodCliqueSet``,
+    Watches(PodCliqueScalingGroup) ``mapPodCliqueScaleGroupToPodCliqueSet``) and then
+    syncs every component object; an object's sync reads only that object (and, for a
+    PodGang, its pods and PodCliques), so the model hands each component only the
+    objects those events touch. The queue's scope holds what the expected objects
+    depend on (the replica count, for PodGangs the scaling groups' replicas): when
+    that changes, every object is synced."""
+    watches = [Watch(kind, own_name, f"{G}/podcliqueset/register.go#RegisterWithManager")]
+    if kind == "PodGang":
+        watches += [Watch("Pod", gang_of, f"{G}/podcliqueset/components/podgang/syncflow.go#getExistingPodsByPCLQForPCS"),
+                    Watch("PodClique", gang_of, f"{G}/podcliqueset/register.go#mapPodCliqueToPodCliqueSet")]
+    return Controller(f"podcliqueset-controller/{what}", kind, tuple(watches),
+                      f"{G}/podcliqueset/reconcilespec.go#syncPodCliqueSetResources")
+
 
 
 def pclq_status(pcs: PCS) -> Controller:

@@ -56,6 +56,7 @@ class PCS:
 
     def __init__(self, obj: Obj) -> None:
         self.obj = obj
+        self._derived: dict[tuple, Any] = {}
         self.raw = default_pcs(dict(obj.raw))
         spec = self.raw.get("spec") or {}
         self.name = obj.name
@@ -105,6 +106,19 @@ class PCS:
     @cached_property
     def generation_hash(self) -> str:
         return compute_generation_hash(self.template)
+
+    def derived(self, fn: Any, *args: Any) -> Any:
+        """``fn(self, *args)``, computed once per argument tuple: a plain function of the
+        desired PodCliqueSet (which never changes) and hashable arguments, e.g. the
+        objects its components build for ``n`` replicas. Rules read such values through
+        this instead of keeping caches."""
+        d = self._derived
+        k = (fn, args)
+        try:
+            return d[k]
+        except KeyError:
+            v = d[k] = fn(self, *args)
+            return v
 
     # names ------------------------------------------------------------------
     def pcsg_fqn(self, replica: int, group: Group) -> str:

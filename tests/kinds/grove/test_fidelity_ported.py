@@ -275,10 +275,10 @@ def test_compute_expected_podgangs_base_gang_always_holds_min_available_replicas
     replicas ``0..minAvailable-1`` even when the live scaling group has fewer."""
     pcs = _pcs(_manifest([_clique("a"), _clique("b")], groups=[{"name": "sg", "cliqueNames": ["b"], "replicas": 3,
                                                                  "minAvailable": 2}]))
-    gangs = C._expected_podgangs(pcs, 1, iter([1]))
+    gangs = C._expected_podgangs(pcs, 1, (1,)).items
     assert [(g, [q for q, _m in groups]) for g, _i, groups in gangs] == [
         ("demo-0", ["demo-0-a", "demo-0-sg-0-b", "demo-0-sg-1-b"])]
-    gangs = C._expected_podgangs(pcs, 1, iter([3]))
+    gangs = C._expected_podgangs(pcs, 1, (3,)).items
     assert [g for g, _i, _groups in gangs] == ["demo-0", "demo-0-sg-0"]
 
 
