@@ -11,6 +11,7 @@ from ...core.environment import Environment, add
 from ...core.kind import Progress
 from ...core.model import Obj
 from ...core.world import World, key_of
+from . import gang_terminate as GT
 from . import names as N
 from . import objects as O
 from .spec import PCS
@@ -271,7 +272,6 @@ def advance(pcs: PCS, world: World, env: Environment, quiet: bool = False) -> Pr
     turn Ready. ``quiet``: the operator had nothing to do on this world; when the
     cluster has nothing to do either, time passes: the ``terminationDelay`` of armed
     breaches runs out (``gang_terminate.expire_breaches``)."""
-    from . import gang_terminate as GT
     waits: list[str] = []
     world = GT.prune_expired(pcs, world)
     world, gone = finish_terminations(pcs, world)

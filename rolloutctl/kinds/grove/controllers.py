@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterable
 
 from ...core.model import Action, Obj
 from ...core.world import World
+from . import gang_terminate as GT
 from . import names as N
 from . import objects as O
 from .spec import PCS
@@ -52,24 +53,14 @@ def replica_of(o: Obj) -> int:
         return -1
 
 
-_owned_memo: dict[int, tuple[list[Obj], str, list[Obj]]] = {}
-
-
 def owned(world: World, kind: str, pcs: PCS) -> list[Obj]:
     """Objects of ``kind`` that belong to this PodCliqueSet (part-of label), in key
-    order. The result is shared: callers must not change it."""
+    order. The result may be the world's own list: callers must not change it."""
     group = world.index(kind, N.L_PART_OF).get(pcs.name)
     if group is None:
         return []
-    ent = _owned_memo.get(id(group))
-    if ent is not None and ent[0] is group and ent[1] == pcs.namespace:
-        return ent[2]
     ns = pcs.namespace
-    out = group if all(o.namespace == ns for o in group) else [o for o in group if o.namespace == ns]
-    if len(_owned_memo) > 20_000:
-        _owned_memo.clear()
-    _owned_memo[id(group)] = (group, ns, out)
-    return out
+    return group if all(o.namespace == ns for o in group) else [o for o in group if o.namespace == ns]
 
 
 def pod_display_name(pod: Obj) -> str:
@@ -216,10 +207,11 @@ def hpa_sources(pcs: PCS) -> tuple[list, list]:
             [(g, g.raw.get("scaleConfig")) for g in pcs.groups if isinstance(g.raw.get("scaleConfig"), Mapping)])
 
 
-#: the metric the API server fills into an autoscaling/v2 HPA without metrics
-#: (``SetDefaults_HorizontalPodAutoscaler``: CPU at 80% utilization)
-DEFAULT_HPA_METRICS = [{"type": "Resource", "resource": {"name": "cpu", "target": {
-    "type": "Utilization", "averageUtilization": 80}}}]
+def default_hpa_metrics() -> list[dict[str, Any]]:
+    """The metric the API server fills into an autoscaling/v2 HPA without metrics
+    (``SetDefaults_HorizontalPodAutoscaler``: CPU at 80% utilization)."""
+    return [{"type": "Resource", "resource": {"name": "cpu", "target": {"type": "Utilization",
+                                                                        "averageUtilization": 80}}}]
 
 
 def hpa_patch(cur: Obj, raw: Mapping[str, Any]) -> list[str]:
@@ -238,8 +230,8 @@ def hpa_patch(cur: Obj, raw: Mapping[str, Any]) -> list[str]:
     ref = cur.spec.get("scaleTargetRef") if isinstance(cur.spec.get("scaleTargetRef"), Mapping) else {}
     if {k: ref.get(k) for k in ("apiVersion", "kind", "name")} != want["scaleTargetRef"]:
         out.append("scaleTargetRef")
-    have_m = cur.spec.get("metrics") or DEFAULT_HPA_METRICS
-    if have_m != (want.get("metrics") or DEFAULT_HPA_METRICS):
+    have_m = cur.spec.get("metrics") or default_hpa_metrics()
+    if have_m != (want.get("metrics") or default_hpa_metrics()):
         out.append("metrics")
     return out
 
@@ -692,9 +684,8 @@ def sync_scaling_group_podcliques(pcs: PCS, world: World, may_create: Callable[[
                 acts.append(_delete(pclq, f"scaling-group replica {j} scaled in",
                                     f"{R_PCSG}/components/podclique/sync.go#computePCSGReplicasToDelete", index=j))
         if gang and keep == reps:
-            from .gang_terminate import process_min_available_breached_pcsg_replicas
             members = [m for m in pclqs_by_pcsg.get(pcsg.name, ()) if m.namespace == ns]
-            acts += process_min_available_breached_pcsg_replicas(pcs, pcsg, members, world)
+            acts += GT.process_min_available_breached_pcsg_replicas(pcs, pcsg, members, world)
     return acts
 
 

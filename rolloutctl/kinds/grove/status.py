@@ -15,6 +15,7 @@ from typing import Any
 from ...core.model import Action, Obj
 from ...core.world import World
 from . import controllers as C
+from . import gang_terminate as GT
 from . import names as N
 from . import objects as O
 from . import update_common as U
@@ -275,7 +276,7 @@ def _arming_breach(pcs: PCS, o: Obj, a: Action) -> Action:
     """A status write that turns ``MinAvailableBreached`` True in a way that arms gang
     termination is shown as a step (the untimed model's ``terminationDelay`` starts
     here; ``gang_terminate`` fires in a later round)."""
-    from . import gang_terminate as GT
+
     conds = a.fields.get("conditions")
     if conds is None or not any(c.get("type") == "MinAvailableBreached" and c.get("status") == "True"
                                 for c in conds) or GT._breached(o):

@@ -253,7 +253,7 @@ def test_clique_template_found_by_name_suffix():
     ("maxReplicas follows the template", {"minReplicas": 2, "maxReplicas": 4}, ["maxReplicas"]),
     ("minReplicas follows the template", {"minReplicas": 1, "maxReplicas": 5}, ["minReplicas"]),
     ("metrics read back with the API server default are unchanged",
-     {"minReplicas": 2, "maxReplicas": 5, "metrics": C.DEFAULT_HPA_METRICS}, []),
+     {"minReplicas": 2, "maxReplicas": 5, "metrics": C.default_hpa_metrics()}, []),
 ])
 def test_hpa_build_resource_and_patch(name, live_spec, want):
     """Mirrors ``TestComputeExpectedHPAs`` / ``TestBuildResource``: one HPA per autoscaled
