@@ -10,6 +10,7 @@ Fields the function does not own (``updateProgress`` written by the spec passes,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ...core.model import Action, Obj
@@ -232,32 +233,58 @@ def _as_totals(c: tuple[bool, bool, int, int]) -> tuple[int, int, int, int]:
     return (1 if ok else 0, 1 if ok and both_upd else 0, n_pclq, n_pcsg)
 
 
+@dataclass(frozen=True)
+class _Counted:
+    counts: Mapping[int, tuple[bool, bool, int, int]]
+    totals: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class ReplicaCounts:
+    """``World.derived`` description of ``_replica_counts`` of every replica, with
+    their totals (``_as_totals``): recounted for the replicas whose PodCliques or
+    scaling groups changed."""
+
+    pcs: PCS  # compared by identity: the model's parsed desired PodCliqueSet
+    generation_hash: str | None
+
+    def _count(self, world: World, i: int) -> tuple[bool, bool, int, int]:
+        pcs = self.pcs
+        return _replica_counts(pcs, U.PCSReplicaInfo(i, U._by_replica(world, "PodClique", pcs, True).get(i, []),
+                                                     U._by_replica(world, "PodCliqueScalingGroup", pcs, False).get(i, [])),
+                               self.generation_hash)
+
+    def build(self, world: World) -> _Counted:
+        counts = {i: self._count(world, i) for i in range(self.pcs.replicas)}
+        totals = [0, 0, 0, 0]
+        for c in counts.values():
+            for k, v in enumerate(_as_totals(c)):
+                totals[k] += v
+        return _Counted(counts, (totals[0], totals[1], totals[2], totals[3]))
+
+    def patch(self, prev: _Counted, changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: World) -> _Counted:
+        touched = U.touched_replicas(changes, ("PodClique", "PodCliqueScalingGroup"))
+        if touched is None:
+            return self.build(world)
+        touched = {i for i in touched if i < self.pcs.replicas}
+        if not touched:
+            return prev
+        counts = dict(prev.counts)
+        totals = list(prev.totals)
+        for i in touched:
+            new = self._count(world, i)
+            for k, v in enumerate(_as_totals(new)):
+                totals[k] += v - _as_totals(counts[i])[k]
+            counts[i] = new
+        return _Counted(counts, (totals[0], totals[1], totals[2], totals[3]))
+
+
 def pcs_status(pcs: PCS, world: World, status: Mapping[str, Any]) -> dict[str, Any]:
     """PodCliqueSet replica counts and update-progress counts.
     Upstream: ``podcliqueset/reconcilestatus.go`` ``mutateReplicas`` /
     ``computeAvailableAndUpdatedReplicas``."""
     gen = status.get("currentGenerationHash")
-    available = updated = upd_pclqs = upd_pcsgs = 0
-    # Per replica (``_replica_counts``), recounted only for replicas whose PodCliques or
-    # scaling groups are not the very lists counted last time.
-    by_pclq = U._by_replica(world, "PodClique", pcs, True)
-    by_pcsg = U._by_replica(world, "PodCliqueScalingGroup", pcs, False)
-    memo = pcs.__dict__.get("_pcs_status_memo")
-    if memo is None or memo["gen"] != gen:
-        memo = pcs.__dict__["_pcs_status_memo"] = {"gen": gen, "pclq": {}, "pcsg": {}, "counts": {},
-                                                   "totals": [0, 0, 0, 0]}
-    seen_pclq, seen_pcsg, counts, totals = memo["pclq"], memo["pcsg"], memo["counts"], memo["totals"]
-    empty: list[Obj] = []
-    for i in range(pcs.replicas):
-        a, b = by_pclq.get(i, empty), by_pcsg.get(i, empty)
-        if i in counts and seen_pclq[i] is a and seen_pcsg[i] is b:
-            continue
-        old = counts.get(i)
-        new = _replica_counts(pcs, U.PCSReplicaInfo(i, a, b), gen)
-        for k, v in enumerate(_as_totals(new)):
-            totals[k] += v - (_as_totals(old)[k] if old is not None else 0)
-        counts[i], seen_pclq[i], seen_pcsg[i] = new, a, b
-    available, updated, upd_pclqs, upd_pcsgs = totals
+    available, updated, upd_pclqs, upd_pcsgs = world.derived(ReplicaCounts(pcs, gen)).totals
     st: dict[str, Any] = {"replicas": pcs.replicas, "availableReplicas": available, "updatedReplicas": updated}
     up = status.get("updateProgress")
     if isinstance(up, Mapping):

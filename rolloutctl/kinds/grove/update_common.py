@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ...core.model import Obj
+from ...core.model import Action, Obj
 from ...core.world import World
 from . import names as N
 from . import objects as O
@@ -333,87 +333,82 @@ class PCSReplicaInfo:
     done: bool = False
 
 
-_done_memo: dict[tuple, tuple] = {}
-_members_memo: dict[int, tuple] = {}
+def touched_replicas(changes: Mapping[Any, tuple[Obj | None, Obj | None]], kinds: tuple[str, ...]) -> set[int] | None:
+    """PodCliqueSet replica indices (``grove.io/podcliqueset-replica-index``) of the
+    changed objects of ``kinds``, before and after; None when a label is not the plain
+    decimal spelling of an index (then a view is built afresh)."""
+    out: set[int] = set()
+    for k, (old, new) in changes.items():
+        if k[0] in kinds:
+            for o in (old, new):
+                if o is not None:
+                    v = o.labels.get(N.L_PCS_REPLICA)
+                    if v is not None:
+                        if not _canonical(v):
+                            return None
+                        out.add(int(v))
+    return out
 
 
-def _replica_members(group: list[Obj], pcs: PCS, standalone: bool) -> list[Obj]:
-    """The objects of one replica-label group that belong to ``pcs`` (key order), the
-    same list while the group is the same."""
-    ent = _members_memo.get(id(group))
-    if ent is not None and ent[0] is group and ent[1] is pcs and ent[2] == standalone:
-        return ent[3]
-    lst = [p for p in group if p.labels.get(N.L_PART_OF) == pcs.name and p.namespace == pcs.namespace
-           and (not standalone or is_standalone_pclq(p))]
-    if len(_members_memo) > 50_000:
-        _members_memo.clear()
-    _members_memo[id(group)] = (group, pcs, standalone, lst)
-    return lst
+@dataclass(frozen=True)
+class ReplicaGroups:
+    """``World.derived`` description of ``_by_replica``: the PodCliqueSet's objects of
+    ``kind`` (only standalone PodCliques when ``standalone``) by replica index, each
+    list in key order, and whether every replica label is a plain index."""
+
+    kind: str
+    namespace: str
+    name: str
+    standalone: bool
+
+    def members(self, group: Sequence[Obj]) -> list[Obj]:
+        return [p for p in group if p.labels.get(N.L_PART_OF) == self.name and p.namespace == self.namespace
+                and (not self.standalone or is_standalone_pclq(p))]
+
+    def build(self, world: World) -> tuple[dict[int, list[Obj]], bool]:
+        idx = world.index(self.kind, N.L_PCS_REPLICA)
+        out: dict[int, list[Obj]] = {}
+        merged = False
+        for v, group in idx.items():
+            lst = self.members(group)
+            if not lst:
+                continue
+            try:
+                i = int(v)
+            except ValueError:
+                i = -1
+            if i in out:
+                out[i] = out[i] + lst
+                merged = True
+            else:
+                out[i] = lst
+        if merged:  # several label spellings of one index: back to key order
+            out = {i: sorted(lst, key=lambda o: (o.namespace, o.name)) for i, lst in out.items()}
+        return out, not merged and all(_canonical(v) for v in idx)
+
+    def patch(self, prev: tuple[dict[int, list[Obj]], bool], changes: Mapping[Any, tuple[Obj | None, Obj | None]],
+              world: World) -> tuple[dict[int, list[Obj]], bool]:
+        touched = touched_replicas(changes, (self.kind,))
+        if touched is None or not prev[1]:
+            return self.build(world)
+        if not touched:
+            return prev
+        idx = world.index(self.kind, N.L_PCS_REPLICA)
+        out = dict(prev[0])
+        for i in touched:
+            group = idx.get(str(i))
+            lst = self.members(group) if group else []
+            if lst:
+                out[i] = lst
+            else:
+                out.pop(i, None)
+        return out, True
 
 
 def _by_replica(world: World, kind: str, pcs: PCS, standalone: bool) -> dict[int, list[Obj]]:
     """Objects of ``kind`` of ``pcs`` by PodCliqueSet replica index (``pcs_replica_of``),
-    each list in key order, from the replica-label index (unchanged replicas keep
-    their lists). Kept per PodCliqueSet and patched from ``World.changes_since``.
-    Do not change the result."""
-    memo: dict[str, list] = pcs.__dict__.setdefault("_by_replica", {})
-    recent: list = memo.setdefault(kind, [])  # (world token, result) of the last few calls
-    ent, changes = None, None
-    for e in reversed(recent):
-        changes = world.changes_since(e[0])
-        if changes is not None:
-            ent = e
-            break
-    idx = world.index(kind, N.L_PCS_REPLICA)
-
-    def keep(out: dict[int, list[Obj]]) -> dict[int, list[Obj]]:
-        recent.append((world.token, out))
-        if len(recent) > 4:
-            del recent[0]
-        return out
-
-    if ent is not None and changes is not None:
-        touched: set[str] = set()
-        for k, (old, new) in changes.items():
-            if k[0] == kind:
-                for o in (old, new):
-                    if o is not None:
-                        v = o.labels.get(N.L_PCS_REPLICA)
-                        if v is not None:
-                            touched.add(v)
-        if not touched:
-            return keep(ent[1])
-        if all(_canonical(v) for v in touched):
-            out = dict(ent[1])
-            for v in touched:
-                group = idx.get(v)
-                lst = _replica_members(group, pcs, standalone) if group else []
-                if lst:
-                    out[int(v)] = lst
-                else:
-                    out.pop(int(v), None)
-            return keep(out)
-    out = {}
-    merged = False
-    for v, group in idx.items():
-        lst = _replica_members(group, pcs, standalone)
-        if not lst:
-            continue
-        try:
-            i = int(v)
-        except ValueError:
-            i = -1
-        if i in out:
-            out[i] = out[i] + lst
-            merged = True
-        else:
-            out[i] = lst
-    if merged:  # several label spellings of one index: back to key order
-        out = {i: sorted(lst, key=lambda o: (o.namespace, o.name)) for i, lst in out.items()}
-    if not merged and all(_canonical(v) for v in idx):
-        return keep(out)
-    recent.clear()
-    return out
+    each list in key order (a world view). Do not change the result."""
+    return world.derived(ReplicaGroups(kind, pcs.namespace, pcs.name, standalone))[0]  # type: ignore[no-any-return]
 
 
 def warm_replica_index(pcs: PCS, world: World) -> None:
@@ -429,6 +424,43 @@ def _canonical(v: str) -> bool:
     return v.isdigit() and str(int(v)) == v
 
 
+def replica_update_done(pcs: PCS, generation_hash: str | None, pclqs: Sequence[Obj], pcsgs: Sequence[Obj]) -> bool:
+    """Every standalone PodClique and scaling group of a replica has completed its
+    update to ``generation_hash``. Upstream: ``pcsReplicaInfo.computeUpdateProgress``."""
+    updated_pclqs = sum(1 for p in pclqs if is_pclq_update_complete(pcs, p, generation_hash))
+    updated_pcsgs = sum(1 for g in pcsgs if is_pcsg_update_complete(g, generation_hash))
+    return updated_pclqs == len(pcs.standalone) and updated_pcsgs == len(pcs.groups)
+
+
+@dataclass(frozen=True)
+class ReplicaDone:
+    """``World.derived`` description of ``replica_update_done`` of every replica."""
+
+    pcs: PCS  # compared by identity: the model's parsed desired PodCliqueSet
+    generation_hash: str | None
+
+    def _done(self, world: World, i: int) -> bool:
+        return replica_update_done(self.pcs, self.generation_hash,
+                                   _by_replica(world, "PodClique", self.pcs, True).get(i, []),
+                                   _by_replica(world, "PodCliqueScalingGroup", self.pcs, False).get(i, []))
+
+    def build(self, world: World) -> dict[int, bool]:
+        return {i: self._done(world, i) for i in range(self.pcs.replicas)}
+
+    def patch(self, prev: dict[int, bool], changes: Mapping[Any, tuple[Obj | None, Obj | None]],
+              world: World) -> dict[int, bool]:
+        touched = touched_replicas(changes, ("PodClique", "PodCliqueScalingGroup"))
+        if touched is None:
+            return self.build(world)
+        touched = {i for i in touched if i < self.pcs.replicas}
+        if not touched:
+            return prev
+        out = dict(prev)
+        for i in touched:
+            out[i] = self._done(world, i)
+        return out
+
+
 def pcs_replica_infos(pcs: PCS, world: World, generation_hash: str | None,
                       skip: Iterable[int] = (), only: int | None = None) -> list[PCSReplicaInfo]:
     """Replica infos for ``0..spec.replicas-1`` (or just replica ``only``) with
@@ -437,22 +469,13 @@ def pcs_replica_infos(pcs: PCS, world: World, generation_hash: str | None,
     skipped = set(skip)
     by_replica_pclq = _by_replica(world, "PodClique", pcs, True)
     by_replica_pcsg = _by_replica(world, "PodCliqueScalingGroup", pcs, False)
+    done = world.derived(ReplicaDone(pcs, generation_hash))
     out = []
     for i in range(pcs.replicas) if only is None else (only,):
         if i in skipped:
             continue
         info = PCSReplicaInfo(i, by_replica_pclq.get(i, []), by_replica_pcsg.get(i, []))
-        k = (id(info.pclqs), id(info.pcsgs), generation_hash, id(pcs))
-        got = _done_memo.get(k)
-        if got is not None and got[0] is info.pclqs and got[1] is info.pcsgs and got[2] is pcs:
-            info.done = got[3]
-        else:
-            updated_pclqs = sum(1 for p in info.pclqs if is_pclq_update_complete(pcs, p, generation_hash))
-            updated_pcsgs = sum(1 for g in info.pcsgs if is_pcsg_update_complete(g, generation_hash))
-            info.done = updated_pclqs == len(pcs.standalone) and updated_pcsgs == len(pcs.groups)
-            if len(_done_memo) > 50_000:
-                _done_memo.clear()
-            _done_memo[k] = (info.pclqs, info.pcsgs, pcs, info.done)
+        info.done = done[i] if i in done else replica_update_done(pcs, generation_hash, info.pclqs, info.pcsgs)
         out.append(info)
     return out
 
@@ -527,8 +550,6 @@ def process_generation_hash_change(pcs: PCS, world: World, status: Mapping[str, 
     dropped), ``updatedReplicas`` 0, and for OnDelete ``updateEndedAt`` stamped at once.
     Upstream: ``operator/internal/controller/podcliqueset/reconcilespec.go``
     ``processGenerationHashChange`` / ``initUpdateProgress``."""
-    from ...core.model import Action
-
     cur = status.get("currentGenerationHash")
     new = pcs.generation_hash
     if cur == new:
