@@ -50,8 +50,7 @@ MODULES: dict[str, str | None] = {
     "grove/hashing.py": CLEAN,
     "grove/live.py": CLEAN,
     "grove/manifest.py": CLEAN,
-    "grove/model.py": SPEED + ": PCS cache keyed by id(desired), counts and armed-breach memos; "
-                      "imports core.simulate and the optional hooks' modules in functions",
+    "grove/model.py": CLEAN,
     "grove/names.py": CLEAN,
     "grove/objects.py": CLEAN,
     "grove/observed.py": CLEAN,

@@ -8,23 +8,30 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ...core.environment import Environment
+from ...core.kind import resolve
 from ...core.kind import Progress
 from ...core.model import Action, Change, Comparison, Finding, Impact, Obj, Stuck, Warning, describe_actions
 from ...core.queue import Controller, WorkQueue
+from ...core.simulate import run
 from ...core.world import World
+from . import admission as ADM
 from . import cluster
 from . import controllers as C
 from . import gang_terminate as GT
 from . import names as N
 from . import objects as O
 from . import observed as OBS
+from . import phases as PH
+from . import provenance as PROV
 from . import status as ST
 from . import summary as SUM
 from . import update_common as U
 from . import register as R
 from .diagnose import diagnose
 from .spec import PCS
-from .strategies import policy_for
+from .strategies import policy_for, policy_named
+
+_P = "rolloutctl.kinds.grove."
 
 #: world.memory key: warnings about the starting state, computed once by ``observe``
 MEM_WARNINGS = "grove.warnings"
@@ -37,15 +44,11 @@ class GroveModel:
 
     def __init__(self, **options: Any) -> None:
         self.options = options
-        self._pcs_cache: dict[int, PCS] = {}
 
     # helpers -----------------------------------------------------------------
     def pcs(self, desired: Obj) -> PCS:
-        p = self._pcs_cache.get(id(desired))
-        if p is None or p.obj is not desired:
-            p = PCS(desired)
-            self._pcs_cache = {id(desired): p}
-        return p
+        """The desired PodCliqueSet, parsed once per object."""
+        return desired.derived(PCS)  # type: ignore[no-any-return]
 
     # KindModel ---------------------------------------------------------------
     def strategy(self, desired: Obj) -> str:
@@ -62,7 +65,6 @@ class GroveModel:
         if not tops and not children:
             world = World([_with_status(desired, {})])
         elif tops and not children:
-            from ...core.simulate import run
             old = tops[0]
             _plan, settled = run(GroveModel(**self.options), old, World([_with_status(old, {})]),
                                  Environment(max_steps=100000))
@@ -206,8 +208,8 @@ class GroveModel:
         return out
 
     def title(self, actions: Sequence[Action], world: World) -> str:
-        pcs = next(iter(self._pcs_cache.values()), None)
-        t = policy_for(pcs).title(actions, world) if pcs is not None else None
+        live = world.of_kind("PodCliqueSet")
+        t = policy_named(PCS.strategy_of(live[0])).title(actions, world) if len(live) == 1 else None
         gang = GT.gang_termination_title(actions)
         if gang:
             return gang if not t else f"{gang}; {t}"
@@ -223,33 +225,24 @@ class GroveModel:
 
     # phases and provenance: kinds/grove/phases.py, kinds/grove/provenance.py
     def phase_of(self, desired: Obj, step: Any) -> Any:
-        from .phases import phase_of
-        return phase_of(desired, step, self.pcs(desired))
+        return PH.phase_of(desired, step, self.pcs(desired))
 
     def phase_title(self, desired: Obj, label: Any, steps: Sequence[Any]) -> str | None:
-        from .phases import phase_title
-        return phase_title(desired, label, steps, self.pcs(desired))
+        return PH.phase_title(desired, label, steps, self.pcs(desired))
 
     def operators(self, desired: Obj) -> list[Any]:
-        from .provenance import operators
-        return operators(desired)
+        return PROV.operators(desired)
 
     def not_modelled(self, desired: Obj, world: World) -> list[Warning]:
-        from .provenance import not_modelled
-        return not_modelled(desired)
+        return PROV.not_modelled(desired)
 
     def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]:
-        try:
-            from . import admission
-        except ImportError:  # pragma: no cover - validation lands with lint
-            return []
-        return admission.validate(obj, old)
+        return ADM.validate(obj, old)
 
     def compare(self, desired: Obj, observed: Sequence[Obj], env: Environment) -> "Comparison":
         """``plan --compare``: the change under every Grove update strategy
         (``proposed/compare.py``)."""
-        from .proposed.compare import compare
-        return compare(GroveModel(**self.options), desired, observed, env)
+        return resolve(_P + "proposed.compare:compare")(GroveModel(**self.options), desired, observed, env)
 
     def own_strategy(self, desired: Obj) -> str:
         return self.pcs(desired).strategy_type
@@ -259,33 +252,29 @@ class GroveModel:
     floor_text = ("a PodCliqueSet replica drops below the minAvailable of one of its cliques or scaling groups "
                   "(surge replicas count)")
 
+    # (kinds/grove/advise.py, kinds/grove/classify.py and the comparison are loaded by
+    # the commands that use them, through their references)
     def advice_spaces(self, desired: Obj, old: Obj | None) -> list:
-        from .advise import advice_spaces
-        return advice_spaces(desired, old)
+        return resolve(_P + "advise:advice_spaces")(desired, old)  # type: ignore[no-any-return]
 
     def floor_deficit(self, desired: Obj, world: World) -> int:
-        from .advise import floor_deficit
-        return floor_deficit(self.pcs(desired), world)
+        return resolve(_P + "advise:floor_deficit")(self.pcs(desired), world)  # type: ignore[no-any-return]
 
     def desired_pods(self, desired: Obj) -> int:
-        from .advise import desired_pods
-        return desired_pods(self.pcs(desired))
+        return resolve(_P + "advise:desired_pods")(self.pcs(desired))  # type: ignore[no-any-return]
 
     def rolls_out(self, desired: Obj, world: World) -> tuple[str, str] | None:
         return None
 
     def defaults(self, raw: dict) -> dict:
         """The PodCliqueSet as the API server stores it, for ``diff``."""
-        from .classify import defaults
-        return defaults(raw)
+        return resolve(_P + "classify:defaults")(raw)  # type: ignore[no-any-return]
 
     def order_matters(self, list_path: tuple) -> bool:
-        from .classify import order_matters
-        return order_matters(list_path)
+        return resolve(_P + "classify:order_matters")(list_path)  # type: ignore[no-any-return]
 
     def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]:
-        from . import classify
-        return classify.classify(changes, desired, live)
+        return resolve(_P + "classify:classify")(changes, desired, live)  # type: ignore[no-any-return]
 
 
 class _Passes:

@@ -225,10 +225,10 @@ def build_podgang(pcs: PCS, name: str, groups: list[tuple[str, int]], pod_refs: 
     ones) and the ``Initialized`` condition.
     Upstream: ``operator/internal/controller/podcliqueset/components/podgang/podgang.go``
     ``buildResource``, ``createPodGroupsForPodGang``, ``mirrorPCSMetadata``."""
-    labels = {k: v for k, v in pcs.obj.labels.items() if not k.startswith("grove.io/")}
+    labels = {k: v for k, v in pcs.labels.items() if not k.startswith("grove.io/")}
     labels.update(N.default_labels(pcs.name))
     labels[N.L_COMPONENT] = N.C_PODGANG
-    annotations = {k: v for k, v in pcs.obj.annotations.items() if not k.startswith("grove.io/")
+    annotations = {k: v for k, v in pcs.annotations.items() if not k.startswith("grove.io/")
                    and k != "kubectl.kubernetes.io/last-applied-configuration"}
     spec: dict[str, Any] = {"podgroups": [
         {"name": g, "minReplicas": m,

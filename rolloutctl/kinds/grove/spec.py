@@ -55,7 +55,10 @@ class PCS:
     """The defaulted desired PodCliqueSet."""
 
     def __init__(self, obj: Obj) -> None:
-        self.obj = obj
+        # the object's own fields, not the object (a PodCliqueSet is parsed once per
+        # object, through ``Obj.derived``, and must not hold it)
+        self.labels: Mapping[str, str] = obj.labels
+        self.annotations: Mapping[str, str] = obj.annotations
         self._derived: dict[tuple, Any] = {}
         self.raw = default_pcs(dict(obj.raw))
         spec = self.raw.get("spec") or {}
@@ -106,6 +109,13 @@ class PCS:
     @cached_property
     def generation_hash(self) -> str:
         return compute_generation_hash(self.template)
+
+    @staticmethod
+    def strategy_of(obj: Obj) -> str:
+        """``spec.updateStrategy.type`` of a PodCliqueSet object (RollingRecreate when unset)."""
+        spec = obj.raw.get("spec") if isinstance(obj.raw.get("spec"), Mapping) else {}
+        us = spec.get("updateStrategy") if isinstance(spec.get("updateStrategy"), Mapping) else {}
+        return str(us.get("type") or "RollingRecreate")
 
     def derived(self, fn: Any, *args: Any) -> Any:
         """``fn(self, *args)``, computed once per argument tuple: a plain function of the

@@ -29,8 +29,13 @@ STRATEGIES: Mapping[str, type[Policy]] = MappingProxyType({
 })
 
 
-def policy_for(pcs: PCS) -> Policy:
-    """The policy of ``pcs``'s ``spec.updateStrategy.type``; a type no strategy models
+def policy_named(strategy_type: str) -> Policy:
+    """The policy of a ``spec.updateStrategy.type``; a type no strategy models
     (admission refuses it) creates and scales children without rolling them."""
-    factory = STRATEGIES.get(pcs.strategy_type)
+    factory = STRATEGIES.get(strategy_type)
     return factory() if factory is not None else Policy()
+
+
+def policy_for(pcs: PCS) -> Policy:
+    """The policy of ``pcs``'s ``spec.updateStrategy.type`` (``policy_named``)."""
+    return policy_named(pcs.strategy_type)

@@ -88,9 +88,7 @@ class Forgetful(GroveModel):
     per-PodCliqueSet memo survives)."""
 
     def pcs(self, desired: Obj) -> PCS:
-        p = PCS(desired)
-        self._pcs_cache = {id(desired): p}  # read by ``title``
-        return p
+        return PCS(desired)
 
 
 def _clique(name: str, replicas: int, min_av: int, image: str) -> dict[str, Any]:
