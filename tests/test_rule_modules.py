@@ -63,7 +63,7 @@ MODULES: dict[str, str | None] = {
     "grove/proposed/replica_recreate.py": CLEAN,
     "grove/proposed/rolling_update.py": SPEED + ": per-group memo in the view, pass-key identity tests",
     "grove/proposed/rollout.py": CLEAN,
-    "grove/proposed/state.py": SPEED + ": View memo, view reuse by world identity, replica rows kept in PCS.__dict__",
+    "grove/proposed/state.py": SPEED + ": the View's per-pass results, view reuse by world identity",
     "grove/proposed/stuck.py": SPEED + ": surge count memo in PCS.__dict__; summary imported in a function",
     "grove/proposed/units.py": CLEAN,
     "grove/read_schemas.py": CLEAN,

@@ -275,3 +275,30 @@ def test_planning_makes_no_reference_cycles(case):
     finally:
         if was:
             gc.enable()
+
+
+def test_a_replica_recreate_plan_with_a_scaling_group_makes_no_reference_cycles():
+    # given a ReplicaRecreate update of a PodCliqueSet with a scaling group (the world
+    # views of the proposed strategy keep the parsed PodCliqueSet, never a world)
+    old = {"apiVersion": "grove.io/v1alpha1", "kind": "PodCliqueSet", "metadata": {"name": "p", "namespace": "default"},
+           "spec": {"replicas": 1, "template": {
+               "cliques": [_clique("front", 1, 1, "app:v1"), _clique("g0lead", 1, 1, "app:v1"),
+                           _clique("g0work", 1, 1, "app:v1")],
+               "podCliqueScalingGroups": [{"name": "g0", "cliqueNames": ["g0lead", "g0work"], "replicas": 1,
+                                           "minAvailable": 1}]}}}
+    new = copy.deepcopy(old)
+    new["spec"]["template"]["cliques"][2] = _clique("g0work", 1, 1, "app:v2")
+    new["spec"]["updateStrategy"] = {"type": "ReplicaRecreate"}
+    model, env = GroveModel(), Environment()
+    world = model.observe(Obj(new), [Obj(old)], env)
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        # when it is planned
+        plan = simulate(model, Obj(new), world, env)
+        # then reference counting alone frees everything it made
+        assert plan.outcome == "converged" and gc.collect() == 0
+    finally:
+        if was:
+            gc.enable()

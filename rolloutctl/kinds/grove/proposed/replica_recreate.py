@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from ....core.environment import Environment
-from ....core.model import Action, Obj, Stuck, Warning
+from ....core.model import Action, Stuck, Warning
 from ....core.world import World
 from .. import controllers as C
 from .. import names as N
@@ -37,12 +37,7 @@ class ReplicaRecreatePolicy(S.ViewPolicy):
 
     def units(self, pcs: PCS, view: S.View) -> list[Unit]:
         """Every PodCliqueSet replica that has children and none of them terminating."""
-        def unit(i: int) -> Unit | None:
-            if view.replica_terminating(i) or not view.replica_present(i):
-                return None
-            return Unit(i, view.replica_outdated(i), view.replica_available(i), view.replica_scheduled_pods(i) > 0)
-
-        rows = S.replica_rows(pcs, view.world, view, self.name, unit)
+        rows = view.world.derived(S.ReplicaRows(pcs, replica_unit))
         return [u for _i, u in sorted(rows.items()) if u is not None]
 
     def decision(self, pcs: PCS, world: World) -> Decision:
@@ -98,6 +93,13 @@ class ReplicaRecreatePolicy(S.ViewPolicy):
 
     def counts(self, pcs: PCS, world: World) -> Mapping[str, Any]:
         return {"surge": surge_pod_count(pcs, world)}
+
+
+def replica_unit(view: S.View, i: int) -> Unit | None:
+    """Replica ``i`` as a unit of the rollout (None: terminating or not all there)."""
+    if view.replica_terminating(i) or not view.replica_present(i):
+        return None
+    return Unit(i, view.replica_outdated(i), view.replica_available(i), view.replica_scheduled_pods(i) > 0)
 
 
 def teardown(pcs: PCS, world: World, view: S.View, i: int, reason: str, role: str | None) -> list[Action]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ....core.model import Action, Obj
@@ -214,56 +214,64 @@ def _by_replica(pcs: PCS, world: World, kind: str, i: Any) -> list[Obj] | None:
     return U._by_replica(world, kind, pcs, kind == "PodClique").get(i)
 
 
-def replica_rows(pcs: PCS, world: World, view: View, slot: str, row: Any) -> dict[int, Any]:
-    """``row(i)`` of every PodCliqueSet replica ``i >= 0`` that has children (the keys of
-    ``view.standalone`` and ``view.pcsg_by_replica``), kept per PodCliqueSet under
-    ``slot`` and recomputed only for the replicas whose PodCliques, scaling groups,
-    member PodCliques or pods differ from one of the last few worlds it was asked on
-    (``World.keys_changed_from``); all of them when that is not known. ``row`` reads
-    only replica ``i``'s objects."""
-    present = sorted(i for i in set(view.standalone) | set(view.pcsg_by_replica) if i >= 0)
-    recent: list = pcs.__dict__.setdefault("_replica_rows", {}).setdefault(slot, [])  # (world, rows)
-    old: dict[int, Any] = {}
-    dirty: set[int] = set()
-    for seen, rows in reversed(recent):
-        got = _dirty_replicas(seen, world, world.keys_changed_from(seen))
-        if got is not None:
-            old, dirty = rows, got
-            break
-    rows = {i: old[i] if i in old and i not in dirty else row(i) for i in present}
-    recent.append((world, rows))
-    if len(recent) > 3:
-        del recent[0]
-    return rows
+def present_replicas(pcs: PCS, world: World) -> list[int]:
+    """PodCliqueSet replicas ``i >= 0`` that have children (standalone PodCliques or
+    scaling groups), in order."""
+    view = View(pcs, world)
+    return sorted(i for i in set(view.standalone) | set(view.pcsg_by_replica) if i >= 0)
 
 
-def _dirty_replicas(before: World, world: World, keys: set | None) -> set[int] | None:
-    """PodCliqueSet replicas whose objects (as ``View`` groups them) are among ``keys``
-    in either world; None when unknown or when an object has no valid replica label."""
-    if keys is None:
-        return None
+def dirty_replicas(changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: World) -> set[int] | None:
+    """PodCliqueSet replicas whose objects (as ``View`` groups them) changed: the
+    replica of a changed PodClique or scaling group, of a member PodClique's scaling
+    group, of a changed pod's PodClique; None when an object has no valid replica
+    label."""
     out: set[int] = set()
 
-    def owner(w: World, o: Obj | None) -> None:
+    def owner(o: Obj | None) -> None:
         if o is None:
             return
         out.add(C.replica_of(o))
         g = o.labels.get(N.L_PCSG) if o.kind == "PodClique" else None
         if g is not None:
-            pcsg = w.get("PodCliqueScalingGroup", o.namespace, g)
+            pcsg = world.get("PodCliqueScalingGroup", o.namespace, g)
             if pcsg is not None:
                 out.add(C.replica_of(pcsg))
 
-    for k in keys:
-        for w in (before, world):
-            o = w.get(*k)
+    for k, (old, new) in changes.items():
+        for o in (old, new):
             if o is None:
                 continue
             if k[0] in ("PodClique", "PodCliqueScalingGroup"):
-                owner(w, o)
+                owner(o)
             elif k[0] == "Pod" and N.L_PCLQ in o.labels:
-                owner(w, w.get("PodClique", o.namespace, o.labels[N.L_PCLQ]))
+                owner(world.get("PodClique", o.namespace, o.labels[N.L_PCLQ]))
     return None if any(i < 0 for i in out) else out
+
+
+@dataclass(frozen=True)
+class ReplicaRows:
+    """``World.derived`` description of ``row(View, i)`` of every present replica
+    (``present_replicas``), recomputed for the replicas whose objects changed
+    (``dirty_replicas``). ``row`` must read only replica ``i``'s objects."""
+
+    pcs: PCS  # compared by identity: the model's parsed desired PodCliqueSet
+    row: Callable[[View, int], Any]
+
+    def build(self, world: World) -> dict[int, Any]:
+        view = View(self.pcs, world)
+        return {i: self.row(view, i) for i in present_replicas(self.pcs, world)}
+
+    def patch(self, prev: dict[int, Any], changes: Mapping[Any, tuple[Obj | None, Obj | None]],
+              world: World) -> dict[int, Any]:
+        dirty = dirty_replicas(changes, world)
+        if dirty is None:
+            return self.build(world)
+        present = present_replicas(self.pcs, world)
+        if not dirty and list(prev) == present:
+            return prev
+        view = View(self.pcs, world)
+        return {i: prev[i] if i in prev and i not in dirty else self.row(view, i) for i in present}
 
 
 class _Lazy(Mapping):
