@@ -4,7 +4,8 @@ Upstream: ``ray-operator/controllers/ray/rayservice_controller.go`` of ray-proje
 @ feeaf72f ``Reconcile`` and, in upstream order, ``reconcileRayCluster``,
 ``cleanUpRayClusterInstance``, ``checkIfNeedSubmitServeApplications``,
 ``updateServeDeployment``, ``getServeConfigFromCache``, ``reconcileServices``,
-``reconcileServe`` and ``updateHeadPodServeLabel``. The suspend state machine is in
+``reconcileServe`` and ``updateHeadPodServeLabel``; what the controller watches
+(``SetupWithManager``) is ``CONTROLLER``, as data. The suspend state machine is in
 ``suspend.py``, the incremental-upgrade steps in ``incremental_upgrade.py``, the status
 in ``status.py``, what the controller creates in ``builders.py`` and the cluster
 decisions (``shouldUpdateCluster``, ``shouldPrepareNewCluster``) in ``decisions.py``.
@@ -25,12 +26,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from ...core.model import Obj
+from ...core.queue import Controller, Watch
 from . import service as ksvc
-from .api import (FINALIZER, HEAD_READY, L_CLUSTER, RC, RS, SA, SVC, deletion_timers, display, has_head_pod,
-                  head_phase)
+from .api import (FINALIZER, GW, HEAD_READY, L_CLUSTER, RC, ROUTE, RS, SA, SVC, deletion_timers, display,
+                  has_head_pod, head_phase)
 from .builders import construct_ray_cluster_for_ray_service, modify_ray_cluster, owner_reference, sa_object
 from .conditions import is_true, set_condition
 from .decisions import KUBERAY_VERSION_ANNOTATION, cluster_kuberay_version, should_prepare_new_cluster, should_update_cluster
@@ -322,3 +325,55 @@ def update_head_pod_serve_label(r: Reconciler, cluster: Obj | None) -> None:
     if not has_head_pod(cluster):
         raise Stop(REQUEUE_BACKOFF, f"no head Pod of RayCluster {display(cluster.name)} yet "
                    "(updateHeadPodServeLabel: found 0 head)")
+
+
+# --------------------------------------------------------------------------- watches
+
+
+def rayservice_event(old: Obj | None, new: Obj | None, world: Any) -> list[str]:
+    """``For(&rayv1.RayService{}, builder.WithPredicates(predicate.Or(GenerationChangedPredicate{},
+    LabelChangedPredicate{}, AnnotationChangedPredicate{})))``: a created or deleted
+    RayService, or an update that changes its generation (its spec), labels or
+    annotations, enqueues it; a status-only update does not (the controller sees its own
+    status writes on the next requeue)."""
+    if old is None or new is None:
+        o = new if new is not None else old
+        return [o.name] if o is not None else []
+    changed = (old.metadata.get("generation") != new.metadata.get("generation")
+               or dict(old.labels) != dict(new.labels) or dict(old.annotations) != dict(new.annotations))
+    return [new.name] if changed else []
+
+
+def owning_rayservice(old: Obj | None, new: Obj | None, world: Any) -> list[str]:
+    """``Owns(...)``: ``handler.EnqueueRequestForOwner(..., &rayv1.RayService{}, handler.OnlyControllerOwner())``:
+    an event on the object enqueues the RayService named by its controller owner
+    reference, before and after the event."""
+    out: list[str] = []
+    for o in (old, new):
+        if o is None:
+            continue
+        for ref in o.owner_references:
+            if ref.get("kind") == RS and ref.get("controller") is True and ref.get("name") not in out:
+                out.append(str(ref.get("name")))
+    return out
+
+
+_SETUP = "ray-operator/controllers/ray/rayservice_controller.go#SetupWithManager"
+
+#: ``RayServiceReconciler.SetupWithManager``: what the RayService controller watches.
+#: Gateways and HTTPRoutes (incremental upgrade) are not watched upstream, and the Serve
+#: applications are the Ray dashboard's state, read over HTTP: the controller sees their
+#: changes on its next requeue (``ServiceDefaultRequeueDuration``).
+CONTROLLER = Controller("rayservice", RS, (
+    Watch(RS, rayservice_event, f"{_SETUP}: For(&rayv1.RayService{{}}, WithPredicates(Or(GenerationChangedPredicate, "
+          "LabelChangedPredicate, AnnotationChangedPredicate)))"),
+    Watch(RC, owning_rayservice, f"{_SETUP}: Owns(&rayv1.RayCluster{{}})"),
+    Watch(SVC, owning_rayservice, f"{_SETUP}: Owns(&corev1.Service{{}})"),
+), _SETUP)
+
+#: kinds the controller reads that no watch covers, and why
+NOT_WATCHED = MappingProxyType({
+    GW: "not watched upstream (SetupWithManager has no Owns(&gwv1.Gateway{})): seen on the next requeue",
+    ROUTE: "not watched upstream (SetupWithManager has no Owns(&gwv1.HTTPRoute{})): seen on the next requeue",
+    SA: "the Ray dashboard's state (the serve-config cache and the applications' status), read over HTTP every pass",
+})
