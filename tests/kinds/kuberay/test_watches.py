@@ -14,7 +14,7 @@ from rolloutctl.kinds.kuberay.model import RayServiceModel
 from rolloutctl.kinds.kuberay.rayservice_controller import (CONTROLLER, NOT_WATCHED, owning_rayservice,
                                                             rayservice_event)
 
-from .helpers import base, incremental, new_image, obj, plan, settled
+from .helpers import base, incremental, new_image, plan, settled
 
 
 def _kinds_read_by_passes(monkeypatch, runs) -> set[str]:
