@@ -415,11 +415,11 @@ def check_names_for_kubectl(objs: Sequence[Obj]) -> None:
 
     errors = []
     for o in objs:
-        if not re.match(_DNS_SUBDOMAIN, o.name):
+        if not re.fullmatch(_DNS_SUBDOMAIN, o.name):
             errors.append(InputError(o.file, o.line_of("metadata", "name"),
                                      f"metadata.name: {o.name[:80]!r} is not a valid Kubernetes name "
                                      "(lower-case letters, digits, '-' and '.')"))
-        if not re.match(_DNS_LABEL, o.namespace):
+        if not re.fullmatch(_DNS_LABEL, o.namespace):
             errors.append(InputError(o.file, o.line_of("metadata", "namespace"),
                                      f"metadata.namespace: {o.namespace[:80]!r} is not a valid Kubernetes namespace "
                                      "(lower-case letters, digits and '-')"))

@@ -31,6 +31,31 @@ class SchemaError:
 
 Check = Callable[[Any, tuple], Iterator[SchemaError]]
 
+
+def go_pattern(pattern: str) -> str:
+    """``pattern`` with Go's meaning of ``$`` in Python syntax. The API server checks a
+    schema's ``pattern`` with Go's ``regexp`` (``k8s.io/apiextensions-apiserver``,
+    ``pkg/apiserver/validation``), where ``$`` outside a character class is the end of the
+    text; Python's ``$`` also matches before a final newline, so ``"1Gi\\n"`` would pass a
+    quantity pattern the API server rejects. Each such ``$`` becomes ``\\Z``."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]" or pattern[i - 1] == "[" or pattern[i - 2:i] == "[^"
+        elif c == "[":
+            in_class = True
+        elif c == "$":
+            c = "\\Z"
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
 _TYPES: dict[str, Callable[[Any], bool]] = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
@@ -118,7 +143,7 @@ class Compiled:
                     yield SchemaError("maxLength", ml, v, s, p)
             checks.append(c_maxlen)
         if "pattern" in s:
-            rx = re.compile(s["pattern"])
+            rx = re.compile(go_pattern(s["pattern"]))
             pv = s["pattern"]
 
             def c_pattern(v: Any, p: tuple) -> Iterator[SchemaError]:

@@ -105,9 +105,9 @@ def render_path(segments: Iterable[Any]) -> str:
             out += f"[{s}]"
         else:
             s = str(s)
-            if _SIMPLE.match(s):
+            if _SIMPLE.fullmatch(s):
                 out += ("." if out else "") + s
-            elif _BARE.match(s) and not s.isdigit():
+            elif _BARE.fullmatch(s) and not s.isdigit():
                 out += f"[{s}]"
             else:
                 out += "[" + json.dumps(s) + "]"

@@ -34,7 +34,7 @@ def is_dns1123_subdomain(value: str) -> list[str]:
     out = []
     if len(value) > DNS1123_SUBDOMAIN_MAX:
         out.append(f"must be no more than {DNS1123_SUBDOMAIN_MAX} characters")
-    if not DNS1123_SUBDOMAIN_RE.match(value):
+    if not DNS1123_SUBDOMAIN_RE.fullmatch(value):
         out.append(_SUBDOMAIN_MSG)
     return out
 
@@ -44,7 +44,7 @@ def is_dns1123_label(value: str) -> list[str]:
     out = []
     if len(value) > DNS1123_LABEL_MAX:
         out.append(f"must be no more than {DNS1123_LABEL_MAX} characters")
-    if not DNS1123_LABEL_RE.match(value):
+    if not DNS1123_LABEL_RE.fullmatch(value):
         out.append(_LABEL_MSG)
     return out
 
@@ -70,7 +70,7 @@ def is_qualified_name(value: str) -> list[str]:
         errs.append("name part must be non-empty")
     elif len(name) > QUALIFIED_NAME_MAX:
         errs.append(f"name part must be no more than {QUALIFIED_NAME_MAX} characters")
-    if name and not QUALIFIED_NAME_RE.match(name):
+    if name and not QUALIFIED_NAME_RE.fullmatch(name):
         errs.append("name part " + _QUALIFIED_MSG)
     return errs
 
@@ -80,7 +80,7 @@ def is_valid_label_value(value: str) -> list[str]:
     out = []
     if len(value) > LABEL_VALUE_MAX:
         out.append(f"must be no more than {LABEL_VALUE_MAX} characters")
-    if not LABEL_VALUE_RE.match(value):
+    if not LABEL_VALUE_RE.fullmatch(value):
         out.append("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
                    "and must start and end with an alphanumeric character")
     return out

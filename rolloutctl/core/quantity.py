@@ -39,7 +39,7 @@ def parse_quantity(value: object) -> int:
 def _parse_str(value: str) -> int:
     """``parse_quantity`` of a string (a pure function: manifests repeat a handful of
     quantities across thousands of pods)."""
-    m = _RE.match(value.strip())
+    m = _RE.fullmatch(value.strip())
     if not m:
         raise QuantityError(f"not a Kubernetes quantity: {value!r}")
     digits, suf, exp = m.group(1), m.group(2), m.group(3)
@@ -109,7 +109,7 @@ def _parse_exact(value: object) -> tuple[Fraction, str]:
         value = repr(value)
     if not isinstance(value, str):
         raise QuantityError(f"not a quantity: {value!r}")
-    m = _RE.match(value)
+    m = _RE.fullmatch(value)
     if not m:
         raise QuantityError(f"not a Kubernetes quantity: {value!r}")
     num = Fraction(m.group(1))

@@ -72,7 +72,7 @@ def parse_suppressions(obj: Obj, known: frozenset[str]) -> tuple[dict[str, str],
             problem("SP001", "error", f"suppression {entry!r} needs a reason: write 'ID: reason'")
             continue
         for rid in ids:
-            if not _ID_RE.match(rid) or rid not in known:
+            if not _ID_RE.fullmatch(rid) or rid not in known:
                 problem("SP002", "warning", f"suppression names unknown rule {rid!r}")
                 continue
             out[rid] = reason.strip()

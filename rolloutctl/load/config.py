@@ -255,7 +255,7 @@ class _Parser:
         if "namespace" in top:
             node = top["namespace"][1]
             namespace = self.string(node, "namespace")
-            if not re.match(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", namespace):
+            if not re.fullmatch(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", namespace):
                 raise self.fail(node, f"namespace: {namespace!r} is not a valid Kubernetes namespace")
         if "operators" in top:
             ops = self.mapping(top["operators"][1], "operators", ("kuberay", "kueue"))
@@ -295,7 +295,7 @@ class _Parser:
             if key in m:
                 values[key] = self.string(m[key][1], f"{what}.{key}")
         if "rule" in values:
-            if not re.match(r"^[A-Za-z0-9*?\[\]]+$", values["rule"]):
+            if not re.fullmatch(r"^[A-Za-z0-9*?\[\]]+$", values["rule"]):
                 raise self.fail(m["rule"][1], f"{what}.rule: {values['rule']!r} is not a rule ID or a glob of IDs")
         if "expires" in m:
             values["expires"] = self.date(m["expires"][1], f"{what}.expires")

@@ -105,7 +105,7 @@ def go_yaml_resolve(value: str) -> Any:
     u = _go_parse_uint(plain, 0)
     if u is not None:
         return u
-    if _GO_FLOAT.match(plain):
+    if _GO_FLOAT.fullmatch(plain):
         out = float(plain)
         if out not in (float("inf"), float("-inf")):  # ParseFloat: out of range is an error
             return out

@@ -68,7 +68,7 @@ def commands(targets: Iterable[Target], *, prune: bool = False, context: str | N
     groups: dict[tuple[str, str], set[str]] = {}
     _check_options(context, kubeconfig)
     for t in targets:
-        if not _NAME.match(t.name) or not _NAMESPACE.match(t.namespace):
+        if not _NAME.fullmatch(t.name) or not _NAMESPACE.fullmatch(t.namespace):
             raise KubectlError(f"refusing to pass {t.kind} {t.namespace!r}/{t.name!r} to kubectl: not a valid "
                                "Kubernetes namespace and name")
         groups.setdefault((t.resource or resource_for(t.group, t.kind), t.namespace), set()).add(t.name)
@@ -233,11 +233,11 @@ def live_command(read: LiveRead, namespace: str, *, selector: str | None = None,
                  kubeconfig: str | None = None, kubectl: str = "kubectl") -> list[str]:
     """The ``kubectl get`` argument list of one ``LiveRead`` in ``namespace``."""
     _check_options(context, kubeconfig)
-    if not _NAMESPACE.match(namespace) or any(not _NAME.match(n) for n in read.names):
+    if not _NAMESPACE.fullmatch(namespace) or any(not _NAME.fullmatch(n) for n in read.names):
         raise KubectlError(f"refusing to pass {read.kind} {namespace!r}/{list(read.names)!r} to kubectl: not a valid "
                            "Kubernetes namespace and name")
     sel = read.selector if selector is None else selector
-    if sel and not _SELECTOR.match(sel):
+    if sel and not _SELECTOR.fullmatch(sel):
         raise KubectlError(f"refusing to pass the label selector {sel!r} to kubectl")
     args = [kubectl, "get", read.resource, *read.names]
     if read.namespaced:
@@ -272,7 +272,7 @@ def read_live(reads: Sequence[LiveRead], namespace: str, *, context: str | None 
         selector = None
         if read.after is not None:
             kind, key = read.after
-            owners = sorted({o.name for o in state.objects if o.kind == kind and _NAME.match(o.name)})
+            owners = sorted({o.name for o in state.objects if o.kind == kind and _NAME.fullmatch(o.name)})
             if not owners:
                 continue
             selector = f"{key} in ({','.join(owners)})"

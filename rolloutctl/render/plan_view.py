@@ -37,7 +37,7 @@ def _split(title: str) -> tuple[str, str]:
 
 def _subjects(first: str, last: str, n: int) -> str:
     """``replica 1`` … ``replica 38`` as ``replicas 1–38``."""
-    a, b = re.match(r"^(.*?)(\d+)$", first), re.match(r"^(.*?)(\d+)$", last)
+    a, b = re.fullmatch(r"^(.*?)(\d+)$", first), re.fullmatch(r"^(.*?)(\d+)$", last)
     if a and b and a.group(1) == b.group(1) and int(b.group(2)) - int(a.group(2)) == n - 1:
         word = a.group(1).rstrip()
         return f"{word}{'s' if word and not word.endswith('s') else ''} {a.group(2)}–{b.group(2)}"

@@ -33,3 +33,45 @@ def test_dns1123_names():
     assert is_dns1123_subdomain("My") != []
     assert is_dns1123_label("a.b") != []
     assert is_dns1123_label("x" * 64)[0] == "must be no more than 63 characters"
+
+
+# The regexes of k8s.io/apimachinery/pkg/util/validation/validation.go are Go regexps
+# anchored with ^...$, where $ is the end of the text: a value with a trailing newline is
+# invalid. (In Python, $ also matches before a final newline.)
+@pytest.mark.parametrize("check, good", [
+    (is_dns1123_label, "abc"),            # dns1123LabelFmt
+    (is_dns1123_subdomain, "a.b-c"),      # dns1123SubdomainFmt
+    (is_qualified_name, "example.com/My_Name"),  # qualifiedNameFmt with a subdomain prefix
+    (is_valid_label_value, "v1.2_x"),     # labelValueFmt
+])
+@pytest.mark.parametrize("suffix", ["\n", "\r\n", "\n\n", " ", "\t"])
+def test_trailing_whitespace_is_invalid_as_in_go_regexp(check, good, suffix):
+    assert check(good) == []
+    assert check(good + suffix) != []
+
+
+def test_a_newline_in_a_qualified_name_prefix_is_reported_on_the_prefix():
+    assert any(e.startswith("prefix part ") for e in is_qualified_name("example.com\n/name"))
+
+
+@pytest.mark.parametrize("value, ok", [
+    ("", False), ("a", True), ("a-b", True), ("-a", False), ("a-", False), ("A", False), ("a.b", False),
+    ("a" * 63, True), ("a" * 64, False), ("a\n", False), ("\na", False),
+])
+def test_dns1123_label_table(value, ok):
+    assert (is_dns1123_label(value) == []) is ok
+
+
+@pytest.mark.parametrize("value, ok", [
+    ("a.b", True), ("a..b", False), (".a", False), ("a.", False), ("a" * 253, True), ("a" * 254, False),
+    ("a.b\n", False),
+])
+def test_dns1123_subdomain_table(value, ok):
+    assert (is_dns1123_subdomain(value) == []) is ok
+
+
+@pytest.mark.parametrize("value, ok", [
+    ("", True), ("A_b.c-9", True), ("_a", False), ("a_", False), ("a" * 63, True), ("a\n", False),
+])
+def test_label_value_table(value, ok):
+    assert (is_valid_label_value(value) == []) is ok

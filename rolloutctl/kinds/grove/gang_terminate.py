@@ -71,7 +71,7 @@ def _days_from_civil(y: int, m: int, d: int) -> int:
 
 def parse_time(v: Any) -> float | None:
     """Seconds since the epoch of an RFC 3339 time (``metav1.Time``), None when it is not one."""
-    m = _RFC3339.match(v) if isinstance(v, str) else None
+    m = _RFC3339.fullmatch(v) if isinstance(v, str) else None
     if m is None:
         return None
     y, mo, d, hh, mm, ss = (int(m.group(k)) for k in range(1, 7))

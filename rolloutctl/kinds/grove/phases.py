@@ -38,12 +38,12 @@ def _parts(pcs: PCS, a: Action) -> tuple[int, str | None, int | None, str | None
     prefix = pcs.name + "-"
     if not a.name.startswith(prefix):
         return None
-    m = _REPLICA.match(a.name[len(prefix):])
+    m = _REPLICA.fullmatch(a.name[len(prefix):])
     if m is None:
         return None
     rest = (m.group(2) or "").removesuffix("-<random>")
     for g in pcs.groups:
-        gm = re.match(rf"^{re.escape(g.name)}(?:-(\d+)(?:-(.+))?)?$", rest)
+        gm = re.fullmatch(rf"^{re.escape(g.name)}(?:-(\d+)(?:-(.+))?)?$", rest)
         if gm is not None:
             return int(m.group(1)), g.name, int(gm.group(1)) if gm.group(1) else None, gm.group(2)
     return int(m.group(1)), None, None, rest or None

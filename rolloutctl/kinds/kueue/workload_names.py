@@ -29,7 +29,7 @@ def display(name: str | None) -> str:
 
 def slice_number(name: str) -> int:
     """Which slice of its job a Workload is, from its name (``-<hash>`` 1, ``-<hash2>`` 2, ...)."""
-    m = re.search(r"-<hash(\d*)>$", name)
+    m = re.search(r"-<hash(\d*)>\Z", name)
     return int(m.group(1) or 1) if m else 1
 
 

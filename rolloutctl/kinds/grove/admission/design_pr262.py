@@ -47,7 +47,7 @@ def scaled_value(value: Any, total: int, round_up: bool) -> int | None:
     if isinstance(value, int):
         return value
     if isinstance(value, str):
-        m = _PERCENT_RE.match(value.strip())
+        m = _PERCENT_RE.fullmatch(value.strip())
         if m:
             v = int(m.group(1)) * total / 100
             return math.ceil(v) if round_up else math.floor(v)

@@ -519,7 +519,7 @@ def validate_container_env_vars(c: Check) -> Iterator[Problem]:
                 for j, ev in enumerate(env):
                     n = as_str(as_map(ev).get("name"))
                     names.append(n)
-                    if not _ENV_VAR_NAME_RE.match(n):
+                    if not _ENV_VAR_NAME_RE.fullmatch(n):
                         yield (*base, j, "name"), (
                             f"invalid environment variable name {n!r}: must consist of alphabetic characters, "
                             "digits, '_', '-' or '.', and must not start with a digit")

@@ -119,11 +119,11 @@ def qualified_name_ok(key: str) -> bool:
         name = parts[0]
     elif len(parts) == 2:
         prefix, name = parts
-        if not prefix or len(prefix) > 253 or not DNS1123_SUB.match(prefix):
+        if not prefix or len(prefix) > 253 or not DNS1123_SUB.fullmatch(prefix):
             return False
     else:
         return False
-    return 0 < len(name) <= QN_MAX and bool(QNAME.match(name))
+    return 0 < len(name) <= QN_MAX and bool(QNAME.fullmatch(name))
 
 
 def groups_of(obj: Obj) -> Iterable[tuple[tuple, str, str, Mapping[str, Any]]]:

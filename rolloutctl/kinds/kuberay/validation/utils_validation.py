@@ -39,7 +39,7 @@ def validate_ray_service_metadata(c: Ctx) -> None:
     if len(name) > MAX_RAYSERVICE_NAME_LENGTH:
         c.add(R_NAME_LEN, p, "metadata.name",
               f"RayService name should be no more than {MAX_RAYSERVICE_NAME_LENGTH} characters (got {len(name)})")
-    if not DNS1035.match(name) or len(name) > 63:
+    if not DNS1035.fullmatch(name) or len(name) > 63:
         c.add(R_NAME_DNS, p, "metadata.name", f"RayService name {name!r} should be a valid DNS-1035 label "
               "(lowercase letters, digits and '-', starting with a letter)")
 
@@ -89,7 +89,7 @@ def validate_ray_group_labels(c: Ctx) -> None:
                 c.add(R_GROUP_LABELS, path + ("labels", k), f"{dotted}.labels[{k}]",
                       f"invalid label key for {label} group: {k!r}")
             sv = "" if v is None else str(v)
-            if sv and (len(sv) > 63 or not QNAME.match(sv)):
+            if sv and (len(sv) > 63 or not QNAME.fullmatch(sv)):
                 c.add(R_GROUP_LABELS, path + ("labels", k), f"{dotted}.labels[{k}]",
                       f"invalid label value for key {k!r} in {label} group: {sv!r}")
 
