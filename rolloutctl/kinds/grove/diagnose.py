@@ -15,7 +15,7 @@ from ...core.model import STUCK_GANG_GATED, STUCK_INSUFFICIENT_CAPACITY, STUCK_N
 from ...core.quantity import format_quantity
 from ...core.world import World
 from . import cluster
-from . import controllers as C
+from .controller.common import owned
 from . import names as N
 from . import objects as O
 from .spec import PCS
@@ -25,7 +25,7 @@ def diagnose(pcs: PCS, world: World, env: Environment) -> Stuck:
     """Why nothing moves: a gang that does not fit (InsufficientCapacity), pods that
     never turn Ready (NeverReady), or a scaled gang gated on a base gang that is
     itself waiting (GangGated)."""
-    pods = [p for p in C.owned(world, "Pod", pcs) if O.pod_active(p)]
+    pods = [p for p in owned(world, "Pod", pcs) if O.pod_active(p)]
     cache: dict = {}
     used = cluster.used_resources(pods, cache)
     by_gang: dict[str, list[Obj]] = {}
@@ -35,7 +35,7 @@ def diagnose(pcs: PCS, world: World, env: Environment) -> Stuck:
     short_msgs: list[str] = []
     blocked: list[ObjectRef] = []
     gated_on: list[str] = []
-    for pg in sorted(C.owned(world, "PodGang", pcs), key=lambda g: g.name):
+    for pg in sorted(owned(world, "PodGang", pcs), key=lambda g: g.name):
         members = [p for p in by_gang.get(pg.name, []) if not O.pod_scheduled(p)]
         if not members:
             continue

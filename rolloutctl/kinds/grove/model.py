@@ -16,7 +16,9 @@ from ...core.simulate import run
 from ...core.world import World
 from . import admission as ADM
 from . import cluster
-from . import controllers as C
+from .controller.common import by_names, owned, pods_of
+from .controller.podcliquescalinggroup.components.podclique import sync_scaling_group_podcliques
+from .controller.podcliqueset.reconcilespec import sync_podcliqueset
 from . import gang_terminate as GT
 from . import names as N
 from . import objects as O
@@ -141,7 +143,7 @@ class GroveModel:
             world = world.apply(more)
             pass_actions += more
             status = U.live_pcs_status(pcs, world)
-        more = C.sync_podcliqueset(
+        more = sync_podcliqueset(
             pcs, world, status, surge_replicas=policy.surge_pcs_replicas(pcs, world),
             pcsg_surge=lambda live, w=world: policy.pcsg_surges(pcs, w, live), queue=q) + first_hash
         world = world.apply(more)
@@ -151,7 +153,7 @@ class GroveModel:
         members_idx = world.index("PodClique", N.L_PCSG)
         pass_actions = q.run(
             R.pcsg_components(pcs, policy.pcsg_hooks_selection), world,
-            lambda g: C.sync_scaling_group_podcliques(
+            lambda g: sync_scaling_group_podcliques(
                 pcs, world, may_create=lambda pcsg, j: policy.may_create_pcsg_replica(pcs, pcsg, j, world),
                 surge=lambda pcsg, w=world: policy.surge_pcsg_replicas(pcs, pcsg, w), only=[g],
                 gang=not no_gang and any(k[0] == "PodClique" and k[1].startswith(g.name + "-") for k in armed)),
@@ -180,11 +182,11 @@ class GroveModel:
             pclq = world.get("PodClique", pcs.namespace, name)
             if pclq is None or pclq.terminating:
                 return False
-            pods = [p for p in C.pods_of(world, pclq) if O.pod_active(p)]
+            pods = [p for p in pods_of(world, pclq) if O.pod_active(p)]
             if len(pods) != (pclq.spec.get("replicas") or 0) or not all(O.pod_ready(p) for p in pods):
                 return False
         if any(o.terminating for kind in ("PodClique", "Pod", "PodCliqueScalingGroup", "PodGang")
-               for o in C.owned(world, kind, pcs)):
+               for o in owned(world, kind, pcs)):
             return False
         return policy_for(pcs).converged(pcs, world)
 
@@ -300,9 +302,9 @@ class _Passes:
         PodCliqueSet, concatenating the actions."""
         names = self.keys(ctl, world)
         if names is None:
-            todo = [o for o in C.owned(world, ctl.kind, self.pcs) if not o.terminating]
+            todo = [o for o in owned(world, ctl.kind, self.pcs) if not o.terminating]
         else:
-            todo = [o for o in C.by_names(world, ctl.kind, self.pcs, names) if not o.terminating]
+            todo = [o for o in by_names(world, ctl.kind, self.pcs, names) if not o.terminating]
         out: list[Action] = []
         again = []
         for o in todo:

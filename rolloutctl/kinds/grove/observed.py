@@ -29,7 +29,7 @@ from ...core.world import World
 from . import names as N
 from . import objects as O
 from . import update_common as U
-from .controllers import excess_headless_services
+from .controller.podcliqueset.components.service import excess_headless_services
 from .hashing import _digest, pod_template_inputs
 from .spec import PCS
 

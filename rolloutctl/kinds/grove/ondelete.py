@@ -11,7 +11,9 @@ from typing import Any, Mapping
 
 from ...core.model import Action, Obj, Warning
 from ...core.world import World
-from . import controllers as C
+from .controller.common import R_PCSG, pod_display_name
+from .controller.podclique.components.pod import sync_pods
+from .controller.podcliqueset.components.podclique import patch_podclique
 from . import names as N
 from . import objects as O
 from . import update_common as U
@@ -37,7 +39,7 @@ def create_or_update_pcsg_pclqs(pcs: PCS, pcsg: Obj, world: World) -> list[Actio
         if m.terminating or c is None or j < 0 or j >= reps:
             continue
         raw = O.build_member_pclq(pcs, i, g, j, c)
-        a = C.patch_podclique(m, raw, f"{C.R_PCSG}/components/podclique/sync.go#createOrUpdatePCLQs", index=j)
+        a = patch_podclique(m, raw, f"{R_PCSG}/components/podclique/sync.go#createOrUpdatePCLQs", index=j)
         if a is not None:
             acts.append(a)
     return acts
@@ -83,7 +85,7 @@ class OnDelete(Policy):
         if acts:
             world = world.apply(acts)
             pclq = world.get(pclq.kind, pclq.namespace, pclq.name) or pclq
-        return acts + C.sync_pods(pclq, world)
+        return acts + sync_pods(pclq, world)
 
     def pclq_selection(self, status: Mapping[str, Any]) -> tuple[Any, frozenset]:
         """Both passes read the PodCliqueSet status (``processUpdate``'s OnDelete
@@ -106,7 +108,7 @@ def outdated_pod_warnings(pcs: PCS, world: World) -> list[Warning]:
         target = U.expected_pod_template_hash(pcs, pclq)
         for p in U.pods_of(world, pclq):
             if O.pod_active(p) and U.pod_outdated(p, target):
-                shown = C.pod_display_name(p)
+                shown = pod_display_name(p)
                 label = f"pod {O.pod_index(p)}" if shown.endswith("<random>") else shown
                 by_pclq.setdefault(pclq.name, []).append((O.pod_index(p) or 0, label))
     if not by_pclq:

@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 from ...core.environment import Environment
 from ...core.model import Action, Obj, Stuck, Warning
 from ...core.world import World
-from . import controllers as C
+from .controller.podclique.components.pod import sync_pods
 from .spec import PCS
 
 
@@ -55,7 +55,7 @@ class Policy:
 
     def pclq_pass(self, pcs: PCS, pclq: Obj, world: World) -> list[Action]:
         """The PodClique controller's pod work for one PodClique."""
-        return C.sync_pods(pclq, world)
+        return sync_pods(pclq, world)
 
     # What the passes read besides their own object, for the work queue
     # (``register.py``): a selection maps the PodCliqueSet status to (a value, the

@@ -26,7 +26,8 @@ from typing import Any
 from ...core.environment import Environment
 from ...core.model import (STUCK_PROGRESS_DEADLINE, Action, Obj, ObjectRef, Stuck, Warning, describe_actions)
 from ...core.world import World, mark_terminating
-from . import controllers as C
+from .controller.common import delete_action, pod_display_name
+from .controller.podclique.components.pod import sync_pods
 from . import gang_terminate as GT
 from . import names as N
 from . import objects as O
@@ -171,8 +172,8 @@ def _delete_pcsg_replica(pcsg: Obj, j: int, members: Sequence[Obj], reason: str,
     for m in sorted(members, key=lambda m: m.name):
         if m.terminating:
             continue
-        a = C._delete(m, reason, rule, index=j, revision="old",
-                      role="base-gang" if N.L_BASE_PODGANG not in m.labels else "scaled-gang")
+        a = delete_action(m, reason, rule, index=j, revision="old",
+                          role="base-gang" if N.L_BASE_PODGANG not in m.labels else "scaled-gang")
         out.append(Action(a.verb, a.kind, a.name, a.namespace, a.reason, a.rule, a.index, a.revision, a.role,
                           fields={"podCliqueScalingGroup": pcsg.name, "replicaIndex": j}))
     return out
@@ -339,7 +340,7 @@ def process_pclq_update(pcs: PCS, pclq: Obj, world: World, pcs_status: Mapping[s
 
 
 def _pod_delete(pod: Obj, reason: str, rule: str) -> Action:
-    return C._delete(pod, reason, rule, index=O.pod_index(pod), revision="old", name=C.pod_display_name(pod))
+    return delete_action(pod, reason, rule, index=O.pod_index(pod), revision="old", name=pod_display_name(pod))
 
 
 def process_pending_pod_updates(pcs: PCS, pclq: Obj, world: World, pods: Sequence[Obj] | None = None) -> list[Action]:
@@ -463,7 +464,7 @@ class RollingRecreate(Policy):
         if acts:
             world = world.apply(acts)
             pclq = world.get(pclq.kind, pclq.namespace, pclq.name) or pclq
-        sync = C.sync_pods(pclq, world)
+        sync = sync_pods(pclq, world)
         acts += sync
         if U.is_update_in_progress(pclq):
             # the pods this pass deleted count as terminating (their delete expectations

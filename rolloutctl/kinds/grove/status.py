@@ -15,7 +15,7 @@ from typing import Any
 
 from ...core.model import Action, Obj
 from ...core.world import World
-from . import controllers as C
+from .controller.common import by_names
 from . import gang_terminate as GT
 from . import names as N
 from . import objects as O
@@ -333,7 +333,7 @@ def refresh(pcs: PCS, world: World, arming: bool = True, pclqs: Any = None, pcsg
     if keys is None or keys.names is None:
         todo = [p for p in world.index("PodClique", N.L_PART_OF).get(pcs.name, ()) if p.namespace == ns]
     else:
-        todo = C.by_names(world, "PodClique", pcs, keys.names)
+        todo = by_names(world, "PodClique", pcs, keys.names)
     written = []
     for pclq in todo:
         summ = SUM.pod_summary(world, N.L_PCLQ, pclq.name, pclq.namespace)
@@ -353,7 +353,7 @@ def refresh(pcs: PCS, world: World, arming: bool = True, pclqs: Any = None, pcsg
     if keys is None or keys.names is None:
         todo = [g for g in world.index("PodCliqueScalingGroup", N.L_PART_OF).get(pcs.name, ()) if g.namespace == ns]
     else:
-        todo = C.by_names(world, "PodCliqueScalingGroup", pcs, keys.names)
+        todo = by_names(world, "PodCliqueScalingGroup", pcs, keys.names)
     written = []
     for pcsg in todo:
         members = U.pclqs_of_pcsg(world, pcsg)

@@ -11,7 +11,9 @@ import pytest
 from rolloutctl.core.environment import Environment
 from rolloutctl.core.model import Obj
 from rolloutctl.core.simulate import simulate
-from rolloutctl.kinds.grove import controllers as C
+from rolloutctl.kinds.grove.controller.podcliqueset.components.hpa import default_hpa_metrics, hpa_patch
+from rolloutctl.kinds.grove.controller.podcliqueset.components.podgang import (_expected_podgangs, expected_podgangs,
+                                                                          pods_pending_creation_or_association)
 from rolloutctl.kinds.grove import gang_terminate as GT
 from rolloutctl.kinds.grove import objects as O
 from rolloutctl.kinds.grove import status as ST
@@ -253,7 +255,7 @@ def test_clique_template_found_by_name_suffix():
     ("maxReplicas follows the template", {"minReplicas": 2, "maxReplicas": 4}, ["maxReplicas"]),
     ("minReplicas follows the template", {"minReplicas": 1, "maxReplicas": 5}, ["minReplicas"]),
     ("metrics read back with the API server default are unchanged",
-     {"minReplicas": 2, "maxReplicas": 5, "metrics": C.default_hpa_metrics()}, []),
+     {"minReplicas": 2, "maxReplicas": 5, "metrics": default_hpa_metrics()}, []),
 ])
 def test_hpa_build_resource_and_patch(name, live_spec, want):
     """Mirrors ``TestComputeExpectedHPAs`` / ``TestBuildResource``: one HPA per autoscaled
@@ -264,7 +266,7 @@ def test_hpa_build_resource_and_patch(name, live_spec, want):
     assert raw["spec"]["scaleTargetRef"] == {"apiVersion": "grove.io/v1alpha1", "kind": "PodClique",
                                              "name": "demo-1-a"}
     live = Obj({**raw, "spec": {"scaleTargetRef": raw["spec"]["scaleTargetRef"], **live_spec}})
-    assert C.hpa_patch(live, raw) == want
+    assert hpa_patch(live, raw) == want
 
 
 # ----------------------------------------------------------------------------- podgang syncflow_test.go
@@ -275,10 +277,10 @@ def test_compute_expected_podgangs_base_gang_always_holds_min_available_replicas
     replicas ``0..minAvailable-1`` even when the live scaling group has fewer."""
     pcs = _pcs(_manifest([_clique("a"), _clique("b")], groups=[{"name": "sg", "cliqueNames": ["b"], "replicas": 3,
                                                                  "minAvailable": 2}]))
-    gangs = C._expected_podgangs(pcs, 1, (1,)).items
+    gangs = _expected_podgangs(pcs, 1, (1,)).items
     assert [(g, [q for q, _m in groups]) for g, _i, groups in gangs] == [
         ("demo-0", ["demo-0-a", "demo-0-sg-0-b", "demo-0-sg-1-b"])]
-    gangs = C._expected_podgangs(pcs, 1, (3,)).items
+    gangs = _expected_podgangs(pcs, 1, (3,)).items
     assert [g for g, _i, _groups in gangs] == ["demo-0", "demo-0-sg-0"]
 
 
@@ -312,7 +314,7 @@ def test_get_pods_pending_creation_or_association(name, pclqs, pods, want):
     for p in objs:
         if p.kind == "Pod":
             by_pclq.setdefault(p.labels["grove.io/podclique"], []).append(p)
-    assert C.pods_pending_creation_or_association(world, "default", "g", [("q", 1)], by_pclq) == want
+    assert pods_pending_creation_or_association(world, "default", "g", [("q", 1)], by_pclq) == want
 
 
 # ----------------------------------------------------------------------------- plans on settled live worlds
@@ -527,7 +529,7 @@ def test_determine_pcsg_replicas(name, live_replicas, want):
         objs.append(Obj({"apiVersion": "grove.io/v1alpha1", "kind": "PodCliqueScalingGroup",
                          "metadata": {"name": "demo-0-sg", "namespace": "default"},
                          "spec": {"replicas": live_replicas}}))
-    assert [g for g, _i, _groups in C.expected_podgangs(pcs, World(objs))] == want
+    assert [g for g, _i, _groups in expected_podgangs(pcs, World(objs))] == want
 
 
 @pytest.mark.parametrize("name,startup,j,clique,want", [

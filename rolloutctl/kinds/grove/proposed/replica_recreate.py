@@ -17,7 +17,8 @@ from typing import Any, Mapping
 from ....core.environment import Environment
 from ....core.model import Action, Stuck, Warning
 from ....core.world import World
-from .. import controllers as C
+from ..controller.common import owned
+from ..controller.podcliqueset.components.podgang import expected_podgangs
 from .. import names as N
 from .. import update_common as U
 from ..spec import PCS
@@ -117,8 +118,8 @@ def teardown(pcs: PCS, world: World, view: S.View, i: int, reason: str, role: st
         if not g.terminating:
             acts.append(Action(verb="delete", kind="PodCliqueScalingGroup", name=g.name, namespace=g.namespace,
                                reason=reason, rule=R_RECREATE, index=i, revision=rev, role=role))
-    gangs = {name for name, r, _ in C.expected_podgangs(pcs, world, max(pcs.replicas, i + 1)) if r == i}
-    for pg in C.owned(world, "PodGang", pcs):
+    gangs = {name for name, r, _ in expected_podgangs(pcs, world, max(pcs.replicas, i + 1)) if r == i}
+    for pg in owned(world, "PodGang", pcs):
         if pg.name in gangs and not pg.terminating:
             acts.append(Action(verb="delete", kind="PodGang", name=pg.name, namespace=pg.namespace, reason=reason,
                                rule=R_RECREATE, index=i, role=role))

@@ -17,7 +17,8 @@ from typing import Any, Mapping
 from ....core.environment import Environment
 from ....core.model import Action, Obj, Stuck, Warning
 from ....core.world import World
-from .. import controllers as C
+from ..controller.common import pod_display_name, replica_of
+from ..controller.podclique.components.pod import sync_pods
 from .. import names as N
 from .. import objects as O
 from .. import update_common as U
@@ -93,7 +94,7 @@ class RollingUpdatePolicy(S.ViewPolicy):
             extent = (max(present) + 1 - reps) if present else 0
             pcsg.memo["grove.surge_extent"] = (group, extent)
         wanted = 0
-        if self.selected(pcs, world, C.replica_of(pcsg)):
+        if self.selected(pcs, world, replica_of(pcsg)):
             view = self.view(pcs, world)
             key = ("surge", pcsg.name)
             if key not in view.memo:
@@ -140,7 +141,7 @@ class RollingUpdatePolicy(S.ViewPolicy):
         indices >= replicas (each in its own scaled PodGang, gated on the base gang),
         old replicas deleted whole (all member PodCliques) within maxUnavailable,
         surge replicas deleted at the end."""
-        i = C.replica_of(pcsg)
+        i = replica_of(pcsg)
         if not self.selected(pcs, world, i):
             return []
         view = self.view(pcs, world)
@@ -182,8 +183,8 @@ class RollingUpdatePolicy(S.ViewPolicy):
 
     # PodClique controller -------------------------------------------------------
     def pclq_pass(self, pcs: PCS, pclq: Obj, world: World) -> list[Action]:
-        if N.L_PCSG in pclq.labels or not self.selected(pcs, world, C.replica_of(pclq)):
-            return C.sync_pods(pclq, world)
+        if N.L_PCSG in pclq.labels or not self.selected(pcs, world, replica_of(pclq)):
+            return sync_pods(pclq, world)
         return roll_pods(pcs, pclq, world, self.view(pcs, world))
 
     @staticmethod
@@ -197,13 +198,13 @@ class RollingUpdatePolicy(S.ViewPolicy):
 
     def pcsg_hooks_requeue(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
         # inside the selection the surge comes from the rollout decision
-        return self.selected(pcs, world, C.replica_of(pcsg))
+        return self.selected(pcs, world, replica_of(pcsg))
 
     def pcsg_requeue(self, pcs: PCS, pcsg: Obj, world: World) -> bool:
-        return self.selected(pcs, world, C.replica_of(pcsg))
+        return self.selected(pcs, world, replica_of(pcsg))
 
     def pclq_requeue(self, pcs: PCS, pclq: Obj, world: World) -> bool:
-        return N.L_PCSG not in pclq.labels and self.selected(pcs, world, C.replica_of(pclq))
+        return N.L_PCSG not in pclq.labels and self.selected(pcs, world, replica_of(pclq))
 
     # model hooks ------------------------------------------------------------------
     def converged(self, pcs: PCS, world: World) -> bool:
@@ -231,7 +232,7 @@ def roll_pods(pcs: PCS, pclq: Obj, world: World, view: S.View) -> list[Action]:
     units = pod_units(view, pclq)
     reps = budget.replicas
     if not any(u.old or u.index >= reps for u in units):
-        return C.sync_pods(pclq, world)
+        return sync_pods(pclq, world)
     d = decide(units, budget)
     acts: list[Action] = []
     why = f"maxUnavailable {budget.max_unavailable}, maxSurge {budget.max_surge}"
@@ -242,7 +243,7 @@ def roll_pods(pcs: PCS, pclq: Obj, world: World, view: S.View) -> list[Action]:
         raw = dict(pclq.raw)
         raw["spec"] = dict(pclq.spec)
         raw["spec"]["replicas"] = len(units) + n_create
-        for a in C.sync_pods(Obj(raw, pclq.file, pclq.line, pclq.lines), world):
+        for a in sync_pods(Obj(raw, pclq.file, pclq.line, pclq.lines), world):
             if a.verb != "create":
                 continue
             if a.index is not None and a.index >= reps:
@@ -254,15 +255,15 @@ def roll_pods(pcs: PCS, pclq: Obj, world: World, view: S.View) -> list[Action]:
     for u in d.delete:
         p = by_index.get(u.index)
         if p is not None:
-            acts.append(Action(verb="delete", kind="Pod", name=C.pod_display_name(p), namespace=p.namespace,
+            acts.append(Action(verb="delete", kind="Pod", name=pod_display_name(p), namespace=p.namespace,
                                reason=f"replace old pod {u.index} of {pclq.name} ({'Ready' if u.available else 'not Ready'}; {why})",
                                rule=R_POD_ROLL, index=u.index, revision="old",
-                               uid=p.name if C.pod_display_name(p) != p.name else None))
+                               uid=p.name if pod_display_name(p) != p.name else None))
     for u in d.remove_surge:
         p = by_index.get(u.index)
         if p is not None:
-            acts.append(Action(verb="delete", kind="Pod", name=C.pod_display_name(p), namespace=p.namespace,
+            acts.append(Action(verb="delete", kind="Pod", name=pod_display_name(p), namespace=p.namespace,
                                reason=f"every pod of {pclq.name} is updated: surge pod {u.index} removed",
                                rule=R_POD_ROLL, index=u.index, revision="new", role="surge",
-                               uid=p.name if C.pod_display_name(p) != p.name else None))
+                               uid=p.name if pod_display_name(p) != p.name else None))
     return acts

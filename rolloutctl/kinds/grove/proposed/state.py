@@ -21,7 +21,7 @@ from typing import Any
 
 from ....core.model import Action, Obj
 from ....core.world import World
-from .. import controllers as C
+from ..controller import common as C
 from .. import gang_terminate as GT
 from .. import names as N
 from .. import objects as O

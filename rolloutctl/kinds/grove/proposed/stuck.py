@@ -24,7 +24,7 @@ from ....core.model import (STUCK_GANG_GATED, STUCK_INSUFFICIENT_CAPACITY, STUCK
                             Warning)
 from ....core.world import World
 from .. import cluster
-from .. import controllers as C
+from ..controller import common as C
 from .. import names as N
 from .. import objects as O
 from ..spec import PCS

@@ -1,0 +1,1 @@
+"""The PodClique controller (ai-dynamo/grove @ fcc3b3bb: ``operator/internal/controller/podclique``)."""

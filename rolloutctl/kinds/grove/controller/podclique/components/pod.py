@@ -1,0 +1,81 @@
+"""The PodClique controller's Pods: create the missing ones, delete the excess in
+upstream's deletion order. Upstream (ai-dynamo/grove @ fcc3b3bb):
+``operator/internal/controller/podclique/components/pod/syncflow.go`` (``runSyncFlow``,
+``createPods``, ``deleteExcessPods``, ``selectExcessPodsToDelete``) and ``deletionsort.go``
+(``DeletionSorter``).
+"""
+
+from __future__ import annotations
+
+from ......core.model import Action, Obj
+from ......core.world import World
+from .... import names as N
+from .... import objects as O
+from .... import summary as SUM
+from ...common import R_PCLQ, create_action, delete_action, pod_display_name
+
+
+def _created_stamp(world: World) -> str:
+    return f"~sim-{world.memory.get('tick', 0):08d}"
+
+
+def internal_pod_name(world: World, ns: str, pclq: str, index: int, taken: set[str]) -> str:
+    """A name unique over the whole plan (the real one has a random suffix): a
+    replacement never takes the name of the pod it replaces, which upstream's
+    ``readyPodsSelectedToUpdate`` bookkeeping relies on."""
+    k = 1
+    tick = int(world.memory.get("tick", 0))
+    while True:
+        name = f"{pclq}-{index}.{k}" if tick == 0 else f"{pclq}-{index}.{tick}.{k}"
+        if name not in taken and world.get("Pod", ns, name) is None:
+            return name
+        k += 1
+
+
+def deletion_sort_key(pod: Obj, target_hash: str | None) -> tuple:
+    """Scale-in victims first: terminating; unscheduled; phase Pending < Unknown <
+    Running; not Ready; old template hash; newest first.
+    Upstream: ``operator/internal/controller/podclique/components/pod/deletionsort.go``."""
+    phase_rank = {"Pending": 0, "Unknown": 1, "Running": 2}.get(O.pod_phase(pod), 3)
+    ts = str(pod.metadata.get("creationTimestamp") or "")
+    return (not pod.terminating, O.pod_scheduled(pod), phase_rank, O.pod_ready(pod),
+            pod.labels.get(N.L_TEMPLATE_HASH) == target_hash, _neg(ts), pod.name)
+
+
+def _neg(s: str) -> tuple:
+    return tuple(-ord(ch) for ch in s)
+
+
+def sync_pods(pclq: Obj, world: World) -> list[Action]:
+    """Create pods up to ``spec.replicas`` on the lowest free indices (gated on the
+    PodGang), or delete the excess with the deletion sorter.
+    Upstream: ``operator/internal/controller/podclique/components/pod/syncflow.go``
+    ``runSyncFlow``; ``operator/internal/index/tracker.go`` ``GetAvailableIndices``."""
+    ns = pclq.namespace
+    active = SUM.pod_summary(world, N.L_PCLQ, pclq.name, ns).active
+    want = pclq.spec.get("replicas")
+    want = want if isinstance(want, int) and want >= 0 else 0
+    acts: list[Action] = []
+    diff = len(active) - want
+    if diff < 0:
+        used = {O.pod_index(p) for p in active}
+        free = (k for k in range(10**9) if k not in used)
+        taken: set[str] = set()
+        stamp = _created_stamp(world)
+        target = pclq.labels.get(N.L_TEMPLATE_HASH)
+        for _ in range(-diff):
+            k = next(free)
+            name = internal_pod_name(world, ns, pclq.name, k, taken)
+            taken.add(name)
+            raw = O.build_pod(pclq, k, name, stamp)
+            raw["metadata"]["namespace"] = ns
+            acts.append(create_action(raw, f"pod {k} of {pclq.name}", f"{R_PCLQ}/components/pod/syncflow.go#createPods",
+                                      index=k, revision="new" if target else None, name=N.pod_display_name(pclq.name)))
+    elif diff > 0:
+        target = pclq.labels.get(N.L_TEMPLATE_HASH)
+        victims = sorted(active, key=lambda p: deletion_sort_key(p, target))[:diff]
+        for p in victims:
+            acts.append(delete_action(p, f"{pclq.name} scaled in to {want}",
+                                      f"{R_PCLQ}/components/pod/deletionsort.go#DeletionSorter",
+                                      index=O.pod_index(p), name=pod_display_name(p)))
+    return acts

@@ -1,0 +1,1 @@
+"""The PodCliqueSet controller (ai-dynamo/grove @ fcc3b3bb: ``operator/internal/controller/podcliqueset``)."""

@@ -1,0 +1,101 @@
+"""The standalone PodCliques of every PodCliqueSet replica (those in no scaling
+group). Upstream (ai-dynamo/grove @ fcc3b3bb):
+``operator/internal/controller/podcliqueset/components/podclique/podclique.go`` (``Sync``,
+``getPodCliqueNamesToDelete``, ``buildResource``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ......core.model import Action, Obj
+from ......core.world import World
+from .... import names as N
+from .... import objects as O
+from ....spec import PCS
+from .... import register as R
+from ...common import Expected, R_PCS, by_names, create_action, delete_action, owned, replica_of, update_action
+from .serviceaccount_rbac import _role
+
+
+def _standalone_pclqs(pcs: PCS, n: int) -> Expected:
+    items = [(i, c, O.build_standalone_pclq(pcs, i, c)) for i in range(n) for c in pcs.standalone]
+    return Expected(items, [raw["metadata"]["name"] for _i, _c, raw in items])
+
+
+def sync_standalone_podcliques(pcs: PCS, world: World, n: int | None = None, queue: Any = None) -> list[Action]:
+    """Create missing standalone PodCliques for every replica and delete those of
+    replicas scaled away. Existing PodCliques keep their ``replicas``.
+    Upstream: ``podcliqueset/components/podclique/podclique.go`` ``Sync`` /
+    ``getPodCliqueNamesToDelete``."""
+    acts = []
+    n = pcs.replicas if n is None else n
+    exp = pcs.derived(_standalone_pclqs, n)
+    expected = exp.names
+    ctl = R.pcs_component("PodClique", "podclique")
+    look = queue.keys(ctl, world, (n,)) if queue is not None else None
+    unsettled: set[str] = set()
+    for i, c, raw in exp.looked(look):
+        name = raw["metadata"]["name"]
+        cur = world.get("PodClique", pcs.namespace, name)
+        if cur is None:
+            acts.append(create_action(raw, f"standalone clique {c.name} of replica {i}",
+                                      f"{R_PCS}/components/podclique/podclique.go#buildResource", index=i,
+                                      role=_role(pcs, i)))
+            unsettled.add(name)
+        elif not cur.terminating:
+            a = patch_podclique(cur, raw, f"{R_PCS}/components/podclique/podclique.go#buildResource", index=i)
+            if a is not None:
+                acts.append(a)
+                unsettled.add(name)
+        else:
+            unsettled.add(name)
+    pclqs = owned(world, "PodClique", pcs) if look is None else by_names(world, "PodClique", pcs, look)
+    for pclq in pclqs:
+        if pclq.labels.get(N.L_COMPONENT) == "pcs-podclique" and pclq.name not in expected and not pclq.terminating:
+            acts.append(delete_action(pclq, "its replica or clique is no longer in the spec",
+                                      f"{R_PCS}/components/podclique/podclique.go#getPodCliqueNamesToDelete",
+                                      index=replica_of(pclq)))
+            unsettled.add(pclq.name)
+    if queue is not None:
+        queue.done(ctl, sorted(unsettled), (n,))
+    return acts
+
+
+def pclq_needs_patch(cur: Obj, raw: dict[str, Any]) -> list[str]:
+    """What a create-or-patch of an existing PodClique would change: the template
+    hash label (and with it the pod template), the clique's own template labels and
+    annotations, or the autoscaler config. ``replicas`` is never patched (an HPA or
+    the scale subresource owns it); live-only fields (finalizers, injected env) are
+    not compared, since the hash label already says whether the template moved."""
+    changed = []
+    if cur.labels.get(N.L_TEMPLATE_HASH) != raw["metadata"]["labels"].get(N.L_TEMPLATE_HASH):
+        changed.append("pod template")
+    want_labels = {k: v for k, v in raw["metadata"]["labels"].items() if k != N.L_TEMPLATE_HASH}
+    if not changed and any(cur.labels.get(k) != v for k, v in want_labels.items()):
+        changed.append("labels")
+    if cur.spec.get("autoScalingConfig") != raw["spec"].get("autoScalingConfig"):
+        changed.append("autoScalingConfig")
+    return changed
+
+
+def patch_podclique(cur: Obj, raw: dict[str, Any], rule: str, *, index: int | None = None) -> Action | None:
+    """Create-or-patch of an existing PodClique: spec and labels from the template,
+    ``replicas`` and status kept. None when nothing would change."""
+    changed = pclq_needs_patch(cur, raw)
+    if not changed:
+        return None
+    new = dict(raw)
+    md = dict(cur.metadata)
+    md["labels"] = dict(raw["metadata"]["labels"])
+    md["annotations"] = dict(raw["metadata"].get("annotations") or {})
+    new["metadata"] = md
+    spec = dict(raw["spec"])
+    spec["replicas"] = cur.spec.get("replicas", spec.get("replicas"))
+    new["spec"] = spec
+    if cur.raw.get("status") is not None:
+        new["status"] = cur.raw["status"]
+    what = " and ".join(changed)
+    return update_action(cur, new,
+                         f"{what} patched in place from the clique template (replicas kept at {spec['replicas']})", rule,
+                         fields={"changed": changed}, index=index, revision="new")
