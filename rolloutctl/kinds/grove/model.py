@@ -17,7 +17,7 @@ from ...core.world import World
 from . import admission as ADM
 from . import cluster
 from .controller.common import by_names, owned, pods_of
-from .controller.podcliquescalinggroup.components.podclique import sync_scaling_group_podcliques
+from .controller.podcliquescalinggroup.components.podclique.sync import sync_scaling_group_podcliques
 from .controller.podcliqueset.reconcilespec import sync_podcliqueset
 from . import gang_terminate as GT
 from . import names as N

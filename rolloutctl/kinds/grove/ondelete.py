@@ -12,7 +12,7 @@ from typing import Any, Mapping
 from ...core.model import Action, Obj, Warning
 from ...core.world import World
 from .controller.common import R_PCSG, pod_display_name
-from .controller.podclique.components.pod import sync_pods
+from .controller.podclique.components.pod.syncflow import sync_pods
 from .controller.podcliqueset.components.podclique import patch_podclique
 from . import names as N
 from . import objects as O

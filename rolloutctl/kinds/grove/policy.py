@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 from ...core.environment import Environment
 from ...core.model import Action, Obj, Stuck, Warning
 from ...core.world import World
-from .controller.podclique.components.pod import sync_pods
+from .controller.podclique.components.pod.syncflow import sync_pods
 from .spec import PCS
 
 

@@ -27,7 +27,7 @@ from ...core.environment import Environment
 from ...core.model import (STUCK_PROGRESS_DEADLINE, Action, Obj, ObjectRef, Stuck, Warning, describe_actions)
 from ...core.world import World, mark_terminating
 from .controller.common import delete_action, pod_display_name
-from .controller.podclique.components.pod import sync_pods
+from .controller.podclique.components.pod.syncflow import sync_pods
 from . import gang_terminate as GT
 from . import names as N
 from . import objects as O

@@ -18,7 +18,7 @@ from ....core.environment import Environment
 from ....core.model import Action, Obj, Stuck, Warning
 from ....core.world import World
 from ..controller.common import pod_display_name, replica_of
-from ..controller.podclique.components.pod import sync_pods
+from ..controller.podclique.components.pod.syncflow import sync_pods
 from .. import names as N
 from .. import objects as O
 from .. import update_common as U

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from ......core.model import Action, Obj
-from ......core.world import World
-from .... import gang_terminate as GT
-from .... import names as N
-from .... import objects as O
-from ....spec import PCS
-from ...common import R_PCSG, create_action, delete_action, owned, replica_of
+from .......core.model import Action, Obj
+from .......core.world import World
+from ..... import gang_terminate as GT
+from ..... import names as N
+from ..... import objects as O
+from .....spec import PCS
+from ....common import R_PCSG, create_action, delete_action, owned, replica_of
 
 
 def sync_scaling_group_podcliques(pcs: PCS, world: World, may_create: Callable[[Obj, int], bool] | None = None,

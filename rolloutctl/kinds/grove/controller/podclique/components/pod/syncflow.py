@@ -1,18 +1,17 @@
-"""The PodClique controller's Pods: create the missing ones, delete the excess in
-upstream's deletion order. Upstream (ai-dynamo/grove @ fcc3b3bb):
-``operator/internal/controller/podclique/components/pod/syncflow.go`` (``runSyncFlow``,
-``createPods``, ``deleteExcessPods``, ``selectExcessPodsToDelete``) and ``deletionsort.go``
-(``DeletionSorter``).
+"""The PodClique controller's Pods: create the missing ones, delete the excess.
+Upstream (ai-dynamo/grove @ fcc3b3bb): ``operator/internal/controller/podclique/components/pod/syncflow.go``
+(``runSyncFlow``, ``createPods``, ``deleteExcessPods``, ``selectExcessPodsToDelete``).
 """
 
 from __future__ import annotations
 
-from ......core.model import Action, Obj
-from ......core.world import World
-from .... import names as N
-from .... import objects as O
-from .... import summary as SUM
-from ...common import R_PCLQ, create_action, delete_action, pod_display_name
+from .......core.model import Action, Obj
+from .......core.world import World
+from ..... import names as N
+from ..... import objects as O
+from ..... import summary as SUM
+from ....common import R_PCLQ, create_action, delete_action, pod_display_name
+from .deletionsort import deletion_sort_key
 
 
 def _created_stamp(world: World) -> str:
@@ -30,20 +29,6 @@ def internal_pod_name(world: World, ns: str, pclq: str, index: int, taken: set[s
         if name not in taken and world.get("Pod", ns, name) is None:
             return name
         k += 1
-
-
-def deletion_sort_key(pod: Obj, target_hash: str | None) -> tuple:
-    """Scale-in victims first: terminating; unscheduled; phase Pending < Unknown <
-    Running; not Ready; old template hash; newest first.
-    Upstream: ``operator/internal/controller/podclique/components/pod/deletionsort.go``."""
-    phase_rank = {"Pending": 0, "Unknown": 1, "Running": 2}.get(O.pod_phase(pod), 3)
-    ts = str(pod.metadata.get("creationTimestamp") or "")
-    return (not pod.terminating, O.pod_scheduled(pod), phase_rank, O.pod_ready(pod),
-            pod.labels.get(N.L_TEMPLATE_HASH) == target_hash, _neg(ts), pod.name)
-
-
-def _neg(s: str) -> tuple:
-    return tuple(-ord(ch) for ch in s)
 
 
 def sync_pods(pclq: Obj, world: World) -> list[Action]:
