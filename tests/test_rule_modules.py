@@ -23,7 +23,6 @@ PKG = Path(__file__).resolve().parent.parent / "rolloutctl"
 KINDS = PKG / "kinds"
 
 CLEAN = None
-SPEED = "speed memos of the Grove model, moving out of the rules (issue 17: work queue and world indexes)"
 
 #: module (relative to rolloutctl/kinds) -> CLEAN, or why it is not clean yet
 MODULES: dict[str, str | None] = {
@@ -80,10 +79,10 @@ MODULES: dict[str, str | None] = {
     "grove/proposed/budgets.py": CLEAN,
     "grove/proposed/compare.py": CLEAN,
     "grove/proposed/replica_recreate.py": CLEAN,
-    "grove/proposed/rolling_update.py": SPEED + ": per-group memo in the view, pass-key identity tests",
+    "grove/proposed/rolling_update.py": CLEAN,
     "grove/proposed/rollout.py": CLEAN,
-    "grove/proposed/state.py": SPEED + ": the View's per-pass results, view reuse by world identity",
-    "grove/proposed/stuck.py": SPEED + ": surge count memo in PCS.__dict__; summary imported in a function",
+    "grove/proposed/state.py": CLEAN,
+    "grove/proposed/stuck.py": CLEAN,
     "grove/proposed/units.py": CLEAN,
     "grove/read_schemas.py": CLEAN,
     "grove/register.py": CLEAN,

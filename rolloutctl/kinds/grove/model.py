@@ -112,6 +112,7 @@ class GroveModel:
         U.warm_replica_index(pcs, world)
         actions: list[Action] = []
         policy = policy_for(pcs)
+        _warm(pcs, policy, world)
         q = _Passes(queue, pcs, base)
         # status bookkeeping of what happened since the last round (every controller's
         # reconcileStatus), hidden
@@ -332,6 +333,18 @@ class _StatusKeys:
 
     def done(self, written: list[str]) -> None:
         self.passes.done(self.ctl, written)
+
+
+def _warm(pcs: PCS, policy: Any, world: World) -> None:
+    """The world views the passes read, computed on the round's input world: the
+    passes' worlds derive from it, and so does the next round's input world (a view
+    computed only on a pass's world would be built afresh every round)."""
+    gen = U.live_pcs_status(pcs, world).get("currentGenerationHash")
+    GT.armed(pcs, world)
+    world.derived(U.ReplicaDone(pcs, gen))
+    world.derived(ST.ReplicaCounts(pcs, gen))
+    C.live_pcsg_replicas(pcs, world, pcs.replicas + policy.surge_pcs_replicas(pcs, world))
+    policy.warm(pcs, world)
 
 
 _VIEWS = (("Pod", N.L_PCLQ), ("Pod", N.L_PODGANG), ("Pod", N.L_PART_OF), ("PodClique", N.L_PART_OF),

@@ -21,6 +21,10 @@ class Policy:
 
     name = "RollingRecreate"
 
+    def warm(self, pcs: PCS, world: World) -> None:
+        """Compute the world views the strategy's passes read on the round's input
+        world, so that the passes' worlds and the next round's derive them from it."""
+
     def pcs_pass(self, pcs: PCS, world: World, status: Mapping[str, Any], gang: Any = None) -> list[Action]:
         """Extra PodCliqueSet-controller work (update orchestration, status writes)."""
         return []

@@ -36,6 +36,9 @@ class ReplicaRecreatePolicy(S.ViewPolicy):
     def budget(self, pcs: PCS) -> Budget:
         return pcs_budget(pcs.update_strategy, pcs.replicas)
 
+    def warm(self, pcs: PCS, world: World) -> None:
+        world.derived(S.ReplicaRows(pcs, replica_unit))
+
     def units(self, pcs: PCS, view: S.View) -> list[Unit]:
         """Every PodCliqueSet replica that has children and none of them terminating."""
         rows = view.world.derived(S.ReplicaRows(pcs, replica_unit))

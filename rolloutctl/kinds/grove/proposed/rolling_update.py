@@ -81,26 +81,17 @@ class RollingUpdatePolicy(S.ViewPolicy):
     # PodCliqueScalingGroup controller -----------------------------------------
     def surge_pcsg_replicas(self, pcs: PCS, pcsg: Obj, world: World) -> int:
         reps = S.spec_replicas(pcsg)
-        group = world.index("PodClique", N.L_PCSG).get(pcsg.name, ())
-        seen = pcsg.memo.get("grove.surge_extent")
-        if seen is not None and seen[0] is group:
-            extent = seen[1]
-        else:
-            present = []
-            for q in group:
-                j = S._to_int(q.labels.get(N.L_PCSG_REPLICA))
-                if j is not None and j >= reps and not q.terminating:
-                    present.append(j)
-            extent = (max(present) + 1 - reps) if present else 0
-            pcsg.memo["grove.surge_extent"] = (group, extent)
+        present = []
+        for q in world.index("PodClique", N.L_PCSG).get(pcsg.name, ()):
+            j = S._to_int(q.labels.get(N.L_PCSG_REPLICA))
+            if j is not None and j >= reps and not q.terminating:
+                present.append(j)
+        extent = (max(present) + 1 - reps) if present else 0
         wanted = 0
         if self.selected(pcs, world, replica_of(pcsg)):
             view = self.view(pcs, world)
-            key = ("surge", pcsg.name)
-            if key not in view.memo:
-                units = pcsg_units(view, pcsg)
-                view.memo[key] = decide(units, group_budget(pcs, view, pcsg)).surge if any(u.old for u in units) else 0
-            wanted = view.memo[key]
+            units = pcsg_units(view, pcsg)
+            wanted = decide(units, group_budget(pcs, view, pcsg)).surge if any(u.old for u in units) else 0
         return max(extent, wanted)
 
     def pcsg_surges(self, pcs: PCS, world: World, live_replicas: Any) -> Mapping[str, int]:

@@ -58,7 +58,6 @@ class View:
     def __init__(self, pcs: PCS, world: World) -> None:
         self.pcs = pcs
         self.world = world
-        ns = pcs.namespace
         self._pods_index = world.index("Pod", N.L_PCLQ)
         self.pods_by_pclq: dict[str, list[Obj]] = {}  # filled lazily
         # Groupings of the PodCliqueSet's PodCliques and scaling groups, answered per
@@ -72,7 +71,6 @@ class View:
         self.pcsg_by_replica = _Lazy(partial(_by_replica, pcs, world, "PodCliqueScalingGroup"),
                                      partial(_all_pcsgs, pcs, world))
         self._hash: dict[str, str | None] = {}
-        self.memo: dict[tuple, Any] = {}  # per-pass results of the policies
 
     @property
     def pclqs(self) -> list[Obj]:
@@ -352,12 +350,16 @@ class ViewPolicy(Policy):
     PodCliqueSet status."""
 
     def __init__(self) -> None:
-        self._view: tuple[World, View] | None = None
+        # A policy lives for one reconcile round (``strategies.policy_for``): the read
+        # models of the worlds its passes look at, by world, for that round only.
+        self._views: dict[World, View] = {}
 
     def view(self, pcs: PCS, world: World) -> View:
-        if self._view is None or self._view[0] is not world:
-            self._view = (world, View(pcs, world))
-        return self._view[1]
+        """The read model of ``world``'s children of ``pcs`` (built lazily)."""
+        got = self._views.get(world)
+        if got is None:
+            got = self._views[world] = View(pcs, world)
+        return got
 
     status = staticmethod(U.live_pcs_status)
 

@@ -17,16 +17,20 @@ object, free cluster capacity, fix the application.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ....core.environment import Environment
 from ....core.model import (STUCK_GANG_GATED, STUCK_INSUFFICIENT_CAPACITY, STUCK_NEVER_READY, Obj, ObjectRef, Stuck,
                             Warning)
+from ....core.quantity import format_quantity
 from ....core.world import World
 from .. import cluster
 from ..controller import common as C
 from .. import names as N
 from .. import objects as O
+from .. import summary as SUM
 from ..spec import PCS
 from . import state as S
 from .budgets import Budget
@@ -43,19 +47,26 @@ def proposed_warning(pcs: PCS) -> Warning:
                    "spec.updateStrategy.type")
 
 
-def surge_pod_count(pcs: PCS, world: World) -> int:
-    """``len(surge_pods(pcs, world))``, per PodClique and memoized: a PodClique's
-    count depends on its pods and the ``replicas`` of its PodClique and scaling group."""
-    from .. import summary as SUM
-    t = SUM.pod_groups(world, pcs.namespace, pcs.name)
-    ns = pcs.namespace
-    st = pcs.__dict__.get("_surge_count")
-    changes = world.changes_since(st["token"]) if st is not None else None
-    if changes is None:
-        st = pcs.__dict__["_surge_count"] = {"by_name": {}, "total": 0}
-        names = set(t.groups)
-    else:
-        names = {None}  # owned pods without a PodClique label: always recounted
+@dataclass(frozen=True)
+class SurgePodCount:
+    """``World.derived`` description of ``len(surge_pods(pcs, world))`` per PodClique,
+    with the total: a PodClique's count depends on its pods and the ``replicas`` of
+    its PodClique and scaling group, so it is recounted for those that changed."""
+
+    pcs: PCS  # compared by identity: the model's parsed desired PodCliqueSet
+
+    def _count(self, world: World, t: Any, name: str | None) -> int:
+        s = t.groups.get(name)
+        return _surge_in(self.pcs, world, s.active) if s is not None else 0
+
+    def build(self, world: World) -> tuple[Mapping[str | None, int], int]:
+        t = SUM.pod_groups(world, self.pcs.namespace, self.pcs.name)
+        by_name = {name: self._count(world, t, name) for name in t.groups}
+        return by_name, sum(by_name.values())
+
+    def patch(self, prev: tuple[Mapping[str | None, int], int], changes: Mapping[Any, tuple[Obj | None, Obj | None]],
+              world: World) -> tuple[Mapping[str | None, int], int]:
+        names: set[str | None] = {None}  # owned pods without a PodClique label: always recounted
         pod_by_pcsg = None
         for k, (old, new) in changes.items():
             if k[0] == "Pod":
@@ -65,14 +76,18 @@ def surge_pod_count(pcs: PCS, world: World) -> int:
             elif k[0] == "PodCliqueScalingGroup":
                 pod_by_pcsg = pod_by_pcsg or world.index("Pod", N.L_PCSG)
                 names.update(p.labels.get(N.L_PCLQ) for p in pod_by_pcsg.get(k[2], ()))
-    by_name: dict = st["by_name"]
-    for name in names:
-        s = t.groups.get(name)
-        n = _surge_in(pcs, world, s.active) if s is not None else 0
-        st["total"] += n - by_name.get(name, 0)
-        by_name[name] = n
-    st["token"] = world.token
-    return st["total"]
+        t = SUM.pod_groups(world, self.pcs.namespace, self.pcs.name)
+        by_name, total = dict(prev[0]), prev[1]
+        for name in names:
+            n = self._count(world, t, name)
+            total += n - by_name.get(name, 0)
+            by_name[name] = n
+        return by_name, total
+
+
+def surge_pod_count(pcs: PCS, world: World) -> int:
+    """``len(surge_pods(pcs, world))`` (a world view: ``SurgePodCount``)."""
+    return world.derived(SurgePodCount(pcs))[1]  # type: ignore[no-any-return]
 
 
 def _surge_in(pcs: PCS, world: World, pods: list[Obj]) -> int:
@@ -132,7 +147,6 @@ def _capacity_needed(pods: list[Obj], world_pods: list[Obj], env: Environment) -
         for k, v in cluster.requests_of(p, cache).items():
             req[k] = req.get(k, 0) + v
     short = env.short(used, req)
-    from ....core.quantity import format_quantity
     return ", ".join(f"{r}={format_quantity(used.get(r, 0) + req.get(r, 0) - env.capacity[r], r)}" for r in short)
 
 
