@@ -11,7 +11,7 @@ implement it; rolloutctl plans it as the design describes (docs/grove-proposed.m
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from ....core.environment import Environment
@@ -42,17 +42,13 @@ class RollingUpdatePolicy(S.ViewPolicy):
 
     # PodCliqueSet controller -------------------------------------------------
     def replica_has_surge(self, view: S.View, i: int) -> bool:
-        for q in view.standalone.get(i, []):
-            if any((O.pod_index(p) or 0) >= S.spec_replicas(q) for p in view.pods(q)):
-                return True
-        for g in view.pcsg_by_replica.get(i, []):
-            reps = S.spec_replicas(g)
-            if any(j >= reps and any(not q.terminating for q in qs) for j, qs in view.pcsg_units(g).items()):
-                return True
-        return False
+        return replica_has_surge(view, i)
 
     def replica_done(self, view: S.View, i: int) -> bool:
-        return not view.replica_outdated(i) and not self.replica_has_surge(view, i) and view.replica_available(i)
+        return replica_done(view, i)
+
+    def warm(self, pcs: PCS, world: World) -> None:
+        world.derived(ReplicasDone(pcs))
 
     def pcs_pass(self, pcs: PCS, world: World, status: Mapping[str, Any], gang: Any = None) -> list[Action]:
         """Select PodCliqueSet replicas one at a time once the model has started the
@@ -65,7 +61,8 @@ class RollingUpdatePolicy(S.ViewPolicy):
         cur = [i for i in S.updating_replicas(st) if i < pcs.replicas]
         if cur and not self.replica_done(view, cur[0]):
             return acts
-        pending = [i for i in range(pcs.replicas) if i not in cur and not self.replica_done(view, i)]
+        done = world.derived(ReplicasDone(pcs))
+        pending = [i for i in range(pcs.replicas) if i not in cur and not done[i]]
         if pending:
             nxt = S.order_replicas(pcs, world, pending)[0]
             a, st = S.progress_write(pcs, st, f"update PodCliqueSet replica {nxt} (one replica at a time)", R_SELECT,
@@ -212,6 +209,51 @@ class RollingUpdatePolicy(S.ViewPolicy):
 
     def counts(self, pcs: PCS, world: World) -> Mapping[str, Any]:
         return {"surge": surge_pod_count(pcs, world)}
+
+
+def replica_has_surge(view: S.View, i: int) -> bool:
+    """Replica ``i`` keeps a surge pod (index at or above its PodClique's replicas) or
+    a surge scaling-group replica."""
+    for q in view.standalone.get(i, []):
+        if any((O.pod_index(p) or 0) >= S.spec_replicas(q) for p in view.pods(q)):
+            return True
+    for g in view.pcsg_by_replica.get(i, []):
+        reps = S.spec_replicas(g)
+        if any(j >= reps and any(not q.terminating for q in qs) for j, qs in view.pcsg_units(g).items()):
+            return True
+    return False
+
+
+def replica_done(view: S.View, i: int) -> bool:
+    """Replica ``i`` is updated, without surge, and available."""
+    return not view.replica_outdated(i) and not replica_has_surge(view, i) and view.replica_available(i)
+
+
+@dataclass(frozen=True)
+class ReplicasDone:
+    """``World.derived`` description of ``replica_done`` of every replica below
+    ``spec.replicas``, recomputed for the replicas whose objects changed
+    (``state.dirty_replicas``)."""
+
+    pcs: PCS  # compared by identity: the model's parsed desired PodCliqueSet
+
+    def build(self, world: World) -> dict[int, bool]:
+        view = S.View(self.pcs, world)
+        return {i: replica_done(view, i) for i in range(self.pcs.replicas)}
+
+    def patch(self, prev: dict[int, bool], changes: Mapping[Any, tuple[Obj | None, Obj | None]],
+              world: World) -> dict[int, bool]:
+        dirty = S.dirty_replicas(changes, world)
+        if dirty is None:
+            return self.build(world)
+        dirty = {i for i in dirty if i < self.pcs.replicas}
+        if not dirty:
+            return prev
+        view = S.View(self.pcs, world)
+        out = dict(prev)
+        for i in dirty:
+            out[i] = replica_done(view, i)
+        return out
 
 
 def roll_pods(pcs: PCS, pclq: Obj, world: World, view: S.View) -> list[Action]:
