@@ -534,6 +534,10 @@ class _Groups(Mapping):
         return [g for _v, g in self._items()]
 
 
+#: a mapping derived from another by a few edits, sharing the rest (for world views)
+Overlay = _Groups
+
+
 def _delta_limit(n: int) -> int:
     """How many entries a world's delta may hold before it is folded into a new base:
     about the square root of the base, so copying a delta and the amortised share of

@@ -347,7 +347,7 @@ def _warm(pcs: PCS, policy: Any, world: World) -> None:
     policy.warm(pcs, world)
 
 
-_VIEWS = (("Pod", N.L_PCLQ), ("Pod", N.L_PODGANG), ("Pod", N.L_PART_OF), ("PodClique", N.L_PART_OF),
+_VIEWS = (("Pod", N.L_PCLQ), ("Pod", N.L_PODGANG), ("PodClique", N.L_PART_OF),
           ("PodClique", N.L_PCSG), ("PodCliqueScalingGroup", N.L_PART_OF), ("PodGang", N.L_PART_OF),
           ("PodClique", N.L_PCS_REPLICA), ("PodCliqueScalingGroup", N.L_PCS_REPLICA), ("Service", N.L_PART_OF),
           ("HorizontalPodAutoscaler", N.L_PART_OF), ("Pod", N.L_PCSG), ("PodClique", N.L_PCSG_REPLICA))

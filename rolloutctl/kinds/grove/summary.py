@@ -15,7 +15,7 @@ from typing import Any, Mapping, Sequence
 
 from ...core.environment import add, pod_requests
 from ...core.model import Obj
-from ...core.world import World
+from ...core.world import Overlay, World
 from . import names as N
 from . import objects as O
 
@@ -182,7 +182,8 @@ class PodGroupsView:
         return self._patched(prev, sorted(dirty, key=lambda v: (v is None, v or "")), world)
 
     def _patched(self, prev: PodGroups | None, names: Sequence[str | None], world: World) -> PodGroups:
-        groups: dict[str | None, PodSummary] = dict(prev.groups) if prev is not None else {}
+        # the groups of ``prev`` shared, plus this world's edits (``core.world.Overlay``)
+        groups = Overlay.over(prev.groups) if prev is not None else Overlay.over({})
         n_active, act_ready, act_sched = (prev.n_active, prev.act_ready, prev.act_sched) if prev is not None else (0, 0, 0)
         res: dict[str, int] = dict(prev.res) if prev is not None else {}
         buckets = [set(b) for b in (prev.terminating, prev.gated, prev.pending, prev.unready_sched)] \
@@ -203,16 +204,18 @@ class PodGroupsView:
                         bucket.discard(name)
 
         for name in names:
-            old = groups.pop(name, None)
+            old = groups.get(name)
             if old is not None:
                 account(name, old, -1)
             s = self._summary(world, name)
             if s is not None:
-                groups[name] = s
+                groups.put(name, s)
                 account(name, s, +1)
+            elif old is not None:
+                groups.drop(name)
         for k in [k for k, v in res.items() if v == 0]:
             del res[k]
-        return PodGroups(self.namespace, self.part_of, groups, n_active, act_ready, act_sched, res,
+        return PodGroups(self.namespace, self.part_of, groups.settled(), n_active, act_ready, act_sched, res,
                          *(frozenset(b) for b in buckets))
 
 
