@@ -18,6 +18,7 @@ from . import admission as ADM
 from . import cluster
 from .controller.common import by_names, owned, pods_of
 from .controller.podcliquescalinggroup.components.podclique.sync import sync_scaling_group_podcliques
+from .controller.podcliqueset.components.podgang import live_pcsg_replicas
 from .controller.podcliqueset.reconcilespec import sync_podcliqueset
 from . import gang_terminate as GT
 from . import names as N
@@ -343,7 +344,7 @@ def _warm(pcs: PCS, policy: Any, world: World) -> None:
     GT.armed(pcs, world)
     world.derived(U.ReplicaDone(pcs, gen))
     world.derived(ST.ReplicaCounts(pcs, gen))
-    C.live_pcsg_replicas(pcs, world, pcs.replicas + policy.surge_pcs_replicas(pcs, world))
+    live_pcsg_replicas(pcs, world, pcs.replicas + policy.surge_pcs_replicas(pcs, world))
     policy.warm(pcs, world)
 
 

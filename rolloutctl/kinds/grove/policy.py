@@ -50,7 +50,7 @@ class Policy:
 
     def pcsg_surges(self, pcs: PCS, world: World, live_replicas: Sequence[int]) -> Mapping[str, int]:
         """Every scaling group whose ``surge_pcsg_replicas`` is not 0, with it (the
-        PodGang sync's expected gangs); ``live_replicas``: ``controllers.live_pcsg_replicas``."""
+        PodGang sync's expected gangs); ``live_replicas``: ``controller.podcliqueset.components.podgang.live_pcsg_replicas``."""
         return {}
 
     def pcsg_pass(self, pcs: PCS, pcsg: Obj, world: World) -> list[Action]:
