@@ -389,6 +389,20 @@ class _CountsView:
 
     pcs: PCS  # compared by identity: the model's parsed desired PodCliqueSet
 
+    def replicas_of(self, name: str, pcsg: Obj | None) -> int | None:
+        """The replicas ``expected_pclqs`` counts for the scaling group ``name`` when its
+        live object is ``pcsg`` (the template's when there is none or it is not a
+        number); None when ``expected_pclqs`` does not read that scaling group."""
+        pcs = self.pcs
+        prefix = pcs.name + "-"
+        for g in pcs.groups:
+            mid = name[len(prefix):len(name) - len(g.name) - 1]
+            if name.startswith(prefix) and name.endswith("-" + g.name) and mid.isdecimal() and \
+                    int(mid) < pcs.replicas and pcs.pcsg_fqn(int(mid), g) == name:
+                r = pcsg.spec.get("replicas") if pcsg is not None else None
+                return r if isinstance(r, int) else g.replicas
+        return None
+
     def want(self, world: World, name: str) -> int:
         pclq = world.get("PodClique", self.pcs.namespace, name)
         return (pclq.spec.get("replicas") or 0) if pclq is not None else _template_replicas(self.pcs, name)
@@ -415,8 +429,7 @@ class _CountsView:
 
     def patch(self, prev: _Counts, changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: World) -> _Counts:
         for k, (old, new) in changes.items():
-            if k[0] == "PodCliqueScalingGroup" and (old is None or new is None or
-                                                    old.spec.get("replicas") != new.spec.get("replicas")):
+            if k[0] == "PodCliqueScalingGroup" and self.replicas_of(k[2], old) != self.replicas_of(k[2], new):
                 return self.build(world)
         dirty = SUM.changed_pclq_names(changes)
         if not dirty:

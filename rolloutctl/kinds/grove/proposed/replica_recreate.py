@@ -49,8 +49,7 @@ class ReplicaRecreatePolicy(S.ViewPolicy):
 
     def surge_pcs_replicas(self, pcs: PCS, world: World) -> int:
         view = self.view(pcs, world)
-        present = [i for i in set(view.standalone) | set(view.pcsg_by_replica)
-                   if i >= pcs.replicas and view.replica_present(i)]
+        present = [i for i in S.present_replicas(pcs, world) if i >= pcs.replicas and view.replica_present(i)]
         extent = (max(present) + 1 - pcs.replicas) if present else 0
         wanted = self.decision(pcs, world).surge if S.update_active(self.status(pcs, world)) else 0
         return max(extent, wanted)

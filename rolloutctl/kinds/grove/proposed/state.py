@@ -215,8 +215,8 @@ def _by_replica(pcs: PCS, world: World, kind: str, i: Any) -> list[Obj] | None:
 def present_replicas(pcs: PCS, world: World) -> list[int]:
     """PodCliqueSet replicas ``i >= 0`` that have children (standalone PodCliques or
     scaling groups), in order."""
-    view = View(pcs, world)
-    return sorted(i for i in set(view.standalone) | set(view.pcsg_by_replica) if i >= 0)
+    return sorted(i for i in set(U._by_replica(world, "PodClique", pcs, True))
+                  | set(U._by_replica(world, "PodCliqueScalingGroup", pcs, False)) if i >= 0)
 
 
 def dirty_replicas(changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: World) -> set[int] | None:
