@@ -6,7 +6,9 @@ Candidate spaces (docs/advise.md):
 - ``RollingRecreate`` (the operator's strategy): per standalone clique and per
   scaling group, ``rollingUpdate.maxUnavailable`` unset (the operator's one-at-a-time
   update) or 1..replicas (the per-component budget of ai-dynamo/grove PR #817,
-  ``rolling_recreate.process_pod_updates_with_budget`` /
+  ``controller/podclique/components/pod/rollingupdate.py``
+  ``process_pod_updates_with_budget`` and
+  ``controller/podcliquescalinggroup/components/podclique/rollingupdate.py``
   ``process_pcsg_updates_with_budget``).
 - ``RollingUpdate`` (proposed, PR #262): per standalone clique (pods) and per scaling
   group (scaling-group replicas), ``updateStrategy.maxUnavailable`` and ``maxSurge``

@@ -11,14 +11,14 @@ from typing import Any, Mapping
 
 from ...core.model import Action, Obj, Warning
 from ...core.world import World
-from .controller.common import R_PCSG, pod_display_name
+from .controller.common import R_PCSG, pod_display_name, status_action
 from .controller.podclique.components.pod.syncflow import sync_pods
 from .controller.podcliqueset.components.podclique import patch_podclique
 from . import names as N
 from . import objects as O
 from . import update_common as U
 from .policy import Policy
-from .rolling_recreate import init_or_reset_pclq_update, should_reset_or_trigger_pclq_update, _status
+from .controller.podclique.reconcilespec import init_or_reset_pclq_update, should_reset_or_trigger_pclq_update
 from .spec import PCS
 
 
@@ -56,9 +56,9 @@ def process_pcsg_update_ondelete(pcs: PCS, pcsg: Obj, world: World, pcs_status: 
     if up is not None and up.get("podCliqueSetGenerationHash") == gen:
         return []
     now = U.stamp(world)
-    return [_status(pcsg, {"updateProgress": {"updateStartedAt": now, "updateEndedAt": now,
-                                              "podCliqueSetGenerationHash": gen}, "updatedReplicas": 0},
-                    "OnDelete: update recorded and ended at once", f"{U.R_PCSG_SPEC}#initOrResetUpdate")]
+    return [status_action(pcsg, {"updateProgress": {"updateStartedAt": now, "updateEndedAt": now,
+                                                    "podCliqueSetGenerationHash": gen}, "updatedReplicas": 0},
+                          "OnDelete: update recorded and ended at once", f"{U.R_PCSG_SPEC}#initOrResetUpdate")]
 
 
 def process_pclq_update_ondelete(pcs: PCS, pclq: Obj, world: World, pcs_status: Mapping[str, Any]) -> list[Action]:

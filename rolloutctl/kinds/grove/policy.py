@@ -1,6 +1,6 @@
 """Update strategies plug into the Grove controllers through ``Policy``.
 
-The controllers in ``controllers.py`` create, scale and garbage-collect; a policy
+The controllers' component syncs (``controller/``) create, scale and garbage-collect; a policy
 adds what a strategy does on top in each controller's pass. ``strategies.STRATEGIES``
 maps a PodCliqueSet's ``spec.updateStrategy.type`` to its policy.
 """

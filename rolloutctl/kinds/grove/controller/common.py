@@ -9,6 +9,7 @@ objects a component expects, by name. Upstream (ai-dynamo/grove @ fcc3b3bb): the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Iterable
 
 from ....core.model import Action, Obj
@@ -99,3 +100,9 @@ def pods_of(world: World, pclq: Obj) -> list[Obj]:
 
 def iter_pclqs(world: World, pcs: PCS) -> Iterable[Obj]:
     return [p for p in owned(world, "PodClique", pcs) if not p.terminating]
+
+
+def status_action(o: Obj, fields: Mapping[str, Any], reason: str, rule: str, *, hidden: bool = True,
+                  index: int | None = None) -> Action:
+    return Action(verb="status", kind=o.kind, name=o.name, namespace=o.namespace, reason=reason, rule=rule,
+                  fields=dict(fields), hidden=hidden, index=index)
