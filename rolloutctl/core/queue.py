@@ -94,6 +94,7 @@ class WorkQueue:
     def __init__(self, everything: bool = False) -> None:
         self.everything = everything
         self._states: dict[tuple[str, Any], _State] = {}
+        self._inputs: dict[tuple[str, Any], Any] = {}
         self._idle: object = None
 
     def take(self, controller: Controller, scope: Any, base: World, world: World) -> set[str] | None:
@@ -124,6 +125,16 @@ class WorkQueue:
         something, or its result depends on more than its watches report: upstream's
         ``Requeue``/``RequeueAfter``). Every other key just taken is done."""
         self._states[(controller.name, scope)].pending = set(names)
+
+    def inputs(self, controller: Controller, scope: Any, value: Any) -> Any:
+        """Record what ``controller``'s keys were computed from this round (a hashable
+        value, e.g. the replicas its expected objects follow) and return the value of
+        the last round (None: not known). A pass compares them to add the keys whose
+        expected objects moved."""
+        k = (controller.name, scope)
+        prev = self._inputs.get(k)
+        self._inputs[k] = value
+        return prev
 
     # the driver's side ------------------------------------------------------------
     def idle(self, world: World) -> None:

@@ -295,6 +295,10 @@ class _Passes:
         else its keys depend on (a new scope starts from every key)."""
         return self.queue.take(ctl, self.scope + scope, self.base, world) if self.queue is not None else None
 
+    def inputs(self, ctl: Controller, value: Any, scope: tuple = ()) -> Any:
+        """``WorkQueue.inputs``; None without a queue."""
+        return self.queue.inputs(ctl, self.scope + scope, value) if self.queue is not None else None
+
     def done(self, ctl: Controller, again: list[str], scope: tuple = ()) -> None:
         if self.queue is not None:
             self.queue.requeue(ctl, self.scope + scope, again)

@@ -81,12 +81,20 @@ class Expected:
     """The objects a component expects for ``n`` replicas, in order, with their
     positions by name (``looked``: those among some names, in order)."""
 
-    def __init__(self, items: list, names: list[str]) -> None:
+    def __init__(self, items: list, names: list[str], replicas: list[int] | None = None) -> None:
         self.items = items
         self.names = set(names)
         self.pos: dict[str, list[int]] = {}
         for j, name in enumerate(names):
             self.pos.setdefault(name, []).append(j)
+        #: names by PodCliqueSet replica, when ``replicas`` gives each item's
+        self.by_replica: dict[int, set[str]] = {}
+        for name, i in zip(names, replicas or ()):
+            self.by_replica.setdefault(i, set()).add(name)
+
+    def of_replicas(self, replicas: set[int]) -> set[str]:
+        """Names of the expected objects of these PodCliqueSet replicas."""
+        return {name for i in replicas for name in self.by_replica.get(i, ())}
 
     def looked(self, look: set[str] | None) -> list:
         if look is None:

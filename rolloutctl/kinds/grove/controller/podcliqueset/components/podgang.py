@@ -133,7 +133,7 @@ def _expected_podgangs(pcs: PCS, n: int, reps: tuple[int, ...]) -> Expected:
                 scaled.append((N.scaled_podgang_name(fqn, j, g.min_available), i, members))
         out.append((base, i, groups))
         out.extend(scaled)
-    return Expected(out, [name for name, _i, _g in out])
+    return Expected(out, [name for name, _i, _g in out], [i for _name, i, _g in out])
 
 
 def podgang_refs(world: World, gang: str) -> Mapping[str, list[str]]:
@@ -176,14 +176,25 @@ def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
     reps = _gang_replicas(pcs, world, n, pcsg_surge)
     exp = pcs.derived(_expected_podgangs, n, reps)
     ctl = R.pcs_component("PodGang", "podgang")
-    look = queue.keys(ctl, world, (n, reps)) if queue is not None else None
+    look = queue.keys(ctl, world, (n,)) if queue is not None else None
+    if queue is not None:
+        # the expected gangs follow the scaling groups' replicas: where those moved,
+        # the gangs of that PodCliqueSet replica, before and after, are synced too
+        prev = queue.inputs(ctl, reps, (n,))
+        if look is not None and prev != reps:
+            if prev is None or len(prev) != len(reps):
+                look = None
+            else:
+                g = max(1, len(pcs.groups))
+                moved = {p // g for p in range(len(reps)) if prev[p] != reps[p]}
+                look = look | pcs.derived(_expected_podgangs, n, prev).of_replicas(moved) | exp.of_replicas(moved)
     acts = delete_excess_podgangs(pcs, world, exp, look)
     again = {a.name for a in acts}
     more = create_or_update_podgangs(pcs, world, exp, look)
     again |= {name for name, _i, _g in exp.looked(look)}
     again -= {name for name in again if name in exp.names and _settled_podgang(world, pcs, name, more)}
     if queue is not None:
-        queue.done(ctl, sorted(again), (n, reps))
+        queue.done(ctl, sorted(again), (n,))
     return acts + more
 
 
