@@ -51,10 +51,6 @@ class Controller:
     watches: tuple[Watch, ...]
     upstream: str
 
-    def watching(self, extra: Iterable[Watch]) -> "Controller":
-        """This controller with more watches (an update strategy's own)."""
-        more = tuple(extra)
-        return self if not more else Controller(self.name, self.kind, self.watches + more, self.upstream)
 
 
 def own_name(old: Obj | None, new: Obj | None, world: World) -> list[str]:

@@ -118,7 +118,7 @@ class GroveModel:
         # status bookkeeping of what happened since the last round (every controller's
         # reconcileStatus), hidden
         no_gang = policy.gang_termination_suppressed(pcs, world)
-        pass_actions = ST.refresh(pcs, world, arming=not no_gang, pclqs=q.pclq_status, pcsgs=q.pcsg_status)
+        pass_actions = ST.refresh(pcs, world, arming=not no_gang, queue=q)
         if pass_actions:
             world = world.apply(pass_actions)
             actions += pass_actions
@@ -175,12 +175,9 @@ class GroveModel:
         # may pass (``gang_terminate.expire_breaches``)
         return cluster.advance(self.pcs(desired), world, env, quiet=queue is not None and queue.was_idle(world))
 
-    def _expected_pclqs(self, pcs: PCS, world: World) -> list[str]:
-        return expected_pclqs(pcs, world)
-
     def converged(self, desired: Obj, world: World) -> bool:
         pcs = self.pcs(desired)
-        for name in self._expected_pclqs(pcs, world):
+        for name in expected_pclqs(pcs, world):
             pclq = world.get("PodClique", pcs.namespace, name)
             if pclq is None or pclq.terminating:
                 return False
@@ -320,24 +317,6 @@ class _Passes:
                 again.append(o.name)
         self.done(ctl, again)
         return out
-
-    def pclq_status(self, world: World) -> Any:
-        return _StatusKeys(self, R.pclq_status(self.pcs), world)
-
-    def pcsg_status(self, world: World) -> Any:
-        return _StatusKeys(self, R.pcsg_status(self.pcs), world)
-
-
-class _StatusKeys:
-    """The keys of a status pass (None: every object) and where it reports the
-    objects it wrote."""
-
-    def __init__(self, passes: _Passes, ctl: Controller, world: World) -> None:
-        self.passes, self.ctl = passes, ctl
-        self.names = passes.keys(ctl, world)
-
-    def done(self, written: list[str]) -> None:
-        self.passes.done(self.ctl, written)
 
 
 def _warm(pcs: PCS, policy: Any, world: World) -> None:

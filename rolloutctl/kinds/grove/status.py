@@ -18,6 +18,7 @@ from ...core.world import World
 from .controller.common import by_names
 from . import gang_terminate as GT
 from . import names as N
+from . import register as R
 from . import objects as O
 from . import update_common as U
 from .spec import PCS
@@ -317,23 +318,23 @@ def _arming_breach(pcs: PCS, o: Obj, a: Action) -> Action:
                   index=U.pcs_replica_of(o))
 
 
-def refresh(pcs: PCS, world: World, arming: bool = True, pclqs: Any = None, pcsgs: Any = None) -> list[Action]:
+def refresh(pcs: PCS, world: World, arming: bool = True, queue: Any = None) -> list[Action]:
     """Every controller's status write for this round, bottom-up (PodCliques, then
     scaling groups, then the PodCliqueSet), as hidden actions. Returns the actions;
-    the caller applies them. ``pclqs``/``pcsgs``: given the world, the keys the work
-    queue hands the PodClique (scaling-group) status pass (``names``, None: every
-    one) and where it reports those it wrote (``done``); None: every object."""
+    the caller applies them. ``queue``: the round's work queue (``model._Passes``):
+    each status pass writes only for the keys it hands out (None: every object)."""
     live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
     status = U.live_pcs_status(pcs, world)
     gen = status.get("currentGenerationHash")
     now = U.stamp(world)
     acts: list[Action] = []
     ns = pcs.namespace
-    keys = pclqs(world) if pclqs is not None else None
-    if keys is None or keys.names is None:
+    ctl = R.pclq_status(pcs)
+    keys = queue.keys(ctl, world) if queue is not None else None
+    if keys is None:
         todo = [p for p in world.index("PodClique", N.L_PART_OF).get(pcs.name, ()) if p.namespace == ns]
     else:
-        todo = by_names(world, "PodClique", pcs, keys.names)
+        todo = by_names(world, "PodClique", pcs, keys)
     written = []
     for pclq in todo:
         summ = SUM.pod_summary(world, N.L_PCLQ, pclq.name, pclq.namespace)
@@ -344,16 +345,17 @@ def refresh(pcs: PCS, world: World, arming: bool = True, pclqs: Any = None, pcsg
         if a is not None:
             acts.append(a)
             written.append(pclq.name)
-    if keys is not None:
-        keys.done(written)
+    if queue is not None:
+        queue.done(ctl, written)
     if acts:
         world = world.apply(acts)
     n = len(acts)
-    keys = pcsgs(world) if pcsgs is not None else None
-    if keys is None or keys.names is None:
+    ctl = R.pcsg_status(pcs)
+    keys = queue.keys(ctl, world) if queue is not None else None
+    if keys is None:
         todo = [g for g in world.index("PodCliqueScalingGroup", N.L_PART_OF).get(pcs.name, ()) if g.namespace == ns]
     else:
-        todo = by_names(world, "PodCliqueScalingGroup", pcs, keys.names)
+        todo = by_names(world, "PodCliqueScalingGroup", pcs, keys)
     written = []
     for pcsg in todo:
         members = U.pclqs_of_pcsg(world, pcsg)
@@ -364,8 +366,8 @@ def refresh(pcs: PCS, world: World, arming: bool = True, pclqs: Any = None, pcsg
         if a is not None:
             acts.append(a)
             written.append(pcsg.name)
-    if keys is not None:
-        keys.done(written)
+    if queue is not None:
+        queue.done(ctl, written)
     if len(acts) > n:
         world = world.apply(acts[n:])
     if live is not None:

@@ -25,7 +25,7 @@ class PodSummary:
 
     __slots__ = ("pods", "active", "n_active", "act_ready", "act_sched", "act_gated", "nt", "nt_ready", "nt_sched",
                  "nt_gated", "hash_all", "hash_active", "_res", "any_ready", "act_pending", "act_unready_sched",
-                 "scopes", "refs")
+                 "scopes", "_refs")
 
     def __init__(self, pods: Sequence[Obj]) -> None:
         self.pods = pods
@@ -36,7 +36,6 @@ class PodSummary:
         any_ready = False
         act_pending = act_unready_sched = 0
         scopes = set()
-        refs: dict[str, list[str]] = {}
         for p in pods:
             sched, ready, act, gated, term, h = _row(p)
             scopes.add((p.namespace, p.labels.get(N.L_PART_OF)))
@@ -48,7 +47,6 @@ class PodSummary:
                 nt_ready += ready
                 nt_sched += sched
                 nt_gated += gated
-                refs.setdefault(p.labels.get(N.L_PCLQ, ""), []).append(p.name)
             if act:
                 active.append(p)
                 act_ready += ready
@@ -59,8 +57,6 @@ class PodSummary:
                 elif not ready:
                     act_unready_sched += 1
                 hash_active[h] = hash_active.get(h, 0) + 1
-        for v in refs.values():
-            v.sort()
         self.active = active
         self.n_active = len(active)
         self.act_ready, self.act_sched, self.act_gated = act_ready, act_sched, act_gated
@@ -71,9 +67,22 @@ class PodSummary:
         self.act_unready_sched = act_unready_sched  # active, scheduled, not Ready
         #: (namespace, part-of label) of the pods
         self.scopes = frozenset(scopes)
-        #: names of the non-terminating pods by PodClique, sorted (a PodGang's podReferences)
-        self.refs = refs
         self._res: dict[str, int] | None = None
+        self._refs: dict[str, list[str]] | None = None
+
+    @property
+    def refs(self) -> Mapping[str, list[str]]:
+        """Names of the non-terminating pods by PodClique, sorted (a PodGang's
+        ``podReferences``; counted when first asked: only PodGang groups need it)."""
+        if self._refs is None:
+            refs: dict[str, list[str]] = {}
+            for p in self.pods:
+                if not p.terminating:
+                    refs.setdefault(p.labels.get(N.L_PCLQ, ""), []).append(p.name)
+            for v in refs.values():
+                v.sort()
+            self._refs = refs
+        return self._refs
 
     def scheduled_resources(self) -> Mapping[str, int]:
         """Requests of the active, scheduled pods (counted when first asked)."""
@@ -244,86 +253,6 @@ def changed_pclq_names(changes: Mapping[Any, tuple[Obj | None, Obj | None]]) -> 
                     v = o.labels.get(N.L_PCLQ)
                     if v is not None:
                         out.add(v)
-    return out
-
-
-class Dirty:
-    """Names touched between the world a pass saw last round and the one it sees
-    now. The pass runs on ``world``, derived (by earlier passes of the round) from
-    the round's input world ``base``; consecutive input worlds descend from each
-    other, the passes' scratch worlds do not, so the names come from three change
-    sets: since the last input world, by this round's earlier passes, and by the last
-    round's. None when unknown (then the pass looks at everything)."""
-
-    def __init__(self, names: Any) -> None:
-        self.names = names
-        self.token: object = None
-        self.prev_local: set[str] = set()
-
-    def since(self, base: Any, world: Any) -> set[str] | None:
-        main = base.changes_since(self.token) if self.token is not None else None
-        local = world.changes_since(base.token)
-        self.token = base.token
-        if local is None:
-            self.prev_local = set()
-            return None
-        local_names = self.names(local)
-        if local_names is None:
-            self.prev_local = set()
-            return None
-        main_names = self.names(main) if main is not None else None
-        out = None if main_names is None or self.prev_local is None else main_names | local_names | self.prev_local
-        self.prev_local = local_names
-        return out
-
-
-class CountsMemo:
-    """``GroveModel.counts`` bookkeeping: desired and updated pods per PodClique with
-    running totals, refreshed for the PodCliques that changed."""
-
-    def __init__(self) -> None:
-        self.dirty = Dirty(changed_pclq_names)
-        self.names: Any = None
-        self.name_set: set[str] = set()
-        self.want_of: dict[str, int] = {}
-        self.updated_of: dict[str | None, int] = {}
-        self.want = self.updated = 0
-
-    def reset(self, names: Any) -> None:
-        self.names, self.name_set = names, set(names)
-        self.mult: dict[str, int] = {}
-        for n in names:  # a name can repeat when clique and group names collide
-            self.mult[n] = self.mult.get(n, 0) + 1
-        self.want_of, self.updated_of = {}, {}
-        self.want = self.updated = 0
-
-    def set_want(self, name: str, v: int) -> None:
-        v *= self.mult.get(name, 1)
-        self.want += v - self.want_of.get(name, 0)
-        self.want_of[name] = v
-
-    def set_updated(self, name: str | None, v: int) -> None:
-        self.updated += v - self.updated_of.get(name, 0)
-        self.updated_of[name] = v
-
-
-def changed_gang_names(changes: Mapping[Any, tuple[Obj | None, Obj | None]]) -> set[str] | None:
-    """PodGangs touched by ``changes``: changed PodGangs and the gangs (``grove.io/podgang``
-    label) of changed pods and PodCliques; None when a changed PodClique has no gang
-    label (the PodGang sync looks PodCliques up by name)."""
-    out: set[str] = set()
-    for k, (old, new) in changes.items():
-        kind = k[0]
-        if kind == "PodGang":
-            out.add(k[2])
-        elif kind == "Pod" or kind == "PodClique":
-            for o in (old, new):
-                if o is not None:
-                    v = o.labels.get(N.L_PODGANG)
-                    if v is not None:
-                        out.add(v)
-                    elif kind == "PodClique":
-                        return None
     return out
 
 

@@ -1,6 +1,6 @@
 """What the Grove controllers' component syncs share: the action builders
 (``create_action``, ``delete_action``, ``update_action``), the objects of a PodCliqueSet
-(``owned``, ``by_names``, ``iter_pclqs``, ``pods_of``, ``replica_of``) and ``Expected``, the
+(``owned``, ``by_names``, ``pods_of``, ``replica_of``) and ``Expected``, the
 objects a component expects, by name. Upstream (ai-dynamo/grove @ fcc3b3bb): the lookups of
 ``operator/internal/controller/common/component/utils/`` (``lookups.go``, ``podclique.go``,
 ``podcliqueset.go``); the rule references name the controllers' packages
@@ -10,7 +10,7 @@ objects a component expects, by name. Upstream (ai-dynamo/grove @ fcc3b3bb): the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Iterable
+from typing import Any
 
 from ....core.model import Action, Obj
 from ....core.world import World
@@ -104,10 +104,6 @@ class Expected:
 
 def pods_of(world: World, pclq: Obj) -> list[Obj]:
     return [p for p in world.index("Pod", N.L_PCLQ).get(pclq.name, ()) if p.namespace == pclq.namespace]
-
-
-def iter_pclqs(world: World, pcs: PCS) -> Iterable[Obj]:
-    return [p for p in owned(world, "PodClique", pcs) if not p.terminating]
 
 
 def status_action(o: Obj, fields: Mapping[str, Any], reason: str, rule: str, *, hidden: bool = True,
