@@ -157,3 +157,32 @@ def _enqueued(controller: Controller, changes: Mapping[Key, tuple[Obj | None, Ob
                 return None
             out.update(got)
     return out
+
+
+class Round:
+    """One round's side of the work queue for the object a model plans (``scope``):
+    what its passes call. Without a queue (``EVERY_KEY``) every pass gets every key
+    and nothing is remembered, as on a controller's start."""
+
+    def __init__(self, queue: WorkQueue | None, scope: tuple, base: World | None) -> None:
+        self.queue, self.scope, self.base = queue, scope, base
+
+    def keys(self, ctl: Controller, world: World, scope: tuple = ()) -> set[str] | None:
+        """The keys ``ctl`` reconciles on ``world`` (None: every one); ``scope``: what
+        else its keys depend on (a new scope starts from every key)."""
+        if self.queue is None or self.base is None:
+            return None
+        return self.queue.take(ctl, self.scope + scope, self.base, world)
+
+    def inputs(self, ctl: Controller, value: Any, scope: tuple = ()) -> Any:
+        """``WorkQueue.inputs``; None without a queue."""
+        return self.queue.inputs(ctl, self.scope + scope, value) if self.queue is not None else None
+
+    def done(self, ctl: Controller, again: list[str], scope: tuple = ()) -> None:
+        """``WorkQueue.requeue``; nothing without a queue."""
+        if self.queue is not None:
+            self.queue.requeue(ctl, self.scope + scope, again)
+
+
+#: the round of a pass called without a work queue: every key, nothing remembered
+EVERY_KEY = Round(None, (), None)

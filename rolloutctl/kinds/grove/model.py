@@ -11,7 +11,7 @@ from ...core.environment import Environment
 from ...core.kind import resolve
 from ...core.kind import Progress
 from ...core.model import Action, Change, Comparison, Finding, Impact, Obj, Stuck, Warning, describe_actions
-from ...core.queue import Controller, WorkQueue
+from ...core.queue import Controller, Round, WorkQueue
 from ...core.simulate import run
 from ...core.world import World
 from . import admission as ADM
@@ -278,27 +278,14 @@ class GroveModel:
         return resolve(_P + "classify:classify")(changes, desired, live)  # type: ignore[no-any-return]
 
 
-class _Passes:
+class _Passes(Round):
     """One round's passes over the work queue: each controller's pass reconciles the
     keys the queue hands it (every owned object when it hands none), in name order,
     and requeues those that wrote something or ask for it."""
 
     def __init__(self, queue: WorkQueue | None, pcs: PCS, base: World) -> None:
-        self.queue, self.pcs, self.base = queue, pcs, base
-        self.scope = (pcs.namespace, pcs.name)
-
-    def keys(self, ctl: Controller, world: World, scope: tuple = ()) -> set[str] | None:
-        """The keys ``ctl`` reconciles on ``world`` (None: every one); ``scope``: what
-        else its keys depend on (a new scope starts from every key)."""
-        return self.queue.take(ctl, self.scope + scope, self.base, world) if self.queue is not None else None
-
-    def inputs(self, ctl: Controller, value: Any, scope: tuple = ()) -> Any:
-        """``WorkQueue.inputs``; None without a queue."""
-        return self.queue.inputs(ctl, self.scope + scope, value) if self.queue is not None else None
-
-    def done(self, ctl: Controller, again: list[str], scope: tuple = ()) -> None:
-        if self.queue is not None:
-            self.queue.requeue(ctl, self.scope + scope, again)
+        super().__init__(queue, (pcs.namespace, pcs.name), base)
+        self.pcs = pcs
 
     def run(self, ctl: Controller, world: World, run: Any, requeue: Any) -> list[Action]:
         """``run`` for the enqueued, non-terminating ``ctl.kind`` objects of the

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.model import Action, Obj
+from ...core.queue import EVERY_KEY, Round
 from ...core.world import World
 from .controller.common import by_names
 from . import gang_terminate as GT
@@ -318,7 +319,7 @@ def _arming_breach(pcs: PCS, o: Obj, a: Action) -> Action:
                   index=U.pcs_replica_of(o))
 
 
-def refresh(pcs: PCS, world: World, arming: bool = True, queue: Any = None) -> list[Action]:
+def refresh(pcs: PCS, world: World, arming: bool = True, queue: Round = EVERY_KEY) -> list[Action]:
     """Every controller's status write for this round, bottom-up (PodCliques, then
     scaling groups, then the PodCliqueSet), as hidden actions. Returns the actions;
     the caller applies them. ``queue``: the round's work queue (``model._Passes``):
@@ -330,7 +331,7 @@ def refresh(pcs: PCS, world: World, arming: bool = True, queue: Any = None) -> l
     acts: list[Action] = []
     ns = pcs.namespace
     ctl = R.pclq_status(pcs)
-    keys = queue.keys(ctl, world) if queue is not None else None
+    keys = queue.keys(ctl, world)
     if keys is None:
         todo = [p for p in world.index("PodClique", N.L_PART_OF).get(pcs.name, ()) if p.namespace == ns]
     else:
@@ -345,13 +346,12 @@ def refresh(pcs: PCS, world: World, arming: bool = True, queue: Any = None) -> l
         if a is not None:
             acts.append(a)
             written.append(pclq.name)
-    if queue is not None:
-        queue.done(ctl, written)
+    queue.done(ctl, written)
     if acts:
         world = world.apply(acts)
     n = len(acts)
     ctl = R.pcsg_status(pcs)
-    keys = queue.keys(ctl, world) if queue is not None else None
+    keys = queue.keys(ctl, world)
     if keys is None:
         todo = [g for g in world.index("PodCliqueScalingGroup", N.L_PART_OF).get(pcs.name, ()) if g.namespace == ns]
     else:
@@ -366,8 +366,7 @@ def refresh(pcs: PCS, world: World, arming: bool = True, queue: Any = None) -> l
         if a is not None:
             acts.append(a)
             written.append(pcsg.name)
-    if queue is not None:
-        queue.done(ctl, written)
+    queue.done(ctl, written)
     if len(acts) > n:
         world = world.apply(acts[n:])
     if live is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from .....core.model import Action
+from .....core.queue import EVERY_KEY, Round
 from .....core.world import World
 from ...spec import PCS
 from .components.hpa import sync_hpas
@@ -19,7 +20,7 @@ from .components.serviceaccount_rbac import sync_rbac
 
 
 def sync_podcliqueset(pcs: PCS, world: World, pcs_status: dict[str, Any], *, surge_replicas: int = 0,
-                      pcsg_surge: "PcsgSurges | None" = None, queue: Any = None) -> list[Action]:
+                      pcsg_surge: "PcsgSurges | None" = None, queue: Round = EVERY_KEY) -> list[Action]:
     """One PodCliqueSet reconcile: components in the upstream group order (SA, Role,
     RoleBinding, token Secret, headless Services, HPAs; then standalone PodCliques;
     then PodCliqueScalingGroups and PodGangs).

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ......core.model import Action, Obj
+from ......core.queue import EVERY_KEY, Round
 from ......core.world import World
 from .... import names as N
 from .... import objects as O
@@ -23,7 +24,7 @@ def _standalone_pclqs(pcs: PCS, n: int) -> Expected:
     return Expected(items, [raw["metadata"]["name"] for _i, _c, raw in items])
 
 
-def sync_standalone_podcliques(pcs: PCS, world: World, n: int | None = None, queue: Any = None) -> list[Action]:
+def sync_standalone_podcliques(pcs: PCS, world: World, n: int | None = None, queue: Round = EVERY_KEY) -> list[Action]:
     """Create missing standalone PodCliques for every replica and delete those of
     replicas scaled away. Existing PodCliques keep their ``replicas``.
     Upstream: ``podcliqueset/components/podclique/podclique.go`` ``Sync`` /
@@ -33,7 +34,7 @@ def sync_standalone_podcliques(pcs: PCS, world: World, n: int | None = None, que
     exp = pcs.derived(_standalone_pclqs, n)
     expected = exp.names
     ctl = R.pcs_component("PodClique", "podclique")
-    look = queue.keys(ctl, world, (n,)) if queue is not None else None
+    look = queue.keys(ctl, world, (n,))
     unsettled: set[str] = set()
     for i, c, raw in exp.looked(look):
         name = raw["metadata"]["name"]
@@ -57,8 +58,7 @@ def sync_standalone_podcliques(pcs: PCS, world: World, n: int | None = None, que
                                       f"{R_PCS}/components/podclique/podclique.go#getPodCliqueNamesToDelete",
                                       index=replica_of(pclq)))
             unsettled.add(pclq.name)
-    if queue is not None:
-        queue.done(ctl, sorted(unsettled), (n,))
+    queue.done(ctl, sorted(unsettled), (n,))
     return acts
 
 

@@ -5,9 +5,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ......core.model import Action
+from ......core.queue import EVERY_KEY, Round
 from ......core.world import World
 from .... import objects as O
 from ....spec import PCS
@@ -21,7 +20,7 @@ def _pcsgs(pcs: PCS, n: int) -> Expected:
     return Expected(items, [raw["metadata"]["name"] for _i, _g, raw in items])
 
 
-def sync_scaling_groups(pcs: PCS, world: World, n: int | None = None, queue: Any = None) -> list[Action]:
+def sync_scaling_groups(pcs: PCS, world: World, n: int | None = None, queue: Round = EVERY_KEY) -> list[Action]:
     """PodCliqueScalingGroups (``spec.replicas`` only on create), then the PodGangs
     that need them. Upstream: ``podcliqueset/components/podcliquescalinggroup/
     podcliquescalinggroup.go`` ``buildResource``."""
@@ -30,7 +29,7 @@ def sync_scaling_groups(pcs: PCS, world: World, n: int | None = None, queue: Any
     exp = pcs.derived(_pcsgs, n)
     expected = exp.names
     ctl = R.pcs_component("PodCliqueScalingGroup", "podcliquescalinggroup")
-    look = queue.keys(ctl, world, (n,)) if queue is not None else None
+    look = queue.keys(ctl, world, (n,))
     unsettled: set[str] = set()
     for i, g, raw in exp.looked(look):
         name = raw["metadata"]["name"]
@@ -47,6 +46,5 @@ def sync_scaling_groups(pcs: PCS, world: World, n: int | None = None, queue: Any
                                       f"{R_PCS}/components/podcliquescalinggroup/podcliquescalinggroup.go#Sync",
                                       index=replica_of(o)))
             unsettled.add(o.name)
-    if queue is not None:
-        queue.done(ctl, sorted(unsettled), (n,))
+    queue.done(ctl, sorted(unsettled), (n,))
     return acts

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ......core.model import Action, Obj
+from ......core.queue import EVERY_KEY, Round
 from ......core.world import World
 from .... import names as N
 from .... import objects as O
@@ -165,7 +166,7 @@ def pods_pending_creation_or_association(world: World, ns: str, gang: str, group
 
 
 def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
-                  pcsg_surge: Callable[[Obj], int] | None = None, queue: Any = None) -> list[Action]:
+                  pcsg_surge: Callable[[Obj], int] | None = None, queue: Round = EVERY_KEY) -> list[Action]:
     """Delete PodGangs no longer expected, then create-or-patch every expected one:
     created with ``Initialized=False``; its ``podReferences`` follow the non-terminating
     pods labelled for it on every sync; ``Initialized=True`` once no pod is pending
@@ -176,25 +177,23 @@ def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
     reps = _gang_replicas(pcs, world, n, pcsg_surge)
     exp = pcs.derived(_expected_podgangs, n, reps)
     ctl = R.pcs_component("PodGang", "podgang")
-    look = queue.keys(ctl, world, (n,)) if queue is not None else None
-    if queue is not None:
-        # the expected gangs follow the scaling groups' replicas: where those moved,
-        # the gangs of that PodCliqueSet replica, before and after, are synced too
-        prev = queue.inputs(ctl, reps, (n,))
-        if look is not None and prev != reps:
-            if prev is None or len(prev) != len(reps):
-                look = None
-            else:
-                g = max(1, len(pcs.groups))
-                moved = {p // g for p in range(len(reps)) if prev[p] != reps[p]}
-                look = look | pcs.derived(_expected_podgangs, n, prev).of_replicas(moved) | exp.of_replicas(moved)
+    look = queue.keys(ctl, world, (n,))
+    # the expected gangs follow the scaling groups' replicas: where those moved, the
+    # gangs of that PodCliqueSet replica, before and after, are synced too
+    prev = queue.inputs(ctl, reps, (n,))
+    if look is not None and prev != reps:
+        if prev is None or len(prev) != len(reps):
+            look = None
+        else:
+            g = max(1, len(pcs.groups))
+            moved = {p // g for p in range(len(reps)) if prev[p] != reps[p]}
+            look = look | pcs.derived(_expected_podgangs, n, prev).of_replicas(moved) | exp.of_replicas(moved)
     acts = delete_excess_podgangs(pcs, world, exp, look)
     again = {a.name for a in acts}
     more = create_or_update_podgangs(pcs, world, exp, look)
     again |= {name for name, _i, _g in exp.looked(look)}
     again -= {name for name in again if name in exp.names and _settled_podgang(world, pcs, name, more)}
-    if queue is not None:
-        queue.done(ctl, sorted(again), (n,))
+    queue.done(ctl, sorted(again), (n,))
     return acts + more
 
 

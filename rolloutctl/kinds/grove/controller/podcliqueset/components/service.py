@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ......core.model import Action, Obj
+from ......core.queue import EVERY_KEY, Round
 from ......core.world import World
 from .... import names as N
 from .... import objects as O
@@ -35,7 +36,7 @@ def service_patch(cur: Obj, raw: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def sync_headless_services(pcs: PCS, world: World, n: int | None = None, queue: Any = None) -> list[Action]:
+def sync_headless_services(pcs: PCS, world: World, n: int | None = None, queue: Round = EVERY_KEY) -> list[Action]:
     """One headless Service per replica, created or patched. Services of replicas
     scaled away are left in place: upstream's ``Sync`` never deletes them (only the
     PodCliqueSet's deletion does), see ``excess_headless_services``.
@@ -44,7 +45,7 @@ def sync_headless_services(pcs: PCS, world: World, n: int | None = None, queue: 
     n = pcs.replicas if n is None else n
     exp = pcs.derived(_services, n)
     ctl = R.pcs_component("Service", "service")
-    look = queue.keys(ctl, world, (n,)) if queue is not None else None
+    look = queue.keys(ctl, world, (n,))
     unsettled: set[str] = set()
     rule = f"{R_PCS}/components/service/service.go#Sync"
     for i, raw in exp.looked(look):
@@ -63,8 +64,7 @@ def sync_headless_services(pcs: PCS, world: World, n: int | None = None, queue: 
             acts.append(update_action(cur, new, f"headless Service of replica {i}: {', '.join(changed)} patched", rule,
                                       fields={"changed": changed}, index=i))
             unsettled.add(name)
-    if queue is not None:
-        queue.done(ctl, sorted(unsettled), (n,))
+    queue.done(ctl, sorted(unsettled), (n,))
     return acts
 
 
