@@ -19,8 +19,9 @@ def plans_document(plans: Sequence[Plan]) -> dict[str, Any]:
 def render_plans(plans: Sequence[Plan], fmt: str, color: bool, width: int | None = None, steps: bool = False) -> str:
     """``steps``: the table lists every step (under its phase) instead of one row per phase."""
     if fmt == "json":
-        from .data import to_json
-        return to_json(plans_document(plans))
+        from .data import collector_paused, to_json
+        with collector_paused():  # the document is millions of containers for a large plan
+            return to_json(plans_document(plans))
     if fmt == "yaml":
         from .data import to_yaml
         return to_yaml(plans_document(plans))
