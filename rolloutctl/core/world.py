@@ -80,7 +80,7 @@ class World:
     models memoize per group.
     """
 
-    __slots__ = ("_base", "_delta", "_n", "now", "memory", "_kinds", "_keys", "_index", "_ikeys", "_layers")
+    __slots__ = ("_base", "_delta", "_n", "_nk", "now", "memory", "_kinds", "_keys", "_index", "_ikeys", "_layers")
 
     def __init__(
         self,
@@ -88,20 +88,23 @@ class World:
         now: int = 0,
         memory: Mapping[str, Any] | None = None,
         _layers: "tuple[tuple[dict, dict, dict, dict, _Layer], ...] | None" = None,
-        _store: "tuple[dict[Key, Obj], dict[Key, Obj | None], int] | None" = None,
+        _store: "tuple[dict[Key, Obj], dict[Key, Obj | None], int, dict[str, int]] | None" = None,
     ) -> None:
         # The objects are a shared base map plus this world's own small delta (key ->
         # object, or None when removed); neither is changed once the world exists, so
         # a derived world copies only the delta, and folds it into a new base when it
         # grows past ``_delta_limit`` (amortised: a world costs what changed).
         if _store is not None:
-            self._base, self._delta, self._n = _store
+            self._base, self._delta, self._n, self._nk = _store
         else:
             if isinstance(objects, Mapping):
                 base = dict(objects)
             else:
                 base = {key_of(o): o for o in objects}
-            self._base, self._delta, self._n = base, {}, len(base)
+            nk: dict[str, int] = {}
+            for k in base:
+                nk[k[0]] = nk.get(k[0], 0) + 1
+            self._base, self._delta, self._n, self._nk = base, {}, len(base), nk
         self.now = now
         self.memory: Mapping[str, Any] = memory if isinstance(memory, dict) and _layers is not None else dict(memory or {})
         self._kinds: dict[str, list[Obj]] = {}
@@ -113,6 +116,10 @@ class World:
     # reading -----------------------------------------------------------------
     def __len__(self) -> int:
         return self._n
+
+    def count(self, kind: str) -> int:
+        """How many objects of ``kind`` there are (kept by every change, not counted)."""
+        return self._nk.get(kind, 0)
 
     def _items(self) -> Iterator[tuple[Key, Obj]]:
         delta = self._delta
@@ -344,12 +351,15 @@ class World:
         return sorted(k for k, _o in self._items())
 
     # changing ----------------------------------------------------------------
-    def _store_with(self, changes: dict[Key, tuple[Obj | None, Obj | None]]) -> tuple[dict, dict, int]:
-        """The (base, delta, count) of this world with ``changes`` made."""
-        base, delta, n = self._base, dict(self._delta), self._n
+    def _store_with(self, changes: dict[Key, tuple[Obj | None, Obj | None]]) -> tuple[dict, dict, int, dict]:
+        """The (base, delta, count, count by kind) of this world with ``changes`` made."""
+        base, delta, n, nk = self._base, dict(self._delta), self._n, dict(self._nk)
         for k, (_old, new) in changes.items():
             had = self._lookup(k) is not None
-            n += (new is not None) - had
+            d = (new is not None) - had
+            if d:
+                n += d
+                nk[k[0]] = nk.get(k[0], 0) + d
             if new is None and k not in base:
                 delta.pop(k, None)
             else:
@@ -362,13 +372,13 @@ class World:
                 else:
                     merged[k] = o
             base, delta = merged, {}
-        return base, delta, n
+        return base, delta, n, nk
 
     def _derive(self, changes: dict[Key, tuple[Obj | None, Obj | None]],
                 now: int, memory: Mapping[str, Any]) -> "World":
         own = _Layer(None, changes)
         layers = [(self._kinds, self._keys, self._index, self._ikeys, own)]
-        store = self._store_with(changes) if changes else (self._base, self._delta, self._n)
+        store = self._store_with(changes) if changes else (self._base, self._delta, self._n, self._nk)
         limit = max(64, store[2] // 2)  # beyond that, building a view afresh is as cheap
         for kinds, kkeys, idx, ikeys, older in self._layers[:_DEPTH - 1]:
             if older.size + len(changes) > limit:
@@ -509,6 +519,10 @@ class _Groups(Mapping):
 
     def __len__(self) -> int:
         return self._n
+
+    def count(self, kind: str) -> int:
+        """How many objects of ``kind`` there are (kept by every change, not counted)."""
+        return self._nk.get(kind, 0)
 
     def __iter__(self) -> Iterator[str]:
         repl = self._repl

@@ -147,16 +147,17 @@ def _gang_order_key(g: Obj) -> tuple:
     return (g.labels.get(N.L_BASE_PODGANG) is not None, len(g.name), g.name)
 
 
-def schedule(pcs: PCS, world: World, env: Environment) -> tuple[World, list[str]]:
+def schedule(pcs: PCS, world: World, env: Environment) -> tuple[list[Obj], list[str]]:
     """The gang scheduler: a PodGang that has not reached every PodGroup's
     ``minReplicas`` is placed all-or-nothing; once it has, further pods are placed one
-    by one while capacity allows. Gated pods are never placed."""
+    by one while capacity allows. Gated pods are never placed. Returns the pods it
+    places (``advance`` writes them) and what happened."""
     used: dict[str, int] | None = None
     placed: list[Obj] = []
     events: list[str] = []
     t = SUM.pod_groups(world, pcs.namespace, pcs.name)
     if not t.pending:
-        return world, []
+        return [], []
     # only gangs with a pod to place can change anything
     candidates = {p.labels.get(N.L_PODGANG, "") for name in t.pending for p in t.groups[name].active
                   if not O.pod_scheduled(p) and not O.pod_gated(p)}
@@ -202,9 +203,7 @@ def schedule(pcs: PCS, world: World, env: Environment) -> tuple[World, list[str]
                 n += 1
         if n:
             events.append(f"{n} more pods of PodGang {pg.name} scheduled")
-    if not placed:
-        return world, []
-    return world.replace(put=[O.with_pod_state(p, scheduled=True) for p in placed]), events
+    return placed, events
 
 
 def startup_blocked(world: World, pod: Obj, ready_by_pclq: Mapping[str, list[Obj]]) -> list[str]:
@@ -236,20 +235,44 @@ def never_ready(env: Environment, pod: Obj) -> bool:
     return any(env.is_never_ready(n) for n in names)
 
 
-def become_ready(pcs: PCS, world: World, env: Environment) -> tuple[World, int]:
+def become_ready(pcs: PCS, world: World, env: Environment, placed: list[Obj] = ()) -> list[Obj]:  # type: ignore[assignment]
     """Scheduled pods start and turn Ready, unless ``--never-ready`` matches them or
-    their startup dependencies are not Ready yet (one wave per call)."""
+    their startup dependencies are not Ready yet (one wave per call). ``placed``: the
+    pods the scheduler has just placed on ``world`` (scheduled from now on; placing a
+    pod changes no pod's readiness, so ``world`` answers the startup dependencies).
+    Returns the pods that turn Ready (``advance`` writes them)."""
     t = SUM.pod_groups(world, pcs.namespace, pcs.name)
     ready_by_pclq = _ReadyByPclq(t)
-    put = []
+    out = []
     for name in t.unready_sched:
         for p in t.groups[name].active:
             if not O.pod_scheduled(p) or O.pod_ready(p):
                 continue
             if never_ready(env, p) or startup_blocked(world, p, ready_by_pclq):
                 continue
-            put.append(O.with_pod_state(p, ready=True))
-    return (world.replace(put=put), len(put)) if put else (world, 0)
+            out.append(p)
+    for p in placed:
+        if O.pod_ready(p) or never_ready(env, p) or startup_blocked(world, p, ready_by_pclq):
+            continue
+        out.append(p)
+    return out
+
+
+def _placed_and_started(placed: list[Obj], started: list[Obj]) -> list[Obj]:
+    """The pods the scheduler placed (scheduled; Ready too when they start) and the
+    other pods that start (Ready), as the kubelet and the scheduler write them."""
+    starting = {key_of(p) for p in started}
+    out = []
+    for p in placed:
+        if key_of(p) not in starting:
+            out.append(O.with_pod_state(p, scheduled=True))
+        elif "phase" in p.status:
+            out.append(O.with_pod_state(p, scheduled=True, ready=True))
+        else:  # the same fields in the order two separate writes leave them
+            out.append(O.with_pod_state(O.with_pod_state(p, scheduled=True), ready=True))
+    done = {key_of(p) for p in placed}
+    out.extend(O.with_pod_state(p, ready=True) for p in started if key_of(p) not in done)
+    return out
 
 
 class _ReadyByPclq:
@@ -280,9 +303,13 @@ def advance(pcs: PCS, world: World, env: Environment, quiet: bool = False) -> Pr
     world, ungated = remove_scheduling_gates(pcs, world)
     if ungated:
         waits.append(f"scheduling gates lifted on {ungated} pods")
-    world, events = schedule(pcs, world, env)
+    # the scheduler places pods, then the kubelet starts the scheduled ones: one write
+    placed, events = schedule(pcs, world, env)
     waits.extend(events)
-    world, ready = become_ready(pcs, world, env)
+    started = become_ready(pcs, world, env, placed)
+    ready = len(started)
+    if placed or started:
+        world = world.replace(put=_placed_and_started(placed, started))
     if ready:
         waits.append(f"{ready} pods become Ready")
     progressed = bool(gone or ungated or events or ready)

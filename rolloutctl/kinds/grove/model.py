@@ -194,7 +194,12 @@ class GroveModel:
         return policy_for(pcs).diagnose(pcs, world, env) or diagnose(pcs, world, env)
 
     def metrics(self, world: World) -> Mapping[str, Any]:
-        t = SUM.pod_groups(world, None, None)
+        """Every pod of the world: the one PodCliqueSet's pod view (which the round and
+        the step's counts read anyway) when it holds every pod, else a view of its own."""
+        live = world.of_kind("PodCliqueSet")
+        t = SUM.pod_groups(world, live[0].namespace, live[0].name) if len(live) == 1 else None
+        if t is None or t.n_pods != world.count("Pod"):
+            t = SUM.pod_groups(world, None, None)
         pods, ready, res = t.n_active, t.act_ready, dict(t.res)
         return {"pods": pods, "readyPods": ready, "resources": res}
 

@@ -144,6 +144,8 @@ class PodGroups:
     n_active: int
     act_ready: int
     act_sched: int
+    #: every pod counted, in any state (``pods`` of every group)
+    n_pods: int
     res: Mapping[str, int]
     terminating: frozenset
     gated: frozenset
@@ -193,14 +195,16 @@ class PodGroupsView:
     def _patched(self, prev: PodGroups | None, names: Sequence[str | None], world: World) -> PodGroups:
         # the groups of ``prev`` shared, plus this world's edits (``core.world.Overlay``)
         groups = Overlay.over(prev.groups) if prev is not None else Overlay.over({})
-        n_active, act_ready, act_sched = (prev.n_active, prev.act_ready, prev.act_sched) if prev is not None else (0, 0, 0)
+        n_active, act_ready, act_sched, n_pods = (prev.n_active, prev.act_ready, prev.act_sched, prev.n_pods) \
+            if prev is not None else (0, 0, 0, 0)
         res: dict[str, int] = dict(prev.res) if prev is not None else {}
         buckets = [set(b) for b in (prev.terminating, prev.gated, prev.pending, prev.unready_sched)] \
             if prev is not None else [set(), set(), set(), set()]
 
         def account(name: str | None, s: PodSummary, sign: int) -> None:
-            nonlocal n_active, act_ready, act_sched
+            nonlocal n_active, act_ready, act_sched, n_pods
             n_active += sign * s.n_active
+            n_pods += sign * len(s.pods)
             act_ready += sign * s.act_ready
             act_sched += sign * s.act_sched
             if s.act_sched:
@@ -224,7 +228,7 @@ class PodGroupsView:
                 groups.drop(name)
         for k in [k for k, v in res.items() if v == 0]:
             del res[k]
-        return PodGroups(self.namespace, self.part_of, groups.settled(), n_active, act_ready, act_sched, res,
+        return PodGroups(self.namespace, self.part_of, groups.settled(), n_active, act_ready, act_sched, n_pods, res,
                          *(frozenset(b) for b in buckets))
 
 

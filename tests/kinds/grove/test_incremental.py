@@ -56,7 +56,7 @@ pod_ops = st.lists(st.tuples(
 def _fields(t: SUM.PodGroups) -> tuple:
     groups = {k: (len(s.pods), s.n_active, s.act_ready, s.act_sched, s.nt, dict(s.hash_active))
               for k, s in t.groups.items()}
-    return (groups, t.n_active, t.act_ready, t.act_sched, {k: v for k, v in t.res.items() if v},
+    return (groups, t.n_active, t.act_ready, t.act_sched, t.n_pods, {k: v for k, v in t.res.items() if v},
             set(t.terminating), set(t.gated), set(t.pending), set(t.unready_sched))
 
 
