@@ -37,6 +37,7 @@ def test_incremental_views_equal_fresh_views(script, look):
             world.index("Pod", "g")
         fresh = World({k: world.get(*k) for k in world.keys()})
         assert [o.name for o in world.of_kind("Pod")] == [o.name for o in fresh.of_kind("Pod")]
+        assert world.count("Pod") == fresh.count("Pod") == len(fresh.of_kind("Pod")) and world.count("Service") == 0
         assert {k: [o.raw for o in v] for k, v in world.index("Pod", "g").items()} == \
                {k: [o.raw for o in v] for k, v in fresh.index("Pod", "g").items()}
 
