@@ -66,6 +66,11 @@ class _FrozenEmpty(dict):
 _EMPTY: Mapping[str, Any] = _FrozenEmpty()
 
 
+def _no_get(key: str) -> None:
+    """``get`` of a raw value that is not a mapping: nothing there."""
+    return None
+
+
 class Obj:
     """Read-only view of one Kubernetes object with the file and line it came from.
 
@@ -74,8 +79,10 @@ class Obj:
     and list indices) to the line it starts on, when the loader knew it.
     """
 
-    __slots__ = ("raw", "file", "line", "lines", "cols", "_ref", "_md", "_labels", "_spec", "_status", "_memo", "_name", "_ns",
-                 "written")
+    # ``kind``, ``name``, ``namespace`` and ``labels`` are read millions of times in a
+    # large plan: plain attributes, set once (the raw mapping never changes)
+    __slots__ = ("raw", "file", "line", "lines", "cols", "_ref", "_md", "labels", "_spec", "_status", "_memo", "name",
+                 "namespace", "kind", "written")
 
     def __init__(
         self,
@@ -95,12 +102,13 @@ class Obj:
         md = raw.get("metadata") if isinstance(raw, dict) else None
         self._md: Mapping[str, Any] = md if isinstance(md, dict) else _EMPTY
         v = self._md.get("labels")
-        self._labels: Mapping[str, str] = v if isinstance(v, dict) else _EMPTY
+        self.labels: Mapping[str, str] = v if isinstance(v, dict) else _EMPTY
         self._spec: Mapping[str, Any] | None = None
         self._status: Mapping[str, Any] | None = None
         self._memo: dict[str, Any] | None = None
-        self._name = str(self._md.get("name") or "")
-        self._ns = str(self._md.get("namespace") or "default")
+        self.kind: str = str((raw.get("kind") if isinstance(raw, dict) else getattr(raw, "get", _no_get)("kind")) or "")
+        self.name: str = str(self._md.get("name") or "")
+        self.namespace: str = str(self._md.get("namespace") or "default")
         #: the object as the user wrote it, when this one is its admitted form (``admit/``);
         #: rules that must tell a user-set value from a default read it
         self.written: Obj | None = None
@@ -111,20 +119,8 @@ class Obj:
         return str(self.raw.get("apiVersion") or "")
 
     @property
-    def kind(self) -> str:
-        return str(self.raw.get("kind") or "")
-
-    @property
     def metadata(self) -> Mapping[str, Any]:
         return self._md
-
-    @property
-    def name(self) -> str:
-        return self._name
-
-    @property
-    def namespace(self) -> str:
-        return self._ns
 
     @property
     def ref(self) -> ObjectRef:
@@ -155,10 +151,6 @@ class Obj:
             return v
 
     # content ----------------------------------------------------------------
-    @property
-    def labels(self) -> Mapping[str, str]:
-        return self._labels
-
     @property
     def annotations(self) -> Mapping[str, str]:
         v = self.metadata.get("annotations")

@@ -58,10 +58,13 @@ def phase_of(desired: Obj, step: Step, pcs: PCS | None = None) -> Any:
     if isinstance(cur, int):
         return ("replica", cur)
     pcs = pcs if pcs is not None else PCS(desired)
-    replicas = {p[0] for a in step.actions if a.verb != "status" and (p := _parts(pcs, a)) is not None}
-    if len(replicas) == 1:
-        return ("replica", replicas.pop())
-    return ALL if replicas else None
+    replicas = set()
+    for a in step.actions:
+        if a.verb != "status" and (p := _parts(pcs, a)) is not None:
+            replicas.add(p[0])
+            if len(replicas) > 1:
+                return ALL  # a second replica settles it (a creation step lists thousands)
+    return ("replica", replicas.pop()) if replicas else None
 
 
 def phase_title(desired: Obj, label: Any, steps: Sequence[Step], pcs: PCS | None = None) -> str:
