@@ -192,15 +192,17 @@ def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
     again = {a.name for a in acts}
     more = create_or_update_podgangs(pcs, world, exp, look)
     again |= {name for name, _i, _g in exp.looked(look)}
-    again -= {name for name in again if name in exp.names and _settled_podgang(world, pcs, name, more)}
+    synced = {a.name for a in more}
+    again -= {name for name in again if name in exp.names and _settled_podgang(world, pcs, name, synced)}
     queue.done(ctl, sorted(again), (n,))
     return acts + more
 
 
-def _settled_podgang(world: World, pcs: PCS, name: str, acts: list[Action]) -> bool:
-    """An existing PodGang the sync did not touch needs nothing until an event."""
+def _settled_podgang(world: World, pcs: PCS, name: str, synced: set[str]) -> bool:
+    """An existing PodGang the sync did not touch (``synced``: the names it created or
+    patched) needs nothing until an event."""
     cur = world.get("PodGang", pcs.namespace, name)
-    return cur is not None and not cur.terminating and not any(a.name == name for a in acts)
+    return cur is not None and not cur.terminating and name not in synced
 
 
 def delete_excess_podgangs(pcs: PCS, world: World, exp: Expected, look: set[str] | None) -> list[Action]:
