@@ -8,13 +8,13 @@ turned into messages by the CLI.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 from .core.environment import Environment
 from .core.generated_names import always_new_message, is_generated, with_generated_name
 from .core.model import Obj, Warning
 from .core.quantity import QuantityError, parse_quantities, parse_quantity
+from .core.records import field, record
 from .kinds import is_modelled, model_for
 from .load.errors import InputError
 from .load.files import Loaded, load_paths
@@ -33,7 +33,7 @@ class ToolFailure(Exception):
     """The tool could not do its job for another reason (kubectl, internal): exit 3."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PlanOptions:
     observed: tuple[str, ...] = ()
     capacity: tuple[str, ...] = ()
@@ -145,7 +145,7 @@ def targets(objs: Sequence[Obj], source: str | Sequence[str]) -> list[Obj]:
     return found
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Admitted:
     """Desired and observed objects as the API server stores them (``admit/``), and
     the warnings admission gave per desired object (``id`` of the admitted object)."""
@@ -225,7 +225,7 @@ def model_options(given: Mapping[str, Any]) -> dict[str, Any]:
     return options
 
 
-@dataclass
+@record
 class Inputs:
     """What ``plan``/``next``/``plan --compare`` model: desired and observed objects, and,
     with ``--from-cluster``, the warnings of the reads (per target) and the capacity read."""

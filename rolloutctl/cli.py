@@ -10,6 +10,7 @@ Exit codes (CONTRACT.md): 0 converged / clean, 1 stuck / differences / lint erro
 
 from __future__ import annotations
 
+import copy
 import os
 import sys
 from enum import Enum
@@ -526,10 +527,28 @@ def _completing() -> None:
         completion_init()
 
 
+def _app_for(argv: List[str]) -> typer.Typer:
+    """The app to run for these arguments. typer turns every registered command into a
+    click command on each run, inspecting each function's signature and options (about
+    20 ms of start-up, most of it for commands the run never uses). ``rolloutctl NAME ...``
+    with NAME one of the commands gets an app holding only that command (with the root
+    options); anything else (``--help``, ``--version``, a mistyped command, shell
+    completion) gets the whole app, so listings and "No such command" suggestions stay as
+    they are."""
+    if not argv or os.environ.get(COMPLETE_VAR):
+        return app
+    chosen = [c for c in app.registered_commands if c.name == argv[0]]
+    if len(chosen) != 1:
+        return app
+    one = copy.copy(app)
+    one.registered_commands = chosen
+    return one
+
+
 def _main(**kw: str) -> None:
     _completing()
     try:
-        app(complete_var=COMPLETE_VAR, **kw)
+        _app_for(sys.argv[1:])(complete_var=COMPLETE_VAR, **kw)
     except BrokenPipeError:  # ``rolloutctl --help | head``
         stdout_gone()
         sys.exit(EXIT_TOOL)

@@ -38,12 +38,12 @@ schemas.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..core.kind import KindDescriptor
 from ..core.model import Finding, Obj
 from ..core.paths import field_path
+from ..core.records import field, record
 from .schema import (UNSERVED_VERSION, WRONG_TYPE, apply_schema_defaults, check_schema, check_types, load_schema,
                      prune_nulls, quantity_paths)
 
@@ -67,7 +67,7 @@ CLUSTER_SCOPED = frozenset({
 })
 
 
-@dataclass
+@record
 class Admission:
     """The admitted objects (input order) and what admission found, with file and line."""
 

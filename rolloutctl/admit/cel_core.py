@@ -23,7 +23,7 @@ both give the same answer on generated values.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from ..core.records import record
 from functools import lru_cache
 from typing import Any, Callable, Mapping
 
@@ -83,7 +83,7 @@ def _tokens(text: str) -> list[tuple[str, Any]]:
 Node = Callable[[Mapping[str, Any]], Any]
 
 
-@dataclass
+@record
 class _Parser:
     toks: list[tuple[str, Any]]
     i: int = 0

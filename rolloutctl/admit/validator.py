@@ -11,7 +11,7 @@ reads: ``validator``, ``validator_value``, ``instance``, ``schema``, ``absolute_
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from ..core.records import record
 from typing import Any, Callable, Iterator, Mapping
 
 SUPPORTED = {"$schema", "$id", "$defs", "$ref", "title", "description", "default", "type", "properties",
@@ -19,7 +19,7 @@ SUPPORTED = {"$schema", "$id", "$defs", "$ref", "title", "description", "default
              "x-kubernetes-validations"}  # CEL rules: evaluated by admit/cel.py
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SchemaError:
     validator: str
     validator_value: Any

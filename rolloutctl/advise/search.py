@@ -32,7 +32,6 @@ import heapq
 import itertools
 import json
 import math
-from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from ..core.advice import (SURGE, UNAVAILABLE, Advice, Built, Candidate, Dimension, GridInfo, Rejection,
@@ -40,6 +39,7 @@ from ..core.advice import (SURGE, UNAVAILABLE, Advice, Built, Candidate, Dimensi
 from ..core.environment import Environment
 from ..core.model import Obj, Stuck, Warning
 from ..core.quantity import format_quantity, parse_quantity
+from ..core.records import record
 from ..core.simulate import run
 
 OBJECTIVES = ("steps", "peak", "time")
@@ -58,7 +58,7 @@ V_FLOOR = "MinReadyBreached"
 V_PRUNED_FLOOR = "MinReadyBreached"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Floor:
     """``--min-ready``: ``pods`` ready pods at least, or (None) the kind's own floor."""
 
@@ -66,7 +66,7 @@ class Floor:
     pods: int | None
 
 
-@dataclass
+@record
 class _Eval:
     cand: Candidate
     values: tuple

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ..app import (InputProblem, PlanOptions, _match_key, _plan_model, _previous, _related, checked_inputs,
                    environment, reject_invalid, targets)
+from ..core.records import field, record
 from ..load.errors import InputError
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AdviseOptions:
     plan: PlanOptions = field(default_factory=PlanOptions)
     min_ready: str | None = None

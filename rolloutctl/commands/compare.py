@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..app import (InputProblem, PlanOptions, _match_key, _plan_model, _previous, _related, checked_inputs,
                    environment, reject_invalid, targets)
+from ..core.records import record
 from ..kinds import compare_note
 from ..load.errors import InputError
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Compared:
     """One target's Comparison and the strategy its manifest asks for."""
 

@@ -3,19 +3,19 @@ change will cause."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from ..app import (InputProblem, ToolFailure, _match_key, admit_inputs, check_names_for_kubectl,
                    check_not_empty_stdin, load, targets)
 from ..core.generated_names import always_new_message, is_generated, with_generated_name
 from ..core.model import Impact, Obj
+from ..core.records import field, record
 from ..kinds import is_modelled, model_for
 from ..load.errors import InputError
 from ..load.limits import Limits
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DiffOptions:
     live: tuple[str, ...] = ()
     from_cluster: bool = False

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ..app import InputProblem, _with_namespace, check_stdin_once
+from ..core.records import field, record
 from ..load.errors import InputError
 from ..load.files import Loaded, load_paths
 from ..load.limits import Limits
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LintOptions:
     live: tuple[str, ...] = ()
     strict: bool = False
@@ -26,7 +26,7 @@ class LintOptions:
     namespace: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LintResult:
     report: Any  # core.model.LintReport
     #: every object read, as (file, ref), in input order (JUnit lists clean objects too)

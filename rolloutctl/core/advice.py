@@ -9,10 +9,10 @@ knows no operator. Pure data; ``to_dict`` gives the JSON contract shape.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from .model import API_VERSION, Obj, ObjectRef, Stuck, Warning
+from .records import field, record
 
 #: roles of a budget dimension; the search prunes with the monotonicity of these
 #: two (more surge never lowers peak use, more unavailability never raises min-ready)
@@ -23,7 +23,7 @@ OTHER = "other"
 UNSET = None  # a dimension value meaning "leave the field unset" (the operator's default)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Dimension:
     """One field the search sets. ``values`` are ascending in budget (``None`` = unset,
     which ranks lowest); ``label`` is the patch path a person reads."""
@@ -40,7 +40,7 @@ class Dimension:
     start: Any = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Built:
     """A candidate: the manifest to plan and the patch that turns the user's manifest
     into it (the ``updateStrategy`` / ``upgradeStrategy`` fields to set)."""
@@ -51,7 +51,7 @@ class Built:
     complexity: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StrategySpace:
     """The candidates of one strategy: the product of ``dimensions`` (minus what
     ``allowed`` refuses), each turned into a manifest by ``build``. A strategy the
@@ -66,7 +66,7 @@ class StrategySpace:
     note: str = ""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Candidate:
     """One planned candidate and how it did against the constraints."""
 
@@ -104,7 +104,7 @@ class Candidate:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rejection:
     strategy: str
     proposed: bool
@@ -120,7 +120,7 @@ class Rejection:
         return d
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GridInfo:
     """What the search covered, per strategy."""
 
@@ -137,7 +137,7 @@ class GridInfo:
                 "size": self.size, "planned": self.planned, "pruned": self.pruned, "notPlanned": self.skipped}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Advice:
     target: ObjectRef
     capacity: Mapping[str, str]

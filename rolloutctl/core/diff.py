@@ -31,12 +31,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .model import Change, Obj
 from .paths import LIST_KEYS
+from .records import field, record
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
@@ -53,7 +53,7 @@ _SENSITIVE_ENV = re.compile(r"TOKEN|PASSWORD|PASSWD|SECRET|CREDENTIAL|PRIVATE_KE
 _PREFIX = "\x00"  # marks a keyed-list item in the normalized form
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Key:
     """A path segment selecting a list item by its key: ``[name=x]``."""
 
@@ -72,7 +72,7 @@ def _never(path: tuple) -> bool:
     return False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DiffHooks:
     """What a kind adds to the generic diff.
 
@@ -328,7 +328,7 @@ def _mask_env_item(v: Any) -> Any:
 # ----------------------------------------------------------------------------- the diff
 
 
-@dataclass
+@record
 class _Ctx:
     desired: Obj
     hooks: DiffHooks

@@ -6,18 +6,18 @@ when they advance their world. Nothing here knows an operator.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import lru_cache
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .quantity import parse_quantity
+from .records import field, record
 
 Resources = dict[str, int]  # resource name -> milli-units
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Environment:
     capacity: Mapping[str, int] = field(default_factory=dict)  # milli-units; absent = unlimited
     never_ready: tuple[str, ...] = ()

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence
 
 from .environment import Environment
 from .model import Action, Finding, Obj, Stuck, Warning
+from .records import field, record
 from .world import World
 
 if TYPE_CHECKING:  # diff's vocabulary (core.results) is not imported by a plan
     from .results import Change, Impact
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Progress:
     """What the world did between two reconcile passes. ``ahead``: the next pass on
     ``world`` as ``(actions, memory)``, when ``advance`` had to run it already (to know
@@ -81,7 +81,7 @@ class KindModel(Protocol):
     #                                                       driver sets it with the actions
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LiveRead:
     """One read of live objects a model needs for a target (``plan``/``next --from-cluster``):
     the objects of one kind in the target's namespace (cluster-wide when not ``namespaced``),
@@ -104,7 +104,7 @@ class LiveRead:
     assumed: tuple[Mapping[str, Any], ...] = ()
     after: tuple[str, str] | None = None
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Overlay:
     """Fields the tool models beyond the CRD at the modelled commit (a pull request
     or a design proposal). Admission accepts them (the schema carries them); the
@@ -133,7 +133,7 @@ def resolve(ref: str | None) -> Any:
     return getattr(import_module(mod), attr) if attr else import_module(mod)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class KindDescriptor:
     """One operator package's entry in the registry (``kinds.KINDS``): everything the
     commands need of it, so that nothing outside ``kinds/`` names an operator.

@@ -18,13 +18,13 @@ markers for items of keyed lists, and indices for other lists.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from .records import record
 from typing import Any, Mapping, Sequence
 
 _MARK = "\x00"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Ownership:
     """The managedFields of one live object, for one field manager."""
 

@@ -8,10 +8,10 @@ Everything here is pure data. Renderers consume these types and nothing else;
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
 from .api_version import API_VERSION
+from .records import field, record
 
 #: what ``plan --compare``, ``lint`` and ``diff`` return lives in ``core.results`` (a plan
 #: does not import it); these names are still importable from here
@@ -31,7 +31,7 @@ STUCK_NO_PROGRESS = "NoProgress"
 VERBS = ("create", "delete", "update", "status")
 
 
-@dataclass(frozen=True, order=True)
+@record(frozen=True, order=True)
 class ObjectRef:
     """Identity of a Kubernetes object. Orders by (kind, namespace, name)."""
 
@@ -209,7 +209,7 @@ class Obj:
 # --------------------------------------------------------------------------- plans
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Action:
     """One thing a controller does in one reconcile pass (CONTRACT.md ``Action``).
 
@@ -254,7 +254,7 @@ class Action:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Stuck:
     reason: str
     message: str
@@ -272,7 +272,7 @@ class Stuck:
         return d
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Warning:
     code: str
     message: str
@@ -282,7 +282,7 @@ class Warning:
         return {"code": self.code, "message": self.message, "path": self.path}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Step:
     step: int
     title: str
@@ -302,7 +302,7 @@ class Step:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Phase:
     """Consecutive steps a person recognises as one thing ("replica 3: ...")."""
 
@@ -316,7 +316,7 @@ class Phase:
                 "counts": dict(self.counts)}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Operator:
     """An operator whose behaviour a plan models: its version, the upstream commit the
     model follows, and the feature gates in force."""
@@ -335,7 +335,7 @@ class Operator:
         return f"{self.name} {self.version} @ {self.commit[:8]}" + (f" (feature gates: {gates})" if gates else "")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Plan:
     target: ObjectRef
     strategy: str
@@ -371,7 +371,7 @@ class Plan:
 # --------------------------------------------------------------------------- lint
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Finding:
     """A lint finding or an input problem, always with file and line."""
 

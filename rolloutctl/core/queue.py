@@ -21,10 +21,10 @@ the tests compare the queue against (the same plans, step for step).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 from .model import Obj
+from .records import record
 from .world import Key, World
 
 #: ``Watch.enqueue``: (object before, object after, the world now) -> names of the
@@ -32,7 +32,7 @@ from .world import Key, World
 Handler = Callable[[Obj | None, Obj | None, World], Iterable[str] | None]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Watch:
     """One watch of a controller: events on ``kind`` objects, through ``enqueue``.
     ``upstream``: the builder call, handler and predicate it models."""
@@ -42,7 +42,7 @@ class Watch:
     upstream: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Controller:
     """A controller: the kind it reconciles, what it watches, where upstream wires it."""
 
@@ -76,7 +76,7 @@ def by_label(label: str) -> Handler:
     return enqueue
 
 
-@dataclass
+@record
 class _State:
     token: object  # the round input world this controller saw last
     pending: set[str]  # keys requeued by its last reconciles

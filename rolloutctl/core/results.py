@@ -7,16 +7,16 @@ Pure data; ``to_dict`` gives the JSON contract shape (camelCase keys, CONTRACT.m
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from .api_version import API_VERSION
+from .records import field, record
 
 # The annotations name core.model's ObjectRef, Stuck, Warning, Plan and Finding as strings:
 # core.model imports this module on first use, so this one does not import it back.
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ComparisonRow:
     strategy: str
     outcome: str
@@ -41,7 +41,7 @@ class ComparisonRow:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Comparison:
     target: ObjectRef
     rows: tuple[ComparisonRow, ...]
@@ -60,7 +60,7 @@ class Comparison:
 # --------------------------------------------------------------------------- lint
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LintReport:
     files: int
     objects: int
@@ -90,7 +90,7 @@ class LintReport:
 # --------------------------------------------------------------------------- diff
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Change:
     path: str
     op: str  # add | remove | replace
@@ -107,7 +107,7 @@ class Change:
         return d
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Impact:
     effect: str  # none | in-place | scale | rollout | recreate | teardown | ignored | rejected
     message: str
@@ -120,7 +120,7 @@ class Impact:
 EFFECTS = ("none", "in-place", "scale", "rollout", "recreate", "teardown", "ignored", "rejected")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ObjectDiff:
     target: ObjectRef
     status: str  # added | removed | changed | unchanged
@@ -136,7 +136,7 @@ class ObjectDiff:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Diff:
     objects: tuple[ObjectDiff, ...]
     #: changes left out by the repository configuration's ``ignore:`` entries

@@ -12,7 +12,6 @@ no defaults of its own.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from ..admit import DESIRED, DUPLICATE_ACROSS_FILES, DUPLICATE_OBJECT, OBSERVED, admit
@@ -22,6 +21,7 @@ from ..core.model import Finding, LintReport, Obj, ObjectRef
 from ..core.paths import resolve_path
 from ..kinds import descriptor, is_modelled, read_schema, validators
 from . import registry
+from ..core.records import field, record, replace
 from .pods import check_pod_resources
 
 IGNORE_ANNOTATION = "rolloutctl.dev/ignore"
@@ -29,7 +29,7 @@ _ENTRY_SPLIT = re.compile(r"[;\n]")
 _ID_RE = re.compile(r"^[A-Z]{2}\d{3}$")
 
 
-@dataclass
+@record
 class LintInput:
     objects: Sequence[Obj]
     errors: Sequence[Any] = ()

@@ -14,11 +14,11 @@ names the template.
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from pathlib import Path
 from typing import Mapping
 
 from ..core.model import Finding
+from ..core.records import replace
 from ..load.positions import HelmSources
 
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import re
 import textwrap
-from dataclasses import dataclass
+from ..core.records import record
 from typing import Any, Mapping
 
 SEVERITIES = ("error", "warning")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rule:
     id: str
     name: str

@@ -31,7 +31,7 @@ import fnmatch
 import functools
 import re
 import os
-from dataclasses import dataclass, field
+from ..core.records import field, record
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -51,7 +51,7 @@ class ConfigError(Exception):
         self.file, self.line, self.message = file, line, message
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Ignore:
     """One ``ignore:`` entry. Every selector is a glob (``fnmatch``); ``None`` matches all."""
 
@@ -115,7 +115,7 @@ def _file_matches(pattern: str, file: str) -> bool:
     return "**/" in p and fnmatch.fnmatchcase(f, p.replace("**/", ""))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Config:
     """The settings; an empty ``Config()`` is what a repository without a file gets."""
 

@@ -4,16 +4,16 @@ message."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from ..core.records import record
 from ..core.text import one_line
 
 #: longest excerpt of a user's value quoted in a message
 _QUOTE = 60
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class InputError:
     file: str
     line: int

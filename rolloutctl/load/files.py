@@ -8,11 +8,11 @@ from __future__ import annotations
 import glob
 import os
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Iterable
 
 from ..core.model import Obj
+from ..core.records import field, record
 from ..core.text import one_line  # noqa: F401 - one_line is used by every caller of the loader
 from .documents import parse_documents
 from .errors import DocumentError, InputError
@@ -24,7 +24,7 @@ STDIN_NAME = "<stdin>"
 SUFFIXES = (".yaml", ".yml", ".json")
 
 
-@dataclass
+@record
 class Loaded:
     objects: list[Obj] = field(default_factory=list)
     errors: list[InputError] = field(default_factory=list)

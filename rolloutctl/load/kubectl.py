@@ -17,11 +17,11 @@ import re
 import subprocess
 import tempfile
 import time
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 from ..core.kind import LiveRead
 from ..core.model import Obj, Warning
+from ..core.records import field, record
 from .documents import parse_documents
 from .limits import Limits
 
@@ -42,7 +42,7 @@ class Forbidden(KubectlError):
     """The cluster's RBAC refused the read."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Target:
     group: str
     kind: str
@@ -250,7 +250,7 @@ def live_command(read: LiveRead, namespace: str, *, selector: str | None = None,
     return args + _connection(context, kubeconfig)
 
 
-@dataclass
+@record
 class LiveState:
     """What ``read_live`` found: the objects, and a warning per kind it could not read."""
 

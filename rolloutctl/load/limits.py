@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..core.records import record
 
 #: Defaults of the input limits (README "Limits"; flags --max-input-bytes, --max-alias-nodes).
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
@@ -13,7 +13,7 @@ DEFAULT_MAX_PODS = 100_000
 MAX_DEPTH = 256
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Limits:
     max_bytes: int = DEFAULT_MAX_BYTES
     max_alias_nodes: int = DEFAULT_MAX_ALIAS_NODES

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
 
 import yaml
 
+from ..core.records import record
 from ..core.text import one_line
 from .errors import quote
 
 _SOURCE_COMMENT = re.compile(r"^# Source: (\S.*?)\s*$")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class HelmSources:
     """The ``# Source: CHART/templates/FILE`` comment lines of one rendered file
     (``helm template`` writes one before each document), with the rendered text, so

@@ -6,16 +6,16 @@ Display grouping only: every number comes from the plan."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Sequence
 
 from ..core.model import Phase, Plan, Step
+from ..core.records import record
 
 #: distinct waits listed per phase row before "… N more"
 MAX_WAITS = 2
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PhaseRow:
     first_step: int
     last_step: int

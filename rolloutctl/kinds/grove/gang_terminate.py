@@ -24,7 +24,6 @@ Upstream (paths under ``operator/internal/controller``):
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 import re
 from typing import Any
 
@@ -32,6 +31,7 @@ from ...core.model import Action, Obj
 from ...core.world import World
 from . import names as N
 from . import update_common as U
+from ...core.records import field, record
 from .spec import PCS
 
 R_GANG = f"{U.RULE_ROOT}/podcliqueset/components/podcliquesetreplica/gangterminate.go"
@@ -168,7 +168,7 @@ def armed_breaches(pcs: PCS, world: World) -> list[Obj]:
     return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ArmedView:
     """``World.derived`` description of ``armed_breaches`` as (kind, name) pairs,
     re-checked from one world to the next only for the PodCliques and scaling groups
@@ -228,7 +228,7 @@ def termination_delay(pcs: PCS) -> str:
 # ----------------------------------------------------------------------------- PodCliqueSet replicas
 
 
-@dataclass
+@record
 class DeletionWork:
     """Upstream: ``gangterminate.go`` ``deletionWork``: replicas to terminate now, and
     replicas with armed breaches still inside ``terminationDelay`` (the rolling update

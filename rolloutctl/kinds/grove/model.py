@@ -4,7 +4,6 @@ PodCliqueScalingGroup and PodClique controllers, and the world around them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ...core.environment import Environment
@@ -30,6 +29,7 @@ from . import status as ST
 from . import summary as SUM
 from . import update_common as U
 from . import register as R
+from ...core.records import record
 from .diagnose import diagnose
 from .spec import PCS
 from .strategies import policy_for, policy_named
@@ -346,7 +346,7 @@ def expected_pclqs(pcs: PCS, world: World) -> list[str]:
     return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Counts:
     names: tuple  # expected PodCliques (``expected_pclqs``)
     mult: Mapping[str, int]  # how often each name is expected (clique and group names can collide)
@@ -356,7 +356,7 @@ class _Counts:
     updated: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _CountsView:
     """``World.derived`` description of ``GroveModel.counts``' desired and updated pods
     per PodClique with their totals: patched for the PodCliques whose object or pods

@@ -4,13 +4,13 @@ of each replica (names, gangs, startup dependencies) as the operator computes th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cached_property
 from collections.abc import Mapping
 from typing import Any
 
 from ...core.model import Obj
 from . import names
+from ...core.records import field, record
 from .defaults import default_pcs
 from .hashing import compute_generation_hash, compute_pclq_pod_template_hash
 
@@ -22,7 +22,7 @@ def _int(v: Any, default: int = 0) -> int:
     return v if isinstance(v, int) and not isinstance(v, bool) else default
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Clique:
     name: str
     index: int  # position in template.cliques
@@ -40,7 +40,7 @@ class Clique:
         return self.raw.get("spec", {}).get("podSpec") or {}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Group:
     name: str
     clique_names: tuple[str, ...]

@@ -10,7 +10,6 @@ Fields the function does not own (``updateProgress`` written by the spec passes,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from ...core.model import Action, Obj
@@ -24,6 +23,7 @@ from . import objects as O
 from . import update_common as U
 from .spec import PCS
 from . import summary as SUM
+from ...core.records import record
 
 R_PCLQ_ST = f"{U.RULE_ROOT}/podclique/reconcilestatus.go"
 R_PCSG_ST = f"{U.RULE_ROOT}/podcliquescalinggroup/reconcilestatus.go"
@@ -235,13 +235,13 @@ def _as_totals(c: tuple[bool, bool, int, int]) -> tuple[int, int, int, int]:
     return (1 if ok else 0, 1 if ok and both_upd else 0, n_pclq, n_pcsg)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Counted:
     counts: Mapping[int, tuple[bool, bool, int, int]]
     totals: tuple[int, int, int, int]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ReplicaCounts:
     """``World.derived`` description of ``_replica_counts`` of every replica, with
     their totals (``_as_totals``): recounted for the replicas whose PodCliques or

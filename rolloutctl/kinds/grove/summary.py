@@ -10,7 +10,6 @@ counterpart (``status.pclq_status``, ``cluster.schedule``, ...).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ...core.environment import add, pod_requests
@@ -18,6 +17,7 @@ from ...core.model import Obj
 from ...core.world import Overlay, World
 from . import names as N
 from . import objects as O
+from ...core.records import record
 
 
 class PodSummary:
@@ -131,7 +131,7 @@ def requests_of(pod: Obj) -> dict[str, int]:
     return pod.derived(pod_requests_of)  # type: ignore[no-any-return]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PodGroups:
     """The pods of a PodCliqueSet (or of the whole world) by PodClique, with running
     totals and the PodCliques that have pods in each interesting state: a world view
@@ -153,7 +153,7 @@ class PodGroups:
     unready_sched: frozenset
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PodGroupsView:
     """``World.derived`` description of ``PodGroups`` (pods in ``namespace`` and part of
     ``part_of``; None: any)."""
@@ -263,7 +263,7 @@ def changed_pclq_names(changes: Mapping[Any, tuple[Obj | None, Obj | None]]) -> 
 _GC_KINDS = ("PodCliqueScalingGroup", "PodClique", "PodGang", "Service", "HorizontalPodAutoscaler")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TerminatingView:
     """``World.derived`` description of the keys of a PodCliqueSet's terminating
     objects of the kinds garbage collection removes (pods aside: ``PodGroups``)."""

@@ -10,7 +10,6 @@ as opaque tokens: in a planned world they are our own digests
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -18,6 +17,7 @@ from ...core.model import Action, Obj
 from ...core.world import World
 from . import names as N
 from . import objects as O
+from ...core.records import field, record
 from .spec import PCS, Clique, Group
 
 RULE_ROOT = "grove:operator/internal/controller"
@@ -322,7 +322,7 @@ def created_key(pod: Obj) -> tuple:
 # ----------------------------------------------------------------------------- PCS replica ordering
 
 
-@dataclass
+@record
 class PCSReplicaInfo:
     """Children of one PodCliqueSet replica and whether its update is done.
     Upstream: ``podcliquesetreplica/rollingupdate.go`` ``pcsReplicaInfo``."""
@@ -350,7 +350,7 @@ def touched_replicas(changes: Mapping[Any, tuple[Obj | None, Obj | None]], kinds
     return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ReplicaGroups:
     """``World.derived`` description of ``_by_replica``: the PodCliqueSet's objects of
     ``kind`` (only standalone PodCliques when ``standalone``) by replica index, each
@@ -432,7 +432,7 @@ def replica_update_done(pcs: PCS, generation_hash: str | None, pclqs: Sequence[O
     return updated_pclqs == len(pcs.standalone) and updated_pcsgs == len(pcs.groups)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ReplicaDone:
     """``World.derived`` description of ``replica_update_done`` of every replica."""
 

@@ -70,20 +70,21 @@ def apply_crd_defaults(raw: Mapping[str, Any], table: Sequence[tuple[str, Any]])
     return fill_crd_defaults(copy.deepcopy(dict(raw)), table)
 
 
-def _tree(v: Any) -> Any:
+def copy_tree(v: Any) -> Any:
     """A copy of a JSON tree (dicts and lists copied, values shared), as the API server
-    holds it: YAML aliases become separate copies."""
+    holds it: YAML aliases become separate copies. What ``copy.deepcopy`` gives for the
+    trees objects hold, several times faster."""
     if isinstance(v, dict):
-        return {k: _tree(x) for k, x in v.items()}
+        return {k: copy_tree(x) for k, x in v.items()}
     if isinstance(v, list):
-        return [_tree(x) for x in v]
+        return [copy_tree(x) for x in v]
     return v
 
 
 def raycluster_spec_defaults(spec: Mapping[str, Any]) -> dict:
     """A copy of a RayCluster spec with its CRD defaults (both sides of a cluster
     comparison)."""
-    return fill_crd_defaults({k: _tree(x) for k, x in spec.items()}, RAYCLUSTER_SPEC_DEFAULTS)
+    return fill_crd_defaults({k: copy_tree(x) for k, x in spec.items()}, RAYCLUSTER_SPEC_DEFAULTS)
 
 
 def rayservice_crd_defaults(raw: Mapping[str, Any]) -> dict:

@@ -19,7 +19,7 @@ A configuration is a plain frozen value handed to the model; nothing here is glo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ...core.records import field, record
 from types import MappingProxyType
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -70,7 +70,7 @@ def _parse_bool(name: str, value: str) -> bool:
     raise ConfigError(f"{name}={value}: the value must be true or false")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OperatorConfig:
     """Feature gates and environment of the modelled KubeRay operator."""
 

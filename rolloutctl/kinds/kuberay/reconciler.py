@@ -15,7 +15,6 @@ Gateway (``incremental_upgrade.reconcile_gateway``).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,6 +22,7 @@ from ...core.model import Action, Obj
 from ...core.world import World
 from .api import L_CRD, L_NAME, REQUEUE, RS, display, rule
 from .consistency import inconsistent_ray_service_statuses
+from .defaults import copy_tree
 from .operator import OperatorConfig
 
 
@@ -64,9 +64,9 @@ class Reconciler:
         self.now = world.now
         self.actions: list[Action] = []
         self.rs = world.get(RS, self.ns, self.name)
-        self.orig: dict = copy.deepcopy(dict(self.rs.status)) if self.rs else {}
-        self.written: dict = copy.deepcopy(self.orig)
-        self.st: dict = copy.deepcopy(self.orig)
+        self.orig: dict = copy_tree(dict(self.rs.status)) if self.rs else {}
+        self.written: dict = copy_tree(self.orig)
+        self.st: dict = copy_tree(self.orig)
         self.objs: dict[tuple, Obj | None] = {}  # objects written in this pass
         self.gen = int((self.rs.metadata.get("generation") if self.rs else None) or 1)
         #: how this pass ends (upstream's requeue) and, for an early return, why
@@ -138,11 +138,11 @@ class Reconciler:
             return
         assert self.rs is not None
         raw = dict(self.rs.raw)
-        raw["status"] = copy.deepcopy(self.st)
+        raw["status"] = copy_tree(self.st)
         raw["status"]["lastUpdateTime"] = self.now
         fields = status_fields(self.written, self.st)
         self.actions.append(Action("status", RS, self.name, self.ns, reason, rule(fn), fields=fields, payload=raw))
-        self.written = copy.deepcopy(self.st)
+        self.written = copy_tree(self.st)
 
     def role_of_world(self, cluster: str) -> str | None:
         """The role of ``cluster`` in the status the pass started from."""

@@ -17,7 +17,6 @@ without it.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,6 +28,7 @@ from .api import (HEAD_NONE, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD, L_N
                   SA, SVC, cluster_requests, deletion_timers, desired_workers, display, head_phase, is_generated,
                   with_deletion_timers)
 from .conditions import is_true, set_condition
+from .defaults import copy_tree
 from .reconciler import REQUEUE_2S, Reconciler, outcome_text
 from .spec import deletion_delay, incremental, managed_by_external_controller, upgrade_options
 from .status import initializing_deadline
@@ -150,7 +150,7 @@ class Advance:
                 self.waits.append(f"the RayCluster controller refuses RayCluster {display(rc.name)} ({refused}; event "
                                   "InvalidRayClusterSpec): no Pod is created")
                 continue
-            st = copy.deepcopy(dict(rc.status))
+            st = copy_tree(dict(rc.status))
             phase = head_phase(rc)
             suspend = rc.spec.get("suspend") is True
             new_phase = phase

@@ -7,11 +7,11 @@ Upstream: kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7, ``pkg/
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from ...core.model import Obj
 from ...core.quantity import parse_quantity
+from ...core.records import record
 from ...core.world import World
 from .constants import WL
 from .finish import finished
@@ -26,7 +26,7 @@ def _l(v: Any) -> list[Any]:
     return v if isinstance(v, list) else []
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Quota:
     """A ClusterQueue's nominal quota: resource groups (covered resources, flavors in
     order) and ``(flavor, resource) -> milli-units``."""

@@ -6,11 +6,11 @@ Upstream: kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7, ``pkg/
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ...core.model import Obj
 from ...core.quantity import format_quantity
+from ...core.records import record
 from .clusterqueue import Quota
 from .podset import PodSet
 
@@ -19,7 +19,7 @@ def _m(v: Any) -> Mapping[str, Any]:
     return v if isinstance(v, Mapping) else {}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Assignment:
     """The outcome of flavor assignment for one Workload."""
 

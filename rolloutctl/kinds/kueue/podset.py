@@ -10,12 +10,12 @@ Upstream: kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7: the ``
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from ...core.environment import add, pod_requests
 from ...core.model import Obj
 from ...core.quantity import format_quantity
+from ...core.records import record
 from .constants import AUTOSCALER_REQUESTS, CQ_LABEL, HEAD, LQ_LABEL, PODSET_LABEL, SLICE_NAME_ANN, WL_ANN
 
 
@@ -27,7 +27,7 @@ def _l(v: Any) -> list[Any]:
     return v if isinstance(v, list) else []
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PodSet:
     """A Workload pod set: name, pod count and the per-pod template."""
 

@@ -8,17 +8,17 @@ with a queue label) both run: one place per rule.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ...core.model import Finding, Obj
+from ...core.records import record
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 ELASTIC_ANNOTATION = "kueue.x-k8s.io/elastic-job"
 MAX_POD_SETS = 18
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rule:
     id: str
     name: str

@@ -30,16 +30,16 @@ domains, MNNVL enabled) are assumed to be present and enabled (CONTRACT.md).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 from ....core.model import Finding, Obj
 from ....core.paths import field_path
 from . import (crd_validations, design_pr262, hazards, podcliquedeps, podcliqueset, podcliqueset_template,
                podcliqueset_update, rolling_update_pr817, topologyconstraints)
+from ....core.records import record
 from .request import Check
 from .util import Problem
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RuleSpec:
     """A rule as data: the lint registry reads these (id, name, severity, scope) and
     the function's docstring. ``scope``: ``create`` (create and update), ``update``

@@ -14,17 +14,17 @@ The rounding itself lives in one place, ``admission.design_pr262.scaled_value``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Mapping
 from typing import Any
 
+from ....core.records import record
 from ..admission.design_pr262 import scaled_value
 
 DEFAULT_MAX_UNAVAILABLE = 1
 DEFAULT_MAX_SURGE = 0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Budget:
     """Resolved budgets for ``replicas`` objects at one level."""
 

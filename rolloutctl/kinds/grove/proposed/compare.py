@@ -19,15 +19,13 @@ environment (capacity, never-ready globs, max steps).
 
 from __future__ import annotations
 
-import dataclasses
-
 import copy
-from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ....core.environment import Environment
 from ....core.model import Comparison, ComparisonRow, Obj, Plan, Stuck, Warning
 from ....core.quantity import format_quantity, parse_quantity
+from ....core.records import record, replace
 from ....core.simulate import run
 from ....core.world import World
 
@@ -39,7 +37,7 @@ STRATEGIES = (ROLLING_RECREATE, ROLLING_UPDATE, REPLICA_RECREATE, SCALE_THEN_ROL
 STUCK_REJECTED = "Rejected"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Variant:
     strategy: str
     phases: tuple[Obj, ...]  # desired objects applied one after another
@@ -178,7 +176,7 @@ def compare(model: Any, desired: Obj, observed: Sequence[Obj], env: Environment)
     rows = []
     for v in variants(desired, old):
         row, plans = run_variant(model, v, observed, env, old)
-        rows.append(dataclasses.replace(row, plans=tuple(plans)))  # the plans, for charts
+        rows.append(replace(row, plans=tuple(plans)))  # the plans, for charts
     warnings = [Warning("ScaleThenRollUnverified",
                         "ScaleThenRoll is an alternative raised in the design review, not a specified strategy: "
                         "modelled as spec.replicas + 1 with the old template, a RollingRecreate roll, then scale back",

@@ -11,7 +11,6 @@ Design: ai-dynamo/grove PR #262 ``docs/designs/update-strategy.md`` ("ReplicaRec
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Mapping
 
 from ....core.environment import Environment
@@ -23,6 +22,7 @@ from .. import names as N
 from .. import update_common as U
 from ..spec import PCS
 from . import state as S
+from ....core.records import replace
 from .budgets import Budget, pcs_budget
 from .rollout import Decision, Unit, decide
 from .stuck import diagnose_replica_recreate, proposed_warning, surge_pod_count

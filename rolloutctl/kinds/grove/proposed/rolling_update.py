@@ -11,7 +11,6 @@ implement it; rolloutctl plans it as the design describes (docs/grove-proposed.m
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from ....core.environment import Environment
@@ -24,6 +23,7 @@ from .. import objects as O
 from .. import update_common as U
 from ..spec import PCS
 from . import state as S
+from ....core.records import record, replace
 from .rollout import decide
 from .stuck import diagnose_rolling_update, proposed_warning, surge_pod_count
 from .units import clique_budget, group_budget, pcsg_units, pod_units
@@ -229,7 +229,7 @@ def replica_done(view: S.View, i: int) -> bool:
     return not view.replica_outdated(i) and not replica_has_surge(view, i) and view.replica_available(i)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ReplicasDone:
     """``World.derived`` description of ``replica_done`` of every replica below
     ``spec.replicas``, recomputed for the replicas whose objects changed

@@ -20,13 +20,13 @@ index first.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Sequence
 
+from ....core.records import record
 from .budgets import Budget
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Unit:
     """One object being rolled: a pod, a scaling-group replica or a PodCliqueSet replica."""
 
@@ -36,7 +36,7 @@ class Unit:
     scheduled: bool = True
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Decision:
     surge: int  # surge objects (index >= replicas) that should exist now
     delete: tuple[Unit, ...]  # old objects to delete now

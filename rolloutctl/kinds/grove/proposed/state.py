@@ -14,7 +14,6 @@ replicas (``podcliqueset/reconcilestatus.go`` ``computeAvailableAndUpdatedReplic
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -26,6 +25,7 @@ from .. import gang_terminate as GT
 from .. import names as N
 from .. import objects as O
 from .. import update_common as U
+from ....core.records import record
 from ..policy import Policy
 from ..spec import PCS, Clique
 
@@ -247,7 +247,7 @@ def dirty_replicas(changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: 
     return None if any(i < 0 for i in out) else out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ReplicaRows:
     """``World.derived`` description of ``row(View, i)`` of every present replica
     (``present_replicas``), recomputed for the replicas whose objects changed

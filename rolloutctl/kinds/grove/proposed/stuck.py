@@ -18,7 +18,6 @@ object, free cluster capacity, fix the application.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ....core.environment import Environment
@@ -33,6 +32,7 @@ from .. import objects as O
 from .. import summary as SUM
 from ..spec import PCS
 from . import state as S
+from ....core.records import record
 from .budgets import Budget
 from .rollout import decide
 from .units import clique_budget, group_budget, pcsg_units, pod_units
@@ -47,7 +47,7 @@ def proposed_warning(pcs: PCS) -> Warning:
                    "spec.updateStrategy.type")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SurgePodCount:
     """``World.derived`` description of ``len(surge_pods(pcs, world))`` per PodClique,
     with the total: a PodClique's count depends on its pods and the ``replicas`` of

@@ -24,11 +24,11 @@ defaults of the modelled commit (``ray-operator/pkg/features/features.go``) unle
 
 from __future__ import annotations
 
-import dataclasses
 from types import MappingProxyType
 from collections.abc import Mapping
 
 from ....core.model import Finding, Obj
+from ....core.records import replace
 from ..operator import DEFAULT_CONFIG, OperatorConfig
 from .controller_checks import build_serve_service, validate_managed_by, validate_worker_group_names
 from .hazards import construct_ray_cluster_for_ray_service, deprecated_fields, get_and_check_serve_status
@@ -74,7 +74,7 @@ def _with_enforcer(f: Finding) -> Finding:
     who = enforced_by(f.rule) if f.severity == "error" else ""
     if not who or who in f.message:
         return f
-    return dataclasses.replace(f, message=f"{f.message} ({who})")
+    return replace(f, message=f"{f.message} ({who})")
 
 
 def controller_errors(obj: Obj, cfg: OperatorConfig = DEFAULT_CONFIG) -> list[Finding]:

@@ -10,17 +10,16 @@ Upstream (ray-project/kuberay @ feeaf72f): ``ray-operator/controllers/ray/utils/
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from types import MappingProxyType
 from collections.abc import Callable, Mapping
 
 from ....core.model import Finding, Obj
+from ....core.records import record, replace
 from ..operator import DEFAULT_CONFIG, OperatorConfig
 from .util import CTRL, UPSTREAM
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rule:
     id: str
     severity: str
@@ -245,7 +244,7 @@ def documented(rule: Rule) -> Rule:
     if rule.id in EXAMPLES:
         bad, good = (x.rstrip("\n") for x in EXAMPLES[rule.id])
     who = enforced_by(rule.id)
-    return dataclasses.replace(rule, bad=bad, good=good,
+    return replace(rule, bad=bad, good=good,
                                scope="create" if rule.id in ADMISSION_RULES else "controller",
                                description=(f"Enforced by: {who}." if who else
                                             "Advice: the operator accepts it, but it does not do what it seems."))

@@ -9,7 +9,6 @@ excess ones and create or update the rest. Upstream (ai-dynamo/grove @ fcc3b3bb)
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from ......core.model import Action, Obj
@@ -20,6 +19,7 @@ from .... import objects as O
 from ....spec import PCS
 from .... import register as R
 from .... import summary as SUM
+from ......core.records import record
 from ...common import Expected, R_PCS, by_names, create_action, delete_action, owned, replica_of, update_action
 from .serviceaccount_rbac import _role
 
@@ -84,7 +84,7 @@ def _live_replicas(pcs: PCS, world: World, i: int, g: Any) -> int:
     return r if isinstance(r, int) else g.replicas
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LivePcsgReplicas:
     """``World.derived`` description of ``live_pcsg_replicas``."""
 
