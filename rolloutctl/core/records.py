@@ -8,7 +8,8 @@ plan imported 31 of them, 50 ms of a 0.39 s run. ``@record`` takes the same decl
 compare=..., repr=...)``) and gives instances the same behaviour, but builds every method
 except ``__init__`` from the shared functions below. Only ``__init__``, whose parameters
 differ per class and which runs once per instance (some classes are built hundreds of
-thousands of times in a large plan), is compiled, in one small ``exec``.
+thousands of times in a large plan), is compiled, in one small ``exec``, when the class
+is first instantiated.
 
 What differs from ``dataclasses``: ``field`` is this module's (the same keywords:
 ``default``, ``default_factory``, ``compare``, ``repr``), ``dataclasses.fields``/``asdict``/
@@ -102,6 +103,19 @@ def _make_init(cls: type, specs: list[_Spec], frozen: bool) -> Callable[..., Non
     return init
 
 
+def _first_init(cls: type, specs: list[_Spec], frozen: bool) -> Callable[..., None]:
+    """The ``__init__`` a class starts with: its first call compiles the real one, puts it
+    on the class and runs it. Records only built on some paths (errors, other commands)
+    never pay for the compile."""
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        init = _make_init(cls, specs, frozen)
+        type.__setattr__(cls, "__init__", init)
+        init(self, *args, **kwargs)
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__
+
+
 def _methods(cls: type, specs: list[_Spec], frozen: bool, order: bool) -> dict[str, Any]:
     compared = [s.name for s in specs if s.compare]
     shown = [s.name for s in specs if s.repr]
@@ -172,7 +186,7 @@ def _process(cls: type, frozen: bool, order: bool) -> type:
             seen_default = True
         elif seen_default:
             raise TypeError(f"non-default argument {s.name!r} follows default argument")
-    cls.__init__ = _make_init(cls, specs, frozen)  # type: ignore[misc]
+    cls.__init__ = _first_init(cls, specs, frozen)  # type: ignore[misc]
     for name, fn in _methods(cls, specs, frozen, order).items():
         if name in cls.__dict__ and name not in ("__hash__",):
             continue  # the class's own method wins, as with dataclasses' repr/eq

@@ -144,3 +144,18 @@ def test_project_records_pickle_and_compare():
     s = Step(1, "t", (a,))
     assert pickle.loads(pickle.dumps(s)) == s
     assert sorted([ObjectRef("Pod", "b", "x"), ObjectRef("Pod", "a", "y")])[0].namespace == "a"
+
+
+def test_the_first_instance_behaves_like_every_later_one():
+    """__init__ is compiled on the first instantiation: a bad first call fails as a bad
+    later call does, and the class works afterwards."""
+    @record(frozen=True)
+    class Late:
+        a: int
+        b: int = 2
+
+    with pytest.raises(TypeError):
+        Late()
+    assert Late(1) == Late(a=1, b=2) and Late(1, 3).b == 3
+    with pytest.raises(TypeError):
+        Late()

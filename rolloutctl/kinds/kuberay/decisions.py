@@ -116,9 +116,23 @@ def is_cluster_spec_hash_equal(desired: Obj, cluster: Obj, partial: bool) -> boo
     return _hash_equal(goal, live, cluster, partial)
 
 
-def _hashing_forms(desired: Obj, cluster: Obj) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``rayClusterSpecForHashing`` of the goal and of the live cluster."""
-    return ray_cluster_spec_for_hashing(goal_cluster_spec(desired)), ray_cluster_spec_for_hashing(cluster.spec)
+def goal_hashing_form(desired: Obj) -> dict[str, Any]:
+    """``rayClusterSpecForHashing`` of a RayService's ``rayClusterConfig`` (what upstream
+    hashes for the goal)."""
+    return ray_cluster_spec_for_hashing(goal_cluster_spec(desired))
+
+
+def cluster_hashing_form(cluster: Obj) -> dict[str, Any]:
+    """The same form of a live RayCluster's spec: it stands for the hash upstream stored
+    on the cluster when it created it (the module docstring says why)."""
+    return ray_cluster_spec_for_hashing(cluster.spec)
+
+
+def _hashing_forms(desired: Obj, cluster: Obj) -> tuple[Mapping[str, Any], Mapping[str, Any]]:
+    """Both forms, derived once per object (``Obj.derived``: a plain function of the
+    object's content, as upstream computes the cluster's hash once, when it creates the
+    cluster). Read-only: callers copy what they change."""
+    return desired.derived(goal_hashing_form), cluster.derived(cluster_hashing_form)
 
 
 def _hash_equal(goal: Mapping[str, Any], live: Mapping[str, Any], cluster: Obj, partial: bool) -> bool:
