@@ -113,12 +113,35 @@ def reconcile_http_route(r: Reconciler, pending_ready: bool) -> Obj | None:
     return r.get(ROUTE, n)
 
 
+def gateway_ready(gw: Obj) -> bool:
+    """``utils.IsGatewayReady`` of a Gateway in the world. No Gateway API implementation
+    is modelled: a Gateway with no status conditions at all (one KubeRay created in the
+    plan, or a hand-written snapshot) counts as accepted and programmed; one whose status
+    has conditions is judged as upstream judges it."""
+    return not _m(gw.status).get("conditions") or ku.is_gateway_ready(gw.raw)
+
+
+def http_route_ready(gw: Obj, route: Obj) -> bool:
+    """``utils.IsHTTPRouteReady`` the same way: a route with no ``status.parents`` counts
+    as accepted with resolved references."""
+    return not _m(route.status).get("parents") or ku.is_http_route_ready(gw.raw, route.raw)
+
+
 def check_if_need_target_capacity_update(r: Reconciler) -> bool:
     """``checkIfNeedTargetCapacityUpdate``."""
     a, p = _m(r.st.get("activeServiceStatus")), _m(r.st.get("pendingServiceStatus"))
     if not a.get("rayClusterName") or not p.get("rayClusterName"):
         return False
-    if r.w.get(GW, r.ns, gateway_name(r.name)) is None or r.w.get(ROUTE, r.ns, route_name(r.name)) is None:
+    gw, route = r.w.get(GW, r.ns, gateway_name(r.name)), r.w.get(ROUTE, r.ns, route_name(r.name))
+    if gw is None or route is None:
+        return False
+    if not gateway_ready(gw):
+        r.why = r.why or (f"waits for Gateway {gw.name} to be Accepted and Programmed (IsGatewayReady; the "
+                          "Gateway API implementation sets them): traffic and target capacity do not move")
+        return False
+    if not http_route_ready(gw, route):
+        r.why = r.why or (f"waits for HTTPRoute {route.name} to be Accepted with ResolvedRefs by Gateway {gw.name} "
+                          "(IsHTTPRouteReady): traffic and target capacity do not move")
         return False
     if a.get("targetCapacity") is None or a.get("trafficRoutedPercent") is None:
         return True

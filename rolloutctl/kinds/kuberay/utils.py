@@ -3,7 +3,8 @@ for the objects the RayService controller owns, in our words.
 
 Upstream (ray-project/kuberay @ feeaf72f):
 ``ray-operator/controllers/ray/utils/util.go`` ``IsGatewayEqual``, ``IsHTTPRouteEqual``,
-``GetWeightsFromHTTPRoute``, ``ManagedByExternalController``;
+``IsGatewayReady``, ``IsHTTPRouteReady``, ``GetWeightsFromHTTPRoute``,
+``ManagedByExternalController``;
 ``ray-operator/controllers/ray/common/service.go`` ``GetServePort``;
 ``ray-operator/controllers/ray/utils/constant.go`` (port names and defaults).
 
@@ -116,6 +117,39 @@ def is_http_route_equal(existing: Mapping[str, Any] | None, desired: Mapping[str
                                                   _deref(y.get("weight"), 1), _deref(y.get("port"), 0)):
                 return False
     return True
+
+
+def _condition_true(conditions: Any, t: str) -> bool:
+    """``meta.IsStatusConditionTrue`` over a list of conditions."""
+    return any(_m(c).get("type") == t and _m(c).get("status") == "True" for c in _l(conditions))
+
+
+def is_gateway_ready(gateway: Mapping[str, Any] | None) -> bool:
+    """``utils.IsGatewayReady``: the Gateway's ``Accepted`` and ``Programmed`` conditions
+    are both True (``gateway``: the whole object)."""
+    if gateway is None:
+        return False
+    conditions = _m(gateway.get("status")).get("conditions")
+    return _condition_true(conditions, "Accepted") and _condition_true(conditions, "Programmed")
+
+
+def is_http_route_ready(gateway: Mapping[str, Any], route: Mapping[str, Any] | None) -> bool:
+    """``utils.IsHTTPRouteReady``: some ``status.parents`` entry for this Gateway (same
+    name; same namespace when the parent names one) has ``Accepted`` and ``ResolvedRefs``
+    True (both arguments: whole objects)."""
+    if route is None:
+        return False
+    md = _m(gateway.get("metadata"))
+    for parent in _l(_m(route.get("status")).get("parents")):
+        ref = _m(_m(parent).get("parentRef"))
+        if ref.get("name") != md.get("name"):
+            continue
+        if ref.get("namespace") is not None and ref.get("namespace") != md.get("namespace"):
+            continue
+        conditions = _m(parent).get("conditions")
+        if _condition_true(conditions, "Accepted") and _condition_true(conditions, "ResolvedRefs"):
+            return True
+    return False
 
 
 def _deref(v: Any, default: int) -> Any:
