@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ...core.model import Action, Obj
+from ...core.queue import Handler
 from ...core.world import World
 from ..kuberay.api import L_CRD, L_NAME, RC, RS
 from ..kuberay.api import display as kr_display
@@ -58,6 +59,24 @@ def pod_counts_text(c: Mapping[str, int]) -> str:
 def display_rc(name: str) -> str:
     """A RayCluster's name as KubeRay's actions show it."""
     return kr_display(name) or name
+
+
+def owned_by(kind: str) -> Handler:
+    """controller-runtime's ``handler.EnqueueRequestForOwner(..., owner, OnlyControllerOwner())``
+    (what ``Owns`` installs): an event on an object enqueues the ``kind`` object named by
+    its controller owner reference, before and after the event (same namespace)."""
+
+    def enqueue(old: Obj | None, new: Obj | None, world: World) -> list[str]:
+        out: list[str] = []
+        for o in (old, new):
+            if o is None:
+                continue
+            for ref in o.owner_references:
+                if ref.get("kind") == kind and ref.get("controller") is True and ref.get("name") not in out:
+                    out.append(str(ref.get("name")))
+        return out
+
+    return enqueue
 
 
 def children(world: World, rs: Obj) -> list[Obj]:

@@ -21,26 +21,55 @@ checked at ff69552e79ad21652c36caa97038382e55625cf7): ``raycluster_webhook.py`` 
 ``unsuspendAdmittedChildren``), ``elastic_job_ungater.py`` (between passes,
 ``pkg/controller/elasticjobs/elastic_job_ungater.go``). The pass's state is
 ``context.KueuePass``.
+
+What each controller watches is declared next to its rules, as upstream's
+``SetupWithManager`` declares it (``core.queue.Controller``), and listed here
+(``CONTROLLERS``, ``NOT_WATCHED``, ``JOB_CONTROLLERS``). A RayService plan has one key,
+so the pass still runs every controller every round; the declarations are what the
+tests hold the pass to (tests/kinds/kueue/test_watches.py). The webhooks are not
+controllers: they act inside the create request and watch nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import MappingProxyType
 
 from ...core.model import Action
 from ...core.world import World
-from . import raycluster_webhook
+from ..kuberay.api import RC, RS
+from . import elastic_job_ungater, raycluster_webhook, rayservice_controller, reconciler, scheduler
 from .context import LEGACY, NESTED, TOP, KueuePass, children
 from .rayservice_controller import unsuspend_admitted_children
 from .reconciler import finalize_workloads, reconcile_generic_job, suspend_children
 from .scheduler import schedule
 
+#: Kueue's controllers the model runs: the job reconciler for RayServices (top-level,
+#: nested; with the POC post-step) and for RayClusters (legacy jobs, nested child jobs,
+#: ``finalizeWorkloads``), the scheduler (fed by the core controllers' predicates), and,
+#: between passes, the elastic-job ungater
+CONTROLLERS = (rayservice_controller.CONTROLLER, reconciler.CONTROLLER, scheduler.SCHEDULER,
+               elastic_job_ungater.CONTROLLER)
+
+#: per controller name: the kinds it reads that none of its watches covers, and why
+NOT_WATCHED = MappingProxyType({
+    rayservice_controller.CONTROLLER.name: rayservice_controller.NOT_WATCHED,
+    reconciler.CONTROLLER.name: reconciler.NOT_WATCHED,
+    scheduler.SCHEDULER.name: scheduler.NOT_WATCHED,
+    elastic_job_ungater.CONTROLLER.name: elastic_job_ungater.NOT_WATCHED,
+})
+
+#: the job reconciler whose key a job of each kind is (``ReconcileGenericJob`` runs on it)
+JOB_CONTROLLERS = MappingProxyType({RS: rayservice_controller.CONTROLLER, RC: reconciler.CONTROLLER})
+
 
 def run_pass(mode: str, world: World, rs_key: tuple[str, str], created: Sequence[str] = ()) -> list[Action]:
     """Everything Kueue writes after one KubeRay pass, in order: the RayCluster webhook on
-    the clusters KubeRay just created (legacy), the job reconciler, the release of Workloads
-    whose job is gone, the suspension of child jobs (nested), the scheduler, the job
-    reconciler again (start or stop the job), and the POC post-step (top-level)."""
+    the clusters KubeRay just created (legacy), the job reconciler (``JOB_CONTROLLERS`` of
+    the job's kind), the release of Workloads whose job is gone and the suspension of
+    child jobs (nested; both the RayCluster job reconciler's), the scheduler, the job
+    reconciler again (start or stop the job), and the POC post-step (top-level; the
+    RayService job reconciler's)."""
     p = KueuePass(mode, world, rs_key, created)
     if p.rs is None:
         return []

@@ -3,13 +3,19 @@
 
 Upstream: kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7, ``pkg/controller/elasticjobs/elastic_job_ungater.go``
 (``ElasticJobUngater``). Modelled per RayCluster: a cluster's Pods are released together.
+What the ungater watches (``SetupWithManager``) is ``CONTROLLER``, as data: its key is
+the chain's active slice (a Workload).
 """
 
 from __future__ import annotations
 
+from types import MappingProxyType
+from typing import Mapping
+
 from ...core.model import Obj
+from ...core.queue import Controller, Watch
 from ...core.world import World
-from ..kuberay.api import RS
+from ..kuberay.api import L_CRD, L_NAME, RC, RS
 from .constants import ELASTIC_GATE, WL
 from .context import LEGACY, MEM_UNGATED, as_list, as_map, children
 from .evict import evicted
@@ -32,10 +38,9 @@ def ungate(mode: str, world: World, rs: Obj) -> World:
     if mode == LEGACY or not is_elastic(rs):
         return world.with_memory(**{MEM_UNGATED: tuple(sorted(released))}) if \
             tuple(sorted(released)) != tuple(world.memory.get(MEM_UNGATED, ())) else world
-    ws = sorted((w for w in world.of_kind(WL) if w.namespace == rs.namespace and owner_of(w) == (RS, rs.name)
-                 and not w.terminating and not finished(w) and not evicted(w) and admitted(w)), key=created_at)
-    if ws:
-        granted = counts(wl_pod_sets(ws[-1]))
+    active = active_slice(world, rs.namespace, (RS, rs.name))
+    if active is not None:
+        granted = counts(wl_pod_sets(active))
         used: dict[str, int] = {}
         for c in kids:
             if c.name in released:
@@ -53,6 +58,62 @@ def ungate(mode: str, world: World, rs: Obj) -> World:
     if new == tuple(world.memory.get(MEM_UNGATED, ())):
         return world
     return world.with_memory(**{MEM_UNGATED: new})
+
+
+def active_slice(world: World, ns: str, owner: tuple[str, str]) -> Obj | None:
+    """``latestActiveSliceForOwner`` (with ``workloadslicing.FindLatestActiveWorkload``): the
+    job's newest Workload that is not being deleted, not finished, not evicted and is
+    admitted; None when there is none."""
+    ws = sorted((w for w in world.of_kind(WL) if w.namespace == ns and owner_of(w) == owner
+                 and not w.terminating and not finished(w) and not evicted(w) and admitted(w)), key=created_at)
+    return ws[-1] if ws else None
+
+
+def should_ungate(w: Obj) -> bool:
+    """``shouldUngate``: an elastic Workload (``IsElasticWorkload``) that is not finished and
+    is admitted."""
+    return is_elastic(w) and not finished(w) and admitted(w)
+
+
+def slice_event(old: Obj | None, new: Obj | None, world: World) -> list[str]:
+    """The Workload watch: the ungater's predicates (``Create``/``Update``: ``shouldUngate``
+    of the new object; ``Delete``: false), then ``sliceKeyHandler``: the chain's active
+    slice, found from the event's Workload by its controller owner (``activeSlice``)."""
+    if new is None or not should_ungate(new):
+        return []
+    owner = owner_of(new)
+    active = active_slice(world, new.namespace, owner) if owner is not None else None
+    return [active.name] if active is not None else []
+
+
+def pod_event(old: Obj | None, new: Obj | None, world: World) -> list[str]:
+    """The Pod watch (``elasticPodHandler.queueReconcileForPod``): a Pod's event enqueues the
+    active slice of the job that owns its slice chain (``ownerForPod``). The model keeps a
+    RayCluster's Pods in the RayCluster, so their events are the RayCluster's; the job is
+    the RayService named by KubeRay's association labels."""
+    out: list[str] = []
+    for o in (old, new):
+        if o is None or o.labels.get(L_CRD) != "RayService" or not o.labels.get(L_NAME):
+            continue
+        active = active_slice(world, o.namespace, (RS, str(o.labels.get(L_NAME))))
+        if active is not None and active.name not in out:
+            out.append(active.name)
+    return out
+
+
+_SETUP = "pkg/controller/elasticjobs/elastic_job_ungater.go#SetupWithManager"
+
+#: ``SetupWithManager``: what the elastic-job ungater watches. Its Workload watch keys by
+#: the active slice; the Pod watch is, in the model, the RayCluster holding the Pods.
+CONTROLLER = Controller("kueue/elastic_job_ungater", WL, (
+    Watch(WL, slice_event, f"{_SETUP}: WatchesRawSource(Kind(Workload, sliceKeyHandler, r)), r's predicates "
+          "Create/Update (shouldUngate), Delete/Generic false"),
+    Watch(RC, pod_event, f"{_SETUP}: Watches(&corev1.Pod{{}}, &podHandler) (the model's Pods live in their "
+          "RayCluster)"),
+), _SETUP)
+
+#: kinds the ungater reads that no watch of it covers
+NOT_WATCHED: Mapping[str, str] = MappingProxyType({})
 
 
 def gate_reason(mode: str, rc: Obj, world: World) -> str | None:

@@ -6,20 +6,24 @@ Upstream: kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7, ``pkg/
 (``IsSuspended``, ``Suspend``, ``IsActive``, ``PodSets``) and, for the legacy model,
 ``pkg/controller/jobs/raycluster/raycluster_controller.go``; top-level model: Kueue's
 PR #11264 at 1828096a (``unsuspendAdmittedChildren``, ``PodSets`` summed over the child
-RayClusters). The children are found by KubeRay's association labels.
+RayClusters). The children are found by KubeRay's association labels. What the
+RayService job reconciler watches (``rayServiceReconciler.SetupWithManager`` and
+``setup``) is ``CONTROLLER``, as data.
 """
 
 from __future__ import annotations
 
 import copy
+from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from ...core.model import Obj
+from ...core.queue import Controller, Watch, own_name
 from ...core.world import World
-from ..kuberay.api import RC
+from ..kuberay.api import RC, RS
 from ..kuberay.conditions import is_true as kr_is_true
-from .constants import QUEUE_LABEL
-from .context import RSC, TOP, KueuePass, as_map, children, pod_counts_text, rule
+from .constants import QUEUE_LABEL, RF, WL, WPC
+from .context import RSC, TOP, KueuePass, as_map, children, owned_by, pod_counts_text, rule
 from .finish import finished
 from .podset import PodSet, counts
 from .raycluster_common import build_pod_sets
@@ -128,3 +132,30 @@ def unsuspend_admitted_children(p: KueuePass) -> None:
         p.act("update", RC, c.name, f"Workload {display(newest.name)} is admitted and covers every child "
               f"({pod_counts_text(have)} >= {pod_counts_text(need)}): unsuspend the RayCluster", rule(RSC, "unsuspendAdmittedChildren", True),
               payload=raw, fields={"spec.suspend": False}, role=role)
+
+
+# --------------------------------------------------------------------------- watches
+
+_SETUP = "pkg/controller/jobs/rayservice/rayservice_controller.go#rayServiceReconciler.SetupWithManager"
+
+#: ``rayServiceReconciler.SetupWithManager`` (and ``setup``): what Kueue's RayService job
+#: reconciler watches, the same at ff69552e and in PR #11264 @1828096a, whose
+#: ``Reconcile`` adds ``unsuspendAdmittedChildren`` (same controller, same watches).
+#: ``For`` has no predicate: every event on the RayService, status-only updates included
+#: (KubeRay's status writes), enqueues it. The job reconciler of
+#: ``jobframework/reconciler.go`` (``ReconcileGenericJob``) runs on these keys.
+CONTROLLER = Controller("kueue/rayservice", RS, (
+    Watch(RS, own_name, f"{_SETUP}: For(newJob().Object()), no predicates"),
+    Watch(WL, owned_by(RS), f"{_SETUP}: Owns(&kueue.Workload{{}}) (EnqueueRequestForOwner, OnlyControllerOwner)"),
+    Watch(RC, owned_by(RS), "pkg/controller/jobs/rayservice/rayservice_controller.go#setup (from SetupWithManager): "
+          "Watches(&rayv1.RayCluster{}, EnqueueRequestForOwner(..., &rayv1.RayService{}, OnlyControllerOwner()))"),
+), _SETUP)
+
+#: kinds the RayService job reconciler reads that no watch of it covers, and why
+NOT_WATCHED = MappingProxyType({
+    WPC: "read when a Workload is constructed (reconciler.go ExtractPriority -> "
+         "GetPriorityFromWorkloadPriorityClass, a client Get); not watched: a changed class does not enqueue the job",
+    RF: "read when the job starts (reconciler.go startJob -> getPodSetsInfoFromStatus -> podset.FromAssignment, a "
+        "client Get of each assigned flavor for its node labels and tolerations) and, in the model, when it stops "
+        "(to remove what startJob injected; upstream restores from the Workload's pod sets); not watched",
+})

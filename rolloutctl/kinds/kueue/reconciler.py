@@ -7,20 +7,24 @@ Upstream: kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7, ``pkg/
 (``ReconcileGenericJob``, ``ensureOneWorkload``, ``updateWorkloadToMatchJob``,
 ``EquivalentToWorkload``, ``handleJobWithNoWorkload``, ``prepareWorkloadSlice``,
 ``startJob``, ``stopJob``, ``finalizeWorkloads``, ``shouldSuspendChildJob``,
-``ExtractPriority``).
+``ExtractPriority``). What the generic reconciler watches as the RayCluster integration
+uses it (``genericReconciler.SetupWithManager``) is ``CONTROLLER``, as data; the
+RayService integration's own watches are ``rayservice_controller.CONTROLLER``.
 """
 
 from __future__ import annotations
 
 import copy
+from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from ...core.model import Obj
+from ...core.queue import Controller, Watch, own_name
 from ..kuberay.api import RC, RS
 from .constants import (ELASTIC_ANN, JOB_UID_LABEL, KUEUE_API, PRIORITY_LABEL, QUEUE_LABEL, REPLACEMENT_ANN,
-                        SLICE_NAME_ANN, WL, WPC)
-from .context import (REC, RSC, TOP, KueuePass, as_list, as_map, children, display_rc, pod_counts_text,
-                      rule)
+                        RF, SLICE_NAME_ANN, WL, WPC)
+from .context import (REC, RSC, TOP, KueuePass, as_list, as_map, children, display_rc, owned_by,
+                      pod_counts_text, rule)
 from .evict import evicted
 from .finish import finished
 from .podset import PodSet, counts, injected_pod_set_info, merge_into_template, quantities, requests_of
@@ -305,3 +309,32 @@ def suspend_children(p: KueuePass) -> None:
         p.act("update", RC, c.name, f"child job of a Kueue-managed RayService: {why}; Kueue suspends the "
               "RayCluster (its Pods are deleted) and never unsuspends it", rule(REC, "shouldSuspendChildJob"),
               payload=raw, fields={"spec.suspend": True})
+
+
+# --------------------------------------------------------------------------- watches
+
+_GENERIC = "pkg/controller/jobframework/reconciler.go#genericReconciler.SetupWithManager"
+
+#: ``genericReconciler.SetupWithManager`` as the RayCluster integration builds it
+#: (``pkg/controller/jobs/raycluster/raycluster_controller.go``: ``NewReconciler =
+#: NewGenericReconcilerFactory(NewJob)``, no extra setup): ``For(RayCluster)`` without
+#: predicates and ``Owns(Workload)``. Its keys are the RayClusters: each one a job of its
+#: own (legacy), or a child job of a Kueue-managed RayService (nested:
+#: ``shouldSuspendChildJob``). ``finalizeWorkloads`` runs on the key of a RayCluster that
+#: is being deleted or gone (its delete event; its Workloads name it as owner).
+CONTROLLER = Controller("kueue/raycluster", RC, (
+    Watch(RC, own_name, f"{_GENERIC}: For(newJob().Object()), no predicates"),
+    Watch(WL, owned_by(RC), f"{_GENERIC}: Owns(&kueue.Workload{{}}) (EnqueueRequestForOwner, OnlyControllerOwner)"),
+), _GENERIC)
+
+#: kinds the RayCluster job reconciler reads that no watch of it covers, and why
+NOT_WATCHED = MappingProxyType({
+    RS: "a child RayCluster's ancestor job (ReconcileGenericJob -> FindAncestorJobManagedByKueue, then "
+        "shouldSuspendChildJob reads the ancestor's latest unfinished Workload): read through the controller owner "
+        "chain with client Gets, not watched; a change of the RayService or its Workload reaches the child on its "
+        "next event",
+    WPC: "read when a Workload is constructed (ExtractPriority -> GetPriorityFromWorkloadPriorityClass, a client Get); "
+         "not watched",
+    RF: "read when the job starts (startJob -> getPodSetsInfoFromStatus -> podset.FromAssignment, a client Get) and, "
+        "in the model, when it stops (to remove what startJob injected); not watched",
+})

@@ -4,16 +4,24 @@ nominal quota, preemption when the ClusterQueue allows it, admission.
 Upstream: kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7, ``pkg/scheduler/scheduler.go`` (``schedule``, ``admit``,
 ``replaceWorkloadSlice``, ``requeueAndUpdate``); flavor assignment in ``workload.py``
 (``pkg/scheduler/flavorassigner/flavorassigner.go``), preemption in ``preemption.py``.
+
+The scheduler is not a controller-runtime controller: it takes the heads of the queue
+manager's queues (``pkg/cache/queue/manager.go``), which the core controllers' event
+predicates fill. ``SCHEDULER`` declares that as data, the way a controller declares its
+watches: a Workload key enters the queues on those events (``is_pending``).
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from types import MappingProxyType
 
 from ...core.model import Obj
+from ...core.queue import Controller, Watch
+from ...core.world import World
 from .clusterqueue import quota_of, usage
-from .constants import ELASTIC_ANN, REPLACEMENT_ANN, WL
+from .constants import CQ, ELASTIC_ANN, LQ, REPLACEMENT_ANN, RF, WL
 from .context import SCH, KueuePass, as_list, as_map, rule
 from .evict import evicted
 from .finish import finished
@@ -31,8 +39,7 @@ def schedule(p: KueuePass) -> None:
     assignment against nominal quota (an elastic replacement only needs the delta and
     keeps the old slice's flavors); preemption within the ClusterQueue when its policy
     allows; admission (no admission checks: QuotaReserved and Admitted together)."""
-    pend = [w for w in p.w.of_kind(WL) if not w.terminating and not finished(w) and not quota_reserved(w)
-            and w.spec.get("active") is not False and not evicted(w)]
+    pend = [w for w in p.w.of_kind(WL) if is_pending(w)]
     pend.sort(key=lambda w: (-priority_of(w), created_at(w)))
     for w0 in pend:
         w = p.w.get(WL, w0.namespace, w0.name)
@@ -71,6 +78,14 @@ def schedule(p: KueuePass) -> None:
                                    "waiting for the preempted workloads to release their quota")
                 continue
         requeue_and_update(p, w, a.reason, a.message)
+
+
+def is_pending(w: Obj) -> bool:
+    """A Workload the queue manager holds for the scheduler: not being deleted, not
+    finished, active, without quota and not evicted (``workload.IsAdmissible`` with the
+    ``WorkloadReconciler`` predicates' status switch)."""
+    return (not w.terminating and not finished(w) and not quota_reserved(w) and w.spec.get("active") is not False
+            and not evicted(w))
 
 
 def requeue_and_update(p: KueuePass, w: Obj, reason: str, message: str) -> None:
@@ -120,3 +135,73 @@ def admit(p: KueuePass, w: Obj, cq: str, flavors: Mapping[str, Mapping[str, str]
               "part of the new slice's", rule(SCH, "replaceWorkloadSlice"), payload=oraw,
               fields={"conditions": {"Finished": "True/WorkloadSliceReplaced"}},
               role=f"slice-{slice_number(old.name)}")
+
+
+# --------------------------------------------------------------------------- what feeds the queues
+
+
+def _pending_where(world: World, keep) -> list[str]:
+    out = []
+    for w in world.of_kind(WL):
+        if is_pending(w):
+            lq, cq = find_queue(world, w.namespace, str(w.spec.get("queueName") or ""))
+            if keep(w, lq, cq):
+                out.append(w.name)
+    return out
+
+
+def workload_event(old: Obj | None, new: Obj | None, world: World) -> list[str]:
+    """``WorkloadReconciler.Create``/``Update``/``Delete`` (workload_controller.go): a
+    pending admissible Workload is added to (or updated in) its queue
+    (``queues.AddOrUpdateWorkload``); one that stops holding quota (deleted, finished,
+    evicted and requeued) requeues the pending Workloads of its ClusterQueue
+    (``QueueAssociatedInadmissibleWorkloadsAfter``); one that gets quota leaves the queue."""
+    out = [new.name] if new is not None and is_pending(new) else []
+    if old is not None and quota_reserved(old) and not finished(old) and (
+            new is None or new.terminating or finished(new) or not quota_reserved(new)):
+        cq_name = as_map(old.status.get("admission")).get("clusterQueue")
+        out += [n for n in _pending_where(world, lambda w, lq, cq: cq is not None and cq.name == cq_name)
+                if n not in out]
+    return out
+
+
+def cluster_queue_event(old: Obj | None, new: Obj | None, world: World) -> list[str]:
+    """``ClusterQueueReconciler.Create``/``Update``/``Delete`` (clusterqueue_controller.go):
+    the cache and the queue manager take the new quota (``AddClusterQueue``,
+    ``UpdateClusterQueue``) and the queue's pending Workloads are retried."""
+    names = {o.name for o in (old, new) if o is not None}
+    return _pending_where(world, lambda w, lq, cq: lq is not None and str(lq.spec.get("clusterQueue") or "") in names)
+
+
+def local_queue_event(old: Obj | None, new: Obj | None, world: World) -> list[str]:
+    """``LocalQueueReconciler.Create``/``Update``/``Delete`` (localqueue_controller.go):
+    ``queues.AddLocalQueue``/``UpdateLocalQueue`` put the LocalQueue's pending Workloads
+    in its ClusterQueue's queue."""
+    keys = {(o.namespace, o.name) for o in (old, new) if o is not None}
+    return _pending_where(world, lambda w, lq, cq: (w.namespace, str(w.spec.get("queueName") or "")) in keys)
+
+
+def resource_flavor_event(old: Obj | None, new: Obj | None, world: World) -> list[str]:
+    """``ResourceFlavorReconciler.Create``/``Update``/``Delete`` (resourceflavor_controller.go):
+    the cache returns the ClusterQueues using the flavor and their inadmissible Workloads
+    are retried (``NotifyRetryInadmissible``)."""
+    names = {o.name for o in (old, new) if o is not None}
+    return _pending_where(world, lambda w, lq, cq: cq is not None and any(
+        f in names for _, flavors in quota_of(cq).groups for f in flavors))
+
+
+_CORE = "pkg/controller/core/"
+
+#: What puts a Workload key in front of the scheduler (``Scheduler.schedule`` takes
+#: ``queues.Heads``): the core controllers' event predicates on Workloads, ClusterQueues,
+#: LocalQueues and ResourceFlavors, which update the queue manager and its cache.
+SCHEDULER = Controller("kueue/scheduler", WL, (
+    Watch(WL, workload_event, f"{_CORE}workload_controller.go#WorkloadReconciler.Create/Update/Delete "
+          "(WorkloadReconciler.SetupWithManager: WatchesRawSource(Kind(Workload, ..., r)), r as the predicate)"),
+    Watch(CQ, cluster_queue_event, f"{_CORE}clusterqueue_controller.go#ClusterQueueReconciler.Create/Update/Delete"),
+    Watch(LQ, local_queue_event, f"{_CORE}localqueue_controller.go#LocalQueueReconciler.Create/Update/Delete"),
+    Watch(RF, resource_flavor_event, f"{_CORE}resourceflavor_controller.go#ResourceFlavorReconciler.Create/Update/Delete"),
+), "pkg/scheduler/scheduler.go#Scheduler.schedule (queues.Heads, pkg/cache/queue/manager.go)")
+
+#: kinds the scheduler reads that nothing feeding its queues covers
+NOT_WATCHED: Mapping[str, str] = MappingProxyType({})
