@@ -20,7 +20,7 @@ def to_json(doc: Any) -> str:
     ``json.dumps`` itself, so errors and formats stay the standard library's.
     ``tests/render/test_json_encoder.py`` compares the two."""
     with collector_paused():
-        return _value(doc, "\n") + "\n"
+        return _Writer().value(doc, "\n") + "\n"
 
 
 @contextmanager
@@ -78,40 +78,56 @@ def _key(k: Any) -> str:
     raise TypeError(f"keys must be str, int, float, bool or None, not {k.__class__.__name__}")
 
 
-def _value(o: Any, nl: str) -> str:
-    """``o`` written at the indentation ``nl`` (a newline and the current indent)."""
-    scalar = _SCALARS.get(type(o))
-    if scalar is not None:
-        return scalar(o)
-    if isinstance(o, dict):
-        if not o:
-            return "{}"
-        inner = nl + "  "
-        parts = []
-        for k, v in o.items():
-            s = _SCALARS.get(type(v))
-            parts.append((encode_basestring(k) if type(k) is str else _key(k)) + ": " +
-                         (s(v) if s is not None else _value(v, inner)))
-        return "{" + inner + ("," + inner).join(parts) + nl + "}"
-    if isinstance(o, (list, tuple)):
-        if not o:
-            return "[]"
-        inner = nl + "  "
-        parts = []
-        for v in o:
-            s = _SCALARS.get(type(v))
-            parts.append(s(v) if s is not None else _value(v, inner))
-        return "[" + inner + ("," + inner).join(parts) + nl + "]"
-    if isinstance(o, str):
-        return encode_basestring(o)
-    if isinstance(o, bool):
-        return _true(o)
-    if isinstance(o, int):
-        return int.__repr__(o)
-    if isinstance(o, float):
-        return _float(o)
-    # anything else as the standard library writes it (or fails on it), re-indented
-    return json.dumps(o, indent=2, ensure_ascii=False).replace("\n", nl)
+class _Writer:
+    """One document's writing: the key prefixes of each key sequence at each indent
+    (the actions of a plan share a handful of them), computed once per document."""
+
+    def __init__(self) -> None:
+        self._prefixes: dict[tuple, list[str]] = {}
+
+    def value(self, o: Any, nl: str) -> str:
+        """``o`` written at the indentation ``nl`` (a newline and the current indent)."""
+        scalar = _SCALARS.get(type(o))
+        if scalar is not None:
+            return scalar(o)
+        if isinstance(o, dict):
+            if not o:
+                return "{}"
+            inner = nl + "  "
+            keys = tuple(o)
+            pre = self._prefixes.get((keys, nl))
+            if pre is None:
+                pre = self._prefixes[(keys, nl)] = [("{" if i == 0 else ",") + inner + _key(k) + ": "
+                                                    for i, k in enumerate(keys)]
+            parts = []
+            put = parts.append
+            get = _SCALARS.get
+            for p, v in zip(pre, o.values()):
+                put(p)
+                s = get(type(v))
+                put(s(v) if s is not None else self.value(v, inner))
+            put(nl + "}")
+            return "".join(parts)
+        if isinstance(o, (list, tuple)):
+            if not o:
+                return "[]"
+            inner = nl + "  "
+            get = _SCALARS.get
+            items = []
+            for v in o:
+                s = get(type(v))
+                items.append(s(v) if s is not None else self.value(v, inner))
+            return "[" + inner + ("," + inner).join(items) + nl + "]"
+        if isinstance(o, str):
+            return encode_basestring(o)
+        if isinstance(o, bool):
+            return _true(o)
+        if isinstance(o, int):
+            return int.__repr__(o)
+        if isinstance(o, float):
+            return _float(o)
+        # anything else as the standard library writes it (or fails on it), re-indented
+        return json.dumps(o, indent=2, ensure_ascii=False).replace("\n", nl)
 
 
 def to_yaml(doc: Any) -> str:

@@ -69,3 +69,11 @@ def test_a_plan_renders_as_its_document() -> None:
                 (Step(1, "create 3 Pods", acts, ("wait",), {"pods": 3, "requests": {"cpu": "3"}}),),
                 {"steps": 1, "peak": {}})
     assert render_plans([plan], "json", False) == _reference(plan.to_dict())
+
+
+def test_dicts_of_one_shape_at_several_depths_keep_their_own_values() -> None:
+    # the writer keeps the key prefixes of a key sequence per indent: every dict of that
+    # shape still writes its own values, at its own depth
+    doc = {"a": 1, "b": [{"a": 2, "b": None}, {"a": 3, "b": {"a": 4, "b": "x"}}], "c": {"b": 5, "a": 6}}
+    assert to_json(doc) == _reference(doc)
+    assert to_json([doc, doc]) == _reference([doc, doc])
