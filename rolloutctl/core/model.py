@@ -79,10 +79,11 @@ class Obj:
     and list indices) to the line it starts on, when the loader knew it.
     """
 
-    # ``kind``, ``name``, ``namespace`` and ``labels`` are read millions of times in a
-    # large plan: plain attributes, set once (the raw mapping never changes)
-    __slots__ = ("raw", "file", "line", "lines", "cols", "_ref", "_md", "labels", "_spec", "_status", "_memo", "name",
-                 "namespace", "kind", "written")
+    # ``kind``, ``name``, ``namespace``, ``labels``, ``spec``, ``status`` and
+    # ``terminating`` are read millions of times in a large plan: plain attributes, set
+    # once (the raw mapping never changes)
+    __slots__ = ("raw", "file", "line", "lines", "cols", "_ref", "_md", "labels", "spec", "status", "_memo", "name",
+                 "namespace", "kind", "terminating", "written")
 
     def __init__(
         self,
@@ -99,16 +100,20 @@ class Obj:
         #: the column (1-based) where the field at a path starts, when the loader knew it
         self.cols = cols or {}
         self._ref: ObjectRef | None = None
-        md = raw.get("metadata") if isinstance(raw, dict) else None
+        get = raw.get if isinstance(raw, dict) else getattr(raw, "get", _no_get)
+        md = get("metadata") if isinstance(raw, dict) else None
         self._md: Mapping[str, Any] = md if isinstance(md, dict) else _EMPTY
         v = self._md.get("labels")
         self.labels: Mapping[str, str] = v if isinstance(v, dict) else _EMPTY
-        self._spec: Mapping[str, Any] | None = None
-        self._status: Mapping[str, Any] | None = None
+        v = get("spec")
+        self.spec: Mapping[str, Any] = v if isinstance(v, dict) else _EMPTY
+        v = get("status")
+        self.status: Mapping[str, Any] = v if isinstance(v, dict) else _EMPTY
         self._memo: dict[str, Any] | None = None
-        self.kind: str = str((raw.get("kind") if isinstance(raw, dict) else getattr(raw, "get", _no_get)("kind")) or "")
+        self.kind: str = str(get("kind") or "")
         self.name: str = str(self._md.get("name") or "")
         self.namespace: str = str(self._md.get("namespace") or "default")
+        self.terminating: bool = bool(self._md.get("deletionTimestamp"))
         #: the object as the user wrote it, when this one is its admitted form (``admit/``);
         #: rules that must tell a user-set value from a default read it
         self.written: Obj | None = None
@@ -157,27 +162,9 @@ class Obj:
         return v if isinstance(v, dict) else {}
 
     @property
-    def spec(self) -> Mapping[str, Any]:
-        if self._spec is None:
-            v = self.raw.get("spec")
-            self._spec = v if isinstance(v, dict) else _EMPTY
-        return self._spec
-
-    @property
-    def status(self) -> Mapping[str, Any]:
-        if self._status is None:
-            v = self.raw.get("status")
-            self._status = v if isinstance(v, dict) else _EMPTY
-        return self._status
-
-    @property
     def owner_references(self) -> list[Mapping[str, Any]]:
         v = self.metadata.get("ownerReferences")
         return [o for o in v if isinstance(o, dict)] if isinstance(v, list) else []
-
-    @property
-    def terminating(self) -> bool:
-        return bool(self._md.get("deletionTimestamp"))
 
     def get(self, *path: Any, default: Any = None) -> Any:
         """Walk ``path`` (keys and list indices) through the raw object."""

@@ -69,6 +69,10 @@ def _condition(obj: Obj, ctype: str) -> str | None:
     return None
 
 
+def _is_mapping(v: Any) -> bool:
+    return isinstance(v, dict) or isinstance(v, Mapping)  # a dict without the ABC's slower check
+
+
 def with_pod_state(pod: Obj, *, gated: bool | None = None, scheduled: bool | None = None,
                    ready: bool | None = None) -> Obj:
     """A copy of ``pod`` with its gate, scheduling and readiness changed, written in
@@ -78,8 +82,8 @@ def with_pod_state(pod: Obj, *, gated: bool | None = None, scheduled: bool | Non
     status = dict(raw.get("status") or {})
     if gated is False:
         spec["schedulingGates"] = [g for g in spec.get("schedulingGates") or []
-                                   if not (isinstance(g, Mapping) and g.get("name") == N.GATE_PODGANG_PENDING)]
-    conds = {c.get("type"): c for c in status.get("conditions") or [] if isinstance(c, Mapping)}
+                                   if not (_is_mapping(g) and g.get("name") == N.GATE_PODGANG_PENDING)]
+    conds = {c.get("type"): c for c in status.get("conditions") or [] if _is_mapping(c)}
     if scheduled:
         spec.setdefault("nodeName", "node")
         conds["PodScheduled"] = {"type": "PodScheduled", "status": "True"}
