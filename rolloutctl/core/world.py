@@ -181,12 +181,34 @@ class World:
                         lst.insert(i, new)
             break
         if keys is None or lst is None:
-            found = {k: o for k, o in self._items() if k[0] == kind}
-            keys = sorted(found)
-            lst = [found[k] for k in keys]
+            self._fresh_kinds(kind)
+            got = self._kinds.get(kind)
+            if got is not None:
+                return got
+            lst, keys = [], []
         self._kinds[kind] = lst
         self._keys[kind] = keys
         return lst
+
+    def _fresh_kinds(self, kind: str) -> None:
+        """The ``of_kind`` list of ``kind`` and of every other kind no ancestor world can
+        patch, in one pass over the objects (a world that has to build one kind's list
+        from scratch is asked for the others too)."""
+        patchable = {k for kinds, _kk, _idx, _ik, _ch in self._layers for k in kinds}
+        patchable.discard(kind)
+        by_kind: dict[str, dict[Key, Obj]] = {}
+        for k, o in self._items():
+            kk = k[0]
+            if kk in patchable or kk in self._kinds:
+                continue
+            found = by_kind.get(kk)
+            if found is None:
+                found = by_kind[kk] = {}
+            found[k] = o
+        for kk, found in by_kind.items():
+            keys = sorted(found)
+            self._kinds[kk] = [found[k] for k in keys]
+            self._keys[kk] = keys
 
     def index(self, kind: str, label: str) -> Mapping[str, list[Obj]]:
         """Objects of ``kind`` grouped by the value of ``label``, each group in key
@@ -240,12 +262,16 @@ class World:
             break
         if idx is None or ikeys is None:
             idx, ikeys = {}, {}
-            for o in self.of_kind(kind):
+            objs = self.of_kind(kind)
+            for k, o in zip(self._keys[kind], objs):
                 v = o.labels.get(label)
                 if v is not None:
-                    idx.setdefault(v, []).append(o)
-            for v, group in idx.items():
-                ikeys[v] = [key_of(o) for o in group]
+                    group = idx.get(v)
+                    if group is None:
+                        idx[v], ikeys[v] = [o], [k]
+                    else:
+                        group.append(o)
+                        ikeys[v].append(k)
         self._index[ik] = idx
         self._ikeys[ik] = ikeys
         return idx
