@@ -326,7 +326,7 @@ def _warm(pcs: PCS, policy: Any, world: World) -> None:
 _VIEWS = (("Pod", N.L_PCLQ), ("Pod", N.L_PODGANG), ("PodClique", N.L_PART_OF),
           ("PodClique", N.L_PCSG), ("PodCliqueScalingGroup", N.L_PART_OF), ("PodGang", N.L_PART_OF),
           ("PodClique", N.L_PCS_REPLICA), ("PodCliqueScalingGroup", N.L_PCS_REPLICA), ("Service", N.L_PART_OF),
-          ("HorizontalPodAutoscaler", N.L_PART_OF), ("Pod", N.L_PCSG), ("PodClique", N.L_PCSG_REPLICA))
+          ("HorizontalPodAutoscaler", N.L_PART_OF), ("PodClique", N.L_PCSG_REPLICA))
 
 
 def expected_pclqs(pcs: PCS, world: World) -> list[str]:

@@ -38,6 +38,7 @@ class ReplicaRecreatePolicy(S.ViewPolicy):
 
     def warm(self, pcs: PCS, world: World) -> None:
         world.derived(S.ReplicaRows(pcs, replica_unit))
+        world.index("Pod", N.L_PCSG)  # the surge count's patch reads it (stuck.SurgePodCount)
 
     def units(self, pcs: PCS, view: S.View) -> list[Unit]:
         """Every PodCliqueSet replica that has children and none of them terminating."""

@@ -49,6 +49,7 @@ class RollingUpdatePolicy(S.ViewPolicy):
 
     def warm(self, pcs: PCS, world: World) -> None:
         world.derived(ReplicasDone(pcs))
+        world.index("Pod", N.L_PCSG)  # the surge count's patch reads it (stuck.SurgePodCount)
 
     def pcs_pass(self, pcs: PCS, world: World, status: Mapping[str, Any], gang: Any = None) -> list[Action]:
         """Select PodCliqueSet replicas one at a time once the model has started the
