@@ -380,9 +380,9 @@ class World:
     def _store_with(self, changes: dict[Key, tuple[Obj | None, Obj | None]]) -> tuple[dict, dict, int, dict]:
         """The (base, delta, count, count by kind) of this world with ``changes`` made."""
         base, delta, n, nk = self._base, dict(self._delta), self._n, dict(self._nk)
-        for k, (_old, new) in changes.items():
-            had = self._lookup(k) is not None
-            d = (new is not None) - had
+        for k, (old, new) in changes.items():
+            # ``old``: this world's object (``apply`` and ``replace`` looked it up)
+            d = (new is not None) - (old is not None)
             if d:
                 n += d
                 nk[k[0]] = nk.get(k[0], 0) + d
