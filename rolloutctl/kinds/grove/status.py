@@ -196,17 +196,18 @@ def pcsg_status(pcs: PCS, pcsg: Obj, members: list[Obj], generation_hash: str | 
         conds = [c for c in conds if c.get("type") != "GangTerminationInProgress"]
     st["conditions"] = conds
     # mutateCurrentPodCliqueSetGenerationHash
-    pending = any(m.labels.get(N.L_TEMPLATE_HASH) != U.expected_pod_template_hash(pcs, m) for m in members)
+    want = [U.expected_pod_template_hash(pcs, m) for m in members]
+    pending = any(m.labels.get(N.L_TEMPLATE_HASH) != h for m, h in zip(members, want))
     if generation_hash and not pending and not U.is_update_in_progress(pcsg):
         expected = {pcs.member_pclq_fqn(U.pcs_replica_of(pcsg), g, j, cn)
                     for g in pcs.groups if pcs.pcsg_fqn(U.pcs_replica_of(pcsg), g) == pcsg.name
                     for j in range(reps) for cn in g.clique_names}
-        by_name = {m.name: m for m in members}
+        by_name = {m.name: (m, h) for m, h in zip(members, want)}
         converged = bool(expected) and all(
-            (m := by_name.get(n)) is not None and not m.terminating
-            and m.labels.get(N.L_TEMPLATE_HASH) == U.expected_pod_template_hash(pcs, m)
-            and m.status.get("currentPodTemplateHash") == U.expected_pod_template_hash(pcs, m)
-            and m.status.get("currentPodCliqueSetGenerationHash") == generation_hash
+            (mh := by_name.get(n)) is not None and not mh[0].terminating
+            and mh[0].labels.get(N.L_TEMPLATE_HASH) == mh[1]
+            and mh[0].status.get("currentPodTemplateHash") == mh[1]
+            and mh[0].status.get("currentPodCliqueSetGenerationHash") == generation_hash
             for n in expected)
         if converged:
             st["currentPodCliqueSetGenerationHash"] = generation_hash
