@@ -254,16 +254,11 @@ def get_pcs_replica_deletion_work(pcs: PCS, world: World, clock: World | None,
         replicas = sorted({i for i in (_replica_of_armed(pcs, world, k) for k in armed) if 0 <= i < pcs.replicas})
         if not replicas:
             return work
-    by_pclq = U._by_replica(world, "PodClique", pcs, True)
-    by_pcsg = U._by_replica(world, "PodCliqueScalingGroup", pcs, False)
-    empty: list[Obj] = []
     for i in replicas:
-        pcsgs = [g for g in by_pcsg.get(i, empty) if is_armed_pcsg_breach(g)]
-        pclqs = {p.name: p for p in by_pclq.get(i, empty)}
-        if any(pcs.standalone_pclq_fqn(i, c.name) not in pclqs for c in pcs.standalone):
-            continue  # upstream skips a replica whose standalone PodCliques are not all there
-        breached_pclqs = [pclqs[pcs.standalone_pclq_fqn(i, c.name)] for c in pcs.standalone
-                          if is_armed_pclq_breach(pclqs[pcs.standalone_pclq_fqn(i, c.name)])]
+        got = _replica_breaches(pcs, world, i)
+        if got is None:
+            continue
+        pcsgs, breached_pclqs = got
         hit = pcsgs + breached_pclqs
         if not hit:
             continue
@@ -273,6 +268,21 @@ def get_pcs_replica_deletion_work(pcs: PCS, world: World, clock: World | None,
         else:
             work.breached[i] = [o.name for o in breached_pclqs] + [o.name for o in pcsgs]
     return work
+
+
+def _replica_breaches(pcs: PCS, world: World, i: int) -> tuple[list[Obj], list[Obj]] | None:
+    """The armed breaches of replica ``i``'s scaling groups and standalone PodCliques
+    (``getPCSReplicaDeletionWork``'s per-replica part); None: the replica is skipped,
+    a standalone PodClique is missing (``skipPCSReplicaIndex``)."""
+    empty: list[Obj] = []
+    pcsgs = [g for g in U._by_replica(world, "PodCliqueScalingGroup", pcs, False).get(i, empty)
+             if is_armed_pcsg_breach(g)]
+    pclqs = {p.name: p for p in U._by_replica(world, "PodClique", pcs, True).get(i, empty)}
+    if any(pcs.standalone_pclq_fqn(i, c.name) not in pclqs for c in pcs.standalone):
+        return None  # upstream skips a replica whose standalone PodCliques are not all there
+    breached_pclqs = [pclqs[pcs.standalone_pclq_fqn(i, c.name)] for c in pcs.standalone
+                      if is_armed_pclq_breach(pclqs[pcs.standalone_pclq_fqn(i, c.name)])]
+    return pcsgs, breached_pclqs
 
 
 def _replica_of_armed(pcs: PCS, world: World, key: tuple[str, str]) -> int:
@@ -287,8 +297,32 @@ def min_available_breached_replicas(pcs: PCS, world: World) -> list[int]:
     missing a standalone PodClique are skipped.
     Upstream: ``podcliquesetreplica/gangterminate.go`` ``getPCSReplicaDeletionWork``
     (its ``minAvailableBreachedConstituents`` and ``pcsIndicesToTerminate``)."""
-    work = get_pcs_replica_deletion_work(pcs, world, None)
-    return sorted(set(work.to_terminate) | set(work.breached))
+    return sorted(world.derived(BreachedReplicas(pcs)))
+
+
+@dataclass(frozen=True)
+class BreachedReplicas:
+    """``World.derived`` description of ``min_available_breached_replicas`` as a set:
+    ``getPCSReplicaDeletionWork`` without a clock (every armed breach counts), checked
+    again only for the replicas whose PodCliques or scaling groups changed."""
+
+    pcs: PCS  # compared by identity: the model's parsed desired PodCliqueSet
+
+    def _breached(self, world: World, i: int) -> bool:
+        got = _replica_breaches(self.pcs, world, i)
+        return got is not None and bool(got[0] or got[1])
+
+    def build(self, world: World) -> frozenset:
+        return frozenset(i for i in range(self.pcs.replicas) if self._breached(world, i))
+
+    def patch(self, prev: frozenset, changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: World) -> frozenset:
+        touched = U.touched_replicas(changes, ("PodClique", "PodCliqueScalingGroup"))
+        if touched is None:
+            return self.build(world)
+        touched = {i for i in touched if 0 <= i < self.pcs.replicas}
+        if not touched:
+            return prev
+        return (prev - touched) | {i for i in touched if self._breached(world, i)}
 
 
 def create_pcs_replica_delete_task(pcs: PCS, world: World, i: int, names: Sequence[str]) -> list[Action]:

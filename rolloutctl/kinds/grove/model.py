@@ -12,7 +12,7 @@ from ...core.kind import Progress
 from ...core.model import Action, Change, Comparison, Finding, Impact, Obj, Stuck, Warning, describe_actions
 from ...core.queue import Controller, Round, WorkQueue
 from ...core.simulate import run
-from ...core.world import World
+from ...core.world import Overlay, World
 from . import admission as ADM
 from . import cluster
 from .controller.common import by_names, owned, pods_of
@@ -410,17 +410,19 @@ class _CountsView:
         if not dirty:
             return prev
         t = SUM.pod_groups(world, self.pcs.namespace, self.pcs.name)
-        want_of, updated_of = dict(prev.want_of), dict(prev.updated_of)
+        # the counts of ``prev`` shared, plus this world's edits (a copy would cost
+        # every PodClique on every round)
+        want_of, updated_of = Overlay.over(prev.want_of), Overlay.over(prev.updated_of)
         want, updated = prev.want, prev.updated
         for n in dirty | {None}:  # None: owned pods without a PodClique label
             if n in prev.mult:
                 v = self.want(world, n) * prev.mult[n]
                 want += v - want_of[n]
-                want_of[n] = v
+                want_of.put(n, v)
             v = self.updated(world, t, n)
             updated += v - updated_of.get(n, 0)
-            updated_of[n] = v
-        return _Counts(prev.names, prev.mult, want_of, updated_of, want, updated)
+            updated_of.put(n, v)
+        return _Counts(prev.names, prev.mult, want_of.settled(), updated_of.settled(), want, updated)
 
 
 def _template_replicas(pcs: PCS, pclq_name: str) -> int:

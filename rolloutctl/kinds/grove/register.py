@@ -31,6 +31,7 @@ from ...core.model import Obj
 from ...core.queue import Controller, Watch, by_label, own_name
 from ...core.world import World
 from . import names as N
+from . import update_common as U
 from .spec import PCS
 
 G = "grove:operator/internal/controller"
@@ -84,9 +85,9 @@ def selection_changed(pcs: PCS, kind: str, selection: Selection, upstream: str) 
         moved = r0 ^ r1
         if not moved:
             return ()
-        idx = world.index(kind, N.L_PCS_REPLICA)
-        if not all(v.isdigit() and str(int(v)) == v for v in idx):
+        if not U.replica_labels_canonical(world, kind, pcs):
             return None
+        idx = world.index(kind, N.L_PCS_REPLICA)
         return [o.name for r in moved for o in idx.get(str(r), ())]
 
     return Watch("PodCliqueSet", enqueue, upstream)

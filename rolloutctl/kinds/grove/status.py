@@ -14,7 +14,7 @@ from typing import Any
 
 from ...core.model import Action, Obj
 from ...core.queue import EVERY_KEY, Round
-from ...core.world import World
+from ...core.world import Overlay, World
 from .controller.common import by_names
 from . import gang_terminate as GT
 from . import names as N
@@ -272,14 +272,14 @@ class ReplicaCounts:
         touched = {i for i in touched if i < self.pcs.replicas}
         if not touched:
             return prev
-        counts = dict(prev.counts)
+        counts = Overlay.over(prev.counts)  # the other replicas' counts shared
         totals = list(prev.totals)
         for i in touched:
             new = self._count(world, i)
             for k, v in enumerate(_as_totals(new)):
                 totals[k] += v - _as_totals(counts[i])[k]
-            counts[i] = new
-        return _Counted(counts, (totals[0], totals[1], totals[2], totals[3]))
+            counts.put(i, new)
+        return _Counted(counts.settled(), (totals[0], totals[1], totals[2], totals[3]))
 
 
 def pcs_status(pcs: PCS, world: World, status: Mapping[str, Any]) -> dict[str, Any]:

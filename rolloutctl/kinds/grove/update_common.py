@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ...core.model import Action, Obj
-from ...core.world import World
+from ...core.world import Overlay, World
 from . import names as N
 from . import objects as O
 from ...core.records import field, record
@@ -394,21 +394,29 @@ class ReplicaGroups:
         if not touched:
             return prev
         idx = world.index(self.kind, N.L_PCS_REPLICA)
-        out = dict(prev[0])
+        out = Overlay.over(prev[0])  # the other replicas' groups shared
         for i in touched:
             group = idx.get(str(i))
             lst = self.members(group) if group else []
             if lst:
-                out[i] = lst
+                out.put(i, lst)
             else:
-                out.pop(i, None)
-        return out, True
+                out.drop(i)
+        return out.settled(), True
 
 
 def _by_replica(world: World, kind: str, pcs: PCS, standalone: bool) -> dict[int, list[Obj]]:
     """Objects of ``kind`` of ``pcs`` by PodCliqueSet replica index (``pcs_replica_of``),
     each list in key order (a world view). Do not change the result."""
     return world.derived(ReplicaGroups(kind, pcs.namespace, pcs.name, standalone))[0]  # type: ignore[no-any-return]
+
+
+def replica_labels_canonical(world: World, kind: str, pcs: PCS) -> bool:
+    """Every ``kind`` object's replica label (of any PodCliqueSet) is the plain decimal
+    spelling of its index, so ``index(kind, L_PCS_REPLICA).get(str(i))`` holds every
+    object of replica ``i`` (``ReplicaGroups``' flag; ``kind``: PodClique or
+    PodCliqueScalingGroup)."""
+    return world.derived(ReplicaGroups(kind, pcs.namespace, pcs.name, kind == "PodClique"))[1]  # type: ignore[no-any-return]
 
 
 def warm_replica_index(pcs: PCS, world: World) -> None:
@@ -455,27 +463,30 @@ class ReplicaDone:
         touched = {i for i in touched if i < self.pcs.replicas}
         if not touched:
             return prev
-        out = dict(prev)
+        out = Overlay.over(prev)  # the other replicas' flags shared
         for i in touched:
-            out[i] = self._done(world, i)
-        return out
+            out.put(i, self._done(world, i))
+        return out.settled()
 
 
 def pcs_replica_infos(pcs: PCS, world: World, generation_hash: str | None,
-                      skip: Iterable[int] = (), only: int | None = None) -> list[PCSReplicaInfo]:
-    """Replica infos for ``0..spec.replicas-1`` (or just replica ``only``) with
-    ``done`` computed.
+                      skip: Iterable[int] = (), only: int | Sequence[int] | None = None,
+                      done: bool = True) -> list[PCSReplicaInfo]:
+    """Replica infos for ``0..spec.replicas-1`` (or just replica ``only``, or the
+    replicas ``only`` lists) with ``done`` computed (left False when not ``done``:
+    for callers that only order replicas).
     Upstream: ``getPCSReplicaInfos`` and ``pcsReplicaInfo.computeUpdateProgress``."""
     skipped = set(skip)
     by_replica_pclq = _by_replica(world, "PodClique", pcs, True)
     by_replica_pcsg = _by_replica(world, "PodCliqueScalingGroup", pcs, False)
-    done = world.derived(ReplicaDone(pcs, generation_hash))
+    flags = world.derived(ReplicaDone(pcs, generation_hash)) if done else None
     out = []
-    for i in range(pcs.replicas) if only is None else (only,):
+    for i in range(pcs.replicas) if only is None else (only,) if isinstance(only, int) else only:
         if i in skipped:
             continue
         info = PCSReplicaInfo(i, by_replica_pclq.get(i, []), by_replica_pcsg.get(i, []))
-        info.done = done[i] if i in done else replica_update_done(pcs, generation_hash, info.pclqs, info.pcsgs)
+        if flags is not None:
+            info.done = flags[i] if i in flags else replica_update_done(pcs, generation_hash, info.pclqs, info.pcsgs)
         out.append(info)
     return out
 

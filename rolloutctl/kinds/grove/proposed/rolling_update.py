@@ -15,9 +15,10 @@ from typing import Any, Mapping
 
 from ....core.environment import Environment
 from ....core.model import Action, Obj, Stuck, Warning
-from ....core.world import World
+from ....core.world import Overlay, World
 from ..controller.common import pod_display_name, replica_of
 from ..controller.podclique.components.pod.syncflow import sync_pods
+from .. import gang_terminate as GT
 from .. import names as N
 from .. import objects as O
 from .. import update_common as U
@@ -50,6 +51,7 @@ class RollingUpdatePolicy(S.ViewPolicy):
     def warm(self, pcs: PCS, world: World) -> None:
         world.derived(ReplicasDone(pcs))
         world.index("Pod", N.L_PCSG)  # the surge count's patch reads it (stuck.SurgePodCount)
+        world.derived(GT.BreachedReplicas(pcs))  # the replica order of the next selection
 
     def pcs_pass(self, pcs: PCS, world: World, status: Mapping[str, Any], gang: Any = None) -> list[Action]:
         """Select PodCliqueSet replicas one at a time once the model has started the
@@ -109,9 +111,14 @@ class RollingUpdatePolicy(S.ViewPolicy):
                 names.update(g.name for g in world.of_kind("PodCliqueScalingGroup") if g.namespace == ns)
             elif selected:
                 by_replica = world.index("PodCliqueScalingGroup", N.L_PCS_REPLICA)
-                for v, group in by_replica.items():
-                    if S._to_int(v) in selected:
-                        names.update(g.name for g in group if g.namespace == ns)
+                if U.replica_labels_canonical(world, "PodCliqueScalingGroup", pcs):
+                    # the selected replicas' groups, without a look at every replica's
+                    for i in sorted(selected):
+                        names.update(g.name for g in by_replica.get(str(i), ()) if g.namespace == ns)
+                else:
+                    for v, group in by_replica.items():
+                        if S._to_int(v) in selected:
+                            names.update(g.name for g in group if g.namespace == ns)
         floor = min(live_replicas) if live_replicas else 0
         for v, group in world.index("PodClique", N.L_PCSG_REPLICA).items():
             j = S._to_int(v)
@@ -251,10 +258,10 @@ class ReplicasDone:
         if not dirty:
             return prev
         view = S.View(self.pcs, world)
-        out = dict(prev)
+        out = Overlay.over(prev)  # the other replicas' flags shared
         for i in dirty:
-            out[i] = replica_done(view, i)
-        return out
+            out.put(i, replica_done(view, i))
+        return out.settled()
 
 
 def roll_pods(pcs: PCS, pclq: Obj, world: World, view: S.View) -> list[Action]:

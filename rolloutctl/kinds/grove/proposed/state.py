@@ -341,7 +341,7 @@ def order_replicas(pcs: PCS, world: World, pending: Iterable[int]) -> list[int]:
     """The design keeps today's order ("unscheduled → unhealthy → ascending ordinal"):
     ``update_common.order_pcs_replica_info`` (upstream ``orderPCSReplicaInfo``)."""
     want = set(pending)
-    infos = [r for r in U.pcs_replica_infos(pcs, world, None) if r.index in want]
+    infos = U.pcs_replica_infos(pcs, world, None, only=[i for i in range(pcs.replicas) if i in want], done=False)
     return [r.index for r in U.order_pcs_replica_info(pcs, infos, GT.min_available_breached_replicas(pcs, world))]
 
 

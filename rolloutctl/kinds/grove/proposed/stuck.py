@@ -24,7 +24,7 @@ from ....core.environment import Environment
 from ....core.model import (STUCK_GANG_GATED, STUCK_INSUFFICIENT_CAPACITY, STUCK_NEVER_READY, Obj, ObjectRef, Stuck,
                             Warning)
 from ....core.quantity import format_quantity
-from ....core.world import World
+from ....core.world import Overlay, World
 from .. import cluster
 from ..controller import common as C
 from .. import names as N
@@ -77,12 +77,12 @@ class SurgePodCount:
                 pod_by_pcsg = pod_by_pcsg or world.index("Pod", N.L_PCSG)
                 names.update(p.labels.get(N.L_PCLQ) for p in pod_by_pcsg.get(k[2], ()))
         t = SUM.pod_groups(world, self.pcs.namespace, self.pcs.name)
-        by_name, total = dict(prev[0]), prev[1]
+        by_name, total = Overlay.over(prev[0]), prev[1]  # the other PodCliques' counts shared
         for name in names:
             n = self._count(world, t, name)
             total += n - by_name.get(name, 0)
-            by_name[name] = n
-        return by_name, total
+            by_name.put(name, n)
+        return by_name.settled(), total
 
 
 def surge_pod_count(pcs: PCS, world: World) -> int:

@@ -113,28 +113,34 @@ class LivePcsgReplicas:
 
 
 def _expected_podgangs(pcs: PCS, n: int, reps: tuple[int, ...]) -> Expected:
-    out = []
-    reps_of = iter(reps)
+    out: list = []
+    g = len(pcs.groups)
     for i in range(n):
-        base = N.base_podgang_name(pcs.name, i)
-        groups = [(pcs.standalone_pclq_fqn(i, c.name), c.min_available) for c in pcs.standalone]
-        scaled = []
-        for g in pcs.groups:
-            fqn = pcs.pcsg_fqn(i, g)
-            reps = next(reps_of)
-            for j in range(g.min_available):  # always 0..minAvailable-1, whatever the live replicas
-                for cn in g.clique_names:
-                    c = pcs.clique_by_name.get(cn)
-                    groups.append((pcs.member_pclq_fqn(i, g, j, cn), c.min_available if c else 1))
-            for j in range(g.min_available, reps):
-                members = []
-                for cn in g.clique_names:
-                    c = pcs.clique_by_name.get(cn)
-                    members.append((pcs.member_pclq_fqn(i, g, j, cn), c.min_available if c else 1))
-                scaled.append((N.scaled_podgang_name(fqn, j, g.min_available), i, members))
-        out.append((base, i, groups))
-        out.extend(scaled)
+        out.extend(pcs.derived(_replica_podgangs, i, reps[i * g:(i + 1) * g]))
     return Expected(out, [name for name, _i, _g in out], [i for _name, i, _g in out])
+
+
+def _replica_podgangs(pcs: PCS, i: int, reps: tuple[int, ...]) -> list:
+    """The expected PodGangs of replica ``i`` when its scaling groups have ``reps``
+    replicas (in ``pcs.groups`` order): the base gang, then the scaled gangs. A
+    replica's gangs depend only on its own groups' replicas, so a move of one
+    replica's scaling groups builds only that replica's gangs again."""
+    base = N.base_podgang_name(pcs.name, i)
+    groups = [(pcs.standalone_pclq_fqn(i, c.name), c.min_available) for c in pcs.standalone]
+    scaled = []
+    for g, reps_g in zip(pcs.groups, reps):
+        fqn = pcs.pcsg_fqn(i, g)
+        for j in range(g.min_available):  # always 0..minAvailable-1, whatever the live replicas
+            for cn in g.clique_names:
+                c = pcs.clique_by_name.get(cn)
+                groups.append((pcs.member_pclq_fqn(i, g, j, cn), c.min_available if c else 1))
+        for j in range(g.min_available, reps_g):
+            members = []
+            for cn in g.clique_names:
+                c = pcs.clique_by_name.get(cn)
+                members.append((pcs.member_pclq_fqn(i, g, j, cn), c.min_available if c else 1))
+            scaled.append((N.scaled_podgang_name(fqn, j, g.min_available), i, members))
+    return [(base, i, groups)] + scaled
 
 
 def podgang_refs(world: World, gang: str) -> Mapping[str, list[str]]:
