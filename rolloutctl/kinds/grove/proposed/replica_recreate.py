@@ -16,7 +16,7 @@ from typing import Any, Mapping
 from ....core.environment import Environment
 from ....core.model import Action, Stuck, Warning
 from ....core.world import World
-from ..controller.common import owned
+from ..controller.common import by_names
 from ..controller.podcliqueset.components.podgang import expected_podgangs
 from .. import names as N
 from .. import update_common as U
@@ -122,8 +122,8 @@ def teardown(pcs: PCS, world: World, view: S.View, i: int, reason: str, role: st
             acts.append(Action(verb="delete", kind="PodCliqueScalingGroup", name=g.name, namespace=g.namespace,
                                reason=reason, rule=R_RECREATE, index=i, revision=rev, role=role))
     gangs = {name for name, r, _ in expected_podgangs(pcs, world, max(pcs.replicas, i + 1)) if r == i}
-    for pg in owned(world, "PodGang", pcs):
-        if pg.name in gangs and not pg.terminating:
+    for pg in by_names(world, "PodGang", pcs, gangs):
+        if not pg.terminating:
             acts.append(Action(verb="delete", kind="PodGang", name=pg.name, namespace=pg.namespace, reason=reason,
                                rule=R_RECREATE, index=i, role=role))
     svc = world.get("Service", pcs.namespace, N.headless_service_name(pcs.name, i))

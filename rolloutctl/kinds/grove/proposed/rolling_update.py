@@ -52,6 +52,7 @@ class RollingUpdatePolicy(S.ViewPolicy):
         world.derived(ReplicasDone(pcs))
         world.index("Pod", N.L_PCSG)  # the surge count's patch reads it (stuck.SurgePodCount)
         world.derived(GT.BreachedReplicas(pcs))  # the replica order of the next selection
+        world.derived(SurgeMemberGroups(pcs.namespace))
 
     def pcs_pass(self, pcs: PCS, world: World, status: Mapping[str, Any], gang: Any = None) -> list[Action]:
         """Select PodCliqueSet replicas one at a time once the model has started the
@@ -98,9 +99,9 @@ class RollingUpdatePolicy(S.ViewPolicy):
         """``surge_pcsg_replicas`` of the only scaling groups where it can be above 0:
         those of the selected PodCliqueSet replicas, and those with a non-terminating
         member PodClique at a replica index at or above their ``spec.replicas`` (for
-        any other, the surge wanted is 0 and the surge present is 0). The live
-        ``spec.replicas`` are integers (the CRD requires them), so no member below the
-        smallest of ``live_replicas`` is surge."""
+        any other, the surge wanted is 0 and the surge present is 0): the world view
+        ``SurgeMemberGroups`` keeps the latter, patched for the PodCliques and scaling
+        groups that changed."""
         out: dict[str, int] = {}
         ns = pcs.namespace
         names: set[str] = set()
@@ -119,11 +120,7 @@ class RollingUpdatePolicy(S.ViewPolicy):
                     for v, group in by_replica.items():
                         if S._to_int(v) in selected:
                             names.update(g.name for g in group if g.namespace == ns)
-        floor = min(live_replicas) if live_replicas else 0
-        for v, group in world.index("PodClique", N.L_PCSG_REPLICA).items():
-            j = S._to_int(v)
-            if j is not None and j >= floor:
-                names.update(q.labels[N.L_PCSG] for q in group if not q.terminating and N.L_PCSG in q.labels)
+        names.update(world.derived(SurgeMemberGroups(ns)))
         for name in sorted(names):
             pcsg = world.get("PodCliqueScalingGroup", ns, name)
             if pcsg is not None:
@@ -217,6 +214,47 @@ class RollingUpdatePolicy(S.ViewPolicy):
 
     def counts(self, pcs: PCS, world: World) -> Mapping[str, Any]:
         return {"surge": surge_pod_count(pcs, world)}
+
+
+def has_surge_member(world: World, pcsg: Obj) -> bool:
+    """A non-terminating member PodClique of ``pcsg`` (by its scaling-group label) at a
+    replica index at or above the group's ``spec.replicas``: the surge present that
+    ``surge_pcsg_replicas`` counts."""
+    reps = S.spec_replicas(pcsg)
+    for q in world.index("PodClique", N.L_PCSG).get(pcsg.name, ()):
+        j = S._to_int(q.labels.get(N.L_PCSG_REPLICA))
+        if j is not None and j >= reps and not q.terminating:
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class SurgeMemberGroups:
+    """``World.derived`` description of the names of the scaling groups in ``namespace``
+    with ``has_surge_member``, checked again only for the scaling groups that changed
+    or whose member PodCliques changed."""
+
+    namespace: str
+
+    def _has(self, world: World, name: str) -> bool:
+        pcsg = world.get("PodCliqueScalingGroup", self.namespace, name)
+        return pcsg is not None and has_surge_member(world, pcsg)
+
+    def build(self, world: World) -> frozenset:
+        return frozenset(g.name for g in world.of_kind("PodCliqueScalingGroup")
+                         if g.namespace == self.namespace and has_surge_member(world, g))
+
+    def patch(self, prev: frozenset, changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: World) -> frozenset:
+        names: set[str] = set()
+        for k, (old, new) in changes.items():
+            if k[0] == "PodCliqueScalingGroup" and k[1] == self.namespace:
+                names.add(k[2])
+            elif k[0] == "PodClique":
+                names.update(o.labels[N.L_PCSG] for o in (old, new) if o is not None and N.L_PCSG in o.labels)
+        if not names:
+            return prev
+        now = {n for n in names if self._has(world, n)}
+        return (prev - names) | now if now ^ (prev & names) else prev
 
 
 def replica_has_surge(view: S.View, i: int) -> bool:
