@@ -31,7 +31,10 @@ from rolloutctl.kinds.grove import model as M
 from rolloutctl.kinds.grove import status as ST
 from rolloutctl.kinds.grove import summary as SUM
 from rolloutctl.kinds.grove import update_common as U
+from rolloutctl.kinds.grove.controller.podcliqueset.components import podgang as PG
+from rolloutctl.kinds.grove.proposed import replica_recreate as RR
 from rolloutctl.kinds.grove.proposed import rolling_update as RU
+from rolloutctl.kinds.grove.proposed import state as PS
 from rolloutctl.kinds.grove.proposed import stuck as SK
 from rolloutctl.kinds.grove.model import GroveModel
 from rolloutctl.kinds.grove.spec import PCS
@@ -331,6 +334,9 @@ def _replica_views(model: GroveModel, desired: Obj, world: World) -> list[tuple[
         ("BreachedReplicas", GT.BreachedReplicas(pcs), frozenset),
         ("ReplicasDone", RU.ReplicasDone(pcs), dict),
         ("SurgePodCount", SK.SurgePodCount(pcs), lambda v: (nonzero(v[0]), v[1])),
+        ("SurgeMemberGroups", RU.SurgeMemberGroups(pcs.namespace), frozenset),
+        ("LivePcsgReplicas", PG.LivePcsgReplicas(pcs, pcs.replicas), tuple),
+        ("ReplicaRows", PS.ReplicaRows(pcs, RR.replica_unit), dict),
     ]
     return [(name, norm(world.derived(v)), norm(v.build(world))) for name, v, norm in views]
 
