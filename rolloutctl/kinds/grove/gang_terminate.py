@@ -300,7 +300,7 @@ def min_available_breached_replicas(pcs: PCS, world: World) -> list[int]:
     return sorted(world.derived(BreachedReplicas(pcs)))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BreachedReplicas:
     """``World.derived`` description of ``min_available_breached_replicas`` as a set:
     ``getPCSReplicaDeletionWork`` without a clock (every armed breach counts), checked

@@ -228,7 +228,7 @@ def has_surge_member(world: World, pcsg: Obj) -> bool:
     return False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SurgeMemberGroups:
     """``World.derived`` description of the names of the scaling groups in ``namespace``
     with ``has_surge_member``, checked again only for the scaling groups that changed
