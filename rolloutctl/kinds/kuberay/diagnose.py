@@ -16,12 +16,9 @@ from ...core.environment import Environment, add
 from ...core.model import STUCK_INSUFFICIENT_CAPACITY, STUCK_NEVER_READY, Obj, ObjectRef, Stuck
 from ...core.world import World
 from . import service as ksvc
-from .api import (API, GW, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD, L_NAME, RC, ROUTE, RS, SA, cluster_requests,
-                  display, gateway_name, head_phase, is_generated, route_name)
+from .api import API, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD, L_NAME, RC, RS, SA, cluster_requests, display, head_phase, is_generated
 from .conditions import is_true
-from .incremental_upgrade import gateway_ready, http_route_ready
 from .operator import DEFAULT_CONFIG, OperatorConfig
-from .spec import upgrade_options
 from .status import is_initializing_timeout
 from .validation import first_error
 from .validation.utils_validation import ray_cluster_upgrade_options_error
@@ -46,30 +43,6 @@ def serve_service_error(desired: Obj, world: World, cfg: OperatorConfig = DEFAUL
         except ksvc.ServeServiceError as exc:
             return str(exc)
     return None
-
-
-def _gateway_not_ready(desired: Obj, world: World, st: Mapping[str, Any]) -> Stuck | None:
-    """An incremental upgrade held by ``checkIfNeedTargetCapacityUpdate``: the Gateway is
-    not Accepted and Programmed, or the HTTPRoute not accepted by it with resolved
-    references (``incremental_upgrade.gateway_ready`` / ``http_route_ready``)."""
-    if not is_true(st, "UpgradeInProgress"):
-        return None
-    gw, route = world.get(GW, desired.namespace, gateway_name(desired.name)), \
-        world.get(ROUTE, desired.namespace, route_name(desired.name))
-    if gw is None or route is None:
-        return None
-    if not gateway_ready(gw):
-        what, obj = (f"Gateway {gw.name} is not Accepted and Programmed (utils.IsGatewayReady)", gw)
-    elif not http_route_ready(gw, route):
-        what, obj = (f"HTTPRoute {route.name} is not Accepted with ResolvedRefs by Gateway {gw.name} "
-                     "(utils.IsHTTPRouteReady)", route)
-    else:
-        return None
-    return Stuck("GatewayNotReady", f"{what}: checkIfNeedTargetCapacityUpdate holds traffic and target capacity "
-                 "where they are, so the incremental upgrade does not move (rayservice_controller.go)",
-                 (ObjectRef(obj.kind, obj.namespace, obj.name, obj.api_version),),
-                 (f"check the Gateway API implementation for gatewayClassName "
-                  f"{upgrade_options(desired).get('gatewayClassName')!r} (kubectl describe gateway {gw.name})",))
 
 
 def diagnose(cfg: OperatorConfig, desired: Obj, world: World, env: Environment) -> Stuck:
@@ -152,9 +125,6 @@ def diagnose(cfg: OperatorConfig, desired: Obj, world: World, env: Environment) 
                          "the Services keep pointing at the serving cluster and the new cluster stays pending",
                          (ObjectRef(RC, c.namespace, display(c.name) or c.name, API),),
                          ("fix the image or the Serve config; revert the spec to stop the upgrade",))
-    gateway = _gateway_not_ready(desired, world, st)
-    if gateway is not None:
-        return gateway
     if not str(desired.spec.get("serveConfigV2") or "").strip():
         return Stuck(STUCK_NEVER_READY, "spec.serveConfigV2 is empty: no Serve application, so no cluster is "
                      "ever ready (rayservice_controller.go#getAndCheckServeStatus)", (ref,))

@@ -24,11 +24,12 @@ from ...core.environment import Environment, add
 from ...core.kind import Progress
 from ...core.model import Obj
 from ...core.world import World
-from .api import (HEAD_NONE, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD, L_NAME, MEM_REQUEUE, RC, REQUEUE, RS,
-                  SA, SVC, cluster_requests, deletion_timers, desired_workers, display, head_phase, is_generated,
-                  with_deletion_timers)
+from .api import (GW, HEAD_NONE, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD, L_NAME, MEM_REQUEUE, RC, REQUEUE,
+                  ROUTE, RS, SA, SVC, cluster_requests, deletion_timers, desired_workers, display, gateway_name,
+                  head_phase, is_generated, route_name, with_deletion_timers)
 from .conditions import is_true, set_condition
 from .defaults import copy_tree
+from .incremental_upgrade import gateway_ready, http_route_ready
 from .reconciler import REQUEUE_2S, Reconciler, outcome_text
 from .spec import deletion_delay, incremental, managed_by_external_controller, upgrade_options
 from .status import initializing_deadline
@@ -78,6 +79,7 @@ class Advance:
         self.garbage_collect()
         self.ray_cluster_controller()
         self.serve()
+        self.gateway_implementation()
         changed = bool(self.put or self.remove)
         # the pass before this interval ended as self.w's memory says; the next pass
         # writes its own ending (RayServiceModel.reconcile_pass)
@@ -225,6 +227,38 @@ class Advance:
             self.put[(SA, sa.namespace, sa.name)] = Obj(raw)
             self.waits.append(f"Serve applications on {display(sa.name)} RUNNING")
 
+    def gateway_implementation(self) -> None:
+        """The Gateway API implementation (not modelled; CONTRACT.md: Gateways and HTTPRoutes
+        become Accepted/Programmed): the RayService's live Gateway whose conditions say it
+        is not ready (``incremental_upgrade.gateway_ready``) is Accepted and Programmed after
+        the interval, and so is its HTTPRoute's parent entry for that Gateway. Until then
+        ``checkIfNeedTargetCapacityUpdate`` holds traffic and target capacity."""
+        ns = self.d.namespace
+        gw = self.w.get(GW, ns, gateway_name(self.d.name))
+        if gw is None or gw.terminating:
+            return
+        if not gateway_ready(gw):
+            raw = copy_tree(dict(gw.raw))
+            st = raw.setdefault("status", {})
+            st["conditions"] = _ready_conditions(st.get("conditions"), ("Accepted", "Programmed"))
+            self.put[(GW, ns, gw.name)] = gw = Obj(raw, gw.file, gw.line, gw.lines)
+            self.waits.append(f"Gateway {gw.name} becomes Accepted and Programmed (the Gateway API implementation)")
+        route = self.w.get(ROUTE, ns, route_name(self.d.name))
+        if route is None or route.terminating or http_route_ready(gw, route):
+            return
+        raw = copy_tree(dict(route.raw))
+        parents = raw.setdefault("status", {}).setdefault("parents", [])
+        mine = [pa for pa in parents if isinstance(pa, dict) and _m(pa.get("parentRef")).get("name") == gw.name
+                and _m(pa.get("parentRef")).get("namespace") in (None, gw.namespace)]
+        if not mine:  # the implementation reports on the route once it has processed it
+            mine = [{"parentRef": {"name": gw.name, "namespace": gw.namespace}}]
+            parents.append(mine[0])
+        for parent in mine:
+            parent["conditions"] = _ready_conditions(parent.get("conditions"), ("Accepted", "ResolvedRefs"))
+        self.put[(ROUTE, ns, route.name)] = Obj(raw, route.file, route.line, route.lines)
+        self.waits.append(f"HTTPRoute {route.name} becomes Accepted with ResolvedRefs by Gateway {gw.name} "
+                          "(the Gateway API implementation)")
+
     def schedule_deletion_timers(self, w: World) -> World:
         """The deletion time ``cleanUpRayClusterInstance`` records when it first sees a
         dangling cluster: the next pass's time plus the delay."""
@@ -258,6 +292,19 @@ class Advance:
             if isinstance(last, int) and last + iv > now:
                 cands.append(last + iv)
         return min(cands) if cands else None
+
+
+def _ready_conditions(conditions: Any, types: tuple[str, ...]) -> list[dict]:
+    """``conditions`` with each of ``types`` set True (added when absent)."""
+    out = [dict(c) for c in _l(conditions) if isinstance(c, Mapping)]
+    for t in types:
+        for c in out:
+            if c.get("type") == t:
+                c.update(status="True", reason=t)
+                break
+        else:
+            out.append({"type": t, "status": "True", "reason": t})
+    return out
 
 
 def dangling_clusters(rs: Obj, w: World) -> list[Obj]:

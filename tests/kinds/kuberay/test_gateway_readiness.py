@@ -1,9 +1,9 @@
 """``checkIfNeedTargetCapacityUpdate`` moves traffic and target capacity only while the
 Gateway is ready (``utils.IsGatewayReady``: Accepted and Programmed) and the HTTPRoute is
 accepted by it with resolved references (``utils.IsHTTPRouteReady``). A live Gateway whose
-implementation has not programmed it holds an incremental upgrade where it is; one with no
-status at all (created in the plan, or a hand-written snapshot) counts as ready, since no
-Gateway API implementation is modelled."""
+implementation has not programmed it yet holds an incremental upgrade until it is (the
+Gateway API implementation is assumed to program it after an interval, CONTRACT.md); one
+with no status at all (created in the plan, or a hand-written snapshot) counts as ready."""
 
 from __future__ import annotations
 
@@ -39,27 +39,61 @@ def _capacity_moves(run) -> bool:
     return any(a.kind == "RayService" and a.verb == "status" and "targetCapacity" in str(a.fields) for a in run.actions)
 
 
-def test_a_gateway_not_programmed_holds_the_upgrade_and_says_why():
+def _first_traffic_step(run) -> int:
+    return next(st.step for st in run.plan.steps if any(
+        a.kind == "HTTPRoute" and (a.fields.get("weights") or {}).get("pending", 0) > 0 for a in st.actions))
+
+
+def test_a_gateway_not_programmed_holds_the_upgrade_until_it_is_and_says_why():
     old = incremental(base())
     world = settled(old)
     gw = world.of_kind("Gateway")[0].name
-    world = _with_status(world, "Gateway", {"conditions": _conds(Accepted="True", Programmed="False")})
-    run = plan(new_image(old), world)
-    assert not _traffic_moves(run)
-    assert run.plan.outcome == "stuck" and run.plan.stuck.reason == "GatewayNotReady"
-    assert [(r.kind, r.name) for r in run.plan.stuck.blocked_on] == [("Gateway", gw)]
-    waits = " ".join(w for s in run.plan.steps for w in s.wait_for)
-    assert f"Gateway {gw}" in waits and "IsGatewayReady" in waits
+    held = plan(new_image(old), _with_status(world, "Gateway",
+                                             {"conditions": _conds(Accepted="True", Programmed="False")}))
+    free = plan(new_image(old), world)
+    assert held.plan.outcome == free.plan.outcome == "converged"
+    ready_at = next(st.step for st in held.plan.steps
+                    if any(f"Gateway {gw} becomes Accepted and Programmed" in w for w in st.wait_for))
+    assert ready_at < _first_traffic_step(held)  # no traffic moves before the implementation programs it
+    # it is programmed while the new cluster starts, so the rollout is the same as with a ready Gateway
+    assert [st.title for st in held.plan.steps] == [st.title for st in free.plan.steps]
+    assert not any("becomes Accepted" in w for st in free.plan.steps for w in st.wait_for)
 
 
-def test_a_route_not_accepted_holds_the_upgrade():
+def test_while_the_gateway_is_not_ready_target_capacity_is_held():
+    """The pass itself: checkIfNeedTargetCapacityUpdate is False and says why."""
+    from rolloutctl.kinds.kuberay.reconciler import Reconciler
+    from rolloutctl.kinds.kuberay.incremental_upgrade import check_if_need_target_capacity_update
+    from rolloutctl.kinds.kuberay.operator import DEFAULT_CONFIG
+
     old = incremental(base())
     world = settled(old)
     gw = world.of_kind("Gateway")[0].name
-    world = _with_status(world, "HTTPRoute", _route_status(gw, Accepted="False", ResolvedRefs="True"))
-    run = plan(new_image(old), world)
-    assert not _traffic_moves(run) and run.plan.stuck.reason == "GatewayNotReady"
-    assert [r.kind for r in run.plan.stuck.blocked_on] == ["HTTPRoute"]
+    rs = world.of_kind("RayService")[0]
+    raw = copy.deepcopy(dict(rs.raw))
+    raw["status"]["pendingServiceStatus"] = {"rayClusterName": "text-ml-pending", "targetCapacity": 0,
+                                             "trafficRoutedPercent": 0}
+    world = world.replace(put=[Obj(raw)])
+    not_programmed = _with_status(world, "Gateway", {"conditions": _conds(Programmed="False")})
+    not_accepted = _with_status(world, "HTTPRoute", _route_status(gw, Accepted="False", ResolvedRefs="True"))
+    for w, ready, why in ((world, True, ""), (not_programmed, False, "IsGatewayReady"),
+                          (not_accepted, False, "IsHTTPRouteReady")):
+        r = Reconciler(Obj(new_image(old)), w, DEFAULT_CONFIG, "v1")
+        assert check_if_need_target_capacity_update(r) is ready
+        assert why in r.why and (ready or why)
+
+
+def test_a_route_not_accepted_holds_the_upgrade_until_it_is():
+    old = incremental(base())
+    world = settled(old)
+    gw = world.of_kind("Gateway")[0].name
+    for status in (_route_status(gw, Accepted="False", ResolvedRefs="True"),
+                   _route_status("another-gateway", Accepted="True", ResolvedRefs="True")):
+        held = plan(new_image(old), _with_status(world, "HTTPRoute", status))
+        waits = [w for st in held.plan.steps for w in st.wait_for]
+        assert held.plan.outcome == "converged" and _traffic_moves(held)
+        at = next(st.step for st in held.plan.steps if any("becomes Accepted with ResolvedRefs" in w for w in st.wait_for))
+        assert at < _first_traffic_step(held)
 
 
 def test_ready_gateway_and_route_upgrade_as_without_status():
