@@ -26,6 +26,7 @@ from .conditions import find_condition
 from .decisions import (HASH_ANNOTATION, KUBERAY_VERSION_ANNOTATION, ignored_differences, is_cluster_spec_hash_equal,
                         is_zero_downtime_upgrade_enabled, strategy_name)
 from .spec import deletion_delay, incremental, managed_by_external_controller, serve_app_names
+from .validation.util import INITIALIZING_TIMEOUT_ANNOTATION
 from .world import dangling_clusters, without_outcome
 
 
@@ -108,9 +109,16 @@ def _settled(model: Any, prev: Obj) -> World:
 
 
 def _live(model: Any, rs: Obj, children: list[Obj], notes: list[Warning]) -> World:
-    """Live objects: RayClusters without status are taken as running; each live cluster
-    with a ready head gets the RayService's current serveConfigV2 in the serve cache
-    (CONTRACT: the operator has been running)."""
+    """Live objects. In a snapshot without statuses (hand-written: the RayService has no
+    status) a RayCluster is taken as running and its Serve applications as RUNNING. When
+    the RayService has a status, the statuses are the evidence, as upstream reads them: a
+    RayCluster without a ``HeadPodReady`` condition (and not ``state: ready``, what
+    operators without RayClusterStatusConditions write) has no ready head yet, and the
+    pending cluster with a ready head and no application recorded has nothing deployed yet
+    (upstream records the applications in the pass that submits the config; the active
+    cluster's are not refreshed during an upgrade, so an empty list there says nothing).
+    Each other live cluster with a ready head gets the RayService's current serveConfigV2
+    in the serve cache (CONTRACT: the operator has been running)."""
     objs = [rs]
     st = rs.status
     config = str(rs.spec.get("serveConfigV2") or "")
@@ -121,12 +129,18 @@ def _live(model: Any, rs: Obj, children: list[Obj], notes: list[Warning]) -> Wor
         if o.kind == RC:
             if o.labels.get(L_NAME) != rs.name or o.labels.get(L_CRD) != "RayService":
                 continue
-            o = _live_cluster(model, o, notes)
+            o = _live_cluster(model, o, notes, bool(st))
             objs.append(o)
             if head_phase(o) == HEAD_READY:
                 sub = _m(st.get(names.get(o.name, ""))) if o.name in names else {}
                 apps = {k: {"status": _m(v).get("status") or "RUNNING"}
                         for k, v in _m(sub.get("applicationStatuses")).items()}
+                if not apps and st and names.get(o.name) == "pendingServiceStatus":
+                    notes.append(Warning("ServeNotDeployedYet", f"pending RayCluster {o.name} has a ready head and no "
+                                         "Serve application recorded: taken as not deployed yet (the controller "
+                                         "submits serveConfigV2 on its next pass and waits for RUNNING)",
+                                         f"RayService/{rs.name}.status.{names[o.name]}.applicationStatuses"))
+                    continue
                 if not apps:
                     apps = {n: {"status": "RUNNING"} for n in serve_app_names(config)}
                 objs.append(Obj(sa_object(rs.namespace, o.name, config, sub.get("targetCapacity"), apps)))
@@ -135,14 +149,22 @@ def _live(model: Any, rs: Obj, children: list[Obj], notes: list[Warning]) -> Wor
     return World(objs)
 
 
-def _live_cluster(model: Any, rc: Obj, notes: list[Warning]) -> Obj:
+def _live_cluster(model: Any, rc: Obj, notes: list[Warning], evidence: bool) -> Obj:
+    """A live RayCluster as the model reads it (``evidence``: the snapshot has statuses,
+    see ``_live``)."""
     raw = copy.deepcopy(dict(rc.raw))
     st = dict(raw.get("status") or {})
     if find_condition(st, "HeadPodReady") is None:
         suspended = rc.spec.get("suspend") is True or str(st.get("state")) == "suspended"
         n = desired_workers(rc.spec)
         conds = [dict(c) for c in _l(st.get("conditions"))]
-        if suspended:
+        if evidence and not suspended and str(st.get("state")).lower() != "ready":
+            conds.append({"type": "HeadPodReady", "status": "False", "reason": HEAD_NONE})
+            st.update(desiredWorkerReplicas=n, readyWorkerReplicas=0)
+            notes.append(Warning("HeadNotReadyYet", f"RayCluster {rc.name} has no HeadPodReady condition and is not "
+                                 "state: ready: taken as starting (no ready head Pod yet)",
+                                 f"RayCluster/{rc.name}.status.conditions"))
+        elif suspended:
             conds.append({"type": "HeadPodReady", "status": "False", "reason": HEAD_NONE})
             if not any(c.get("type") == "RayClusterSuspended" for c in conds):
                 conds.append({"type": "RayClusterSuspended", "status": "True", "reason": "RayClusterSuspended"})
@@ -197,6 +219,32 @@ def with_notes(model: Any, desired: Obj, world: World) -> World:
     return world.replace(memory={**without_outcome(world.memory), MEM_NOTES: notes})
 
 
+def _times_not_read(desired: Obj, st: Mapping[str, Any], cfg: Any) -> list[Warning]:
+    """The live timestamps a timer of this plan would count from, which the model does
+    not read (docs/kuberay.md): the initializing timeout from ``Ready``'s
+    ``lastTransitionTime`` (``markFailedOnInitializingTimeout``), the traffic interval from
+    ``lastTrafficMigratedTime`` (``calculateTrafficRoutedPercent``)."""
+    out = []
+    ready = find_condition(st, "Ready")
+    if (desired.annotations.get(INITIALIZING_TIMEOUT_ANNOTATION) and ready is not None
+            and ready.get("reason") == "Initializing" and isinstance(ready.get("lastTransitionTime"), str)):
+        out.append(Warning("ObservedTimeNotRead", "the RayService has been initializing since "
+                           f"{ready['lastTransitionTime']}; the plan counts the initializing timeout "
+                           f"({desired.annotations[INITIALIZING_TIMEOUT_ANNOTATION]}) from its own start, so the "
+                           "operator may fail it (InitializingTimeout) sooner than shown "
+                           "(rayservice_controller.go#markFailedOnInitializingTimeout)",
+                           "status.conditions[type=Ready].lastTransitionTime"))
+    for which in ("activeServiceStatus", "pendingServiceStatus"):
+        t = _m(st.get(which)).get("lastTrafficMigratedTime")
+        if isinstance(t, str) and incremental(desired, cfg):
+            out.append(Warning("ObservedTimeNotRead", f"traffic last moved at {t}; the plan waits a whole "
+                               "intervalSeconds from its own start before the next step, so the steps may come "
+                               "sooner than shown (rayservice_controller.go#calculateTrafficRoutedPercent)",
+                               f"status.{which}.lastTrafficMigratedTime"))
+            break
+    return out
+
+
 def observe_warnings(model: Any, desired: Obj, world: World) -> list[Warning]:
     """Warnings about what the desired spec does to the starting world (fields KubeRay
     ignores, an upgrade strategy that never reaches the cluster, a revert mid-upgrade)."""
@@ -218,6 +266,7 @@ def observe_warnings(model: Any, desired: Obj, world: World) -> list[Warning]:
                            "NewClusterWithIncrementalUpgrade; with the current strategy they stay "
                            "(rayservice_controller.go#deleteRayServiceOwnedResources)", "spec.upgradeStrategy.type"))
     st = rs.status
+    out.extend(_times_not_read(desired, st, model.config))
     a = world.get(RC, desired.namespace, _m(st.get("activeServiceStatus")).get("rayClusterName") or "")
     p = world.get(RC, desired.namespace, _m(st.get("pendingServiceStatus")).get("rayClusterName") or "")
     cluster = p if p is not None else a

@@ -1,0 +1,79 @@
+"""Live snapshots with statuses are read as evidence, as upstream reads them: a pending
+RayCluster that has no HeadPodReady condition yet has no ready head, and a pending cluster
+with a ready head and no Serve application recorded has nothing deployed yet. Neither is
+switched to before it is ready. (A snapshot without statuses is still taken as settled.)"""
+
+from __future__ import annotations
+
+import yaml
+
+from tests.conftest import write
+
+from .helpers import base, new_image
+from .test_fidelity import _upgrading_live
+
+READY = {"type": "HeadPodReady", "status": "True", "reason": "HeadPodRunningAndReady"}
+
+
+def _plan(cli, tmp_path, live):
+    desired = write(tmp_path, "new.yaml", yaml.safe_dump(new_image(base())))
+    observed = write(tmp_path, "live.yaml", yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": live}))
+    r = cli("plan", desired, "--observed", observed, "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    return r.json()
+
+
+def _first(doc, pred) -> int | None:
+    return next((s["step"] for s in doc["steps"] for a in s["actions"] if pred(a)), None)
+
+
+def _switch(a) -> bool:
+    return a["kind"] == "Service" and a["verb"] == "update" and "text-ml-bbbbb" in str(a["fields"])
+
+
+def _warnings(doc) -> set[str]:
+    return {w["code"] for w in doc["warnings"]}
+
+
+def test_a_pending_cluster_without_head_condition_is_started_before_traffic_moves(cli, tmp_path):
+    rs, live = _upgrading_live(READY)
+    live[2]["status"] = {}  # the pending RayCluster, created moments ago
+    doc = _plan(cli, tmp_path, live)
+    assert "HeadNotReadyYet" in _warnings(doc)
+    assert doc["steps"][0]["time"] > 0  # the first pass that acts waits for the head Pod to start
+    # it is started, its config submitted, and only then do the Services switch
+    submit = _first(doc, lambda a: a["kind"] == "ServeApplications" and "text-ml-bbbbb" in a["name"])
+    assert submit is not None and _first(doc, _switch) > submit
+    assert doc["outcome"] == "converged"
+
+
+def test_a_pending_cluster_with_no_applications_recorded_gets_the_config_first(cli, tmp_path):
+    rs, live = _upgrading_live(READY)
+    doc = _plan(cli, tmp_path, live)
+    assert "ServeNotDeployedYet" in _warnings(doc)
+    submit = _first(doc, lambda a: a["kind"] == "ServeApplications" and "text-ml-bbbbb" in a["name"])
+    assert submit is not None and _first(doc, _switch) > submit and doc["outcome"] == "converged"
+
+
+def test_recorded_applications_are_taken_as_they_are(cli, tmp_path):
+    rs, live = _upgrading_live(READY)
+    live[0]["status"]["pendingServiceStatus"]["applicationStatuses"] = {"text_ml_app": {"status": "RUNNING"}}
+    doc = _plan(cli, tmp_path, live)
+    assert not {"ServeNotDeployedYet", "HeadNotReadyYet"} & _warnings(doc)
+    assert _first(doc, _switch) == 1  # ready and RUNNING: the Services switch in the first pass
+
+
+def test_live_timestamps_the_plan_does_not_read_are_named(cli, tmp_path):
+    """The initializing timeout and the traffic interval count from the plan's start;
+    a live status that says they started earlier gets a warning naming the field."""
+    rs, live = _upgrading_live(READY)
+    live[0]["status"]["conditions"][0].update(status="False", reason="Initializing")
+    desired = new_image(base())
+    desired["metadata"].setdefault("annotations", {})["ray.io/initializing-timeout"] = "10m"
+    d = write(tmp_path, "new.yaml", yaml.safe_dump(desired))
+    o = write(tmp_path, "live.yaml", yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": live}))
+    doc = cli("plan", d, "--observed", o, "-o", "json").json()
+    w = [x for x in doc["warnings"] if x["code"] == "ObservedTimeNotRead"]
+    assert len(w) == 1 and "2026-01-01T00:00:00Z" in w[0]["message"] and "lastTransitionTime" in w[0]["path"]
+    plain = _plan(cli, tmp_path, _upgrading_live(READY)[1])
+    assert "ObservedTimeNotRead" not in _warnings(plain)
