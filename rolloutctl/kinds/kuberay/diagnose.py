@@ -19,6 +19,7 @@ from . import service as ksvc
 from .api import API, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD, L_NAME, RC, RS, SA, cluster_requests, display, head_phase, is_generated
 from .conditions import is_true
 from .operator import DEFAULT_CONFIG, OperatorConfig
+from .spec import incremental, serve_config_target_capacity
 from .status import is_initializing_timeout
 from .validation import first_error
 from .validation.utils_validation import ray_cluster_upgrade_options_error
@@ -125,6 +126,14 @@ def diagnose(cfg: OperatorConfig, desired: Obj, world: World, env: Environment) 
                          "the Services keep pointing at the serving cluster and the new cluster stays pending",
                          (ObjectRef(RC, c.namespace, display(c.name) or c.name, API),),
                          ("fix the image or the Serve config; revert the spec to stop the upgrade",))
+    tc = serve_config_target_capacity(str(desired.spec.get("serveConfigV2") or ""))
+    if tc is not None and is_true(st, "UpgradeInProgress") and incremental(desired, cfg):
+        return Stuck("TargetCapacityInServeConfig",
+                     f"serveConfigV2 sets target_capacity: {tc}. applyServeTargetCapacity compares each goal with the "
+                     "cached config's own target_capacity (the cache holds the user's serveConfigV2) and returns "
+                     f"early when they are equal, so the target capacity never passes {tc} and the incremental upgrade "
+                     "stops (rayservice_controller.go#applyServeTargetCapacity)", (ref,),
+                     ("remove target_capacity from serveConfigV2: KubeRay sets it during an incremental upgrade",))
     if not str(desired.spec.get("serveConfigV2") or "").strip():
         return Stuck(STUCK_NEVER_READY, "spec.serveConfigV2 is empty: no Serve application, so no cluster is "
                      "ever ready (rayservice_controller.go#getAndCheckServeStatus)", (ref,))

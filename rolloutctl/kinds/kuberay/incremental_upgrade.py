@@ -26,7 +26,7 @@ from .builders import create_gateway, create_http_route, owner_reference, sa_obj
 from .conditions import is_true, remove_condition, set_condition
 from .decisions import is_cluster_spec_hash_equal
 from .reconciler import REQUEUE_2S, REQUEUE_BACKOFF, Reconciler, Stop
-from .spec import upgrade_options
+from .spec import serve_config_target_capacity, upgrade_options
 
 
 def _m(v: Any) -> Mapping[str, Any]:
@@ -156,11 +156,18 @@ def check_if_need_target_capacity_update(r: Reconciler) -> bool:
 
 
 def apply_serve_target_capacity(r: Reconciler, cluster: Obj, goal: int) -> None:
-    """``applyServeTargetCapacity``: PUT the cached config with the new target_capacity."""
+    """``applyServeTargetCapacity``: PUT the cached config (else the spec's) with the new
+    target_capacity, unless that config's own top-level ``target_capacity`` already equals
+    the goal: then it returns early, without the status update. The cache only ever holds
+    the user's ``serveConfigV2``, so the early return fires only when the user's config
+    sets ``target_capacity`` (and then the upgrade stops there)."""
     sa = r.get(SA, cluster.name)
-    if sa is not None and sa.spec.get("targetCapacity") == goal:
+    config = str((sa.spec.get("serveConfigV2") if sa else None) or r.d.spec.get("serveConfigV2") or "")
+    if serve_config_target_capacity(config) == goal:
+        r.why = r.why or (f"serveConfigV2 sets target_capacity: {goal}, the goal for RayCluster "
+                          f"{cluster.name}: applyServeTargetCapacity returns early and the status's target "
+                          "capacity stays where it is")
         return
-    config = str(sa.spec.get("serveConfigV2") if sa else r.d.spec.get("serveConfigV2") or "")
     apps = dict(_m(sa.status.get("applications"))) if sa else {}
     r.act("update", SA, cluster.name, f"set Serve target_capacity to {goal}%", "applyServeTargetCapacity",
           payload=sa_object(r.ns, cluster.name, config, goal, apps), fields={"targetCapacity": goal},

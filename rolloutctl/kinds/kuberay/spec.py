@@ -52,6 +52,22 @@ def serve_app_names(config: str) -> list[str]:
     return sorted(set(names)) if names else []
 
 
+def serve_config_target_capacity(config: str) -> int | None:
+    """The top-level ``target_capacity`` of a Serve config as ``applyServeTargetCapacity``
+    reads it: a number (YAML into ``map[string]any``, so float64), truncated to int32;
+    None when absent, not a number, or the config does not parse."""
+    if not config or not config.strip():
+        return None
+    try:
+        doc = yaml.load(config, Loader=_SAFE_LOADER)
+    except Exception:  # noqa: BLE001 - unparsable: no target_capacity read
+        return None
+    v = _m(doc).get("target_capacity")
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    return int(v)
+
+
 def deletion_delay(desired: Obj) -> int:
     """``spec.rayClusterDeletionDelaySeconds``, else ``RayClusterDeletionDelayDuration`` (60 s)."""
     v = desired.spec.get("rayClusterDeletionDelaySeconds")

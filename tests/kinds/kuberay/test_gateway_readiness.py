@@ -122,3 +122,26 @@ def test_upstream_readiness_helpers():
     assert ku.is_http_route_ready(gw, {"status": {"parents": [
         {"parentRef": {"name": "g", "namespace": "ns"}, "conditions": ok}]}})
     assert not ku.is_http_route_ready(gw, None)
+
+
+def _with_target_capacity(raw: dict, value) -> dict:
+    d = copy.deepcopy(raw)
+    d["spec"]["serveConfigV2"] = f"target_capacity: {value}\n" + d["spec"]["serveConfigV2"]
+    return d
+
+
+def test_target_capacity_in_the_serve_config_stops_an_incremental_upgrade():
+    """applyServeTargetCapacity returns early when the cached config's own target_capacity
+    equals the goal; the cache holds the user's serveConfigV2, so a user-set value is where
+    the upgrade stops (upstream rayservice_controller.go)."""
+    from rolloutctl.kinds.kuberay.spec import serve_config_target_capacity
+
+    old = _with_target_capacity(incremental(base(), surge=50), 100)
+    run = plan(new_image(old), settled(old))
+    assert run.plan.outcome == "stuck" and run.plan.stuck.reason == "TargetCapacityInServeConfig"
+    assert "target_capacity: 100" in run.plan.stuck.message and run.plan.stuck.remedies
+    plain = incremental(base(), surge=50)
+    assert plan(new_image(plain), settled(plain)).plan.outcome == "converged"
+    assert [serve_config_target_capacity(c) for c in ("target_capacity: 50.9\n", "target_capacity: '50'\n",
+                                                     "target_capacity: true\n", "applications: []\n", ": bad")] == \
+        [50, None, None, None, None]
