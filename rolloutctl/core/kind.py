@@ -92,7 +92,8 @@ class LiveRead:
     refuses is a failure. Otherwise it is a warning, and ``assumed`` (raw objects) are taken
     as present, as the operator keeps them (``Kubernetes' view`` role cannot read Secrets,
     Roles or RoleBindings). ``after``: the selector is ``after[1] in (names)`` of the objects
-    of kind ``after[0]`` read before (a RayCluster's Pods); no such objects, no read."""
+    of kind ``after[0]`` read before (a RayCluster's Pods), added to ``selector``; no such
+    objects, no read."""
 
     api_version: str
     kind: str

@@ -275,7 +275,7 @@ def read_live(reads: Sequence[LiveRead], namespace: str, *, context: str | None 
             owners = sorted({o.name for o in state.objects if o.kind == kind and _NAME.fullmatch(o.name)})
             if not owners:
                 continue
-            selector = f"{key} in ({','.join(owners)})"
+            selector = ",".join(filter(None, (read.selector, f"{key} in ({','.join(owners)})")))
         args = live_command(read, namespace, selector=selector, context=context, kubeconfig=kubeconfig,
                             kubectl=kubectl)
         state.commands.append(args)

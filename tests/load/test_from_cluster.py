@@ -168,6 +168,28 @@ def test_rayservice_from_cluster_plans_as_observed(rs_cluster):
     assert pods[pods.index("-l") + 1].startswith("ray.io/cluster in (text-ml-")
 
 
+def test_incremental_rayservice_reads_its_per_cluster_serve_services(tmp_path):
+    """BuildServeService names and labels the incremental per-cluster serve Service after its
+    RayCluster: --from-cluster reads it by cluster, so a settled service plans noop, exactly
+    as the recorded objects given with --observed."""
+    raw = yaml.safe_load(Path(RS).read_text())
+    raw["spec"]["upgradeStrategy"] = {"type": "NewClusterWithIncrementalUpgrade", "clusterUpgradeOptions": {
+        "gatewayClassName": "istio", "stepSizePercent": 25, "maxSurgePercent": 50, "intervalSeconds": 30}}
+    raw["spec"]["rayClusterConfig"]["enableInTreeAutoscaling"] = True  # the upgrade type requires it
+    manifest = tmp_path / "incremental.yaml"
+    manifest.write_text(yaml.safe_dump(raw))
+    cluster = Cluster(tmp_path, settled_world(str(manifest)))
+    assert any(o["kind"] == "Service" and o["metadata"]["name"].endswith("-x7k2p-serve-svc") for o in
+               json.loads(cluster.world.read_text()))
+    live = cluster.cli("plan", str(manifest), "--from-cluster", "-o", "json")
+    observed = cluster.cli("plan", str(manifest), "--observed", str(cluster.recorded), "-o", "json")
+    assert live.exit_code == 0, live.output
+    assert live.stdout == observed.stdout and json.loads(live.stdout)["outcome"] == "noop"
+    per_cluster = [c for c in cluster.calls() if c[1] == "services" and "ray.io/originated-from-crd=RayService,"
+                   "ray.io/originated-from-cr-name in (text-ml-x7k2p)" in c]
+    assert len(per_cluster) == 1
+
+
 def test_one_read_only_get_per_kind_selected_by_the_owner_labels(pcs_cluster):
     r = pcs_cluster.cli("plan", PCS_V2, "--from-cluster", "--context", "prod", "--kubeconfig", "/etc/kube/config",
                         "-o", "json")

@@ -5,7 +5,9 @@ KubeRay labels the RayClusters and Services it creates for a RayService with
 (rayservice_controller.go ``constructRayClusterForRayService``; common/service.go
 ``BuildHeadServiceForRayService``, ``BuildServeService``); their Pods carry
 ``ray.io/cluster=<raycluster>`` (common/pod.go ``labelPod``). The incremental-upgrade
-Gateway and HTTPRoute are found by name (``<rs>-gateway``, ``<rs>-httproute``).
+Gateway and HTTPRoute are found by name (``<rs>-gateway``, ``<rs>-httproute``), and its
+per-cluster serve Services by their cluster: ``BuildServeService`` names and labels them
+after the RayCluster (``ray.io/originated-from-cr-name=<raycluster>``), not the RayService.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ def live_reads(desired: Obj) -> list[LiveRead]:
                  required=gateway),
         LiveRead(GW_API, ROUTE, "httproutes.gateway.networking.k8s.io", names=(route_name(desired.name),),
                  required=gateway),
+        *([LiveRead("v1", SVC, "services", selector=f"{L_CRD}=RayService", after=(RC, L_NAME))] if gateway else []),
         # the model reads the clusters' state from their status, not from their Pods
         LiveRead("v1", "Pod", "pods", required=False, after=(RC, L_CLUSTER)),
     ]
