@@ -71,7 +71,8 @@ def diagnose(cfg: OperatorConfig, desired: Obj, world: World, env: Environment) 
     if serve_err:
         return Stuck("ServeServiceNotBuilt", f"{serve_err} (common/service.go#BuildServeService): "
                      "reconcileServices fails on every pass, so no Service is created and the status is not "
-                     "written", (ref,), ("name the serve port 'serve' in the head container, or set spec.serveService",))
+                     "written", (ref,), ("name the serve port 'serve' in the head container" + (
+                         "" if incremental(desired, cfg) else ", or set spec.serveService"),))
     held = [o for o in world if o.terminating and _l(o.metadata.get("finalizers"))]
     if held:
         return Stuck("DeletionBlocked", "objects being deleted are held by finalizers: "

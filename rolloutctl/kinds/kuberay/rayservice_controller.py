@@ -90,7 +90,12 @@ def reconcile(r: Reconciler) -> None:
         r.write_status("handleSuspend", "suspend state machine: status written before any other work")
         if suspend_is_operative(r.st):
             if is_true(r.st, "Suspended") and r.d.spec.get("suspend") is True:
-                r.result, r.why = REQUEUE_NONE, "suspended"
+                # handleSuspend: the pass that completes the suspend requeues (2 s); only an
+                # already suspended RayService's pass returns without one
+                if is_true(r.orig, "Suspended"):
+                    r.result, r.why = REQUEUE_NONE, "suspended"
+                else:
+                    r.why = "suspended: the pass that completes the suspend requeues once more"
             elif is_true(r.st, "Suspending"):
                 r.why = "waits for every object the RayService owns to be deleted"
             return

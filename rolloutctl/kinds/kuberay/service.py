@@ -131,7 +131,7 @@ def build_serve_service(rs: Mapping[str, Any], cluster: Mapping[str, Any], cfg: 
     ``ray.io/serve=true`` on the head's serve ports; a user ``serveService`` (not in
     incremental mode) keeps its name, type and metadata, its ports merged by name with
     the serve ports. Raises ServeServiceError when there is no serve port and no
-    ``serveService``."""
+    ``serveService`` (in incremental mode, whenever there is no serve port)."""
     md, cmd = _m(rs.get("metadata")), _m(cluster.get("metadata"))
     rs_spec = _m(rs.get("spec"))
     cname = str(cmd.get("name") or "")
@@ -164,6 +164,10 @@ def build_serve_service(rs: Mapping[str, Any], cluster: Mapping[str, Any], cfg: 
         umd["namespace"] = md.get("namespace")
         umd["ownerReferences"] = [owner]
         return {"apiVersion": "v1", "kind": "Service", "metadata": umd, "spec": spec}
+    if not ports:  # serveService is ignored in incremental mode: the head's serve ports are required
+        raise ServeServiceError("Please specify a port named 'serve' (or with the prefix 'serve-', e.g. 'serve-grpc') "
+                                "in the Ray head container; otherwise, the Kubernetes service for Ray Serve will not "
+                                "be created.")
     spec = {"selector": selector, "ports": ports}
     if svc_type:
         spec["type"] = svc_type

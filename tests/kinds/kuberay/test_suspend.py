@@ -149,3 +149,23 @@ def test_status_only_commit_pass_is_first_step_of_next():
     nxt = first_step(run.plan)
     assert len(nxt.steps) == 1 and [a.verb for a in nxt.steps[0].actions] == ["status"]
     assert rs_status(run.world)["serviceStatus"] == ""
+
+
+def test_the_pass_that_completes_a_suspend_requeues_and_the_next_does_not():
+    """handleSuspend Case 3 sets Suspended and returns RequeueAfter 2 s; only Case 1 (already
+    Suspended) returns without a requeue."""
+    from rolloutctl.kinds.kuberay.api import MEM_REQUEUE
+    from rolloutctl.kinds.kuberay.model import RayServiceModel
+    from rolloutctl.core.environment import Environment
+
+    old = base()
+    new = edit(old, lambda d: d["spec"].__setitem__("suspend", True))
+    m, d, env, world = RayServiceModel(), Obj(copy.deepcopy(new), "t.yaml", 1), Environment(), settled(old)
+    ends = []
+    for _ in range(8):
+        acts, memory = m.reconcile_pass(d, world)
+        ends.append((cond(world.apply(acts), "Suspended"), memory[MEM_REQUEUE]))
+        world = m.advance(d, world.with_memory(**memory).apply(acts), env).world
+    completing = next(i for i, (c, _) in enumerate(ends) if c and c[0] == "True")
+    assert "requeue in 2 s" in ends[completing][1]
+    assert "requeue" not in ends[completing + 1][1].replace("no requeue", "")

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from ....core.model import Obj
 from .rules import R_GROUP_NAMES, R_MANAGED_BY, R_SERVE_PORT, Ctx
-from .util import MANAGED_BY_VALUES, as_list, as_mapping, head_container, worker_path
+from .util import MANAGED_BY_VALUES, as_list, as_mapping, head_container, is_incremental_upgrade_enabled, worker_path
 
 
 def validate_managed_by(c: Ctx, old: Obj | None) -> None:
@@ -28,12 +28,15 @@ def validate_managed_by(c: Ctx, old: Obj | None) -> None:
 
 def build_serve_service(c: Ctx) -> None:
     """``common.BuildServeService`` (controllers/ray/common/service.go): a RayService needs a
-    port named ``serve``/``serve-*`` on the head container unless ``serveService`` is set;
-    a head container without any ports gets the default ports (serve 8000)."""
+    port named ``serve``/``serve-*`` on the head container unless ``serveService`` is set
+    (which the incremental upgrade ignores: it builds a Service per cluster from the head's
+    ports); a head container without any ports gets the default ports (serve 8000)."""
     rc = as_mapping(c.obj.spec.get("rayClusterConfig"))
     hc = head_container(rc)
     ports = [p for p in as_list(hc.get("ports")) if isinstance(p, Mapping)]
-    if not ports or c.obj.spec.get("serveService") is not None:
+    if not ports:
+        return
+    if c.obj.spec.get("serveService") is not None and not is_incremental_upgrade_enabled(c.obj.spec, c.cfg):
         return
     if not any(str(p.get("name", "")) == "serve" or str(p.get("name", "")).startswith("serve-") for p in ports):
         c.add(R_SERVE_PORT, ("spec", "rayClusterConfig", "headGroupSpec", "template", "spec", "containers", 0, "ports"),

@@ -145,3 +145,25 @@ def test_target_capacity_in_the_serve_config_stops_an_incremental_upgrade():
     assert [serve_config_target_capacity(c) for c in ("target_capacity: 50.9\n", "target_capacity: '50'\n",
                                                      "target_capacity: true\n", "applications: []\n", ": bad")] == \
         [50, None, None, None, None]
+
+
+def test_incremental_upgrade_ignores_serve_service_so_the_head_needs_a_serve_port(cli, tmp_path):
+    """BuildServeService skips a custom serveService in incremental mode and builds each
+    cluster's Service from the head's serve ports: with none, every pass fails upstream."""
+    import yaml
+
+    from tests.conftest import write
+
+    raw = incremental(base())
+    raw["spec"]["serveService"] = {"metadata": {"name": "custom-serve"}, "spec": {"ports": [{"name": "serve", "port": 8000}]}}
+    head = raw["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]["containers"][0]
+    head["ports"] = [p for p in head["ports"] if not str(p.get("name", "")).startswith("serve")]
+    path = write(tmp_path, "rs.yaml", yaml.safe_dump(raw))
+    run = plan(raw)
+    assert run.plan.outcome == "stuck" and run.plan.stuck.reason == "ServeServiceNotBuilt"
+    assert "spec.serveService" not in " ".join(run.plan.stuck.remedies)
+    lint = cli("lint", path, "-o", "json")
+    assert "RS032" in lint.stdout
+    blue_green = copy.deepcopy(raw)
+    del blue_green["spec"]["upgradeStrategy"]
+    assert plan(blue_green).plan.outcome == "converged"  # there the custom Service stands in
