@@ -267,3 +267,68 @@ def test_the_ungater_keys_by_the_chain_s_active_slice():
     stranger = Obj(edit(dict(rc.raw), lambda d: d["metadata"]["labels"].__setitem__("ray.io/originated-from-cr-name",
                                                                                       "someone-else")))
     assert on_rc(None, stranger, w) == []
+
+
+# --------------------------------------------------------------------------- the watches suffice
+
+
+def _events(before: World, after: World):
+    """The changes from ``before`` to ``after``, as (old, new) per key."""
+    out = []
+    for k in sorted(set(before.keys()) | set(after.keys())):
+        a, b = before.get(*k), after.get(*k)
+        if (a.raw if a is not None else None) != (b.raw if b is not None else None):
+            out.append((k, a, b))
+    return out
+
+
+def _enqueued(ctl, before: World, after: World) -> set[str]:
+    out: set[str] = set()
+    for k, old, new in _events(before, after):
+        for w in ctl.watches:
+            if w.kind == k[0]:
+                got = w.enqueue(old, new, after)
+                assert got is not None
+                out.update(got)
+    return out
+
+
+@pytest.mark.parametrize("mode", MODELS)
+def test_a_controller_writes_only_on_a_key_its_watches_enqueued(monkeypatch, mode):
+    """Replaying the worlds each controller saw: whenever the job reconciler writes for a
+    job, or the scheduler admits or requeues a Workload, that key was enqueued by the
+    events since the controller last ran (its first run lists every key, as an
+    informer's initial list does). So a work queue fed by these watches would reconcile
+    every key on which the model's pass acts."""
+    seen: dict[tuple[str, str], World] = {}
+    checked: list[str] = []
+
+    def job_pass(p, job):
+        ctl = JOB_CONTROLLERS[job.kind]
+        before, n = seen.get((ctl.name, job.name)), len(p.actions)
+        now = p.w
+        seen[(ctl.name, job.name)] = now
+        orig_rgj(p, job)
+        if before is not None and len(p.actions) > n:
+            assert job.name in _enqueued(ctl, before, now), (ctl.name, job.name, [a.rule for a in p.actions[n:]])
+            checked.append(ctl.name)
+
+    def sched_pass(p):
+        ctl = scheduler.SCHEDULER
+        before, n = seen.get((ctl.name, "")), len(p.actions)
+        now = p.w
+        seen[(ctl.name, "")] = now
+        orig_schedule(p)
+        if before is not None:
+            keys = {a.uid or a.name for a in p.actions[n:] if a.rule.endswith(("#admit", "#requeueAndUpdate"))}
+            enq = _enqueued(ctl, before, now)
+            assert keys <= enq, (keys, enq)
+            checked.extend(ctl.name for _ in keys)
+
+    orig_rgj, orig_schedule = controllers.reconcile_generic_job, controllers.schedule
+    monkeypatch.setattr(controllers, "reconcile_generic_job", job_pass)
+    monkeypatch.setattr(controllers, "schedule", sched_pass)
+    for _m, desired, observed, desired_queues in [r for r in _runs() if r[0] == mode]:
+        seen.clear()
+        plan(mode, desired, observed=observed, desired_queues=desired_queues)
+    assert JOB_CONTROLLERS[RC if mode == "legacy" else RS].name in checked
