@@ -120,3 +120,27 @@ def parse_duration_seconds(value: Any) -> float | None:
     """``parse_duration`` in seconds (what the models and rules compare and wait for)."""
     ns = parse_duration(value)
     return None if ns is None else ns / 1e9
+
+
+def _decimal(value: int, unit: int) -> str:
+    """``value / unit`` written as Go does: the fraction's trailing zeros dropped."""
+    whole, frac = divmod(value, unit)
+    digits = str(frac).rjust(len(str(unit)) - 1, "0").rstrip("0")
+    return f"{whole}.{digits}" if digits else str(whole)
+
+
+def format_duration(ns: int) -> str:
+    """``time.Duration.String``: ``1h0m0s``, ``2m30s``, ``1.5s``, ``250ms``, ``0s``."""
+    if ns == 0:
+        return "0s"
+    sign, u = ("-", -ns) if ns < 0 else ("", ns)
+    if u < 1000:
+        return f"{sign}{u}ns"
+    if u < 1_000_000:
+        return f"{sign}{_decimal(u, 1000)}µs"
+    if u < 1_000_000_000:
+        return f"{sign}{_decimal(u, 1_000_000)}ms"
+    hours, rest = divmod(u, 3600 * 10**9)
+    minutes, rest = divmod(rest, 60 * 10**9)
+    lead = f"{hours}h{minutes}m" if hours else (f"{minutes}m" if minutes else "")
+    return f"{sign}{lead}{_decimal(rest, 10**9)}s"

@@ -148,3 +148,26 @@ def test_kuberay_get_initializing_timeout(timeout, seconds):
     from rolloutctl.kinds.kuberay.validation.util import parse_initializing_timeout
 
     assert parse_initializing_timeout(timeout) == seconds
+
+
+def test_format_duration_writes_go_durations():
+    """``time.Duration.String`` (Go's own examples and edge cases)."""
+    from rolloutctl.core.go_time import format_duration
+
+    cases = {0: "0s", 1: "1ns", 1100: "1.1µs", 2_200_000: "2.2ms", 3_300_000_000: "3.3s", 600 * 10**9: "10m0s",
+             (4 * 60 + 5) * 10**9: "4m5s", (5 * 3600 + 6 * 60 + 7) * 10**9 + 1_000_000: "5h6m7.001s",
+             3600 * 10**9: "1h0m0s", -1500 * 10**6: "-1.5s", 9_007_199_254_740_993: "2501h59m59.254740993s"}
+    assert {ns: format_duration(ns) for ns in cases} == cases
+
+
+def test_format_duration_reads_back():
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from rolloutctl.core.go_time import format_duration, parse_duration
+
+    @given(st.integers(-(2**63) + 1, 2**63 - 1))
+    def roundtrip(ns):
+        assert parse_duration(format_duration(ns)) == ns
+
+    roundtrip()

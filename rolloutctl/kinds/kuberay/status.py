@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ...core.go_time import format_duration
 from ...core.model import Obj
 from .api import HEAD_READY, L_CLUSTER, RC, SA, SVC, head_phase
 from .conditions import find_condition, is_true, remove_condition, set_condition
@@ -132,7 +133,8 @@ def calculate_conditions(st: dict, desired: Obj, now: int) -> None:
         c = find_condition(st, "UpgradeInProgress")
         if c is None or c.get("reason") not in ("Initializing", "InitializingTimeout"):
             set_condition(st, "UpgradeInProgress", "Unknown", "NoActiveCluster",
-                          "No active Ray cluster exists, and the RayService is not initializing.", now)
+                          "No active Ray cluster exists, and the RayService is not initializing. Please open a GitHub "
+                          "issue in the KubeRay repository.", now)
 
 
 def generate_ray_cluster_name(r: Reconciler) -> str:
@@ -195,6 +197,11 @@ def mark_failed_on_initializing_timeout(st: dict, desired: Obj, now: int) -> Non
     a.pop("rayClusterName", None)
     p.pop("rayClusterName", None)
     st["activeServiceStatus"], st["pendingServiceStatus"] = a, p
-    timeout = desired.annotations.get(INITIALIZING_TIMEOUT_ANNOTATION)
+    timeout = parse_initializing_timeout(desired.annotations.get(INITIALIZING_TIMEOUT_ANNOTATION)) or 0
+    c = find_condition(st, "Ready")
+    ltt = c.get("lastTransitionTime") if c is not None else None
+    spent = now - (ltt if isinstance(ltt, int) else 0)
     set_condition(st, "Ready", "False", "InitializingTimeout",
-                  f"RayService failed to become ready within the configured timeout of {timeout}.", now)
+                  "RayService failed to become ready within the configured timeout of "
+                  f"{format_duration(round(timeout * 1e9))}. Time spent initializing: {format_duration(spent * 10**9)}",
+                  now)

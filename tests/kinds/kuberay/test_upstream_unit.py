@@ -227,7 +227,8 @@ def test_mark_failed_if_initializing_timed_out(name, annotation, reason):
     assert ready["reason"] == reason
     if reason == "InitializingTimeout":
         assert not st["pendingServiceStatus"].get("rayClusterName")
-        assert ready["message"] == "RayService failed to become ready within the configured timeout of 10s."
+        assert ready["message"] == ("RayService failed to become ready within the configured timeout of 10s. "
+                                    "Time spent initializing: 1m0s")  # Go durations, as upstream formats them
 
 
 def test_fidelity_doc_names_only_tests_that_exist():
