@@ -172,7 +172,9 @@ def schedule(pcs: PCS, world: World, env: Environment) -> tuple[list[Obj], list[
         if not gs.act_pending:
             continue  # no pod to place: neither the gang minimum nor one by one
         members = gs.active
-        if used is None:
+        # what the scheduled pods request matters only against a capacity
+        # (``Environment.fits``); unlimited, every placement fits
+        if used is None and env.capacity:
             used = owned_used_resources(pcs, world)
         by_group: dict[str, list[Obj]] = {}
         for p in members:
@@ -183,12 +185,13 @@ def schedule(pcs: PCS, world: World, env: Environment) -> tuple[list[Obj], list[
         if not satisfied and not need:
             continue
         if need:
-            req: dict[str, int] = {}
-            for p in need:
-                add(req, requests_of(p))
-            if not env.fits(used, req):
-                continue
-            add(used, req)
+            if used is not None:
+                req: dict[str, int] = {}
+                for p in need:
+                    add(req, requests_of(p))
+                if not env.fits(used, req):
+                    continue
+                add(used, req)
             placed.extend(need)
             events.append(f"PodGang {pg.name} scheduled ({len(need)} pods, gang minimum)")
         need_names = {p.name for p in need}
@@ -196,11 +199,13 @@ def schedule(pcs: PCS, world: World, env: Environment) -> tuple[list[Obj], list[
                        key=lambda p: (p.labels.get(N.L_PCLQ, ""), O.pod_index(p) or 0, p.name))
         n = 0
         for p in extra:
-            r = requests_of(p)
-            if env.fits(used, r):
+            if used is not None:
+                r = requests_of(p)
+                if not env.fits(used, r):
+                    continue
                 add(used, r)
-                placed.append(p)
-                n += 1
+            placed.append(p)
+            n += 1
         if n:
             events.append(f"{n} more pods of PodGang {pg.name} scheduled")
     return placed, events

@@ -163,7 +163,7 @@ def condition_status(o: Obj, ctype: str) -> str | None:
 
 def update_progress(o: Obj) -> Mapping[str, Any] | None:
     up = o.status.get("updateProgress")
-    return up if isinstance(up, Mapping) else None
+    return None if up is None else up if isinstance(up, Mapping) else None
 
 
 def is_update_in_progress(o: Obj) -> bool:
