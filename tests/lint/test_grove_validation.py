@@ -129,3 +129,26 @@ def test_defaulted_min_available_keeps_its_live_value_on_apply():
     live = pcs(clique("worker", replicas=2))
     assert rules(pcs(clique("worker", replicas=5)), live) == []
     assert rules(pcs(clique("worker", replicas=5, spec="minAvailable: 5")), live) == ["GV102"]
+
+
+@pytest.mark.parametrize("a,b,ok", [
+    # validateSchedulerNames resolves an empty name to the default profile before comparing
+    ("schedulerName: default-scheduler", "", True),
+    ("", "", True),
+    ("schedulerName: kai-scheduler", "", False),
+    ("schedulerName: kai-scheduler", "schedulerName: default-scheduler", False),
+])
+def test_scheduler_names_empty_resolves_to_default_scheduler(a, b, ok):
+    text = pcs(clique("a", pod=a) + clique("b", pod=b))
+    found = [f for f in v.validate(obj(text)) if f.rule == "GV009"]
+    assert (not found) == ok
+    if not ok:
+        assert "default-scheduler" in found[0].message and "<default>" not in found[0].message
+
+
+def test_restart_policy_warning_says_the_policy_is_kept():
+    (never,) = [f for f in v.validate(obj(pcs(clique("w", pod="restartPolicy: Never")))) if f.rule == "GV016"]
+    assert "'Never' is kept" in never.message and "not replaced" in never.message
+    assert "restartPolicy will be ignored, it will be set to Always" in never.message  # quoted as upstream's
+    (always,) = [f for f in v.validate(obj(pcs(clique("w", pod="restartPolicy: Always")))) if f.rule == "GV016"]
+    assert "kept" in always.message and "not replaced" not in always.message

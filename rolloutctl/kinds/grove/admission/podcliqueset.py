@@ -276,11 +276,25 @@ def slice_must_have_unique_elements_role_names(c: Check) -> Iterator[Problem]:
         yield clique_path(i, "spec", "roleName"), f"duplicate roleName {d!r}"
 
 
-def validate_scheduler_names(c: Check) -> Iterator[Problem]:
-    """All cliques must use the same scheduler (an empty schedulerName means the default one).
+DEFAULT_SCHEDULER_NAME = "default-scheduler"
+"""The scheduler an empty ``schedulerName`` resolves to: the default profile of the
+operator configuration, ``default-scheduler`` unless ``defaultProfileName`` says
+otherwise (upstream ``operator/api/config/v1alpha1/defaults.go``
+``SetDefaults_SchedulerConfiguration``; the Helm chart leaves it unset)."""
 
-    The backend named must also be enabled in the operator configuration; the tool
-    assumes it is.
+
+def _scheduler_name(cl: dict) -> str:
+    return as_str(as_map(as_map(cl.get("spec")).get("podSpec")).get("schedulerName")) or DEFAULT_SCHEDULER_NAME
+
+
+def validate_scheduler_names(c: Check) -> Iterator[Problem]:
+    """All cliques must use the same scheduler (an empty schedulerName means ``default-scheduler``).
+
+    An empty schedulerName is resolved to the operator's default scheduler profile
+    (``default-scheduler``) before the names are compared, so ``default-scheduler``
+    written on one clique and left out on another is the same scheduler. The
+    backend named must also be enabled in the operator configuration; the tool
+    assumes it is, and that the default profile is ``default-scheduler``.
 
     Upstream: operator/internal/webhook/admission/pcs/validation/podcliqueset.go#validateSchedulerNames
 
@@ -294,21 +308,19 @@ def validate_scheduler_names(c: Check) -> Iterator[Problem]:
     Good:
         cliques:
         - name: a
-          spec: {podSpec: {schedulerName: kai-scheduler}}
+          spec: {podSpec: {schedulerName: default-scheduler}}
         - name: b
-          spec: {podSpec: {schedulerName: kai-scheduler}}
+          spec: {podSpec: {}}
 
     Remediation: Set the same spec.podSpec.schedulerName on every clique (or on none).
     """
     seen: list[str] = []
     for _, cl in c.cliques:
-        n = as_str(as_map(as_map(cl.get("spec")).get("podSpec")).get("schedulerName")) or "<default>"
+        n = _scheduler_name(cl)
         if n not in seen:
             seen.append(n)
     if len(seen) > 1:
-        first_differing = next(i for i, cl in c.cliques
-                               if (as_str(as_map(as_map(cl.get("spec")).get("podSpec")).get("schedulerName")) or "<default>")
-                               != seen[0])
+        first_differing = next(i for i, cl in c.cliques if _scheduler_name(cl) != seen[0])
         yield clique_path(first_differing, "spec", "podSpec", "schedulerName"), (
             f"the schedulerName for all pods have to be the same (found {', '.join(seen)})")
 
@@ -462,10 +474,17 @@ def validate_pod_spec(c: Check) -> Iterator[Problem]:
 
 
 def validate_pod_spec_restart_policy(c: Check) -> Iterator[Problem]:
-    """A ``restartPolicy`` set in a clique's pod spec is ignored: pods always restart.
+    """A ``restartPolicy`` set in a clique's pod spec draws a warning but is kept: exited pods are not replaced.
 
-    The webhook answers with a warning. (It also warns when only the defaulting
-    webhook set the field; this rule warns only when the manifest sets it.)
+    The webhook warns "restartPolicy will be ignored, it will be set to Always"
+    (upstream's wording), but at this commit nothing ignores it: defaulting
+    (``defaulting/podcliqueset.go`` ``defaultPodSpec``) sets Always only when the
+    field is empty, and the PodClique controller copies the pod spec as written
+    into every pod. A pod whose containers exit under ``Never`` (or succeed under
+    ``OnFailure``) ends Failed or Succeeded, still counts toward the PodClique's
+    replicas and is never replaced until it is deleted. (Upstream also warns when
+    only the defaulting webhook set the field; this rule warns only when the
+    manifest sets it.)
 
     Upstream: operator/internal/webhook/admission/pcs/validation/podcliqueset.go#validatePodSpec (warning)
 
@@ -477,15 +496,18 @@ def validate_pod_spec_restart_policy(c: Check) -> Iterator[Problem]:
         podSpec:
           containers: [{name: w, image: busybox}]
 
-    Remediation: Remove restartPolicy from the pod spec.
+    Remediation: Remove restartPolicy from the pod spec (it defaults to Always), or delete exited pods yourself.
     """
     written = as_list(as_map(as_map(c.written.get("spec")).get("template")).get("cliques"))
     for i, cl in enumerate(written):
         ps = as_map(as_map(as_map(cl).get("spec")).get("podSpec"))
         rp = as_str(ps.get("restartPolicy")).strip()
         if rp:
-            yield clique_path(i, "spec", "podSpec", "restartPolicy"), (
-                f"restartPolicy {rp!r} will be ignored, it will be set to Always")
+            msg = (f"the webhook warns \"restartPolicy will be ignored, it will be set to Always\", "
+                   f"but restartPolicy {rp!r} is kept")
+            if rp != "Always":
+                msg += ": a pod that exits is not replaced until it is deleted"
+            yield clique_path(i, "spec", "podSpec", "restartPolicy"), msg
 
 
 def validate_container_env_vars(c: Check) -> Iterator[Problem]:
