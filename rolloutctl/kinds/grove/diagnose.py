@@ -20,11 +20,54 @@ from . import names as N
 from . import objects as O
 from .spec import PCS
 
+#: a PodClique short of Ready pods because a Failed or Succeeded pod still counts
+#: toward its replicas (documented in docs/grove-updates.md, "Stuck reasons")
+STUCK_FINISHED_POD = "FinishedPodNotReplaced"
+
+
+def finished_pods(pcs: PCS, world: World) -> list[Obj]:
+    """The PodCliqueSet's non-terminating pods in a final phase (Failed, Succeeded),
+    by name. Upstream counts them toward their PodClique's ``spec.replicas``
+    (``podclique/components/pod/syncflow.go`` ``syncExpectationsAndComputeDifference``
+    over ``pod.go`` ``GetPCLQPods``, which does not filter on phase), so the operator
+    never replaces them: only deleting them frees the place."""
+    return sorted((p for p in owned(world, "Pod", pcs)
+                   if not p.terminating and O.pod_phase(p) in ("Failed", "Succeeded")), key=lambda p: p.name)
+
+
+def describe_finished_pod(pod: Obj) -> str:
+    """``pod NAME is Failed (Evicted: message)``: the phase, with the kubelet's reason."""
+    reason = str(pod.status.get("reason") or "")
+    why = f" ({reason})" if reason else ""
+    return f"pod {pod.name} is {O.pod_phase(pod)}{why}"
+
+
+def diagnose_finished_pods(pcs: PCS, world: World) -> Stuck | None:
+    """PodCliques that stay short of Ready pods because a Failed or Succeeded pod holds
+    one of their replicas (see ``finished_pods``)."""
+    held = finished_pods(pcs, world)
+    if not held:
+        return None
+    by_pclq: dict[str, list[Obj]] = {}
+    for p in held:
+        by_pclq.setdefault(p.labels.get(N.L_PCLQ, ""), []).append(p)
+    parts = [f"PodClique {name} stays short of Ready pods: {', '.join(describe_finished_pod(p) for p in pods)} and "
+             "still counts toward its replicas, so the operator never replaces it" for name, pods in sorted(by_pclq.items())]
+    remedy = "delete the finished pod" + ("s" if len(held) > 1 else "") + ", then Grove creates a replacement: kubectl delete pod -n " \
+        + pcs.namespace + " " + " ".join(p.name for p in held)
+    return Stuck(STUCK_FINISHED_POD,
+                 "; ".join(parts) + " (upstream podclique/components/pod/syncflow.go syncExpectationsAndComputeDifference)",
+                 tuple(ObjectRef("PodClique", pcs.namespace, n, N.API_CORE) for n in sorted(by_pclq)), (remedy,))
+
 
 def diagnose(pcs: PCS, world: World, env: Environment) -> Stuck:
     """Why nothing moves: a gang that does not fit (InsufficientCapacity), pods that
     never turn Ready (NeverReady), or a scaled gang gated on a base gang that is
-    itself waiting (GangGated)."""
+    itself waiting (GangGated). A Failed or Succeeded pod that holds a PodClique's
+    replica comes first (FinishedPodNotReplaced): nothing else can make up for it."""
+    held = diagnose_finished_pods(pcs, world)
+    if held is not None:
+        return held
     pods = [p for p in owned(world, "Pod", pcs) if O.pod_active(p)]
     cache: dict = {}
     used = cluster.used_resources(pods, cache)

@@ -30,6 +30,7 @@ from . import names as N
 from . import objects as O
 from . import update_common as U
 from .controller.podcliqueset.components.service import excess_headless_services
+from .diagnose import describe_finished_pod, finished_pods
 from .hashing import _digest, pod_template_inputs
 from .spec import PCS
 
@@ -333,7 +334,24 @@ def initial_warnings(pcs: PCS, world: World) -> tuple[Warning, ...]:
                         f"spec.template.podCliqueScalingGroups[{pcs.groups.index(g)}].minAvailable"))
                     break
     out += template_replicas_warnings(pcs, world)
+    out += finished_pod_warnings(pcs, world)
     return tuple(out)
+
+
+def finished_pod_warnings(pcs: PCS, world: World) -> list[Warning]:
+    """Observed Failed or Succeeded pods (evicted, or exited under restartPolicy Never
+    or OnFailure): they still count toward their PodClique's replicas, so the operator
+    does not replace them until they are deleted.
+    Upstream: ``podclique/components/pod/syncflow.go``
+    ``syncExpectationsAndComputeDifference``; ``pod/pod.go`` (final-state pods are not
+    filtered)."""
+    return [Warning("FinishedPodNotReplaced",
+                    f"{describe_finished_pod(p)}: it still counts toward PodClique {p.labels.get(N.L_PCLQ, '?')}'s "
+                    "replicas, so the operator does not replace it and the clique runs one Ready pod short until "
+                    "the pod is deleted, by hand or by a rolling update of its clique (which deletes non-ready "
+                    f"old pods first) (kubectl delete pod -n {p.namespace} {p.name}; upstream syncflow.go "
+                    "syncExpectationsAndComputeDifference)", f"Pod/{p.name}")
+            for p in finished_pods(pcs, world)]
 
 
 def template_replicas_warnings(pcs: PCS, world: World) -> list[Warning]:

@@ -33,15 +33,21 @@ def internal_pod_name(world: World, ns: str, pclq: str, index: int, taken: set[s
 
 def sync_pods(pclq: Obj, world: World) -> list[Action]:
     """Create pods up to ``spec.replicas`` on the lowest free indices (gated on the
-    PodGang), or delete the excess with the deletion sorter.
+    PodGang), or delete the excess with the deletion sorter. Non-terminating pods of
+    any phase count toward ``spec.replicas``: a Failed or Succeeded pod is not replaced.
     Upstream: ``operator/internal/controller/podclique/components/pod/syncflow.go``
     ``runSyncFlow``; ``operator/internal/index/tracker.go`` ``GetAvailableIndices``."""
     ns = pclq.namespace
-    active = SUM.pod_summary(world, N.L_PCLQ, pclq.name, ns).active
+    summary = SUM.pod_summary(world, N.L_PCLQ, pclq.name, ns)
+    active = summary.active
     want = pclq.spec.get("replicas")
     want = want if isinstance(want, int) and want >= 0 else 0
     acts: list[Action] = []
-    diff = len(active) - want
+    # Every non-terminating pod counts toward spec.replicas, a Failed or Succeeded one
+    # too (syncExpectationsAndComputeDifference over GetPCLQPods, which does not filter
+    # on phase): such a pod is never replaced until someone deletes it. Only the free
+    # hostname indices (GetAvailableIndices) are computed from the active pods.
+    diff = summary.nt - want
     if diff < 0:
         used = {O.pod_index(p) for p in active}
         free = (k for k in range(10**9) if k not in used)
@@ -58,7 +64,8 @@ def sync_pods(pclq: Obj, world: World) -> list[Action]:
                                       index=k, revision="new" if target else None, name=N.pod_display_name(pclq.name)))
     elif diff > 0:
         target = pclq.labels.get(N.L_TEMPLATE_HASH)
-        victims = sorted(active, key=lambda p: deletion_sort_key(p, target))[:diff]
+        candidates = [p for p in summary.pods if not p.terminating]
+        victims = sorted(candidates, key=lambda p: deletion_sort_key(p, target))[:diff]
         for p in victims:
             acts.append(delete_action(p, f"{pclq.name} scaled in to {want}",
                                       f"{R_PCLQ}/components/pod/deletionsort.go#DeletionSorter",
