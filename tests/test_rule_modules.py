@@ -38,6 +38,7 @@ MODULES: dict[str, str | None] = {
     "grove/admission/podcliqueset_update.py": CLEAN,
     "grove/admission/request.py": CLEAN,
     "grove/admission/rolling_update_pr817.py": CLEAN,
+    "grove/admission/mnnvl_webhook.py": CLEAN,
     "grove/admission/topologyconstraints.py": CLEAN,
     "grove/admission/util.py": CLEAN,
     "grove/classify.py": CLEAN,

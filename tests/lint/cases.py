@@ -166,6 +166,8 @@ CASES: dict[str, Case] = {
     "GV105": Case(fail=pcs(template="topologyConstraint: {topologyName: ta, pack: {required: zone}}"),
                   ok=pcs(template="topologyConstraint: {topologyName: ta, pack: {required: rack}}"),
                   live=pcs(template="topologyConstraint: {topologyName: ta, pack: {required: rack}}")),
+    "GV106": Case(fail=pcs(clique("worker", top="annotations: {grove.io/mnnvl-group: none}")),
+                  ok=pcs(clique("worker", top="annotations: {team: serving}")), live=pcs()),
     # ---------------------------------------------------------------- proposed design
     "GV201": Case(fail=pcs(spec="updateStrategy: {type: ReplicaRecreate}"), ok=pcs(spec="updateStrategy: {type: RollingRecreate}")),
     "GV202": Case(fail=pcs(clique("worker", top="updateStrategy: {maxUnavailable: -1}")),

@@ -152,3 +152,41 @@ def test_restart_policy_warning_says_the_policy_is_kept():
     assert "restartPolicy will be ignored, it will be set to Always" in never.message  # quoted as upstream's
     (always,) = [f for f in v.validate(obj(pcs(clique("w", pod="restartPolicy: Always")))) if f.rule == "GV016"]
     assert "kept" in always.message and "not replaced" not in always.message
+
+
+MNNVL = "grove.io/mnnvl-group"
+
+
+@pytest.mark.parametrize("old_meta,new_meta,want", [
+    ("", f"annotations: {{{MNNVL}: none}}", "cannot be added after creation"),
+    (f"annotations: {{{MNNVL}: none}}", "", "cannot be removed after creation"),
+    (f"annotations: {{{MNNVL}: a}}", f"annotations: {{{MNNVL}: b}}", "cannot be changed from 'a' to 'b'"),
+    (f"annotations: {{{MNNVL}: a}}", f"annotations: {{{MNNVL}: a, team: x}}", None),
+])
+def test_mnnvl_group_annotation_is_immutable_on_pcs_metadata(old_meta, new_meta, want):
+    found = [f for f in v.validate(obj(pcs(meta=new_meta)), obj(pcs(meta=old_meta))) if f.rule == "GV106"]
+    if want is None:
+        assert not found
+    else:
+        (f,) = found
+        assert want in f.message and f.path == f"metadata.annotations.{MNNVL}"
+
+
+def test_mnnvl_group_annotation_is_immutable_on_cliques_and_scaling_groups_matched_by_name():
+    group = "- {name: prefill, cliqueNames: [worker]%s}"
+    old = pcs(clique("leader") + clique("worker"), groups=group % "")
+    # the cliques swap places (matched by name, not index) and the group gains the annotation
+    new = pcs(clique("worker") + clique("leader", top=f"annotations: {{{MNNVL}: none}}"),
+              groups=group % f", annotations: {{{MNNVL}: none}}")
+    paths = sorted(f.path for f in v.validate(obj(new), obj(old)) if f.rule == "GV106")
+    assert paths == [f"spec.template.cliques[name=leader].annotations.{MNNVL}",
+                     f"spec.template.podCliqueScalingGroups[name=prefill].annotations.{MNNVL}"]
+
+
+def test_mnnvl_immutability_runs_even_when_the_validator_finds_errors():
+    """``Handler.ValidateUpdate`` appends the MNNVL errors whatever the validator found;
+    the validator's own update rules (GV101-GV105) are skipped then."""
+    bad = pcs(clique("worker", replicas=2, spec="minAvailable: 3"), meta=f"annotations: {{{MNNVL}: none}}")
+    found = rules(bad, pcs())
+    assert "GV010" in found and "GV106" in found
+    assert "GV102" not in found

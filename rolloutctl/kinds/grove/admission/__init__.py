@@ -8,6 +8,8 @@ directory, under the same name: ``podcliqueset.go`` (split in ``podcliqueset.py`
 ``podcliqueset_template.py`` and ``podcliqueset_update.py`` by its create and update
 sections), ``podcliquedeps.go``, ``topologyconstraints.go``, ``util.go``; ``handler.go``'s
 decoding is ``request.py`` and its ``ValidateCreate``/``ValidateUpdate`` is :func:`validate`.
+``mnnvl_webhook.py`` is ``operator/internal/mnnvl/webhook.go``, which ``ValidateUpdate``
+calls besides the validator.
 Rules that are not webhook code at that commit have their own modules, named after what
 they model: ``crd_validations.py`` (the CRD's ``x-kubernetes-validations``),
 ``design_pr262.py`` (ai-dynamo/grove PR #262, ``docs/designs/update-strategy.md``),
@@ -33,8 +35,8 @@ from collections.abc import Callable, Iterable
 
 from ....core.model import Finding, Obj
 from ....core.paths import field_path
-from . import (crd_validations, design_pr262, hazards, podcliquedeps, podcliqueset, podcliqueset_template,
-               podcliqueset_update, rolling_update_pr817, topologyconstraints)
+from . import (crd_validations, design_pr262, hazards, mnnvl_webhook, podcliquedeps, podcliqueset,
+               podcliqueset_template, podcliqueset_update, rolling_update_pr817, topologyconstraints)
 from ....core.records import record
 from .request import Check
 from .util import Problem
@@ -91,6 +93,7 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec("GV103", "startup-type-immutable", "error", "update", podcliqueset_update.validate_pod_clique_set_template_spec_update),
     RuleSpec("GV104", "scaling-groups-immutable", "error", "update", podcliqueset_update.validate_pod_clique_scaling_group_configs_update),
     RuleSpec("GV105", "topology-immutable", "error", "update", topologyconstraints.validate_topology_constraint_immutability),
+    RuleSpec("GV106", "mnnvl-annotation-immutable", "error", "update", mnnvl_webhook.validate_pcs_on_update),
     RuleSpec("GV201", "design-update-fields", "warning", "design", design_pr262.proposed_update_strategy_fields),
     RuleSpec("GV202", "design-budget-non-negative", "error", "design", design_pr262.validate_update_budget_non_negative),
     RuleSpec("GV203", "design-budget-zero-zero", "error", "design", design_pr262.validate_update_budget_not_both_zero),
@@ -99,6 +102,11 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec("GV206", "design-replica-recreate-components", "error", "design", design_pr262.validate_replica_recreate_components),
     RuleSpec("GV301", "clique-name-suffix", "warning", "hazard", hazards.find_pod_clique_template_by_suffix),
 )
+
+
+#: update rules that ``Handler.ValidateUpdate`` calls itself, after the validator and
+#: whatever it found (the validator's own update rules run only when it found no error)
+HANDLER_UPDATE_CHECKS = (mnnvl_webhook.validate_pcs_on_update,)
 
 
 def _in_scope(scope: str) -> tuple[RuleSpec, ...]:
@@ -111,7 +119,8 @@ def validate(obj: Obj, old: Obj | None = None) -> list[Finding]:
     ``Handler.ValidateUpdate`` (``handler.go``).
 
     Defaulting runs first (``default_pcs``). As in ``Handler.ValidateUpdate``, the
-    update rules run only when the create-and-update rules found no error. Design
+    validator's update rules run only when the create-and-update rules found no error;
+    the MNNVL immutability rule (``HANDLER_UPDATE_CHECKS``) runs on every update. Design
     rules and hazard warnings always run. Sorted by line.
     """
     c = Check(obj, old)
@@ -125,8 +134,9 @@ def validate(obj: Obj, old: Obj | None = None) -> list[Finding]:
                     message=message, path=field_path(c.pcs, path), object=obj.ref))
 
     run(_in_scope("create"))
-    if old is not None and not any(f.severity == "error" for f in findings):
-        run(_in_scope("update"))
+    if old is not None:
+        validator_ok = not any(f.severity == "error" for f in findings)
+        run(r for r in _in_scope("update") if validator_ok or r.check in HANDLER_UPDATE_CHECKS)
     run(_in_scope("design"))
     run(_in_scope("hazard"))
     return sorted(set(findings), key=Finding.sort_key)
