@@ -8,7 +8,8 @@ turned into messages by the CLI.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, Iterable
 
 from .core.environment import Environment
 from .core.generated_names import always_new_message, is_generated, with_generated_name

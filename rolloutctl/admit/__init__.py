@@ -37,13 +37,13 @@ schemas.
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..core.kind import KindDescriptor
 from ..core.model import Finding, Obj
 from ..core.paths import field_path
 from ..core.records import field, record
+from ..core.trees import copy_tree
 from .schema import (UNSERVED_VERSION, WRONG_TYPE, apply_schema_defaults, check_schema, check_types, load_schema,
                      prune_nulls, quantity_paths)
 
@@ -129,7 +129,7 @@ def admit_one(obj: Obj, descriptor: KindDescriptor | None, *, side: str = DESIRE
     """One object through the pipeline: (the object as stored, findings). On the
     observed side, ``read_schema`` gives the types the models read of it (a wrong one is
     an error); ``old`` is the stored object a desired one updates (CEL transition rules)."""
-    raw = copy.deepcopy(dict(obj.raw))
+    raw = copy_tree(dict(obj.raw))
     kind = str(raw.get("kind") or "")
     _with_namespace(raw, kind, namespace)
     findings: list[Finding] = []

@@ -24,7 +24,8 @@ create: ``oldSelf`` is then an empty optional and ``oldSelf.hasValue()`` is fals
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Iterator, Mapping
+from collections.abc import Mapping
+from typing import Any, Iterator
 
 from ..core.model import Finding, Obj
 from ..core.paths import field_path

@@ -10,7 +10,8 @@ Upstream: k8s.io/apimachinery ``pkg/api/validation/objectmeta.go``
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..core.k8s_syntax import is_dns1123_label, is_dns1123_subdomain, is_qualified_name, is_valid_label_value
 from ..core.model import Finding, Obj

@@ -15,7 +15,8 @@ import copy
 import difflib
 import json
 from functools import lru_cache
-from typing import Any, Iterator, Mapping
+from collections.abc import Mapping
+from typing import Any, Iterator
 
 from ..core.model import Finding, Obj
 from ..schemas_access import schema
@@ -50,27 +51,55 @@ def _resolve(root: Mapping[str, Any], node: Mapping[str, Any]) -> Mapping[str, A
     return node
 
 
-def _fill(root: Mapping[str, Any], node: Mapping[str, Any], value: Any) -> None:
-    node = _resolve(root, node)
-    if isinstance(value, dict):
-        props = node.get("properties") or {}
-        for key, sub in props.items():
-            sub_r = _resolve(root, sub)
-            if key not in value and "default" in sub_r:
-                value[key] = copy.deepcopy(sub_r["default"])
-            if key in value:
-                _fill(root, sub_r, value[key])
-    elif isinstance(value, list) and isinstance(node.get("items"), Mapping):
-        for item in value:
-            _fill(root, node["items"], item)
+class _Defaulter:
+    """``structuraldefaulting.Default`` for one schema, each object node prepared once per
+    process (the schema does not change): the properties that have a default, in schema
+    order, and the resolved sub-schema of every property. Walking an object then costs
+    its own fields, not every property the schema lists (a pod spec lists hundreds)."""
+
+    def __init__(self, root: Mapping[str, Any]) -> None:
+        self.root = root
+        self._nodes: dict[int, tuple[list[tuple[str, Any]], dict[str, Mapping[str, Any]], Any]] = {}
+
+    def _node(self, node: Mapping[str, Any]) -> tuple[list[tuple[str, Any]], dict[str, Mapping[str, Any]], Any]:
+        prepared = self._nodes.get(id(node))
+        if prepared is None:
+            defaults, subs = [], {}
+            for key, sub in (node.get("properties") or {}).items():
+                sub_r = _resolve(self.root, sub)
+                if "default" in sub_r:
+                    defaults.append((key, sub_r["default"]))
+                subs[key] = sub_r
+            items = node.get("items")
+            prepared = self._nodes[id(node)] = (defaults, subs, items if isinstance(items, Mapping) else None)
+        return prepared
+
+    def fill(self, node: Mapping[str, Any], value: Any) -> None:
+        defaults, subs, items = self._node(_resolve(self.root, node))
+        if isinstance(value, dict):
+            for key, default in defaults:
+                if key not in value:
+                    value[key] = copy.deepcopy(default)
+            for key, item in value.items():
+                sub = subs.get(key)
+                if sub is not None:
+                    self.fill(sub, item)
+        elif isinstance(value, list) and items is not None:
+            for item in value:
+                self.fill(items, item)
+
+
+@lru_cache(maxsize=None)
+def _defaulter(filename: str) -> _Defaulter:
+    return _Defaulter(load_schema(filename))
 
 
 def apply_schema_defaults(raw: dict, filename: str) -> dict:
     """``raw`` (changed in place and returned) with the ``default`` values of its schema
     filled in, nested, as ``structuraldefaulting.Default`` does: a default applies where
     the field is absent and its parent object exists."""
-    root = load_schema(filename)
-    _fill(root, root, raw)
+    d = _defaulter(filename)
+    d.fill(d.root, raw)
     return raw
 
 
@@ -236,24 +265,47 @@ def _is_quantity(root: Mapping[str, Any], node: Mapping[str, Any]) -> bool:
     return any(s.get("pattern") == QUANTITY_PATTERN for s in subs if isinstance(s, Mapping))
 
 
+class _Quantities:
+    """Where a schema's ``resource.Quantity`` values are, each node prepared once per
+    process: whether it is a quantity, its resolved properties, additional properties and
+    items."""
+
+    def __init__(self, root: Mapping[str, Any]) -> None:
+        self.root = root
+        self._nodes: dict[int, tuple[bool, dict[str, Any], Any, Any]] = {}
+
+    def node(self, node: Mapping[str, Any]) -> tuple[bool, dict[str, Any], Any, Any]:
+        node = _resolve(self.root, node)
+        prepared = self._nodes.get(id(node))
+        if prepared is None:
+            extra, items = node.get("additionalProperties"), node.get("items")
+            prepared = self._nodes[id(node)] = (
+                _is_quantity(self.root, node), dict(node.get("properties") or {}),
+                extra if isinstance(extra, Mapping) else None, items if isinstance(items, Mapping) else None)
+        return prepared
+
+
+@lru_cache(maxsize=None)
+def _quantities(filename: str) -> _Quantities:
+    return _Quantities(load_schema(filename))
+
+
 def quantity_paths(raw: Any, filename: str) -> Iterator[tuple]:
     """Paths of the values of ``raw`` whose schema is a ``resource.Quantity``."""
-    root = load_schema(filename)
+    q = _quantities(filename)
 
     def walk(value: Any, node: Mapping[str, Any], path: tuple) -> Iterator[tuple]:
-        node = _resolve(root, node)
-        if _is_quantity(root, node):
+        is_quantity, props, extra, items = q.node(node)
+        if is_quantity:
             yield path
             return
         if isinstance(value, dict):
-            props = node.get("properties") or {}
-            extra = node.get("additionalProperties")
             for key, item in value.items():
-                sub = props.get(key, extra if isinstance(extra, Mapping) else None)
+                sub = props.get(key, extra)
                 if sub is not None:
                     yield from walk(item, sub, (*path, key))
-        elif isinstance(value, list) and isinstance(node.get("items"), Mapping):
+        elif isinstance(value, list) and items is not None:
             for i, item in enumerate(value):
-                yield from walk(item, node["items"], (*path, i))
+                yield from walk(item, items, (*path, i))
 
-    yield from walk(raw, root, ())
+    yield from walk(raw, q.root, ())

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 from ..core.records import record
-from typing import Any, Callable, Iterator, Mapping
+from collections.abc import Mapping
+from typing import Any, Callable, Iterator
 
 SUPPORTED = {"$schema", "$id", "$defs", "$ref", "title", "description", "default", "type", "properties",
              "additionalProperties", "required", "items", "enum", "const", "minimum", "maxLength", "pattern", "anyOf",

@@ -9,7 +9,8 @@ knows no operator. Pure data; ``to_dict`` gives the JSON contract shape.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Mapping
+from typing import Any, Callable
 
 from .model import API_VERSION, Obj, ObjectRef, Stuck, Warning
 from .records import field, record

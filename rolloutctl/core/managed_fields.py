@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import json
 from .records import record
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 _MARK = "\x00"
 

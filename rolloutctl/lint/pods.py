@@ -6,7 +6,8 @@ rollout never starts. Upstream: ``k8s.io/kubernetes/pkg/apis/core/validation``
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from collections.abc import Mapping
+from typing import Any, Iterator
 
 from ..core.model import Finding, Obj
 from ..core.quantity import QuantityError, parse_quantity

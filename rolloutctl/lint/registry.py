@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 import textwrap
 from ..core.records import record
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 SEVERITIES = ("error", "warning")
 

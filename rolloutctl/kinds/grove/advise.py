@@ -31,7 +31,8 @@ and surge pods count. The floor is ``spec.replicas`` available replicas.
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.advice import SURGE, UNAVAILABLE, Built, Dimension, StrategySpace
 from ...core.model import Obj

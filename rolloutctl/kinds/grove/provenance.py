@@ -3,7 +3,8 @@ not model that matters for this object (as warnings, never a silent assumption).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.model import Obj, Operator, Warning
 

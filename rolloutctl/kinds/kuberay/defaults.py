@@ -10,6 +10,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...core.trees import copy_tree
+
 
 def _pod_template_defaults(prefix: str) -> list[tuple[str, Any]]:
     return [(f"{prefix}.spec.{c}[].ports[].protocol", "TCP") for c in ("containers", "initContainers")]
@@ -68,17 +70,6 @@ def _fill(cur: Any, parts: list[str], value: Any) -> None:
 def apply_crd_defaults(raw: Mapping[str, Any], table: Sequence[tuple[str, Any]]) -> dict:
     """A deep copy of ``raw`` with the defaults of ``table`` (``fill_crd_defaults``)."""
     return fill_crd_defaults(copy.deepcopy(dict(raw)), table)
-
-
-def copy_tree(v: Any) -> Any:
-    """A copy of a JSON tree (dicts and lists copied, values shared), as the API server
-    holds it: YAML aliases become separate copies. What ``copy.deepcopy`` gives for the
-    trees objects hold, several times faster."""
-    if isinstance(v, dict):
-        return {k: copy_tree(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [copy_tree(x) for x in v]
-    return v
 
 
 def raycluster_spec_defaults(spec: Mapping[str, Any]) -> dict:

@@ -19,10 +19,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core.model import Action, Obj
+from ...core.trees import copy_tree
 from ...core.world import World
 from .api import L_CRD, L_NAME, REQUEUE, RS, display, rule
 from .consistency import inconsistent_ray_service_statuses
-from .defaults import copy_tree
 from .operator import OperatorConfig
 
 

@@ -23,12 +23,12 @@ from typing import Any
 from ...core.environment import Environment, add
 from ...core.kind import Progress
 from ...core.model import Obj
+from ...core.trees import copy_tree
 from ...core.world import World
 from .api import (GW, HEAD_NONE, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD, L_NAME, MEM_REQUEUE, RC, REQUEUE,
                   ROUTE, RS, SA, SVC, cluster_requests, deletion_timers, desired_workers, display, gateway_name,
                   head_phase, is_generated, route_name, with_deletion_timers)
 from .conditions import is_true, set_condition
-from .defaults import copy_tree
 from .incremental_upgrade import gateway_ready, http_route_ready
 from .reconciler import REQUEUE_2S, Reconciler, outcome_text
 from .spec import deletion_delay, incremental, managed_by_external_controller, upgrade_options

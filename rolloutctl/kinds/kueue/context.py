@@ -11,7 +11,8 @@ kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ...core.model import Action, Obj
 from ...core.queue import Handler

@@ -9,7 +9,8 @@ functions, from ``spec.rayClusterConfig``.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Mapping
+from typing import Any, Iterable
 
 from ...core.model import Obj
 from .constants import HEAD

@@ -8,7 +8,8 @@ with a queue label) both run: one place per rule.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.model import Finding, Obj
 from ...core.records import record

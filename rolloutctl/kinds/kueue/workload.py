@@ -8,7 +8,8 @@ reference ``jobframework`` sets. Whether a Workload is finished or evicted is
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.model import Obj
 from .podset import PodSet, pod_set_from_raw
