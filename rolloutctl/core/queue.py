@@ -59,6 +59,24 @@ def own_name(old: Obj | None, new: Obj | None, world: World) -> list[str]:
     return [o.name] if o is not None else []
 
 
+def by_controller_owner(kind: str) -> Handler:
+    """controller-runtime's ``handler.EnqueueRequestForOwner(..., owner, OnlyControllerOwner())``
+    (what ``Owns`` installs): an event on an object enqueues the ``kind`` object named by
+    its controller owner reference, before and after the event (same namespace)."""
+
+    def enqueue(old: Obj | None, new: Obj | None, world: World) -> list[str]:
+        out: list[str] = []
+        for o in (old, new):
+            if o is None:
+                continue
+            for ref in o.owner_references:
+                if ref.get("kind") == kind and ref.get("controller") is True and ref.get("name") not in out:
+                    out.append(str(ref.get("name")))
+        return out
+
+    return enqueue
+
+
 def by_label(label: str) -> Handler:
     """An event enqueues the object named by ``label`` on the event's object, before
     and after (``EnqueueRequestForOwner`` and the map functions that read an owner's

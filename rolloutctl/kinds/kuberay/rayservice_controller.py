@@ -30,7 +30,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ...core.model import Obj
-from ...core.queue import Controller, Watch
+from ...core.queue import Controller, Watch, by_controller_owner
 from . import service as ksvc
 from .api import (FINALIZER, GW, HEAD_READY, L_CLUSTER, RC, ROUTE, RS, SA, SVC, deletion_timers, display,
                   has_head_pod, head_phase)
@@ -349,18 +349,10 @@ def rayservice_event(old: Obj | None, new: Obj | None, world: Any) -> list[str]:
     return [new.name] if changed else []
 
 
-def owning_rayservice(old: Obj | None, new: Obj | None, world: Any) -> list[str]:
-    """``Owns(...)``: ``handler.EnqueueRequestForOwner(..., &rayv1.RayService{}, handler.OnlyControllerOwner())``:
-    an event on the object enqueues the RayService named by its controller owner
-    reference, before and after the event."""
-    out: list[str] = []
-    for o in (old, new):
-        if o is None:
-            continue
-        for ref in o.owner_references:
-            if ref.get("kind") == RS and ref.get("controller") is True and ref.get("name") not in out:
-                out.append(str(ref.get("name")))
-    return out
+#: ``Owns(...)``: ``handler.EnqueueRequestForOwner(..., &rayv1.RayService{}, handler.OnlyControllerOwner())``:
+#: an event on the object enqueues the RayService named by its controller owner
+#: reference, before and after the event.
+owning_rayservice = by_controller_owner(RS)
 
 
 _SETUP = "ray-operator/controllers/ray/rayservice_controller.go#SetupWithManager"

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...core.model import Action, Obj
-from ...core.queue import Handler
+from ...core.queue import by_controller_owner
 from ...core.world import World
 from ..kuberay.api import L_CRD, L_NAME, RC, RS
 from ..kuberay.api import display as kr_display
@@ -62,22 +62,8 @@ def display_rc(name: str) -> str:
     return kr_display(name) or name
 
 
-def owned_by(kind: str) -> Handler:
-    """controller-runtime's ``handler.EnqueueRequestForOwner(..., owner, OnlyControllerOwner())``
-    (what ``Owns`` installs): an event on an object enqueues the ``kind`` object named by
-    its controller owner reference, before and after the event (same namespace)."""
-
-    def enqueue(old: Obj | None, new: Obj | None, world: World) -> list[str]:
-        out: list[str] = []
-        for o in (old, new):
-            if o is None:
-                continue
-            for ref in o.owner_references:
-                if ref.get("kind") == kind and ref.get("controller") is True and ref.get("name") not in out:
-                    out.append(str(ref.get("name")))
-        return out
-
-    return enqueue
+#: ``Owns``: ``EnqueueRequestForOwner(..., owner, OnlyControllerOwner())`` (core.queue)
+owned_by = by_controller_owner
 
 
 def children(world: World, rs: Obj) -> list[Obj]:
