@@ -223,6 +223,29 @@ def delete_excess_podgangs(pcs: PCS, world: World, exp: Expected, look: set[str]
     return acts
 
 
+_LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"  # not mirrored by the model (objects.build_podgang)
+
+
+def mirror_pcs_metadata(cur: Obj, built: dict[str, Any]) -> bool:
+    """``buildResource``'s ``mirrorPCSMetadata`` on a live PodGang: its ``grove.io/``
+    labels and annotations are kept, every other entry comes from the PodCliqueSet (and
+    the operator's own labels), so additions and removals on the PodCliqueSet propagate.
+    Sets the result on ``built`` (changed in place) and says whether it differs from
+    ``cur``. Upstream: ``podcliqueset/components/podgang/podgang.go`` ``mirrorPCSMetadata``."""
+    md = built["metadata"]
+    labels = {k: v for k, v in cur.labels.items() if k.startswith("grove.io/")}
+    labels.update(md.get("labels") or {})
+    annotations = {k: v for k, v in cur.annotations.items() if k.startswith("grove.io/")}
+    annotations.update(md.get("annotations") or {})
+    md["labels"] = labels
+    if annotations:
+        md["annotations"] = annotations
+    else:
+        md.pop("annotations", None)
+    live = {k: v for k, v in cur.annotations.items() if k != _LAST_APPLIED}
+    return dict(cur.labels) != labels or live != annotations
+
+
 def create_or_update_podgangs(pcs: PCS, world: World, exp: Expected, look: set[str] | None) -> list[Action]:
     """Every expected PodGang created, or patched when its pod groups, references,
     priority class or ``Initialized`` differ.
@@ -246,11 +269,14 @@ def create_or_update_podgangs(pcs: PCS, world: World, exp: Expected, look: set[s
         raw = O.build_podgang(pcs, name, groups, refs, initialized)
         if initialized == was_init and isinstance(cur.raw.get("status"), Mapping):
             raw["status"] = cur.raw["status"]  # CreateOrPatch leaves the status subresource alone
+        metadata_moved = mirror_pcs_metadata(cur, raw)
         if cur.spec.get("podgroups") != raw["spec"]["podgroups"] or initialized != was_init or \
-                cur.spec.get("priorityClassName") != raw["spec"].get("priorityClassName"):
+                cur.spec.get("priorityClassName") != raw["spec"].get("priorityClassName") or metadata_moved:
             n_refs = sum(len(refs.get(q, ())) for q, _m in groups)
             acts.append(update_action(cur, raw,
                                       f"lists its {n_refs} pods; Initialized=True" if initialized and not was_init
+                                      else "labels and annotations mirrored from the PodCliqueSet"
+                                      if metadata_moved and cur.spec.get("podgroups") == raw["spec"]["podgroups"]
                                       else f"pod references now {n_refs} pods",
                                       f"{R_PCS}/components/podgang/syncflow.go#createOrUpdatePodGangs",
                                       fields={"podReferences": n_refs, "Initialized": initialized}, index=i, role=role))
