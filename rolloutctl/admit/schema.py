@@ -11,7 +11,6 @@ here knows an operator. Upstream: k8s.io/apiextensions-apiserver
 
 from __future__ import annotations
 
-import copy
 import difflib
 import json
 from functools import lru_cache
@@ -19,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any, Iterator
 
 from ..core.model import Finding, Obj
+from ..core.trees import copy_tree
 from ..schemas_access import schema
 from ..core.paths import field_path
 from .validator import Compiled
@@ -79,7 +79,7 @@ class _Defaulter:
         if isinstance(value, dict):
             for key, default in defaults:
                 if key not in value:
-                    value[key] = copy.deepcopy(default)
+                    value[key] = copy_tree(default)
             for key, item in value.items():
                 sub = subs.get(key)
                 if sub is not None:

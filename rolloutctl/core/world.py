@@ -5,7 +5,6 @@ changes the old one.
 
 from __future__ import annotations
 
-import copy
 from bisect import bisect_left
 from math import isqrt
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -592,6 +591,3 @@ def mark_terminating(obj: Obj) -> Obj:
     raw["metadata"] = md
     return Obj(raw, obj.file, obj.line, obj.lines)
 
-
-def deep_copy(raw: Mapping[str, Any]) -> dict[str, Any]:
-    return copy.deepcopy(dict(raw))

@@ -6,7 +6,6 @@ orders matter."""
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -62,7 +61,7 @@ def _fill(cur: Any, parts: list[str], value: Any) -> None:
         return
     if not rest:
         if cur.get(head) is None:
-            cur[head] = json.loads(json.dumps(value))
+            cur[head] = copy_tree(value)
         return
     _fill(cur.get(head), rest, value)
 

@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...core.model import Action, Obj
-from ...core.queue import by_controller_owner
 from ...core.world import World
 from ..kuberay.api import L_CRD, L_NAME, RC, RS
 from ..kuberay.api import display as kr_display
@@ -62,8 +61,6 @@ def display_rc(name: str) -> str:
     return kr_display(name) or name
 
 
-#: ``Owns``: ``EnqueueRequestForOwner(..., owner, OnlyControllerOwner())`` (core.queue)
-owned_by = by_controller_owner
 
 
 def children(world: World, rs: Obj) -> list[Obj]:

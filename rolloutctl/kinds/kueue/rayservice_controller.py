@@ -18,12 +18,12 @@ from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from ...core.model import Obj
-from ...core.queue import Controller, Watch, own_name
+from ...core.queue import Controller, Watch, by_controller_owner, own_name
 from ...core.world import World
 from ..kuberay.api import RC, RS
 from ..kuberay.conditions import is_true as kr_is_true
 from .constants import QUEUE_LABEL, RF, WL, WPC
-from .context import RSC, TOP, KueuePass, as_map, children, owned_by, pod_counts_text, rule
+from .context import RSC, TOP, KueuePass, as_map, children, pod_counts_text, rule
 from .finish import finished
 from .podset import PodSet, counts
 from .raycluster_common import build_pod_sets
@@ -146,8 +146,8 @@ _SETUP = "pkg/controller/jobs/rayservice/rayservice_controller.go#rayServiceReco
 #: ``jobframework/reconciler.go`` (``ReconcileGenericJob``) runs on these keys.
 CONTROLLER = Controller("kueue/rayservice", RS, (
     Watch(RS, own_name, f"{_SETUP}: For(newJob().Object()), no predicates"),
-    Watch(WL, owned_by(RS), f"{_SETUP}: Owns(&kueue.Workload{{}}) (EnqueueRequestForOwner, OnlyControllerOwner)"),
-    Watch(RC, owned_by(RS), "pkg/controller/jobs/rayservice/rayservice_controller.go#setup (from SetupWithManager): "
+    Watch(WL, by_controller_owner(RS), f"{_SETUP}: Owns(&kueue.Workload{{}}) (EnqueueRequestForOwner, OnlyControllerOwner)"),
+    Watch(RC, by_controller_owner(RS), "pkg/controller/jobs/rayservice/rayservice_controller.go#setup (from SetupWithManager): "
           "Watches(&rayv1.RayCluster{}, EnqueueRequestForOwner(..., &rayv1.RayService{}, OnlyControllerOwner()))"),
 ), _SETUP)
 

@@ -19,11 +19,11 @@ from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from ...core.model import Obj
-from ...core.queue import Controller, Watch, own_name
+from ...core.queue import Controller, Watch, by_controller_owner, own_name
 from ..kuberay.api import RC, RS
 from .constants import (ELASTIC_ANN, JOB_UID_LABEL, KUEUE_API, PRIORITY_LABEL, QUEUE_LABEL, REPLACEMENT_ANN,
                         RF, SLICE_NAME_ANN, WL, WPC)
-from .context import (REC, RSC, TOP, KueuePass, as_list, as_map, children, display_rc, owned_by,
+from .context import (REC, RSC, TOP, KueuePass, as_list, as_map, children, display_rc,
                       pod_counts_text, rule)
 from .evict import evicted
 from .finish import finished
@@ -324,7 +324,7 @@ _GENERIC = "pkg/controller/jobframework/reconciler.go#genericReconciler.SetupWit
 #: is being deleted or gone (its delete event; its Workloads name it as owner).
 CONTROLLER = Controller("kueue/raycluster", RC, (
     Watch(RC, own_name, f"{_GENERIC}: For(newJob().Object()), no predicates"),
-    Watch(WL, owned_by(RC), f"{_GENERIC}: Owns(&kueue.Workload{{}}) (EnqueueRequestForOwner, OnlyControllerOwner)"),
+    Watch(WL, by_controller_owner(RC), f"{_GENERIC}: Owns(&kueue.Workload{{}}) (EnqueueRequestForOwner, OnlyControllerOwner)"),
 ), _GENERIC)
 
 #: kinds the RayCluster job reconciler reads that no watch of it covers, and why
