@@ -9,7 +9,12 @@ directory, under the same name: ``podcliqueset.go`` (split in ``podcliqueset.py`
 sections), ``podcliquedeps.go``, ``topologyconstraints.go``, ``util.go``; ``handler.go``'s
 decoding is ``request.py`` and its ``ValidateCreate``/``ValidateUpdate`` is :func:`validate`.
 ``mnnvl_webhook.py`` is ``operator/internal/mnnvl/webhook.go``, which ``ValidateUpdate``
-calls besides the validator.
+calls besides the validator. The scheduler backend's own ``ValidatePodCliqueSet``, which
+``handler.go`` ``validatePodCliqueSetWithBackend`` runs on create and update for the
+backend the cliques name, is one module per backend file under
+``operator/internal/scheduler/``: ``kai_backend.py`` (``kai/backend.go``),
+``volcano_backend.py`` and ``volcano_queue.py`` (``volcano/backend.go``, ``volcano/queue.go``)
+and ``lpx_backend.py`` (``lpx/backend.go``); ``default-scheduler``'s checks nothing.
 Rules that are not webhook code at that commit have their own modules, named after what
 they model: ``crd_validations.py`` (the CRD's ``x-kubernetes-validations``),
 ``design_pr262.py`` (ai-dynamo/grove PR #262, ``docs/designs/update-strategy.md``),
@@ -26,7 +31,8 @@ data, in the order ``rolloutctl rules`` shows them.
 
 Things the webhook checks against the operator's configuration or the cluster
 (scheduler backend enabled, topology-aware scheduling enabled, ClusterTopology
-domains, MNNVL enabled) are assumed to be present and enabled (CONTRACT.md).
+domains, MNNVL enabled, the Volcano queue existing and Open) are assumed to be present
+and enabled (CONTRACT.md); a scheduler name no Grove backend exists for is refused.
 """
 
 from __future__ import annotations
@@ -35,8 +41,9 @@ from collections.abc import Callable, Iterable
 
 from ....core.model import Finding, Obj
 from ....core.paths import field_path
-from . import (crd_validations, design_pr262, hazards, mnnvl_webhook, podcliquedeps, podcliqueset,
-               podcliqueset_template, podcliqueset_update, rolling_update_pr817, topologyconstraints)
+from . import (crd_validations, design_pr262, hazards, kai_backend, lpx_backend, mnnvl_webhook, podcliquedeps,
+               podcliqueset, podcliqueset_template, podcliqueset_update, rolling_update_pr817, topologyconstraints,
+               volcano_backend, volcano_queue)
 from ....core.records import record
 from .request import Check
 from .util import Problem
@@ -88,6 +95,10 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec("GV026", "topology-name", "error", "create", podcliqueset_template.resolve_effective_topology_name_field_errors),
     RuleSpec("GV027", "topology-pack", "error", "create", crd_validations.topology_constraint_crd_rules),
     RuleSpec("GV028", "rolling-update-configuration", "error", "create", rolling_update_pr817.validate_rolling_update_configuration),
+    RuleSpec("GV029", "kai-queue", "error", "create", kai_backend.resolve_queue_name_for_pod_clique_set),
+    RuleSpec("GV030", "volcano-topology-unsupported", "error", "create", volcano_backend.validate_topology_constraints),
+    RuleSpec("GV031", "volcano-queue", "error", "create", volcano_queue.validate_queue_annotations),
+    RuleSpec("GV032", "lpx-topology-unsupported", "error", "create", lpx_backend.validate_pod_clique_set),
     RuleSpec("GV101", "clique-composition-immutable", "error", "update", podcliqueset_update.validate_pod_clique_update),
     RuleSpec("GV102", "clique-fields-immutable", "error", "update", podcliqueset_update.validate_pod_clique_update_immutable_fields),
     RuleSpec("GV103", "startup-type-immutable", "error", "update", podcliqueset_update.validate_pod_clique_set_template_spec_update),
@@ -105,7 +116,8 @@ RULES: tuple[RuleSpec, ...] = (
 
 
 #: update rules that ``Handler.ValidateUpdate`` calls itself, after the validator and
-#: whatever it found (the validator's own update rules run only when it found no error)
+#: whatever it found (the validator's own update rules run only when neither the
+#: validator, these, nor the scheduler backend found an error)
 HANDLER_UPDATE_CHECKS = (mnnvl_webhook.validate_pcs_on_update,)
 
 
@@ -118,10 +130,11 @@ def validate(obj: Obj, old: Obj | None = None) -> list[Finding]:
     (``old`` None) or an update from ``old``: ``Handler.ValidateCreate`` and
     ``Handler.ValidateUpdate`` (``handler.go``).
 
-    Defaulting runs first (``default_pcs``). As in ``Handler.ValidateUpdate``, the
-    validator's update rules run only when the create-and-update rules found no error;
-    the MNNVL immutability rule (``HANDLER_UPDATE_CHECKS``) runs on every update. Design
-    rules and hazard warnings always run. Sorted by line.
+    Defaulting runs first (``default_pcs``). The create-and-update rules (the
+    validator's and the scheduler backend's) run on both. As in
+    ``Handler.ValidateUpdate``, the MNNVL immutability rule (``HANDLER_UPDATE_CHECKS``)
+    runs on every update, and the validator's update rules run only when none of those
+    found an error. Design rules and hazard warnings always run. Sorted by line.
     """
     c = Check(obj, old)
     findings: list[Finding] = []
@@ -135,8 +148,9 @@ def validate(obj: Obj, old: Obj | None = None) -> list[Finding]:
 
     run(_in_scope("create"))
     if old is not None:
-        validator_ok = not any(f.severity == "error" for f in findings)
-        run(r for r in _in_scope("update") if validator_ok or r.check in HANDLER_UPDATE_CHECKS)
+        run(r for r in _in_scope("update") if r.check in HANDLER_UPDATE_CHECKS)
+        if not any(f.severity == "error" for f in findings):
+            run(r for r in _in_scope("update") if r.check not in HANDLER_UPDATE_CHECKS)
     run(_in_scope("design"))
     run(_in_scope("hazard"))
     return sorted(set(findings), key=Finding.sort_key)

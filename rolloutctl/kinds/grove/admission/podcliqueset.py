@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping
 
 from ....core.k8s_syntax import is_dns1123_subdomain, is_qualified_name, is_valid_label_value
 from .request import Check
-from .util import (EXPLICIT, TEMPLATE, Problem, as_int, as_list, as_map, as_str, clique_path, find_duplicates,
+from .util import (DEFAULT_SCHEDULER_NAME, EXPLICIT, SCHEDULER_BACKENDS, TEMPLATE, Problem, as_int, as_list, as_map, as_str, clique_path, find_duplicates,
                    group_path, quote_name)
 
 MAX_COMBINED_RESOURCE_NAME_LENGTH = 45  # podcliqueset.go maxCombinedResourceNameLength
@@ -276,25 +276,21 @@ def slice_must_have_unique_elements_role_names(c: Check) -> Iterator[Problem]:
         yield clique_path(i, "spec", "roleName"), f"duplicate roleName {d!r}"
 
 
-DEFAULT_SCHEDULER_NAME = "default-scheduler"
-"""The scheduler an empty ``schedulerName`` resolves to: the default profile of the
-operator configuration, ``default-scheduler`` unless ``defaultProfileName`` says
-otherwise (upstream ``operator/api/config/v1alpha1/defaults.go``
-``SetDefaults_SchedulerConfiguration``; the Helm chart leaves it unset)."""
-
-
 def _scheduler_name(cl: dict) -> str:
     return as_str(as_map(as_map(cl.get("spec")).get("podSpec")).get("schedulerName")) or DEFAULT_SCHEDULER_NAME
 
 
 def validate_scheduler_names(c: Check) -> Iterator[Problem]:
-    """All cliques must use the same scheduler (an empty schedulerName means ``default-scheduler``).
+    """All cliques must use the same scheduler, one Grove has a backend for (an empty schedulerName means ``default-scheduler``).
 
     An empty schedulerName is resolved to the operator's default scheduler profile
     (``default-scheduler``) before the names are compared, so ``default-scheduler``
     written on one clique and left out on another is the same scheduler. The
-    backend named must also be enabled in the operator configuration; the tool
-    assumes it is, and that the default profile is ``default-scheduler``.
+    scheduler must then be enabled in the operator configuration. Only
+    ``default-scheduler``, ``kai-scheduler``, ``volcano`` and ``lpx-scheduler`` can
+    ever be enabled (the operator refuses a configuration naming any other), so any
+    other name is rejected; of those four the tool assumes the one named is
+    enabled, and that the default profile is ``default-scheduler``.
 
     Upstream: operator/internal/webhook/admission/pcs/validation/podcliqueset.go#validateSchedulerNames
 
@@ -312,7 +308,7 @@ def validate_scheduler_names(c: Check) -> Iterator[Problem]:
         - name: b
           spec: {podSpec: {}}
 
-    Remediation: Set the same spec.podSpec.schedulerName on every clique (or on none).
+    Remediation: Set the same spec.podSpec.schedulerName on every clique (or on none), naming a scheduler Grove supports.
     """
     seen: list[str] = []
     for _, cl in c.cliques:
@@ -323,6 +319,11 @@ def validate_scheduler_names(c: Check) -> Iterator[Problem]:
         first_differing = next(i for i, cl in c.cliques if _scheduler_name(cl) != seen[0])
         yield clique_path(first_differing, "spec", "podSpec", "schedulerName"), (
             f"the schedulerName for all pods have to be the same (found {', '.join(seen)})")
+    if seen and seen[0] not in SCHEDULER_BACKENDS:
+        first = next(i for i, cl in c.cliques if _scheduler_name(cl) == seen[0])
+        yield clique_path(first, "spec", "podSpec", "schedulerName"), (
+            f"schedulerName {seen[0]!r} must be an enabled scheduler backend; Grove has backends only for "
+            f"{', '.join(SCHEDULER_BACKENDS)}, so no operator configuration can enable it")
 
 
 def validate_pod_clique_spec(c: Check) -> Iterator[Problem]:

@@ -3,7 +3,8 @@
 Upstream (Grove ``fcc3b3bb``, commit fcc3b3bbbc5e6a2a797cd080bdbc6983b1ccec24):
 ``operator/internal/webhook/admission/pcs/validation/handler.go`` (``ValidateCreate`` and
 ``ValidateUpdate`` decode the object and build a ``pcsValidator`` with ``newPCSValidator``,
-``podcliqueset.go``). The defaulting webhook runs first
+``podcliqueset.go``; ``validatePodCliqueSetWithBackend`` picks the scheduler backend whose
+own validation runs, :attr:`Check.scheduler_backend`). The defaulting webhook runs first
 (``operator/internal/webhook/admission/pcs/defaulting/podcliqueset.go``, modelled in
 ``kinds/grove/defaults.py``). On update, the object sent is the one ``kubectl apply``
 builds (:func:`keep_live_defaults`).
@@ -17,7 +18,7 @@ from typing import Any
 
 from ....core.model import Obj
 from ..defaults import default_pcs
-from .util import as_list, as_map, as_str
+from .util import DEFAULT_SCHEDULER_NAME, as_list, as_map, as_str
 
 
 class Check:
@@ -63,6 +64,17 @@ class Check:
     @property
     def update_type(self) -> str:
         return as_str(as_map(self.spec.get("updateStrategy")).get("type")) or "RollingRecreate"
+
+    @property
+    def scheduler_backend(self) -> str:
+        """The scheduler backend whose ``ValidatePodCliqueSet`` the webhook runs
+        (``handler.go`` ``validatePodCliqueSetWithBackend``): the first clique's
+        ``schedulerName``, an empty one meaning the default profile
+        (``registry.GetOrDefault``), ``default-scheduler`` as the operator configuration
+        defaults it. The validator has already required every clique to name the same
+        scheduler (GV009); a name no backend exists for is GV009's error too."""
+        first = next((cl for _, cl in self.cliques), {})
+        return as_str(as_map(as_map(first.get("spec")).get("podSpec")).get("schedulerName")) or DEFAULT_SCHEDULER_NAME
 
     def scaling_group_clique_names(self) -> set[str]:
         """``getScalingGroupCliqueNames``."""

@@ -20,6 +20,18 @@ ANY_ORDER = "CliqueStartupTypeAnyOrder"
 IN_ORDER = "CliqueStartupTypeInOrder"
 EXPLICIT = "CliqueStartupTypeExplicit"
 
+DEFAULT_SCHEDULER_NAME = "default-scheduler"
+"""The scheduler an empty ``schedulerName`` resolves to: the default profile of the
+operator configuration, ``default-scheduler`` unless ``defaultProfileName`` says
+otherwise (upstream ``operator/api/config/v1alpha1/defaults.go``
+``SetDefaults_SchedulerConfiguration``; the Helm chart leaves it unset)."""
+
+#: the scheduler names Grove has a backend for (``operator/api/config/v1alpha1/types.go``
+#: ``SupportedSchedulerNames``): the operator configuration's validation
+#: (``operator/api/config/validation/validation.go``) refuses a profile of any other name,
+#: so no operator can have another scheduler enabled
+SCHEDULER_BACKENDS = (DEFAULT_SCHEDULER_NAME, "kai-scheduler", "volcano", "lpx-scheduler")
+
 Path = tuple
 Problem = tuple[Path, str]
 
