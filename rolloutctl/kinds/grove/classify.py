@@ -17,7 +17,8 @@ copy of an operator rule:
 - ``spec.replicas`` only adds or removes replicas (``controllers.sync_standalone_podcliques``,
   ``sync_scaling_groups``); template ``replicas`` of cliques and scaling groups are read only
   when a PodClique or PodCliqueScalingGroup is created (same functions), so they do not
-  touch existing objects.
+  touch existing objects; a scaling group's ``annotations`` are patched onto its existing
+  PodCliqueScalingGroups (``patch_pcsg_metadata``).
 """
 
 from __future__ import annotations
@@ -175,6 +176,10 @@ def _field_impact(c: Change, seg: list[Any], new: PCS, old: PCS, strategy: str,
         if rest == ("replicas",):
             return Impact("ignored", f"scaling group {group}: replicas is read only when a PodCliqueScalingGroup "
                           "is created; existing ones keep their replicas", (c.path,))
+        if rest[:1] == ("annotations",):
+            # buildResource patches labels and annotations of existing PodCliqueScalingGroups on every sync
+            return Impact("in-place", f"scaling group {group}: its PodCliqueScalingGroups' annotations are patched; "
+                          "no pod is replaced", (c.path,))
         if rest[:1] == ("scaleConfig",):
             return Impact("in-place", f"scaling group {group}: its HorizontalPodAutoscaler is updated; no pod is "
                           "replaced", (c.path,))

@@ -36,6 +36,8 @@ C_PODGANG = "podgang"
 
 #: annotation the PodClique builders drop after hashing (``constants.AnnotationTopologyName``)
 A_TOPOLOGY_NAME = "grove.io/topology-name"
+#: the MNNVL group annotation (``mnnvl.AnnotationMNNVLGroup``, ``operator/internal/mnnvl/constants.go``)
+A_MNNVL_GROUP = "grove.io/mnnvl-group"
 #: pod resource claim the MNNVL injection adds (``mnnvl.MNNVLClaimName``)
 MNNVL_CLAIM = "mnnvl-claim"
 

@@ -186,16 +186,27 @@ def _pclq_spec(pcs: PCS, clique: Clique, replicas: int, starts_after: list[str])
     return spec
 
 
+def pcsg_annotations(pcs: PCS, group: Group) -> dict[str, Any]:
+    """The PodCliqueScalingGroup's annotations: the scaling-group config's, plus the
+    PodCliqueSet's MNNVL group annotation when the config does not set its own.
+    Upstream: ``podcliquescalinggroup.go`` ``getAnnotations``, ``propagateMNNVLAnnotations``."""
+    ann = dict(group.raw.get("annotations") or {})
+    if N.A_MNNVL_GROUP in pcs.annotations and N.A_MNNVL_GROUP not in ann:
+        ann[N.A_MNNVL_GROUP] = pcs.annotations[N.A_MNNVL_GROUP]
+    return ann
+
+
 def build_pcsg(pcs: PCS, replica: int, group: Group, replicas: int | None = None) -> dict[str, Any]:
-    """A PodCliqueScalingGroup; ``spec.replicas`` is set only on create.
-    Upstream: ``operator/internal/controller/podcliqueset/components/
+    """A PodCliqueScalingGroup; ``spec.replicas`` is set only on create, labels and
+    annotations on every sync. Upstream: ``operator/internal/controller/podcliqueset/components/
     podcliquescalinggroup/podcliquescalinggroup.go`` ``buildResource``."""
     fqn = pcs.pcsg_fqn(replica, group)
     labels = N.default_labels(pcs.name)
     labels.update({N.L_NAME: fqn, N.L_COMPONENT: "pcs-podcliquescalinggroup", N.L_PCS_REPLICA: str(replica)})
+    ann = pcsg_annotations(pcs, group)
     return {
         "apiVersion": N.API_CORE, "kind": "PodCliqueScalingGroup",
-        "metadata": _meta(fqn, pcs.namespace, labels),
+        "metadata": _meta(fqn, pcs.namespace, labels, **({"annotations": ann} if ann else {})),
         "spec": {"replicas": group.replicas if replicas is None else replicas,
                  "minAvailable": group.min_available, "cliqueNames": list(group.clique_names)},
     }

@@ -241,11 +241,19 @@ def settled_world(manifest: dict) -> list[dict]:
         for g in groups:
             fqn = f"{name}-{i}-{g['name']}"
             reps = g["replicas"]
+            pcsg_md = _meta(fqn, ns, {**base, "app.kubernetes.io/name": fqn,
+                                      "app.kubernetes.io/component": "pcs-podcliquescalinggroup",
+                                      "grove.io/podcliqueset-replica-index": str(i)}, owner,
+                            finalizers=["grove.io/podcliquescalinggroup.grove.io"])
+            # getAnnotations, then propagateMNNVLAnnotations from the PodCliqueSet
+            pcsg_ann = dict(g.get("annotations") or {})
+            pcs_ann = (pcs.get("metadata") or {}).get("annotations") or {}
+            if "grove.io/mnnvl-group" in pcs_ann:
+                pcsg_ann.setdefault("grove.io/mnnvl-group", pcs_ann["grove.io/mnnvl-group"])
+            if pcsg_ann:
+                pcsg_md["annotations"] = pcsg_ann
             out.append({"apiVersion": "grove.io/v1alpha1", "kind": "PodCliqueScalingGroup",
-                        "metadata": _meta(fqn, ns, {**base, "app.kubernetes.io/name": fqn,
-                                                    "app.kubernetes.io/component": "pcs-podcliquescalinggroup",
-                                                    "grove.io/podcliqueset-replica-index": str(i)}, owner,
-                                          finalizers=["grove.io/podcliquescalinggroup.grove.io"]),
+                        "metadata": pcsg_md,
                         "spec": {"replicas": reps, "minAvailable": g["minAvailable"], "cliqueNames": g["cliqueNames"]},
                         "status": {"observedGeneration": 1, "replicas": reps, "scheduledReplicas": reps,
                                    "availableReplicas": reps, "updatedReplicas": reps,
