@@ -18,11 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ..names import A_MNNVL_GROUP as MNNVL_GROUP
 from .request import Check
 from .util import Problem, as_list, as_map, as_str, clique_path, group_path
-
-#: ``mnnvl.AnnotationMNNVLGroup`` (``operator/internal/mnnvl/constants.go``)
-MNNVL_GROUP = "grove.io/mnnvl-group"
 
 
 def _annotations_immutability(old: Any, new: Any, base: tuple) -> Iterator[Problem]:
