@@ -57,9 +57,33 @@ class _Layer:
         return d
 
     def of_kind(self, kind: str) -> list[tuple[Key, "Obj | None", "Obj | None"]]:
+        """The entries of ``kind``, in the order of ``changes()``. A layer not composed
+        yet takes them from its older layer's entries of that kind (kept there, so the
+        sibling worlds derived from one world share them) and its own changes: a world
+        derived from one that applied a large round costs its own changes, not that
+        round's."""
         got = self._by_kind.get(kind)
-        if got is None:
-            got = self._by_kind[kind] = [(k, old, new) for k, (old, new) in self.changes().items() if k[0] == kind]
+        if got is not None:
+            return got
+        older = self._older
+        if older is None:
+            got = [(k, old, new) for k, (old, new) in self.changes().items() if k[0] == kind]
+        else:
+            base = older.of_kind(kind)
+            mine = [(k, old, new) for k, (old, new) in self._newer.items() if k[0] == kind]
+            if not mine:
+                got = base
+            elif not base:
+                got = mine
+            else:
+                # ``_compose`` restricted to ``kind``: older entries keep their place
+                # and their object then, newer keys come after them
+                merged = {k: (old, new) for k, old, new in base}
+                for k, old, new in mine:
+                    prev = merged.get(k)
+                    merged[k] = (prev[0] if prev is not None else old, new)
+                got = [(k, old, new) for k, (old, new) in merged.items()]
+        self._by_kind[kind] = got
         return got
 
 

@@ -127,3 +127,42 @@ def test_keys_changed_from_covers_sibling_worlds():
     # and a world is unchanged from itself; unrelated worlds are not known
     assert nxt.keys_changed_from(nxt) == set()
     assert World([pod("p1", "a")]).keys_changed_from(nxt) is None
+
+
+def svc(name: str, group: str) -> Obj:
+    return Obj({"apiVersion": "v1", "kind": "Service", "metadata": {"name": name, "namespace": "ns",
+                                                                    "labels": {"g": group}}})
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["pod", "svc", "both", "remove", "status"]), st.integers(0, 8),
+                          st.sampled_from(["a", "b"]), st.booleans()), min_size=1, max_size=40),
+       st.lists(st.sampled_from(["Pod", "Service"]), max_size=40))
+def test_a_layers_changes_of_one_kind_are_its_changes_filtered(script, asks):
+    # given a tree of worlds (each derived from the last one or from the one before it,
+    # as a pass's scratch worlds are siblings), whose layers are asked for one kind's
+    # changes before anything composes them
+    world = World([pod(f"p{i}", "a") for i in range(4)] + [svc("s0", "a")])
+    worlds = [world]
+    for n, (op, i, g, sibling) in enumerate(script):
+        parent = worlds[-2] if sibling and len(worlds) > 1 else worlds[-1]
+        if op == "pod":
+            w = parent.replace(put=[pod(f"p{i}", g)])
+        elif op == "svc":
+            w = parent.replace(put=[svc(f"s{i}", g)])
+        elif op == "both":
+            w = parent.replace(put=[pod(f"p{i}", g), svc(f"s{i}", g), pod(f"p{(i + 3) % 9}", g)])
+        elif op == "remove":
+            w = parent.replace(remove=[("Pod", "ns", f"p{i}"), ("Service", "ns", f"s{i}")])
+        else:
+            w = parent.apply([Action("status", "Pod", f"p{i}", "ns", "r", "x", fields={"ready": True})])
+        worlds.append(w)
+        if n < len(asks):
+            for *_views, layer in w._layers:
+                layer.of_kind(asks[n])
+    # then each layer's entries of a kind are, in order, its composed changes of that kind
+    for w in worlds:
+        for *_views, layer in w._layers:
+            got = {kind: layer.of_kind(kind) for kind in ("Pod", "Service")}
+            for kind, entries in got.items():
+                assert entries == [(k, old, new) for k, (old, new) in layer.changes().items() if k[0] == kind]
