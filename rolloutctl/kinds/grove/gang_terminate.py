@@ -391,12 +391,14 @@ def process_min_available_breached_pcsg_replicas(pcs: PCS, pcsg: Obj, members: S
     """When the scaling group as a whole still meets ``minAvailable`` (counting every
     breached replica as lost), delete the member PodCliques of the replicas whose
     breach lasted ``terminationDelay``; otherwise leave it to the PodCliqueSet-level
-    gang termination. Not run while the scaling group updates.
+    gang termination. Not run while the scaling group updates. The breached replicas
+    are counted over every member PodClique, terminating ones included (upstream lists
+    them all), so a replica still being deleted with its breach counts as lost too;
+    only non-terminating members are deleted.
     Upstream: ``sync.go`` ``runSyncFlow`` / ``processMinAvailableBreachedPCSGReplicas``."""
     if U.is_update_in_progress(pcsg):
         return []
-    live = [m for m in members if not m.terminating]
-    terminate, requeue = get_min_available_breached_pcsg_indices(live, world)
+    terminate, requeue = get_min_available_breached_pcsg_indices(members, world)
     if not terminate:
         return []
     reps = U.int_field(pcsg.spec.get("replicas"), 0)
@@ -405,6 +407,7 @@ def process_min_available_breached_pcsg_replicas(pcs: PCS, pcsg: Obj, members: S
         return []
     delay = termination_delay(pcs)
     acts = []
+    live = [m for m in members if not m.terminating]
     for j in terminate:
         for m in sorted((m for m in live if U.pcsg_replica_of(m) == j), key=lambda m: m.name):
             acts.append(Action(

@@ -195,7 +195,11 @@ def pcsg_status(pcs: PCS, pcsg: Obj, members: list[Obj], generation_hash: str | 
         # a recovered scaling group re-arms gang termination (mutateMinAvailableBreachedCondition)
         conds = [c for c in conds if c.get("type") != "GangTerminationInProgress"]
     st["conditions"] = conds
-    # mutateCurrentPodCliqueSetGenerationHash
+    # mutateCurrentPodCliqueSetGenerationHash, over the members pruneStrayPCSGPCLQs keeps
+    # (replica index below spec.replicas, a name spec.cliqueNames gives): a scaled-in
+    # replica's old PodCliques still terminating do not hold the hash back
+    spec_names = {N.pclq_name(pcsg.name, j, cn) for j in range(reps) for cn in cliques}
+    members = [m for m in members if m.name in spec_names]
     want = [U.expected_pod_template_hash(pcs, m) for m in members]
     pending = any(m.labels.get(N.L_TEMPLATE_HASH) != h for m, h in zip(members, want))
     if generation_hash and not pending and not U.is_update_in_progress(pcsg):

@@ -29,7 +29,12 @@ def _members_by_replica(world: World, pcsg: Obj) -> dict[int, list[Obj]]:
 
 def compute_pcsg_update_work(pcs: PCS, pcsg: Obj, members: Mapping[int, list[Obj]]) -> dict[str, list[int]]:
     """Old scaling-group replicas by state (pending, unavailable, ready), skipping the
-    selected replica, replicas already deleted, and updated ones.
+    selected replica and updated ones, and, once a replica has been selected, replicas
+    that are gone or whose member PodCliques are all terminating. Before the first
+    selection nothing is skipped as deleted (``isReplicaDeletedOrMarkedForDeletion``
+    answers false while ``readyReplicaIndicesSelectedToUpdate`` is unset): an old
+    replica whose members are terminating but still Ready counts as ready and can be
+    selected, and the update then waits for it to come back.
     Upstream: ``podcliquescalinggroup/components/podclique/rollingupdate.go``
     ``computePendingUpdateWork``, ``isReplicaDeletedOrMarkedForDeletion``, ``isReplicaUpdated``,
     ``getReplicaState``."""
@@ -43,8 +48,6 @@ def compute_pcsg_update_work(pcs: PCS, pcsg: Obj, members: Mapping[int, list[Obj
             continue
         if selected is not None and selected == j:
             continue
-        if all(p.terminating for p in pclqs) and pclqs:
-            continue  # deletion already triggered (model: the delete is not repeated)
         if U.is_pcsg_replica_updated(pcs, pclqs):
             continue
         work[U.pcsg_replica_state(pclqs)].append(j)
@@ -143,7 +146,9 @@ def process_pcsg_updates_with_budget(pcs: PCS, pcsg: Obj, world: World, gen: str
     #740's ``rollingupdatebudget.go``), see ``update_common.pcsg_unavailable``."""
     limit = U.max_unavailable(ru) or 1
     members = _members_by_replica(world, pcsg)
-    work = compute_pcsg_update_work(pcs, pcsg, members)
+    # (model: a replica whose members are all terminating is already being recreated)
+    work = {state: [j for j in js if not all(p.terminating for p in members.get(j, []))]
+            for state, js in compute_pcsg_update_work(pcs, pcsg, members).items()}
     unavailable = U.pcsg_unavailable(pcsg)
     acts: list[Action] = []
     rule = "grove:operator/internal/controller/podcliquescalinggroup/components/podclique/rollingupdate.go#processPendingUpdates (PR #817)"
