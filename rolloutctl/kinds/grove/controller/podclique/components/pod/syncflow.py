@@ -5,6 +5,8 @@ Upstream (ai-dynamo/grove @ fcc3b3bb): ``operator/internal/controller/podclique/
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .......core.model import Action, Obj
 from .......core.world import World
 from ..... import names as N
@@ -63,7 +65,7 @@ def sync_pods(pclq: Obj, world: World) -> list[Action]:
             acts.append(create_action(raw, f"pod {k} of {pclq.name}", f"{R_PCLQ}/components/pod/syncflow.go#createPods",
                                       index=k, revision="new" if target else None, name=N.pod_display_name(pclq.name)))
     elif diff > 0:
-        target = pclq.labels.get(N.L_TEMPLATE_HASH)
+        target = get_expected_pod_template_hash(pclq, world)
         candidates = [p for p in summary.pods if not p.terminating]
         victims = sorted(candidates, key=lambda p: deletion_sort_key(p, target))[:diff]
         for p in victims:
@@ -71,3 +73,17 @@ def sync_pods(pclq: Obj, world: World) -> list[Action]:
                                       f"{R_PCLQ}/components/pod/deletionsort.go#DeletionSorter",
                                       index=O.pod_index(p), name=pod_display_name(p)))
     return acts
+
+
+def get_expected_pod_template_hash(pclq: Obj, world: World) -> str | None:
+    """The template hash scale-in treats as current: the update's target while the
+    PodClique's ``updateProgress`` belongs to the PodCliqueSet's current generation,
+    else the PodClique's own hash label.
+    Upstream: ``operator/internal/controller/podclique/components/pod/syncflow.go``
+    ``getExpectedPodTemplateHash``."""
+    up = pclq.status.get("updateProgress")
+    pcs = world.get("PodCliqueSet", pclq.namespace, pclq.labels.get(N.L_PART_OF, ""))
+    gen = pcs.status.get("currentGenerationHash") if pcs is not None else None
+    if isinstance(up, Mapping) and gen is not None and up.get("podCliqueSetGenerationHash") == gen:
+        return up.get("podTemplateHash")
+    return pclq.labels.get(N.L_TEMPLATE_HASH)

@@ -1,0 +1,62 @@
+"""Which pod a PodClique's scale-in deletes, as upstream's ``DeletionSorter`` orders
+them (``podclique/components/pod/deletionsort.go``): a Failed or Succeeded pod ranks
+with Pending ones (``podPhaseToOrdinal`` has no entry for them), before Running pods;
+the template hash compared is ``getExpectedPodTemplateHash``'s (``syncflow.go``): the
+update's target while the PodClique's update belongs to the current generation."""
+
+from __future__ import annotations
+
+import copy
+
+from rolloutctl.core.environment import Environment
+from rolloutctl.core.model import Obj
+from rolloutctl.core.simulate import simulate
+from rolloutctl.kinds.grove.controller.podclique.components.pod.syncflow import get_expected_pod_template_hash
+from rolloutctl.kinds.grove.model import GroveModel
+
+import yaml
+
+from tests.kinds.grove.operator_world import settled_world
+from tests.kinds.grove.test_finished_pods import SMALL, _finish
+
+
+def _plan(manifest: dict, observed: list[dict]):
+    m = GroveModel()
+    env = Environment()
+    desired = Obj(manifest)
+    return simulate(m, desired, m.observe(desired, [Obj(o) for o in observed], env), env)
+
+
+def test_scale_in_deletes_the_evicted_pod_before_a_running_one():
+    """The live PodClique was scaled from 3 to 2 (an HPA, or kubectl scale) and one of
+    its 3 pods, not the newest, was evicted: the evicted pod is the one deleted."""
+    manifest = yaml.safe_load(SMALL)
+    manifest["spec"]["template"]["cliques"][0]["spec"]["replicas"] = 3
+    objs = settled_world(manifest)
+    pods = [o for o in objs if o["kind"] == "Pod"]
+    assert len(pods) == 3
+    evicted = pods[0]
+    _finish(evicted, "Failed", "Evicted")
+    for o in objs:
+        if o["kind"] == "PodClique":
+            o["spec"]["replicas"] = 2
+    p = _plan(manifest, objs)
+    deleted = [a.name for s in p.steps for a in s.actions if a.verb == "delete" and a.kind == "Pod"]
+    assert deleted == [evicted["metadata"]["name"]]
+
+
+def test_expected_hash_is_the_update_target_only_for_the_current_generation():
+    manifest = yaml.safe_load(SMALL)
+    objs = settled_world(manifest)
+    m = GroveModel()
+    env = Environment()
+    world = m.observe(Obj(manifest), [Obj(o) for o in objs], env)
+    gen = world.get("PodCliqueSet", "default", "s").status["currentGenerationHash"]  # as the model reads it
+    pclq = copy.deepcopy(next(o for o in objs if o["kind"] == "PodClique"))
+    label = pclq["metadata"]["labels"]["grove.io/pod-template-hash"]
+    pclq["status"]["updateProgress"] = {"podCliqueSetGenerationHash": gen, "podTemplateHash": "target"}
+    assert get_expected_pod_template_hash(Obj(pclq), world) == "target"
+    pclq["status"]["updateProgress"]["podCliqueSetGenerationHash"] = "an-older-generation"
+    assert get_expected_pod_template_hash(Obj(pclq), world) == label
+    del pclq["status"]["updateProgress"]
+    assert get_expected_pod_template_hash(Obj(pclq), world) == label
