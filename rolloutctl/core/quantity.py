@@ -7,15 +7,43 @@ decimal SI (m, k, M, G, T, P, E), binary SI (Ki … Ei) and decimal exponents (1
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 from functools import lru_cache
 from collections.abc import Mapping
 
+# Exact arithmetic in integers: every quantity is m * 2**b * 10**e for integers m, b, e
+# (the decimal digits scaled by the suffix), so no rational type is needed (fractions
+# would import decimal and numbers on every command that reads a manifest).
 _BIN = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
-_DEC = {"n": Fraction(1, 10**9), "u": Fraction(1, 10**6), "m": Fraction(1, 1000), "": 1,
-        "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18}
-_WHOLE = {k: v for k, v in _DEC.items() if isinstance(v, int)}
+_BIN_SHIFT = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
+#: decimal SI suffixes as powers of ten
+_DEC_EXP = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
+_WHOLE = {k: 10**e for k, e in _DEC_EXP.items() if e >= 0}
 _RE = re.compile(r"^([+-]?(?:\d+\.?\d*|\.\d+))(?:(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)|[eE]([+-]?\d+))?$")
+
+
+def _decimal(digits: str) -> tuple[int, int]:
+    """(m, e) with ``digits`` (``[+-]?(\\d+\\.?\\d*|\\.\\d+)``) exactly m * 10**e."""
+    whole, _, frac = digits.partition(".")
+    sign = -1 if whole[:1] == "-" else 1
+    whole = whole.lstrip("+-")
+    return sign * int(whole + frac or "0"), -len(frac)
+
+
+def _ceil(m: int, shift: int, e: int) -> int:
+    """m * 2**shift * 10**e rounded up to an integer."""
+    v = m << shift
+    if e >= 0:
+        return v * 10**e
+    return -((-v) // 10**-e)
+
+
+def _scaled(m: int, e: int, suf: str | None, exp: str | None) -> tuple[int, int, int]:
+    """(m, shift, e): the quantity with suffix ``suf`` or exponent ``exp`` is m * 2**shift * 10**e."""
+    if exp is not None:
+        return m, 0, e + int(exp)
+    if suf in _BIN_SHIFT:
+        return m, _BIN_SHIFT[suf], e
+    return m, 0, e + _DEC_EXP[suf or ""]
 
 
 class QuantityError(ValueError):
@@ -51,18 +79,10 @@ def _parse_str(value: str) -> int:
             return int(digits)
         if suf in _WHOLE:
             return int(digits) * _WHOLE[suf] * 1000
-    num = Fraction(digits)
-    if exp is not None:
-        mult: Fraction | int = Fraction(10) ** int(exp)
-    elif suf in _BIN:
-        mult = _BIN[suf]
-    else:
-        mult = _DEC[suf or ""]
-    milli = num * mult * 1000
-    if milli < 0:
+    m, shift, e = _scaled(*_decimal(digits), suf, exp)
+    if m < 0:
         raise QuantityError(f"negative quantity: {value!r}")
-    n = int(milli)
-    return n if n == milli else n + 1
+    return _ceil(m, shift, e + 3)
 
 
 def parse_quantities(m: object) -> dict[str, int]:
@@ -93,49 +113,36 @@ def format_quantity(milli: int, resource: str = "") -> str:
 
 # ----------------------------------------------------------------------------- canonical form
 
-_NANO = Fraction(1, 10**9)
+_NANOS = 10**9
 _DEC_SUFFIX = {-9: "n", -6: "u", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E"}
 _BIN_SUFFIX = {0: "", 1: "Ki", 2: "Mi", 3: "Gi", 4: "Ti", 5: "Pi", 6: "Ei"}
 
 
-def _parse_exact(value: object) -> tuple[Fraction, str]:
-    """(exact value rounded up to nano-units, format) as ``resource.ParseQuantity``
+def _parse_exact(value: object) -> tuple[int, str]:
+    """(exact value in nano-units, rounded up, format) as ``resource.ParseQuantity``
     reads it; format is ``DecimalSI``, ``BinarySI`` or ``DecimalExponent``."""
     if isinstance(value, bool):
         raise QuantityError(f"not a quantity: {value!r}")
     if isinstance(value, int):
-        return Fraction(value), "DecimalSI"
+        return value * _NANOS, "DecimalSI"
     if isinstance(value, float):
         value = repr(value)
     if not isinstance(value, str):
         raise QuantityError(f"not a quantity: {value!r}")
-    m = _RE.fullmatch(value)
-    if not m:
+    match = _RE.fullmatch(value)
+    if not match:
         raise QuantityError(f"not a Kubernetes quantity: {value!r}")
-    num = Fraction(m.group(1))
-    suf, exp = m.group(2), m.group(3)
-    if exp is not None:
-        amount, fmt = num * Fraction(10) ** int(exp), "DecimalExponent"
-    elif suf in _BIN:
-        amount, fmt = num * _BIN[suf], "BinarySI"
-    else:
-        amount, fmt = num * _DEC[suf or ""], "DecimalSI"
+    suf, exp = match.group(2), match.group(3)
+    fmt = "DecimalExponent" if exp is not None else "BinarySI" if suf in _BIN_SHIFT else "DecimalSI"
+    m, shift, e = _scaled(*_decimal(match.group(1)), suf, exp)
     # precision below 1n is rounded up (away from zero for positive values), as upstream
-    nanos = amount / _NANO
-    whole = nanos.numerator // nanos.denominator
-    if whole != nanos:
-        whole += 1
-    return Fraction(whole) * _NANO, fmt
+    return _ceil(m, shift, e + 9), fmt
 
 
-def _decimal_mantissa(amount: Fraction) -> tuple[int, int]:
-    """(mantissa, exponent) with exponent a multiple of 3 and no removable factor 1000
-    (``int64Amount.AsCanonicalBytes``)."""
-    exp = 0
-    while amount.denominator != 1:
-        amount *= 10
-        exp -= 1
-    n = int(amount)
+def _decimal_mantissa(nanos: int) -> tuple[int, int]:
+    """(mantissa, exponent) of ``nanos`` nano-units with exponent a multiple of 3 and
+    no removable factor 1000 (``int64Amount.AsCanonicalBytes``)."""
+    n, exp = nanos, -9
     while n and n % 10 == 0:
         n //= 10
         exp += 1
@@ -152,21 +159,21 @@ def canonical_quantity(value: object) -> str:
     ``"2000m"`` are ``"2"``; ``"1024Mi"`` is ``"1Gi"``; ``"0.5"`` is ``"500m"``;
     ``1000`` is ``"1k"``; a binary quantity that is not a whole number, or is below
     1024, is printed in decimal SI. Raises ``QuantityError`` for what is not a quantity."""
-    amount, fmt = _parse_exact(value)
-    if amount == 0:
+    nanos, fmt = _parse_exact(value)
+    if nanos == 0:
         return "0"
-    sign = "-" if amount < 0 else ""
-    amount = abs(amount)
+    sign = "-" if nanos < 0 else ""
+    nanos = abs(nanos)
     if fmt == "BinarySI":
-        if amount < 1024 or amount.denominator != 1:
+        if nanos < 1024 * _NANOS or nanos % _NANOS:
             fmt = "DecimalSI"
         else:
-            n, e = int(amount), 0
+            n, e = nanos // _NANOS, 0
             while n % 1024 == 0 and e < 6:
                 n //= 1024
                 e += 1
             return f"{sign}{n}{_BIN_SUFFIX[e]}"
-    n, e = _decimal_mantissa(amount)
+    n, e = _decimal_mantissa(nanos)
     if fmt == "DecimalSI" and e in _DEC_SUFFIX:
         return f"{sign}{n}{_DEC_SUFFIX[e]}"
     return f"{sign}{n}" + (f"e{e}" if e else "")

@@ -40,3 +40,73 @@ def test_examples():
     assert parse_quantity("1n") == 1  # rounded up to a milli-unit
     assert parse_quantity("5e3") == 5_000_000
     assert parse_quantity(3) == 3000
+
+
+# ----------------------------------------------------------------------------- canonical form against a rational reference
+
+_NANO = Fraction(1, 10**9)
+_REF_SUFFIX = {-9: "n", -6: "u", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E"}
+
+
+def _reference_canonical(number: str, suffix: str, exponent: int | None) -> str:
+    """quantity.go's ``String`` worked out in rationals: the exact value rounded up to
+    nano-units, printed in the format the suffix gives (binary SI below 1024 or not
+    whole falls back to decimal SI), mantissa and a power of 1000."""
+    amount = Fraction(number) * (Fraction(10) ** exponent if exponent is not None else SUFFIXES[suffix])
+    nanos = amount / _NANO
+    whole = nanos.numerator // nanos.denominator
+    amount = Fraction(whole + (whole != nanos)) * _NANO
+    if amount == 0:
+        return "0"
+    sign, amount = ("-" if amount < 0 else ""), abs(amount)
+    fmt = "DecimalExponent" if exponent is not None else "BinarySI" if suffix.endswith("i") else "DecimalSI"
+    if fmt == "BinarySI" and amount >= 1024 and amount.denominator == 1:
+        n, e = int(amount), 0
+        while n % 1024 == 0 and e < 6:
+            n, e = n // 1024, e + 1
+        return f"{sign}{n}{['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'][e]}"
+    exp = 0
+    while amount.denominator != 1:
+        amount, exp = amount * 10, exp - 1
+    n = int(amount)
+    while n and n % 10 == 0:
+        n, exp = n // 10, exp + 1
+    while exp % 3:
+        n, exp = n * 10, exp - 1
+    if fmt != "DecimalExponent" and exp in _REF_SUFFIX:
+        return f"{sign}{n}{_REF_SUFFIX[exp]}"
+    return f"{sign}{n}" + (f"e{exp}" if exp else "")
+
+
+_numbers = st.builds(lambda sign, whole, frac: f"{sign}{whole}{frac}", st.sampled_from(["", "+", "-"]),
+                     st.sampled_from(["", "0", "1", "7", "12", "1024", "999999", "000123"]) | st.integers(0, 10**20).map(str),
+                     st.sampled_from(["", "."]) | st.integers(0, 10**12).map(lambda f: f".{f}")
+                     | st.from_regex(r"\.0{0,12}[0-9]{1,3}", fullmatch=True)).filter(
+    lambda s: any(c.isdigit() for c in s))
+
+
+@given(_numbers, st.sampled_from(sorted(SUFFIXES)), st.none() | st.integers(-30, 30))
+def test_canonical_form_is_exact(number, suffix, exponent):
+    """``2``, ``"2000m"``, ``"1.5Ki"``, ``"-3e-12"``, ...: the canonical spelling the
+    API server stores is the exact value's, for any digits, suffix or exponent."""
+    from rolloutctl.core.quantity import canonical_quantity
+
+    text = number + (f"e{exponent}" if exponent is not None else suffix)
+    assert canonical_quantity(text) == _reference_canonical(number, suffix, exponent)
+
+
+@given(_numbers, st.sampled_from(sorted(SUFFIXES)), st.none() | st.integers(-30, 30))
+def test_milli_units_are_exact(number, suffix, exponent):
+    """Any digits, suffix or exponent: milli-units rounded up, and a negative quantity refused."""
+    from rolloutctl.core.quantity import QuantityError
+
+    text = number + (f"e{exponent}" if exponent is not None else suffix)
+    milli = Fraction(number) * (Fraction(10) ** exponent if exponent is not None else SUFFIXES[suffix]) * 1000
+    if milli < 0:
+        try:
+            parse_quantity(text)
+        except QuantityError:
+            return
+        raise AssertionError(f"{text!r} accepted")
+    n = int(milli)
+    assert parse_quantity(text) == (n if n == milli else n + 1)
