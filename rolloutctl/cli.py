@@ -545,7 +545,27 @@ def _app_for(argv: List[str]) -> typer.Typer:
     return one
 
 
-def _main(**kw: str) -> None:
+def _exit_now(code: object) -> None:
+    """End the process with ``code`` (a ``SystemExit`` code) once standard output and
+    error are flushed, without the interpreter's teardown: freeing every module, class
+    and function one by one and a last full collection cost a fifth of ``--help`` and
+    more of a plan, and nothing is left to release (files are closed by their ``with``
+    blocks, subprocesses waited for, nothing registers ``atexit`` work). A code that is
+    not an integer, or a stream that cannot be flushed (a reader that went away), takes
+    the interpreter's ordinary way out, which reports it as before."""
+    if code is None:
+        code = 0
+    if not isinstance(code, int):
+        raise SystemExit(code)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        raise SystemExit(code) from None
+    os._exit(code)
+
+
+def _run(**kw: str) -> None:
     _completing()
     try:
         _app_for(sys.argv[1:])(complete_var=COMPLETE_VAR, **kw)
@@ -560,6 +580,15 @@ def _main(**kw: str) -> None:
         err(f"rolloutctl: cannot write to standard output: {exc.strerror or exc}")
         stdout_gone()
         sys.exit(EXIT_TOOL)
+
+
+def _main(**kw: str) -> None:
+    """The process entry points: run the command line, then leave (``_exit_now``)."""
+    try:
+        _run(**kw)
+    except SystemExit as exc:
+        _exit_now(exc.code)
+    _exit_now(0)
 
 
 def main() -> None:

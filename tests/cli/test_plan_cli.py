@@ -139,3 +139,18 @@ def test_installed_console_script_help_is_fast_to_import():
     assert p.returncode == 0 and "Usage" in p.stdout
     imported = {line.split("|")[-1].strip().split(".")[0] for line in p.stderr.splitlines() if "|" in line}
     assert not imported & {"rich", "jsonschema", "deepdiff", "yaml"}
+
+
+def test_the_process_leaves_with_every_byte_written_and_its_exit_code(tmp_path):
+    """The CLI process ends without the interpreter's teardown: what it wrote to a pipe
+    still arrives whole, and the exit code is the command's (0 converged, 2 bad input
+    with its one-line message, 0 for --help)."""
+    argv, env = rolloutctl_argv(), rolloutctl_env()
+    ok = subprocess.run([*argv, "plan", "samples/rayservice-text-ml-new-image.yaml", "--observed",
+                         "samples/rayservice-text-ml.yaml", "-o", "json"], cwd=REPO, capture_output=True, env=env)
+    assert ok.returncode == 0 and json.loads(ok.stdout)["outcome"] == "converged" and ok.stdout.endswith(b"}\n")
+    bad = write(tmp_path, "bad.yaml", "apiVersion: ray.io/v1\nkind: RayService\nmetadata: {name: x}\nspec: [\n")
+    refused = subprocess.run([*argv, "plan", str(bad)], cwd=REPO, capture_output=True, text=True, env=env)
+    assert refused.returncode == 2 and refused.stderr.startswith(f"{bad}:") and refused.stdout == ""
+    helped = subprocess.run([*argv, "--help"], cwd=REPO, capture_output=True, text=True, env=env)
+    assert helped.returncode == 0 and helped.stdout.startswith("Usage") and helped.stdout.endswith("\n")
