@@ -565,7 +565,10 @@ def _exit_now(code: object) -> None:
     os._exit(code)
 
 
-def _run(**kw: str) -> None:
+def run(**kw: str) -> None:
+    """The command line of this process (``sys.argv``), in this process: ends with
+    ``SystemExit`` carrying the exit code, as any click program does. ``main`` is the
+    same, then leaves the process."""
     _completing()
     try:
         _app_for(sys.argv[1:])(complete_var=COMPLETE_VAR, **kw)
@@ -585,7 +588,7 @@ def _run(**kw: str) -> None:
 def _main(**kw: str) -> None:
     """The process entry points: run the command line, then leave (``_exit_now``)."""
     try:
-        _run(**kw)
+        run(**kw)
     except SystemExit as exc:
         _exit_now(exc.code)
     _exit_now(0)
