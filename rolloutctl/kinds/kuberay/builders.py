@@ -14,11 +14,11 @@ world; submitting a config is an ``update`` of it.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
 from ...core.model import Obj
+from ...core.trees import copy_tree
 from . import service as ksvc
 from . import utils as ku
 from .api import API, GW, GW_API, L_CRD, L_NAME, RC, ROUTE, RS, SA, SA_API, gateway_name, route_name
@@ -48,7 +48,7 @@ def construct_ray_cluster_for_ray_service(desired: Obj, name: str, st: Mapping[s
     ann[HASH_ANNOTATION] = "<hash of rayClusterConfig>"
     ann[NUM_WORKER_GROUPS_ANNOTATION] = str(len(_l(desired.spec.get("rayClusterConfig", {}).get("workerGroupSpecs"))))
     ann[KUBERAY_VERSION_ANNOTATION] = version
-    spec = copy.deepcopy(dict(_m(desired.spec.get("rayClusterConfig"))))
+    spec = copy_tree(dict(_m(desired.spec.get("rayClusterConfig"))))
     if incremental(desired, cfg) and _m(st.get("activeServiceStatus")).get("rayClusterName"):
         for g in _l(spec.get("workerGroupSpecs")):
             if isinstance(g, dict):
@@ -62,8 +62,8 @@ def construct_ray_cluster_for_ray_service(desired: Obj, name: str, st: Mapping[s
 def modify_ray_cluster(current: Obj, goal: Mapping[str, Any]) -> dict:
     """``modifyRayCluster``: spec := goal spec except ``suspend`` (kept from the live
     cluster); labels and annotations := goal. Pod state (status) is the cluster's own."""
-    raw = copy.deepcopy(dict(current.raw))
-    spec = copy.deepcopy(dict(goal["spec"]))
+    raw = copy_tree(dict(current.raw))
+    spec = copy_tree(dict(goal["spec"]))
     if "suspend" in current.spec:
         spec["suspend"] = current.spec.get("suspend")
     else:

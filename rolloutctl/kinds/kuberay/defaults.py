@@ -5,7 +5,6 @@ orders matter."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -68,7 +67,7 @@ def _fill(cur: Any, parts: list[str], value: Any) -> None:
 
 def apply_crd_defaults(raw: Mapping[str, Any], table: Sequence[tuple[str, Any]]) -> dict:
     """A deep copy of ``raw`` with the defaults of ``table`` (``fill_crd_defaults``)."""
-    return fill_crd_defaults(copy.deepcopy(dict(raw)), table)
+    return fill_crd_defaults(copy_tree(dict(raw)), table)
 
 
 def raycluster_spec_defaults(spec: Mapping[str, Any]) -> dict:

@@ -14,11 +14,11 @@ themselves are built in ``builders.py``.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
 from ...core.model import Obj
+from ...core.trees import copy_tree
 from . import service as ksvc
 from . import utils as ku
 from .api import GW, HEAD_READY, RC, ROUTE, RS, SA, SVC, gateway_name, head_phase, route_name
@@ -54,8 +54,8 @@ def reconcile_gateway(r: Reconciler) -> None:
         # reconcileHTTPRoute: Gateway not yet in the informer cache (NotFound is ignored)
         raise Stop(REQUEUE_2S, "waits for the new Gateway to reach the informer cache")
     if not ku.is_gateway_equal(_m(cur.spec), desired["spec"]):
-        raw = copy.deepcopy(dict(cur.raw))
-        raw["spec"] = copy.deepcopy(desired["spec"])
+        raw = copy_tree(dict(cur.raw))
+        raw["spec"] = copy_tree(desired["spec"])
         r.act("update", GW, n, "the Gateway's class or listeners differ from what the controller builds: "
               "restore them (utils.IsGatewayEqual)", "reconcileGateway", payload=raw,
               fields={"gatewayClassName": desired["spec"]["gatewayClassName"],
@@ -109,7 +109,7 @@ def reconcile_http_route(r: Reconciler, pending_ready: bool) -> Obj | None:
     elif not ku.is_http_route_equal(_m(cur.spec), spec):
         r.act("update", ROUTE, n, "the backends, weights, parent or match the controller builds differ from "
               "the HTTPRoute's (utils.IsHTTPRouteEqual): write them", "reconcileHTTPRoute",
-              payload={**copy.deepcopy(dict(cur.raw)), "spec": spec}, fields={"weights": weights})
+              payload={**copy_tree(dict(cur.raw)), "spec": spec}, fields={"weights": weights})
     return r.get(ROUTE, n)
 
 

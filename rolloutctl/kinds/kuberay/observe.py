@@ -11,7 +11,6 @@ Each function takes the model (its operator configuration and version) first.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -19,6 +18,7 @@ from ...core.environment import Environment
 from ...core.model import Obj, Stuck, Warning
 from ...core.simulate import simulate
 from ...core.world import World
+from ...core.trees import copy_tree
 from .api import (GW, HEAD_NONE, HEAD_READY, L_CRD, L_NAME, MEM_NOTES, RC, ROUTE, RS, SVC, desired_workers, display,
                   gateway_name, head_phase, route_name, with_deletion_timers)
 from .builders import sa_object
@@ -58,7 +58,7 @@ def observe(model: Any, desired: Obj | None, observed: Sequence[Obj], env: Envir
     assert target is not None
     notes: list[Warning] = []
     if rs_obs is None:
-        raw = copy.deepcopy(dict(target.raw))
+        raw = copy_tree(dict(target.raw))
         md = dict(raw.get("metadata") or {})
         md["generation"] = 1
         md.pop("finalizers", None)
@@ -92,7 +92,7 @@ def observe(model: Any, desired: Obj | None, observed: Sequence[Obj], env: Envir
 
 def _settled(model: Any, prev: Obj) -> World:
     """Simulate the previous manifest from scratch until it settles."""
-    raw = copy.deepcopy(dict(prev.raw))
+    raw = copy_tree(dict(prev.raw))
     raw.pop("status", None)
     md = dict(raw.get("metadata") or {})
     md.pop("finalizers", None)
@@ -152,7 +152,7 @@ def _live(model: Any, rs: Obj, children: list[Obj], notes: list[Warning]) -> Wor
 def _live_cluster(model: Any, rc: Obj, notes: list[Warning], evidence: bool) -> Obj:
     """A live RayCluster as the model reads it (``evidence``: the snapshot has statuses,
     see ``_live``)."""
-    raw = copy.deepcopy(dict(rc.raw))
+    raw = copy_tree(dict(rc.raw))
     st = dict(raw.get("status") or {})
     if find_condition(st, "HeadPodReady") is None:
         suspended = rc.spec.get("suspend") is True or str(st.get("state")) == "suspended"
@@ -198,7 +198,7 @@ def _retarget(model: Any, world: World, observed_rs: Obj, desired: Obj) -> World
     the observed status and metadata; generation bumps when the spec changes."""
     cur = world.get(RS, observed_rs.namespace, observed_rs.name)
     base = cur if cur is not None else observed_rs
-    raw = copy.deepcopy(dict(base.raw))
+    raw = copy_tree(dict(base.raw))
     md = dict(raw.get("metadata") or {})
     gen = int(md.get("generation") or 1)
     if _m(observed_rs.raw.get("spec")) != _m(desired.raw.get("spec")):
@@ -206,9 +206,9 @@ def _retarget(model: Any, world: World, observed_rs: Obj, desired: Obj) -> World
     md["generation"] = gen
     for k in ("labels", "annotations"):
         if k in desired.metadata:
-            md[k] = copy.deepcopy(desired.metadata[k])
+            md[k] = copy_tree(desired.metadata[k])
     raw["metadata"] = md
-    raw["spec"] = copy.deepcopy(dict(desired.spec))
+    raw["spec"] = copy_tree(dict(desired.spec))
     return world.replace(put=[Obj(raw, desired.file, desired.line, desired.lines)])
 
 

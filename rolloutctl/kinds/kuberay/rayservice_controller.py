@@ -24,13 +24,13 @@ Modelling decisions (also in docs/kuberay.md):
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
 from ...core.model import Obj
 from ...core.queue import Controller, Watch, by_controller_owner
+from ...core.trees import copy_tree
 from . import service as ksvc
 from .api import (FINALIZER, GW, HEAD_READY, L_CLUSTER, RC, ROUTE, RS, SA, SVC, deletion_timers, display,
                   has_head_pod, head_phase)
@@ -73,7 +73,7 @@ def reconcile(r: Reconciler) -> None:
                 r.result = REQUEUE_NONE
             return
         if FINALIZER not in _l(r.rs.metadata.get("finalizers")):
-            raw = copy.deepcopy(dict(r.rs.raw))
+            raw = copy_tree(dict(r.rs.raw))
             md = dict(raw.get("metadata") or {})
             md["finalizers"] = _l(md.get("finalizers")) + [FINALIZER]
             raw["metadata"] = md
@@ -155,7 +155,7 @@ def _finalize(r: Reconciler, has_clusters_to_clean: bool) -> None:
     assert r.rs is not None
     if has_clusters_to_clean or FINALIZER not in _l(r.rs.metadata.get("finalizers")):
         return
-    raw = copy.deepcopy(dict(r.rs.raw))
+    raw = copy_tree(dict(r.rs.raw))
     md = dict(raw.get("metadata") or {})
     md["finalizers"] = [f for f in _l(md.get("finalizers")) if f != FINALIZER]
     raw["metadata"] = md
@@ -275,8 +275,8 @@ def reconcile_services(r: Reconciler, cluster: Obj, which: str) -> Obj:
     if cur is not None:
         if _m(cur.spec.get("selector")).get(L_CLUSTER) == cluster.name:
             return cur
-        raw = copy.deepcopy(dict(cur.raw))
-        spec = copy.deepcopy(built["spec"])
+        raw = copy_tree(dict(cur.raw))
+        spec = copy_tree(built["spec"])
         if "clusterIP" in _m(cur.spec):
             spec["clusterIP"] = cur.spec["clusterIP"]
         else:

@@ -13,11 +13,11 @@ the model fixes one).
 
 from __future__ import annotations
 
-import copy
 from types import MappingProxyType
 from collections.abc import Mapping
 from typing import Any
 
+from ...core.trees import copy_tree
 from .operator import DEFAULT_CONFIG, OperatorConfig
 from .validation.util import is_incremental_upgrade_enabled
 
@@ -100,7 +100,7 @@ def build_head_service_for_ray_service(rs: Mapping[str, Any], cluster: Mapping[s
              for n, p in sorted(get_service_ports(cspec).items())]
     svc_type = head.get("serviceType")
     if user:
-        spec = copy.deepcopy(dict(_m(user.get("spec"))))
+        spec = copy_tree(dict(_m(user.get("spec"))))
         spec["selector"] = selector
         spec["ports"] = _l(spec.get("ports")) + ports
         if not spec.get("type"):
@@ -149,7 +149,7 @@ def build_serve_service(rs: Mapping[str, Any], cluster: Mapping[str, Any], cfg: 
                                 "in the Ray head container; otherwise, the Kubernetes service for Ray Serve will not "
                                 "be created.")
     if isinstance(user, Mapping) and not inc:
-        svc = copy.deepcopy(dict(user))
+        svc = copy_tree(dict(user))
         umd = dict(_m(svc.get("metadata")))
         spec = dict(_m(svc.get("spec")))
         spec["selector"] = selector
