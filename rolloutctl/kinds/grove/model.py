@@ -320,6 +320,9 @@ def _warm(pcs: PCS, policy: Any, world: World) -> None:
     world.derived(U.ReplicaDone(pcs, gen))
     world.derived(ST.ReplicaCounts(pcs, gen))
     live_pcsg_replicas(pcs, world, pcs.replicas + policy.surge_pcs_replicas(pcs, world))
+    # the pod summaries by PodGang (the PodGang sync's pod references, the scheduler's
+    # gangs): read on the passes' and the cluster step's worlds, which derive from this one
+    SUM.pod_summaries(world, N.L_PODGANG)
     policy.warm(pcs, world)
 
 

@@ -18,12 +18,22 @@ from .spec import PCS, Clique, Group
 
 
 def pod_state(pod: Obj) -> tuple[bool, bool, bool, bool]:
-    """(scheduled, ready, active, gated) of a pod."""
-    scheduled = bool(pod.get("spec", "nodeName")) or _condition(pod, "PodScheduled") == "True"
+    """(scheduled, ready, active, gated) of a pod (its conditions read in one pass)."""
+    spec, status = pod.spec, pod.status
+    sched_cond = ready_cond = None
+    for c in status.get("conditions") or ():
+        if isinstance(c, dict):
+            t = c.get("type")
+            if t == "PodScheduled":
+                if sched_cond is None:
+                    sched_cond = str(c.get("status"))
+            elif t == "Ready" and ready_cond is None:
+                ready_cond = str(c.get("status"))
+    scheduled = bool(spec.get("nodeName")) or sched_cond == "True"
     terminating = pod.terminating
-    ready = _condition(pod, "Ready") == "True" and not terminating
+    ready = ready_cond == "True" and not terminating
     active = not terminating and pod_phase(pod) not in ("Succeeded", "Failed")
-    gates = pod.get("spec", "schedulingGates") or []
+    gates = spec.get("schedulingGates") or ()
     gated = any(isinstance(g, dict) and g.get("name") == N.GATE_PODGANG_PENDING for g in gates)
     return (scheduled, ready, active, gated)
 

@@ -37,8 +37,8 @@ class PodSummary:
         act_pending = act_unready_sched = 0
         scopes = set()
         for p in pods:
-            sched, ready, act, gated, term, h = _row(p)
-            scopes.add((p.namespace, p.labels.get(N.L_PART_OF)))
+            sched, ready, act, gated, term, h, scope = p.derived(pod_row)
+            scopes.add(scope)
             hash_all[h] = hash_all.get(h, 0) + 1
             if ready:
                 any_ready = True
@@ -95,14 +95,13 @@ class PodSummary:
         return self._res
 
 
-def pod_row(p: Obj) -> tuple[bool, bool, bool, bool, bool, Any]:
-    """(scheduled, ready, active, gated, terminating, template hash) of a pod."""
+def pod_row(p: Obj) -> tuple[bool, bool, bool, bool, bool, Any, tuple[str, Any]]:
+    """(scheduled, ready, active, gated, terminating, template hash, (namespace,
+    part-of label)) of a pod."""
     sched, ready, act, gated = O._pod_state(p)
-    return (sched, ready, act, gated, p.terminating, p.labels.get(N.L_TEMPLATE_HASH))
-
-
-def _row(p: Obj) -> tuple[bool, bool, bool, bool, bool, Any]:
-    return p.derived(pod_row)  # type: ignore[no-any-return]
+    labels = p.labels
+    return (sched, ready, act, gated, p.terminating, labels.get(N.L_TEMPLATE_HASH),
+            (p.namespace, labels.get(N.L_PART_OF)))
 
 
 EMPTY = PodSummary(())
@@ -120,6 +119,11 @@ def pod_summary(world: World, label: str, value: str | None, namespace: str | No
         return s
     return PodSummary([p for p in s.pods if (namespace is None or p.namespace == namespace)
                        and (part_of is None or p.labels.get(N.L_PART_OF) == part_of)])
+
+
+def pod_summaries(world: World, label: str) -> Mapping[str, PodSummary]:
+    """The summaries of the pods by the value of ``label`` (what ``pod_summary`` reads)."""
+    return world.reduced("Pod", label, PodSummary)
 
 
 def pod_requests_of(pod: Obj) -> dict[str, int]:
