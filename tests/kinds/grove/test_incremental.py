@@ -337,6 +337,7 @@ def _replica_views(model: GroveModel, desired: Obj, world: World) -> list[tuple[
         ("SurgeMemberGroups", RU.SurgeMemberGroups(pcs.namespace), frozenset),
         ("LivePcsgReplicas", PG.LivePcsgReplicas(pcs, pcs.replicas), tuple),
         ("ReplicaRows", PS.ReplicaRows(pcs, RR.replica_unit), dict),
+        ("PresentReplicas", PS.PresentReplicas(pcs), tuple),
     ]
     return [(name, norm(world.derived(v)), norm(v.build(world))) for name, v, norm in views]
 

@@ -14,6 +14,7 @@ replicas (``podcliqueset/reconcilestatus.go`` ``computeAvailableAndUpdatedReplic
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import partial
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -215,8 +216,44 @@ def _by_replica(pcs: PCS, world: World, kind: str, i: Any) -> list[Obj] | None:
 def present_replicas(pcs: PCS, world: World) -> list[int]:
     """PodCliqueSet replicas ``i >= 0`` that have children (standalone PodCliques or
     scaling groups), in order."""
-    return sorted(i for i in set(U._by_replica(world, "PodClique", pcs, True))
-                  | set(U._by_replica(world, "PodCliqueScalingGroup", pcs, False)) if i >= 0)
+    return list(world.derived(PresentReplicas(pcs)))
+
+
+@record(frozen=True)
+class PresentReplicas:
+    """``World.derived`` description of ``present_replicas`` (a sorted tuple): patched
+    for the replicas whose PodCliques or scaling groups changed, instead of going
+    over every replica's groups on each round."""
+
+    pcs: PCS  # compared by identity: the model's parsed desired PodCliqueSet
+
+    def build(self, world: World) -> tuple[int, ...]:
+        pcs = self.pcs
+        return tuple(sorted(i for i in set(U._by_replica(world, "PodClique", pcs, True))
+                            | set(U._by_replica(world, "PodCliqueScalingGroup", pcs, False)) if i >= 0))
+
+    def patch(self, prev: tuple[int, ...], changes: Mapping[Any, tuple[Obj | None, Obj | None]],
+              world: World) -> tuple[int, ...]:
+        touched = U.touched_replicas(changes, ("PodClique", "PodCliqueScalingGroup"))
+        if touched is None:
+            return self.build(world)
+        pclqs = U._by_replica(world, "PodClique", self.pcs, True)
+        pcsgs = U._by_replica(world, "PodCliqueScalingGroup", self.pcs, False)
+        moved = {}
+        for i in touched:
+            now = i >= 0 and (i in pclqs or i in pcsgs)
+            at = bisect_left(prev, i)
+            if now != (at < len(prev) and prev[at] == i):
+                moved[i] = now
+        if not moved:
+            return prev
+        present = set(prev)
+        for i, now in moved.items():
+            if now:
+                present.add(i)
+            else:
+                present.discard(i)
+        return tuple(sorted(present))
 
 
 def dirty_replicas(changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: World) -> set[int] | None:
