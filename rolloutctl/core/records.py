@@ -107,11 +107,55 @@ def _make_init(cls: type, specs: list[_Spec], frozen: bool) -> Callable[..., Non
     return init
 
 
-def _first_init(cls: type, specs: list[_Spec], frozen: bool) -> Callable[..., None]:
-    """The ``__init__`` a class starts with: its first call compiles the real one, puts it
-    on the class and runs it. Records only built on some paths (errors, other commands)
-    never pay for the compile."""
+#: instantiations a class serves with the generic ``__init__`` before its own is compiled
+COMPILE_AFTER = 16
+
+
+def _generic_init(specs: list[_Spec], frozen: bool) -> Callable[..., None]:
+    """An ``__init__`` for any field list, binding arguments as the compiled one's
+    signature does (positional in field order, then keywords; defaults and factories
+    for what is not given). Slower per call than a compiled one, but free to make."""
+    names = [s.name for s in specs]
+    known = frozenset(names)
+
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if len(args) > len(specs):
+            raise TypeError(f"__init__() takes {len(specs) + 1} positional arguments but {len(args) + 1} were given")
+        for k in kwargs:
+            if k not in known:
+                raise TypeError(f"__init__() got an unexpected keyword argument {k!r}")
+        given = dict(zip(names, args))
+        for k, v in kwargs.items():
+            if k in given:
+                raise TypeError(f"__init__() got multiple values for argument {k!r}")
+            given[k] = v
+        missing = [s.name for s in specs if s.name not in given and s.default is MISSING and s.factory is MISSING]
+        if missing:
+            raise TypeError(f"__init__() missing required arguments: {', '.join(map(repr, missing))}")
+        d = self.__dict__
+        for s in specs:
+            value = given[s.name] if s.name in given else s.default if s.factory is MISSING else s.factory()
+            if frozen:
+                d[s.name] = value
+            else:
+                setattr(self, s.name, value)
+    return __init__
+
+
+def _first_init(cls: type, specs: list[_Spec], frozen: bool) -> Callable[..., None]:
+    """The ``__init__`` a class starts with: the generic one (``_generic_init``) for its
+    first ``COMPILE_AFTER`` instances, then it compiles the class's own, puts it on the
+    class and runs it from then on. Records built a few times (most classes in a
+    RayService plan, and every class on paths a command does not take) never pay for
+    the compile, which costs about as much as a hundred generic calls."""
+    generic = _generic_init(specs, frozen)
+    calls = [0]
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        calls[0] += 1
+        if calls[0] <= COMPILE_AFTER:
+            generic(self, *args, **kwargs)
+            return
         init = _make_init(cls, specs, frozen)
         type.__setattr__(cls, "__init__", init)
         init(self, *args, **kwargs)

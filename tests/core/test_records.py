@@ -173,3 +173,26 @@ def test_the_package_declares_records_not_dataclasses():
     offenders = [str(p.relative_to(root)) for p in sorted(root.rglob("*.py"))
                  if p.name != "records.py" and ("from dataclasses" in p.read_text() or "import dataclasses" in p.read_text())]
     assert offenders == [], f"use rolloutctl.core.records (record, field, replace) in {offenders}"
+
+
+@pytest.mark.parametrize("frozen", [True, False])
+def test_the_generic_and_the_compiled_constructor_agree(frozen):
+    """A class's first instances are built by the generic ``__init__``, later ones by the
+    compiled one: every way of calling gives the dataclass's result on both sides of the
+    switch, and the same calls fail."""
+    from rolloutctl.core.records import COMPILE_AFTER
+
+    calls = [(("Pod", "a"), {}), ((), {"kind": "Pod", "name": "b"}), (("Pod", "c", 3), {"fields": {"k": 1}}),
+             (("Pod", "d", 1, (2,), {"x": 0}, "p", "u"), {}), (("Pod",), {"name": "e", "uid": "u"})]
+    bad = [(("Pod",), {}), (("Pod", "a"), {"nope": 1}), (("Pod", "a"), {"kind": "Pod"}), (tuple(range(8)), {})]
+    dc, rc = _both(frozen)
+    for _ in range(COMPILE_AFTER // len(calls) + 2):
+        for args, kwargs in calls:
+            d, r = dc(*args, **kwargs), rc(*args, **kwargs)
+            assert repr(r).replace("decl.<locals>.", "") == repr(d).replace("decl.<locals>.", "")
+            assert r.payload == d.payload
+            if "fields" not in kwargs and len(args) < 5:
+                assert r.fields is not rc(*args, **kwargs).fields  # a fresh default per instance
+        for args, kwargs in bad:
+            with pytest.raises(TypeError):
+                rc(*args, **kwargs)
