@@ -21,25 +21,43 @@ _WHOLE = {k: 10**e for k, e in _DEC_EXP.items() if e >= 0}
 _RE = re.compile(r"^([+-]?(?:\d+\.?\d*|\.\d+))(?:(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)|[eE]([+-]?\d+))?$")
 
 
+#: ``quantitySuffixer.interpret`` (suffix.go) reads a decimal exponent as an int32; a
+#: wider one makes the quantity invalid
+_INT32 = 2**31
+#: the largest power of ten computed exactly: a quantity beyond 10**4000 is refused
+#: (upstream keeps it as an arbitrary-precision decimal; no resource comes near it)
+_MAX_EXP = 4000
+_MAX_DIGITS = 4000
+
+
 def _decimal(digits: str) -> tuple[int, int]:
     """(m, e) with ``digits`` (``[+-]?(\\d+\\.?\\d*|\\.\\d+)``) exactly m * 10**e."""
     whole, _, frac = digits.partition(".")
     sign = -1 if whole[:1] == "-" else 1
     whole = whole.lstrip("+-")
+    if len(whole) + len(frac) > _MAX_DIGITS:
+        raise QuantityError(f"a quantity of more than {_MAX_DIGITS} digits is out of range")
     return sign * int(whole + frac or "0"), -len(frac)
 
 
 def _ceil(m: int, shift: int, e: int) -> int:
-    """m * 2**shift * 10**e rounded up to an integer."""
+    """m * 2**shift * 10**e rounded up to an integer; a value whose magnitude is below 1
+    needs no power of ten (its ceiling is 1 or 0), one beyond ``10**_MAX_EXP`` is refused."""
     v = m << shift
     if e >= 0:
+        if e + len(str(abs(v))) > _MAX_EXP:
+            raise QuantityError(f"a quantity of 10**{_MAX_EXP} or more is out of range")
         return v * 10**e
+    if -e >= len(str(abs(v))):
+        return 1 if v > 0 else 0
     return -((-v) // 10**-e)
 
 
 def _scaled(m: int, e: int, suf: str | None, exp: str | None) -> tuple[int, int, int]:
     """(m, shift, e): the quantity with suffix ``suf`` or exponent ``exp`` is m * 2**shift * 10**e."""
     if exp is not None:
+        if len(exp.lstrip("+-")) > 10 or not -_INT32 <= int(exp) < _INT32:
+            raise QuantityError(f"not a Kubernetes quantity: the exponent {exp} does not fit 32 bits")
         return m, 0, e + int(exp)
     if suf in _BIN_SHIFT:
         return m, _BIN_SHIFT[suf], e
@@ -71,7 +89,7 @@ def _parse_str(value: str) -> int:
     if not m:
         raise QuantityError(f"not a Kubernetes quantity: {value!r}")
     digits, suf, exp = m.group(1), m.group(2), m.group(3)
-    if exp is None and digits.isdigit():
+    if exp is None and digits.isdigit() and len(digits) <= 18:
         # a whole number with a suffix of whole milli-units (most quantities): exact in integers
         if suf in _BIN:
             return int(digits) * _BIN[suf] * 1000

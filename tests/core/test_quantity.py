@@ -110,3 +110,26 @@ def test_milli_units_are_exact(number, suffix, exponent):
         raise AssertionError(f"{text!r} accepted")
     n = int(milli)
     assert parse_quantity(text) == (n if n == milli else n + 1)
+
+
+def test_extreme_exponents_are_answered_without_computing_the_power():
+    """``1e-999999999`` is one nano-unit (rounded up, as upstream rounds to nano), a
+    negative one rounds to zero; an exponent that does not fit 32 bits is not a quantity
+    (``quantitySuffixer.interpret``); values beyond 10**4000 and numbers of more than
+    4000 digits are refused as out of range. Each answers at once instead of building
+    a number of a billion digits."""
+    from rolloutctl.core.quantity import QuantityError, canonical_quantity
+
+    assert canonical_quantity("1e-999999999") == "1e-9" and parse_quantity("1e-999999999") == 1
+    assert canonical_quantity("-1e-999999999") == "0"
+    assert canonical_quantity("5e-2147483648") == "1e-9"
+    for text, message in (("1e2147483648", "does not fit 32 bits"), ("1e-2147483649", "does not fit 32 bits"),
+                          ("1e" + "9" * 5000, "does not fit 32 bits"), ("1e999999999", "out of range"),
+                          ("1" + "0" * 5000, "out of range"), ("1" + "0" * 5000 + "m", "out of range")):
+        for f in (canonical_quantity, parse_quantity):
+            try:
+                f(text)
+            except QuantityError as exc:
+                assert message in str(exc), (text[:20], exc)
+            else:
+                raise AssertionError(f"{text[:20]!r} accepted by {f.__name__}")

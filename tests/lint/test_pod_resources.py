@@ -54,3 +54,11 @@ def test_plan_stops_on_refused_pod_resources_and_says_who_refuses(cli, tmp_path)
     r = cli("plan", str(p))
     assert_input_error(r, str(p), "SC006: ", "the API server would reject the pods the operator creates from "
                                             "this manifest")
+
+
+def test_a_quantity_too_large_to_compute_is_reported_and_a_tiny_one_passes():
+    """``1e999999999`` (beyond what the tool computes) is a finding on its field, not a
+    hang; ``1e-999999999`` is one nano-unit, a valid request."""
+    out = findings(rs(worker_ctr="resources: {requests: {cpu: '1e999999999'}}"))
+    assert out and "requests.cpu: a quantity of 10**4000 or more is out of range" in out[0], out
+    assert findings(rs(worker_ctr="resources: {requests: {cpu: '1e-999999999'}}")) == []
