@@ -16,7 +16,7 @@ from ...core.model import Obj
 from ...core.queue import Controller, Watch
 from ...core.world import World
 from ..kuberay.api import L_CRD, L_NAME, RC, RS
-from .constants import ELASTIC_GATE, WL
+from .constants import ELASTIC_GATE, SLICE_NAME_ANN, WL
 from .context import LEGACY, MEM_UNGATED, as_list, as_map, children
 from .evict import evicted
 from .finish import finished
@@ -42,6 +42,12 @@ def ungate(mode: str, world: World, rs: Obj) -> World:
     if active is not None:
         granted = counts(wl_pod_sets(active))
         used: dict[str, int] = {}
+        # podsToUngate lists only the Pods annotated with the active slice's chain name
+        # (the origin slice, kueue.x-k8s.io/workload-slice-name, injected at admission):
+        # a cluster created under another chain, or before any admission, is neither
+        # counted nor released.
+        chain = active.annotations.get(SLICE_NAME_ANN) or active.name
+        kids = [c for c in kids if slice_chain_of(c) == chain]
         for c in kids:
             if c.name in released:
                 for k, v in counts(build_pod_sets(c.spec)).items():
@@ -58,6 +64,15 @@ def ungate(mode: str, world: World, rs: Obj) -> World:
     if new == tuple(world.memory.get(MEM_UNGATED, ())):
         return world
     return world.with_memory(**{MEM_UNGATED: new})
+
+
+def slice_chain_of(rc: Obj) -> str | None:
+    """The slice chain a RayCluster's Pods belong to: the ``kueue.x-k8s.io/workload-slice-name``
+    annotation of its pod templates (the ungater's Pod index, ``indexer.WorkloadSliceNameKey``);
+    None when Kueue had not injected one when the cluster was created."""
+    md = as_map(as_map(as_map(rc.spec.get("headGroupSpec")).get("template")).get("metadata"))
+    v = as_map(md.get("annotations")).get(SLICE_NAME_ANN)
+    return str(v) if v else None
 
 
 def active_slice(world: World, ns: str, owner: tuple[str, str]) -> Obj | None:

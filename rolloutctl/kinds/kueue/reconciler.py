@@ -112,12 +112,19 @@ def reconcile_generic_job(p: KueuePass, job0: Obj) -> None:
 
 
 def ensure_one_workload(p: KueuePass, job: Obj, pss: list[PodSet], elastic: bool) -> Obj | None:
-    """``ensureOneWorkload``: elastic jobs go through ``EnsureWorkloadSlices``; otherwise a
-    Workload that is not equivalent is removed (the job stopped first when running) or,
-    while suspended without quota, rewritten in place (``updateWorkloadToMatchJob``)."""
+    """``ensureOneWorkload``: elastic jobs go through ``EnsureWorkloadSlices``; otherwise (or
+    when the slices are incompatible with the job: its pod set names changed — upstream's
+    "Fallback") a Workload that is not equivalent is removed (the job stopped first when
+    running) or, while suspended without quota, rewritten in place
+    (``updateWorkloadToMatchJob``)."""
     ws = [w for w in p.workloads_of(job) if not finished(w)]
+    fallback = False
     if elastic:
-        return ensure_workload_slices(p, job, pss, ws)
+        w, compatible = ensure_workload_slices(p, job, pss, ws)
+        if compatible:
+            return w
+        fallback = True
+        ws = [w for w in p.workloads_of(job) if not finished(w)]
     if not ws:
         return None
     w = ws[-1]
@@ -133,12 +140,22 @@ def ensure_one_workload(p: KueuePass, job: Obj, pss: list[PodSet], elastic: bool
               "its pod sets are rewritten in place", rule(REC, "updateWorkloadToMatchJob"), payload=raw,
               fields={"podSets": counts(pss)})
         return p.w.get(WL, w.namespace, w.name)
+    if fallback:
+        names = f"{'/'.join(ps.name for ps in wl_pod_sets(w))} -> {'/'.join(ps.name for ps in pss)}"
+        stop_why = (f"the job's pod set names changed ({names}): workload slicing cannot resize Workload "
+                    f"{display(w.name)}, so it falls back to the non-elastic matching, which finds no match")
+        del_why = (f"the job's pod set names changed ({names}): the slice is deleted; the elastic job gets a new "
+                   "Workload at once (slicing jobs do not wait for the job to become inactive)")
+    else:
+        stop_why = (f"the job no longer matches Workload {display(w.name)} "
+                    "(pod set counts or containers changed) and the elastic-job annotation is absent")
+        del_why = ("the job no longer matches this Workload (pod set counts or containers "
+                   "differ): it is deleted; a new one is created once the job is no longer active")
     if not is_suspended(p.mode, job):
-        stop_job(p, job, w, "WorkloadDeleted", f"the job no longer matches Workload {display(w.name)} "
-                 "(pod set counts or containers changed) and the elastic-job annotation is absent")
-    p.act("delete", WL, w.name, "the job no longer matches this Workload (pod set counts or containers "
-          "differ): it is deleted; a new one is created once the job is no longer active",
-          rule(REC, "ensureOneWorkload"), fields={"podSets": counts(wl_pod_sets(w)), "job": counts(pss)})
+        stop_job(p, job, w, "WorkloadDeleted" if not fallback else "NoMatchingWorkload", stop_why)
+    p.act("delete", WL, w.name, del_why, rule(REC, "ensureOneWorkload"),
+          fields={"podSets": counts(wl_pod_sets(w)), "job": counts(pss)},
+          role=f"slice-{slice_number(w.name)}" if w.annotations.get(ELASTIC_ANN) == "true" else None)
     return None
 
 
@@ -235,9 +252,13 @@ def stop_job(p: KueuePass, job: Obj, w: Obj, reason: str, why: str) -> None:
     fields = suspend(p.mode, raw)
     rfs = list(p.rfs().values())
     cs = cluster_spec(raw)
-    if isinstance(cs, dict):
+    if isinstance(cs, dict) and len(wl_pod_sets(w)) == len(cluster_templates(cs)):
         strip_cluster_injection(cs, rfs)
-    fields["templates"] = "restored (injected scheduling information removed)"
+        fields["templates"] = "restored (injected scheduling information removed)"
+    elif isinstance(cs, dict):
+        # raycluster/common.go RestorePodSetsInfo: the Workload's pod sets no longer line up
+        # with the job's groups, so the restore is skipped and the injected information stays.
+        fields["templates"] = "not restored (the Workload's pod sets no longer match the job's groups)"
     poc = p.mode == TOP and job.kind == RS
     p.act("update", job.kind, job.name, f"stop the job ({reason}): {why}",
           rule(RSC if poc else REC, "Suspend" if poc else "stopJob", poc), payload=raw, fields=fields,

@@ -25,17 +25,23 @@ def is_elastic(obj: Obj) -> bool:
     return obj.annotations.get(ELASTIC_ANN) == "true"
 
 
-def ensure_workload_slices(p: KueuePass, job: Obj, pss: list[PodSet], ws: list[Obj]) -> Obj | None:
+def ensure_workload_slices(p: KueuePass, job: Obj, pss: list[PodSet], ws: list[Obj]) -> tuple[Obj | None, bool]:
     """``EnsureWorkloadSlices`` / ``normalizeActiveSlices`` (workloadslicing.go): keep the
     reserved head of the chain and at most one pending replacement (others Finished);
     equal counts keep the slice; a slice without quota, or any scale-down, is updated in
     place; a scale-up of a reserved slice needs a replacement slice (None here, with
-    ``p.replace_for`` set)."""
+    ``p.replace_for`` set). Returns the slice and whether the job's pod sets are
+    compatible with it: when the pod set names differ (``HasSamePodSetKeys`` false: a
+    worker group added, removed or renamed) the answer is ``(None, False)`` and the
+    caller falls back to the non-elastic matching of ``ensureOneWorkload``."""
     p.replace_for = None
     if not ws:
-        return None
-    if len(ws) == 1 and evicted(ws[0]):
-        return ws[0]  # eviction is handled by the reconciler (stop the job, then requeue)
+        return None, True
+    if len(ws) == 1:
+        if set(counts(wl_pod_sets(ws[0]))) != set(counts(pss)):
+            return None, False
+        if evicted(ws[0]):
+            return ws[0], True  # eviction is handled by the reconciler (stop the job, then requeue)
     reserved = [w for w in ws if quota_reserved(w) and not evicted(w)]
     pending = [w for w in ws if not quota_reserved(w)]
     keep: list[Obj] = []
@@ -53,14 +59,14 @@ def ensure_workload_slices(p: KueuePass, job: Obj, pss: list[PodSet], ws: list[O
               rule(WSL, "normalizeActiveSlices"), payload=raw, fields={"conditions": {"Finished": f"True/{why}"}},
               role=f"slice-{slice_number(w.name)}")
     if not keep:
-        return None
+        return None, True
     w = keep[-1]
     old = counts(wl_pod_sets(w))
     new = counts(pss)
     if set(old) != set(new):
-        return None if not quota_reserved(w) else w
+        return None, False
     if old == new:
-        return w
+        return w, True
     if not quota_reserved(w) or all(new[k] <= old[k] for k in new):
         raw = copy.deepcopy(dict(w.raw))
         raw["spec"]["podSets"] = [dict(ps, count=new[ps["name"]]) for ps in raw["spec"]["podSets"]]
@@ -72,6 +78,6 @@ def ensure_workload_slices(p: KueuePass, job: Obj, pss: list[PodSet], ws: list[O
         p.act("update", WL, w.name, f"the job's pod sets changed ({why}): the slice's counts are updated in "
               f"place{rel}", rule(WSL, "EnsureWorkloadSlices"), payload=raw,
               fields={"podSets": new, "was": old}, role=f"slice-{slice_number(w.name)}")
-        return p.w.get(WL, w.namespace, w.name)
+        return p.w.get(WL, w.namespace, w.name), True
     p.replace_for = w
-    return None
+    return None, True

@@ -160,3 +160,49 @@ def test_deterministic_plans():
     b = plan("top-level", copy.deepcopy(rs_new_image()), observed=[rs()] + queues(),
              desired_queues=queues_two()).plan.to_dict()
     assert a == b
+
+
+def _add_worker_group(d: dict) -> None:
+    rcc = d["spec"]["rayClusterConfig"]
+    image = rcc["headGroupSpec"]["template"]["spec"]["containers"][0]["image"]
+    rcc["workerGroupSpecs"] = [{"groupName": "small-group", "replicas": 1, "minReplicas": 1, "maxReplicas": 1,
+                                "rayStartParams": {}, "template": {"spec": {"containers": [
+                                    {"name": "ray-worker", "image": image,
+                                     "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]}}}]
+
+
+def test_top_level_elastic_upgrade_that_adds_a_worker_group_stops_the_service():
+    """workloadslicing.go EnsureWorkloadSlices: new pod set names are incompatible with the
+    slice, so ensureOneWorkload falls back to non-elastic matching: no match -> stopJob
+    (spec.suspend, KubeRay tears everything down) and the slice deleted; a new Workload is
+    created at once (slicing jobs do not wait) and the service comes back: downtime."""
+    run = plan("top-level", edit(rs_new_image(), _add_worker_group), observed=[rs()] + queues(),
+               desired_queues=queues_two())
+    assert run.plan.outcome == "converged"
+    assert run.plan.summary["minReadyPods"] == 0
+    i_stop = run.index(lambda a: a.kind == "RayService" and a.fields.get("spec.suspend") is True)
+    i_del = run.index(lambda a: a.kind == "Workload" and a.verb == "delete")
+    assert "pod set names changed (head -> head/small-group)" in run.actions[i_del].reason
+    i_new = run.index(lambda a: a.kind == "Workload" and a.verb == "create")
+    i_teardown = run.index(lambda a: a.rule == "kuberay:rayservice_controller.go#deleteRayServiceOwnedResources")
+    assert i_stop < i_del < i_new < i_teardown
+    # the Workload's single pod set no longer lines up with the two groups: templates not restored
+    assert run.actions[i_stop].fields["templates"].startswith("not restored")
+    (w,) = [w for w in run.workloads() if not w.terminating]
+    assert w.spec["podSets"][1]["name"] == "small-group"
+
+
+def test_nested_elastic_upgrade_that_adds_a_worker_group_gets_a_new_workload():
+    """The same fallback under the merged nested model: the job is stopped (nested suspend), the
+    slice deleted and a new one with both pod sets admitted and started; the new cluster's Pods
+    belong to the new slice chain, so the ungater releases them (the old cluster's Pods carry
+    the old chain's name and do not count)."""
+    run = plan("nested", edit(rs_new_image(), _add_worker_group), observed=[rs()] + queues(),
+               desired_queues=queues_two())
+    assert run.plan.outcome == "converged"
+    assert "kueue:jobframework/reconciler.go#stopJob" in run.rules()
+    created = [a for a in run.actions if a.kind == "Workload" and a.verb == "create"]
+    assert [a.fields["podSets"] for a in created] == [{"head": 1, "small-group": 1}]
+    assert any(a.kind == "Workload" and a.verb == "delete" for a in run.actions)
+    rc_create = [a for a in run.actions if a.kind == "RayCluster" and a.verb == "create"]
+    assert rc_create and rc_create[0].fields["suspend"] is False
