@@ -69,6 +69,7 @@ RS_CASES: dict[str, Case] = {
 # Kueue's webhook rules (KQ###) apply to RayServices with a queue label.
 QUEUED = "labels: {kueue.x-k8s.io/queue-name: user-queue}"
 ELASTIC = QUEUED + "\nannotations: {kueue.x-k8s.io/elastic-job: 'true'}"
+_PRIO = "labels: {{kueue.x-k8s.io/queue-name: user-queue, kueue.x-k8s.io/priority-class: {}}}"
 _MANY_GROUPS = "".join(
     f"    - groupName: g{i}\n      replicas: 1\n      minReplicas: 1\n      maxReplicas: 1\n      rayStartParams: {{}}\n"
     f"      template:\n        spec:\n          containers:\n          - name: w\n            image: rayproject/ray:2.46.0\n"
@@ -78,4 +79,8 @@ RS_CASES.update({
     "KQ001": Case(fail=rs(meta=QUEUED, cluster=AUTOSCALE), ok=rs(meta=ELASTIC, cluster=AUTOSCALE)),
     "KQ002": Case(fail=rs(meta=QUEUED) + _MANY_GROUPS, ok=rs(meta=QUEUED) + _MANY_GROUPS.split("    - groupName: g16")[0]),
     "KQ003": Case(fail=rs(meta=QUEUED).replace("groupName: small", "groupName: head"), ok=rs(meta=QUEUED)),
+    # update rules: the live RayService is the old object (running: Kueue has not suspended it)
+    "KQ004": Case(fail=rs(meta=QUEUED), ok=rs(meta=ELASTIC), live=rs(meta=ELASTIC)),
+    "KQ005": Case(fail=rs(meta=QUEUED.replace("user-queue", "other-queue")), ok=rs(meta=QUEUED), live=rs(meta=QUEUED)),
+    "KQ006": Case(fail=rs(meta=QUEUED), ok=rs(meta=_PRIO.format("low")), live=rs(meta=_PRIO.format("high"))),
 })

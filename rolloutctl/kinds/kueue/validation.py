@@ -49,20 +49,102 @@ R_HEAD_NAME = Rule(
     "workerGroupSpecs: [{groupName: head}]", "workerGroupSpecs: [{groupName: gpu}]",
     "Rename the worker group.")
 
+_UPDATE = "kueue:pkg/controller/jobframework/validation.go#"
+R_ELASTIC_IMMUTABLE = Rule(
+    "KQ004", "elastic-job-annotation-immutable", "error", _UPDATE + "validatedUpdateForEnabledWorkloadSlice",
+    "Whether a Kueue-managed RayService is elastic (annotation kueue.x-k8s.io/elastic-job: \"true\") cannot change "
+    "on update",
+    "old: {annotations: {kueue.x-k8s.io/elastic-job: 'true'}}\nnew: {annotations: {}}",
+    "keep the annotation as it was",
+    "Keep the annotation, or delete the RayService and create it again with the new setting.")
+R_QUEUE_IMMUTABLE = Rule(
+    "KQ005", "queue-name-immutable-while-running", "error", _UPDATE + "validateUpdateForQueueName",
+    "The kueue.x-k8s.io/queue-name label of a Kueue-managed RayService can change only while Kueue holds it suspended",
+    "old: {labels: {kueue.x-k8s.io/queue-name: a}}\nnew: {labels: {kueue.x-k8s.io/queue-name: b}}  # running",
+    "change the queue only while the Workload is not admitted",
+    "Keep the queue name, or delete the RayService and create it in the new queue.")
+R_PRIORITY_CLASS = Rule(
+    "KQ006", "priority-class-label-update", "error", _UPDATE + "ValidateUpdateForWorkloadPriorityClassName",
+    "The kueue.x-k8s.io/priority-class label cannot be added to a running Kueue-managed RayService, nor ever removed",
+    "old: {labels: {kueue.x-k8s.io/priority-class: high}}\nnew: {labels: {}}",
+    "keep the label (it may be changed to another class)",
+    "Keep the label, or delete the RayService and create it again.")
+
 #: every rule of this module (``rolloutctl rules``), as data
-RULES: tuple[Rule, ...] = (R_AUTOSCALING, R_POD_SETS, R_HEAD_NAME)
+RULES: tuple[Rule, ...] = (R_AUTOSCALING, R_POD_SETS, R_HEAD_NAME, R_ELASTIC_IMMUTABLE, R_QUEUE_IMMUTABLE,
+                           R_PRIORITY_CLASS)
+PRIORITY_LABEL = "kueue.x-k8s.io/priority-class"
 
 
 def _m(v: Any) -> Mapping[str, Any]:
     return v if isinstance(v, Mapping) else {}
 
 
-def validate(obj: Obj, old: Obj | None = None) -> list[Finding]:
-    """Kueue's RayService validating webhook, applied when the RayService has a
-    queue label (``rayservice_webhook.go`` → ``raycluster/common.go`` ``ValidateCreate``)."""
-    if obj.kind != "RayService" or not obj.labels.get(QUEUE_LABEL):
+def _suspended(obj: Obj, old: Obj | None, mode: str) -> bool:
+    """``IsSuspended`` of the RayService as the update would store it: (top-level, POC)
+    ``spec.suspend``, else ``rayClusterConfig.suspend``. A field the desired manifest does
+    not set keeps its stored value (Kueue's writes), read from the observed RayService;
+    when neither sets it the RayService is taken as admitted and running."""
+    def field(o: Obj) -> Any:
+        return o.spec.get("suspend") if mode == "top-level" else _m(o.spec.get("rayClusterConfig")).get("suspend")
+    v = field(obj)
+    if v is None and old is not None:
+        v = field(old)
+    return v is True
+
+
+def validate_update(obj: Obj, old: Obj, mode: str) -> list[Finding]:
+    """``rayservice_webhook.go`` ``ValidateUpdate`` → ``jobframework.ValidateJobOnUpdate``
+    (validation.go), when the new or (gate ``ValidateRayAndSparkJobUpdates``, beta, on) the
+    old RayService has a queue label: the elastic annotation's enabled-ness is immutable
+    (``validatedUpdateForEnabledWorkloadSlice``); the queue label is immutable while the job
+    is not suspended (``validateUpdateForQueueName``); the priority-class label cannot be
+    added while not suspended nor ever removed (``ValidateUpdateForWorkloadPriorityClassName``).
+    Not run under the legacy model (no RayService integration)."""
+    if obj.kind != "RayService" or old.kind != "RayService" or mode == "legacy":
+        return []
+    if not obj.labels.get(QUEUE_LABEL) and not old.labels.get(QUEUE_LABEL):
         return []
     out: list[Finding] = []
+    suspended = _suspended(obj, old, mode)
+    state = "suspended by Kueue" if suspended else "running (its Workload admitted)"
+
+    def f(rule: Rule, path: tuple, msg: str, dotted: str) -> None:
+        out.append(Finding(rule.id, rule.severity, obj.file, obj.line_of(*path) or obj.line_of("metadata"),
+                           msg, dotted, obj.ref))
+
+    was, now = old.annotations.get(ELASTIC_ANNOTATION) == "true", obj.annotations.get(ELASTIC_ANNOTATION) == "true"
+    if was != now:
+        f(R_ELASTIC_IMMUTABLE, ("metadata", "annotations"),
+          f"annotation {ELASTIC_ANNOTATION} would turn workload slicing {'on' if now else 'off'}: it is immutable "
+          f"once the RayService is created ({R_ELASTIC_IMMUTABLE.upstream})",
+          f"metadata.annotations[{ELASTIC_ANNOTATION}]")
+    q_old, q_new = str(old.labels.get(QUEUE_LABEL) or ""), str(obj.labels.get(QUEUE_LABEL) or "")
+    if not suspended and q_old != q_new:
+        f(R_QUEUE_IMMUTABLE, ("metadata", "labels"),
+          f"label {QUEUE_LABEL} {q_old or '(none)'!s} -> {q_new or '(none)'!s}: immutable while the RayService is "
+          f"{state} ({R_QUEUE_IMMUTABLE.upstream})", f"metadata.labels[{QUEUE_LABEL}]")
+    p_old, p_new = old.labels.get(PRIORITY_LABEL), obj.labels.get(PRIORITY_LABEL)
+    if not p_old and p_new and not suspended:
+        f(R_PRIORITY_CLASS, ("metadata", "labels"),
+          f"label {PRIORITY_LABEL} cannot be added while the RayService is {state} ({R_PRIORITY_CLASS.upstream})",
+          f"metadata.labels[{PRIORITY_LABEL}]")
+    elif p_old and not p_new:
+        f(R_PRIORITY_CLASS, ("metadata", "labels"),
+          f"label {PRIORITY_LABEL} ({p_old}) cannot be removed ({R_PRIORITY_CLASS.upstream})",
+          f"metadata.labels[{PRIORITY_LABEL}]")
+    return out
+
+
+def validate(obj: Obj, old: Obj | None = None, mode: str | None = None) -> list[Finding]:
+    """Kueue's RayService validating webhook, applied when the RayService has a
+    queue label (``rayservice_webhook.go`` → ``raycluster/common.go`` ``ValidateCreate``);
+    with the observed RayService, the update rules too (``validate_update``; ``mode`` is the
+    integration model, the merged nested one when not given, as ``lint --live`` runs it)."""
+    upd = validate_update(obj, old, mode or "nested") if old is not None else []
+    if obj.kind != "RayService" or not obj.labels.get(QUEUE_LABEL):
+        return upd
+    out: list[Finding] = upd
     rcc = _m(obj.spec.get("rayClusterConfig"))
     groups = rcc.get("workerGroupSpecs") if isinstance(rcc.get("workerGroupSpecs"), list) else []
 
