@@ -336,7 +336,8 @@ def _replica_views(model: GroveModel, desired: Obj, world: World) -> list[tuple[
         ("SurgePodCount", SK.SurgePodCount(pcs), lambda v: (nonzero(v[0]), v[1])),
         ("SurgeMemberGroups", RU.SurgeMemberGroups(pcs.namespace), frozenset),
         ("LivePcsgReplicas", PG.LivePcsgReplicas(pcs, pcs.replicas), tuple),
-        ("ReplicaRows", PS.ReplicaRows(pcs, RR.replica_unit), dict),
+        ("ReplicaUnits", PS.ReplicaUnits(pcs, RR.replica_unit),
+         lambda v: (dict(v.rows), v.old, len(v.rows), v.available)),
         ("PresentReplicas", PS.PresentReplicas(pcs), tuple),
     ]
     return [(name, norm(world.derived(v)), norm(v.build(world))) for name, v, norm in views]

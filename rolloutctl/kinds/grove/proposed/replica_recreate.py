@@ -11,6 +11,7 @@ Design: ai-dynamo/grove PR #262 ``docs/designs/update-strategy.md`` ("ReplicaRec
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any, Mapping
 
 from ....core.environment import Environment
@@ -24,7 +25,7 @@ from ..spec import PCS
 from . import state as S
 from ....core.records import replace
 from .budgets import Budget, pcs_budget
-from .rollout import Decision, Unit, decide
+from .rollout import Decision, Unit, decide_ordered
 from .stuck import diagnose_replica_recreate, proposed_warning, surge_pod_count
 
 R_RECREATE = S.DESIGN + "#pcs-replica-maxsurge-with-replicarecreate"
@@ -37,21 +38,32 @@ class ReplicaRecreatePolicy(S.ViewPolicy):
         return pcs_budget(pcs.update_strategy, pcs.replicas)
 
     def warm(self, pcs: PCS, world: World) -> None:
-        world.derived(S.ReplicaRows(pcs, replica_unit))
+        world.derived(S.ReplicaUnits(pcs, replica_unit))
         world.index("Pod", N.L_PCSG)  # the surge count's patch reads it (stuck.SurgePodCount)
+
+    def rollout_units(self, pcs: PCS, world: World) -> S.RolloutUnits:
+        """Every PodCliqueSet replica that has children and none of them terminating,
+        as a unit of the rollout (a world view, patched for the replicas that changed)."""
+        return world.derived(S.ReplicaUnits(pcs, replica_unit))  # type: ignore[no-any-return]
 
     def units(self, pcs: PCS, view: S.View) -> list[Unit]:
         """Every PodCliqueSet replica that has children and none of them terminating."""
-        rows = view.world.derived(S.ReplicaRows(pcs, replica_unit))
-        return [u for _i, u in sorted(rows.items()) if u is not None]
+        return self.rollout_units(pcs, view.world).units()
 
     def decision(self, pcs: PCS, world: World) -> Decision:
-        return decide(self.units(pcs, self.view(pcs, world)), self.budget(pcs))
+        return self._decide(pcs, world, self.rollout_units(pcs, world))
+
+    def _decide(self, pcs: PCS, world: World, ru: S.RolloutUnits) -> Decision:
+        budget = self.budget(pcs)
+        return decide_ordered(ru.old_in_order(), len(ru.old), ru.available,
+                              ru.surge(S.present_replicas(pcs, world), pcs.replicas), budget)
 
     def surge_pcs_replicas(self, pcs: PCS, world: World) -> int:
         view = self.view(pcs, world)
-        present = [i for i in S.present_replicas(pcs, world) if i >= pcs.replicas and view.replica_present(i)]
-        extent = (max(present) + 1 - pcs.replicas) if present else 0
+        present = S.present_replicas(pcs, world)
+        top = next((i for i in reversed(present[bisect_left(present, pcs.replicas):]) if view.replica_present(i)),
+                   None)
+        extent = (top + 1 - pcs.replicas) if top is not None else 0
         wanted = self.decision(pcs, world).surge if S.update_active(self.status(pcs, world)) else 0
         return max(extent, wanted)
 
@@ -62,8 +74,8 @@ class ReplicaRecreatePolicy(S.ViewPolicy):
             return acts
         view = self.view(pcs, world)
         budget = self.budget(pcs)
-        units = self.units(pcs, view)
-        d = decide(units, budget)
+        ru = self.rollout_units(pcs, world)
+        d = self._decide(pcs, world, ru)
         why = f"maxUnavailable {budget.max_unavailable}, maxSurge {budget.max_surge}"
         for u in d.delete:
             acts += teardown(pcs, world, view, u.index, f"recreate replica {u.index} with the new template "
@@ -71,8 +83,8 @@ class ReplicaRecreatePolicy(S.ViewPolicy):
         for u in d.remove_surge:
             acts += teardown(pcs, world, view, u.index, f"every replica is recreated: surge replica {u.index} removed", "surge")
         busy = sorted(u.index for u in d.delete)
-        if not any(u.old for u in units) and not any(u.index >= pcs.replicas for u in units) \
-                and all(view.replica_available(i) for i in range(pcs.replicas)) and len(units) >= pcs.replicas:
+        if not ru.old and not ru.surge(S.present_replicas(pcs, world), pcs.replicas) \
+                and all(view.replica_available(i) for i in range(pcs.replicas)) and len(ru.rows) >= pcs.replicas:
             a, st = S.progress_write(pcs, st, "every replica is recreated: the update ends", R_RECREATE,
                                      updatingReplicas=[], updateEndedAt=U.stamp(world))
             acts.append(a)
@@ -86,8 +98,8 @@ class ReplicaRecreatePolicy(S.ViewPolicy):
     def converged(self, pcs: PCS, world: World) -> bool:
         if S.update_active(self.status(pcs, world)):
             return False
-        view = self.view(pcs, world)
-        return not any(u.old or u.index >= pcs.replicas for u in self.units(pcs, view))
+        ru = self.rollout_units(pcs, world)
+        return not ru.old and not ru.surge(S.present_replicas(pcs, world), pcs.replicas)
 
     def diagnose(self, pcs: PCS, world: World, env: Environment) -> Stuck | None:
         return diagnose_replica_recreate(self, pcs, world, env)

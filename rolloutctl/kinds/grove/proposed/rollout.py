@@ -20,7 +20,7 @@ index first.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from ....core.records import record
 from .budgets import Budget
@@ -49,28 +49,40 @@ class Decision:
         return not self.delete and not self.remove_surge
 
 
+def deletion_key(u: Unit) -> tuple[bool, bool, int]:
+    """Where old ``u`` stands in the order old objects are deleted: unscheduled, then
+    unavailable, then ascending index."""
+    return (u.scheduled, u.available, u.index)
+
+
 def decide(units: Sequence[Unit], budget: Budget) -> Decision:
     """What to do with the non-terminating ``units`` in this pass."""
-    r = budget.replicas
+    old = sorted((u for u in units if u.old), key=deletion_key)
+    return decide_ordered(old, len(old), sum(1 for u in units if u.available),
+                          [u for u in units if u.index >= budget.replicas], budget)
+
+
+def decide_ordered(old: Iterable[Unit], n_old: int, available: int, surge: Iterable[Unit],
+                   budget: Budget) -> Decision:
+    """``decide`` from the units already sorted: the ``n_old`` old units in deletion order
+    (``deletion_key``), how many units are available (surge included), and the units
+    at or above ``replicas``. Reads ``old`` only as far as the budget allows deleting."""
     floor = budget.floor
-    old = [u for u in units if u.old]
-    avail = sum(1 for u in units if u.available)
-    start = avail
-    surge = min(budget.max_surge, len(old)) if old else 0
+    avail = start = available
     delete: list[Unit] = []
     if avail >= floor:
-        for u in sorted(old, key=lambda u: (u.scheduled, u.available, u.index)):
+        for u in old:
             cost = 1 if u.available else 0
             if avail - cost < floor:
                 break
             delete.append(u)
             avail -= cost
     remove: list[Unit] = []
-    if not old and avail >= floor:
-        for u in sorted((u for u in units if u.index >= r), key=lambda u: (u.available, -u.index)):
+    if not n_old and avail >= floor:
+        for u in sorted(surge, key=lambda u: (u.available, -u.index)):
             cost = 1 if u.available else 0
             if avail - cost < floor:
                 break
             remove.append(u)
             avail -= cost
-    return Decision(surge, tuple(delete), tuple(remove), start, floor)
+    return Decision(min(budget.max_surge, n_old) if n_old else 0, tuple(delete), tuple(remove), start, floor)

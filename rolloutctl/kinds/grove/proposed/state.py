@@ -14,13 +14,13 @@ replicas (``podcliqueset/reconcilestatus.go`` ``computeAvailableAndUpdatedReplic
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from functools import partial
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ....core.model import Action, Obj
-from ....core.world import World
+from ....core.world import Overlay, World
 from ..controller import common as C
 from .. import gang_terminate as GT
 from .. import names as N
@@ -29,6 +29,7 @@ from .. import update_common as U
 from ....core.records import record
 from ..policy import Policy
 from ..spec import PCS, Clique
+from .rollout import Unit, deletion_key
 
 DESIGN = "grove-design:docs/designs/update-strategy.md"  # ai-dynamo/grove PR #262
 
@@ -213,10 +214,10 @@ def _by_replica(pcs: PCS, world: World, kind: str, i: Any) -> list[Obj] | None:
     return U._by_replica(world, kind, pcs, kind == "PodClique").get(i)
 
 
-def present_replicas(pcs: PCS, world: World) -> list[int]:
+def present_replicas(pcs: PCS, world: World) -> tuple[int, ...]:
     """PodCliqueSet replicas ``i >= 0`` that have children (standalone PodCliques or
-    scaling groups), in order."""
-    return list(world.derived(PresentReplicas(pcs)))
+    scaling groups), in order (the world view's own tuple)."""
+    return world.derived(PresentReplicas(pcs))  # type: ignore[no-any-return]
 
 
 @record(frozen=True)
@@ -285,28 +286,87 @@ def dirty_replicas(changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: 
 
 
 @record(frozen=True)
-class ReplicaRows:
-    """``World.derived`` description of ``row(View, i)`` of every present replica
-    (``present_replicas``), recomputed for the replicas whose objects changed
-    (``dirty_replicas``). ``row`` must read only replica ``i``'s objects."""
+class RolloutUnits:
+    """The rollout units of a PodCliqueSet's present replicas (``present_replicas``),
+    sorted the ways ``rollout.decide_ordered`` reads them."""
+
+    rows: Mapping[int, Unit]  # the present replicas that are units now, by index
+    old: tuple[tuple[bool, bool, int], ...]  # the old units' ``rollout.deletion_key``, sorted
+    available: int  # available units
+
+    def units(self) -> list[Unit]:
+        """Every unit, by index."""
+        return [u for _i, u in sorted(self.rows.items())]
+
+    def old_in_order(self) -> Iterator[Unit]:
+        """The old units in deletion order."""
+        rows = self.rows
+        return (rows[k[2]] for k in self.old)
+
+    def surge(self, present: Sequence[int], replicas: int) -> list[Unit]:
+        """The units at or above ``replicas`` (``present``: ``present_replicas``), by index."""
+        rows = self.rows
+        return [u for u in (rows.get(i) for i in present[bisect_left(present, replicas):]) if u is not None]
+
+
+@record(frozen=True)
+class ReplicaUnits:
+    """``World.derived`` description of ``RolloutUnits``: ``unit(View, i)`` of every
+    present replica, recomputed only for the replicas whose objects changed
+    (``dirty_replicas``), with the sorted old units and the counts patched to match.
+    ``unit`` must read only replica ``i``'s objects."""
 
     pcs: PCS  # compared by identity: the model's parsed desired PodCliqueSet
-    row: Callable[[View, int], Any]
+    unit: Callable[[View, int], Unit | None]
 
-    def build(self, world: World) -> dict[int, Any]:
+    def build(self, world: World) -> RolloutUnits:
         view = View(self.pcs, world)
-        return {i: self.row(view, i) for i in present_replicas(self.pcs, world)}
+        rows = {i: u for i, u in ((i, self.unit(view, i)) for i in present_replicas(self.pcs, world))
+                if u is not None}
+        return RolloutUnits(rows, tuple(sorted(deletion_key(u) for u in rows.values() if u.old)),
+                            sum(1 for u in rows.values() if u.available))
 
-    def patch(self, prev: dict[int, Any], changes: Mapping[Any, tuple[Obj | None, Obj | None]],
-              world: World) -> dict[int, Any]:
+    def patch(self, prev: RolloutUnits, changes: Mapping[Any, tuple[Obj | None, Obj | None]],
+              world: World) -> RolloutUnits:
+        # A replica's presence changes only with its own PodCliques or scaling groups,
+        # whose replicas ``dirty_replicas`` names.
         dirty = dirty_replicas(changes, world)
         if dirty is None:
             return self.build(world)
         present = present_replicas(self.pcs, world)
-        if not dirty and list(prev) == present:
+        view = None
+        rows = Overlay.over(prev.rows)  # the other replicas' units shared
+        old = list(prev.old)
+        available, edited = prev.available, False
+        for i in sorted(dirty):
+            at = bisect_left(present, i)
+            was = prev.rows.get(i)
+            if at < len(present) and present[at] == i:
+                if view is None:
+                    view = View(self.pcs, world)
+                now = self.unit(view, i)
+            else:
+                now = None
+            if now == was:
+                continue
+            edited = True
+            for u, d in ((was, -1), (now, 1)):
+                if u is None:
+                    continue
+                available += d if u.available else 0
+                if u.old:
+                    k = deletion_key(u)
+                    if d < 0:
+                        del old[bisect_left(old, k)]
+                    else:
+                        insort(old, k)
+            if now is not None:
+                rows.put(i, now)
+            else:
+                rows.drop(i)
+        if not edited:
             return prev
-        view = View(self.pcs, world)
-        return {i: prev[i] if i in prev and i not in dirty else self.row(view, i) for i in present}
+        return RolloutUnits(rows.settled(), tuple(old), available)
 
 
 class _Lazy(Mapping):
