@@ -2,7 +2,7 @@
 sets, the pod templates by pod set, and restoring them.
 
 Upstream: kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7, ``pkg/controller/jobs/raycluster/common.go`` (``effectiveWorkerCount``,
-``BuildPodSets``, ``UpdateRayClusterSpecToRunWithPodSetsInfo``, ``RestorePodSetsInfo``).
+``BuildPodSets``, ``shouldAccountForRedisCleanup``, ``accountForRedisCleanupInHeadPodSet``, ``UpdateRayClusterSpecToRunWithPodSetsInfo``, ``RestorePodSetsInfo``).
 The RayService integration (``jobs/rayservice``) builds its pod sets with the same
 functions, from ``spec.rayClusterConfig``.
 """
@@ -10,9 +10,11 @@ functions, from ``spec.rayClusterConfig``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Iterable
 
 from ...core.model import Obj
+from ...core.quantity import parse_quantity
 from .constants import HEAD
 from .podset import PodSet, strip_injection
 
@@ -37,11 +39,49 @@ def effective_worker_count(group: Mapping[str, Any]) -> int:
     return max(0, r) * h
 
 
-def build_pod_sets(cluster_spec: Mapping[str, Any]) -> list[PodSet]:
-    """``BuildPodSets`` (raycluster/common.go): ``head`` x1 from the head template (plus
-    the autoscaler sidecar's requests when in-tree autoscaling is on), then one pod set
-    per worker group in spec order."""
+#: what KubeRay's Redis cleanup Job requests (``redisCleanupResourceRequests``)
+REDIS_CLEANUP_REQUESTS = MappingProxyType({"cpu": "200m", "memory": "256Mi"})
+
+
+def gcs_fault_tolerance_enabled(cluster_spec: Mapping[str, Any], annotations: Mapping[str, Any]) -> bool:
+    """KubeRay's ``IsGCSFaultToleranceEnabled`` (utils/util.go), as Kueue's
+    ``shouldAccountForRedisCleanup`` calls it: annotation ``ray.io/ft-enabled`` "true" (any
+    case) or ``gcsFaultToleranceOptions`` set."""
+    v = annotations.get("ray.io/ft-enabled")
+    return (isinstance(v, str) and v.lower() == "true") or cluster_spec.get("gcsFaultToleranceOptions") is not None
+
+
+def account_for_redis_cleanup(head_t: dict) -> dict:
+    """``accountForRedisCleanupInHeadPodSet`` (raycluster/common.go): the Ray container's
+    (index 0) requests raised to at least the Redis cleanup Job's (``MergeResourceListKeepMax``),
+    on a copy of the head template."""
+    spec = _m(head_t.get("spec"))
+    ctrs = _l(spec.get("containers"))
+    if not ctrs or not isinstance(ctrs[0], Mapping):
+        return head_t
+    c0 = dict(ctrs[0])
+    res = dict(_m(c0.get("resources")))
+    req = dict(_m(res.get("requests")))
+    for r, q in REDIS_CLEANUP_REQUESTS.items():
+        try:
+            have = parse_quantity(req[r]) if r in req else None
+        except ValueError:
+            have = None
+        if have is None or have < parse_quantity(q):
+            req[r] = q
+    res["requests"] = req
+    c0["resources"] = res
+    return {**head_t, "spec": {**spec, "containers": [c0, *ctrs[1:]]}}
+
+
+def build_pod_sets(cluster_spec: Mapping[str, Any], annotations: Mapping[str, Any] | None = None) -> list[PodSet]:
+    """``BuildPodSets`` (raycluster/common.go): ``head`` x1 from the head template (the Ray
+    container raised to the Redis cleanup Job's requests with GCS fault tolerance, plus the
+    autoscaler sidecar's requests when in-tree autoscaling is on), then one pod set per
+    worker group in spec order. ``annotations``: the job's (RayService or RayCluster)."""
     head_t = dict(_m(_m(cluster_spec.get("headGroupSpec")).get("template")))
+    if gcs_fault_tolerance_enabled(cluster_spec, _m(annotations)):
+        head_t = account_for_redis_cleanup(head_t)
     if cluster_spec.get("enableInTreeAutoscaling") is True:
         head_t["__autoscaler__"] = True
     out = [PodSet(HEAD, 1, head_t)]

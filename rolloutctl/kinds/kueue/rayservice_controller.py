@@ -32,13 +32,14 @@ from .workload_names import display
 from .workloadslicing import is_elastic
 
 
-def sum_pod_sets(cluster_specs: Sequence[Mapping[str, Any]]) -> list[PodSet]:
+def sum_pod_sets(cluster_specs: Sequence[Mapping[str, Any]],
+                 annotations: Sequence[Mapping[str, Any]] | None = None) -> list[PodSet]:
     """kueue[POC] ``RayService.PodSets`` (rayservice_controller.go @1828096a): the pod
     sets of every child RayCluster, united by name with counts summed; the first
     child's template wins for a shared name (a known limitation of the POC)."""
     merged: dict[str, PodSet] = {}
-    for spec in cluster_specs:
-        for ps in build_pod_sets(spec):
+    for i, spec in enumerate(cluster_specs):
+        for ps in build_pod_sets(spec, annotations[i] if annotations else None):
             cur = merged.get(ps.name)
             merged[ps.name] = ps if cur is None else PodSet(cur.name, cur.count + ps.count, cur.template)
     return list(merged.values())
@@ -88,12 +89,13 @@ def pod_sets(mode: str, job: Obj, world: World) -> list[PodSet]:
     active RayCluster for an elastic autoscaling RayService (``UpdatePodSets``);
     (legacy) the RayCluster's spec."""
     if job.kind == RC:
-        return build_pod_sets(job.spec)
+        return build_pod_sets(job.spec, job.annotations)
     rcc = as_map(job.spec.get("rayClusterConfig"))
     if mode == TOP:
         kids = children(world, job)
-        return sum_pod_sets([c.spec for c in kids]) if kids else build_pod_sets(rcc)
-    pss = build_pod_sets(rcc)
+        return sum_pod_sets([c.spec for c in kids], [c.annotations for c in kids]) if kids else \
+            build_pod_sets(rcc, job.annotations)
+    pss = build_pod_sets(rcc, job.annotations)
     if is_elastic(job) and rcc.get("enableInTreeAutoscaling") is True:
         active = as_map(job.status.get("activeServiceStatus")).get("rayClusterName")
         rc = world.get(RC, job.namespace, active) if active else None

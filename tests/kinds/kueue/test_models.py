@@ -206,3 +206,20 @@ def test_nested_elastic_upgrade_that_adds_a_worker_group_gets_a_new_workload():
     assert any(a.kind == "Workload" and a.verb == "delete" for a in run.actions)
     rc_create = [a for a in run.actions if a.kind == "RayCluster" and a.verb == "create"]
     assert rc_create and rc_create[0].fields["suspend"] is False
+
+
+def test_gcs_fault_tolerance_head_is_accounted_for_the_redis_cleanup_job():
+    """raycluster/common.go BuildPodSets -> accountForRedisCleanupInHeadPodSet: with GCS fault
+    tolerance the head's Ray container counts at least 200m CPU / 256Mi (KubeRay's Redis
+    cleanup Job); without it the head's own requests."""
+    def small_head(d: dict, ft: bool) -> None:
+        rcc = d["spec"]["rayClusterConfig"]
+        rcc["headGroupSpec"]["template"]["spec"]["containers"][0]["resources"] = {
+            "requests": {"cpu": "100m", "memory": "4Gi"}}
+        if ft:
+            rcc["gcsFaultToleranceOptions"] = {"redisAddress": "redis:6379"}
+
+    for ft, want in ((True, {"cpu": "200m", "memory": "4Gi"}), (False, {"cpu": "100m", "memory": "4Gi"})):
+        run = plan("nested", edit(rs(), lambda d: small_head(d, ft)), observed=queues())
+        (created,) = [a for a in run.actions if a.kind == "Workload" and a.verb == "create"]
+        assert created.fields["requests"] == want
