@@ -105,23 +105,20 @@ class Obj:
             md = get("metadata")
         else:
             get, md = getattr(raw, "get", _no_get), None
-        if type(md) is not dict and not isinstance(md, dict):
+        if not isinstance(md, dict):
             md = _EMPTY
         self._md: Mapping[str, Any] = md
         mget = md.get
         v = mget("labels")
-        self.labels: Mapping[str, str] = v if type(v) is dict or isinstance(v, dict) else _EMPTY
+        self.labels: Mapping[str, str] = v if isinstance(v, dict) else _EMPTY
         v = get("spec")
-        self.spec: Mapping[str, Any] = v if type(v) is dict or isinstance(v, dict) else _EMPTY
+        self.spec: Mapping[str, Any] = v if isinstance(v, dict) else _EMPTY
         v = get("status")
-        self.status: Mapping[str, Any] = v if type(v) is dict or isinstance(v, dict) else _EMPTY
+        self.status: Mapping[str, Any] = v if isinstance(v, dict) else _EMPTY
         self._memo: dict[str, Any] | None = None
-        v = get("kind")
-        self.kind: str = v if type(v) is str else str(v or "")
-        v = mget("name")
-        self.name: str = v if type(v) is str else str(v or "")
-        v = mget("namespace")
-        self.namespace: str = v if type(v) is str and v else str(v or "default")
+        self.kind: str = str(get("kind") or "")
+        self.name: str = str(mget("name") or "")
+        self.namespace: str = str(mget("namespace") or "default")
         self.terminating: bool = bool(mget("deletionTimestamp"))
         #: the object as the user wrote it, when this one is its admitted form (``admit/``);
         #: rules that must tell a user-set value from a default read it

@@ -10,21 +10,13 @@ import copy
 
 from rolloutctl.core.environment import Environment
 from rolloutctl.core.model import Obj
-from rolloutctl.core.simulate import simulate
 from rolloutctl.kinds.grove.controller.podclique.components.pod.syncflow import get_expected_pod_template_hash
 from rolloutctl.kinds.grove.model import GroveModel
 
 import yaml
 
 from tests.kinds.grove.operator_world import settled_world
-from tests.kinds.grove.test_finished_pods import SMALL, _finish
-
-
-def _plan(manifest: dict, observed: list[dict]):
-    m = GroveModel()
-    env = Environment()
-    desired = Obj(manifest)
-    return simulate(m, desired, m.observe(desired, [Obj(o) for o in observed], env), env)
+from tests.kinds.grove.test_finished_pods import SMALL, _finish, _plan
 
 
 def test_scale_in_deletes_the_evicted_pod_before_a_running_one():
