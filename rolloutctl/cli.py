@@ -18,6 +18,7 @@ from typing import List, Optional
 
 import typer
 
+from .core.effects import EFFECTS
 from .cli_common import (ALLOW_EMPTY_HELP, CAPACITY_HELP, COLOR_HELP, COMPARE_HELP, CONFIG_HELP, CONTEXT_HELP,
                          EXIT_FINDINGS, EXIT_OK, EXIT_TOOL, FROM_CLUSTER_HELP, GATE_HELP, KUBECONFIG_HELP,
                          KUBERAY_ENV_HELP, KUEUE_HELP, NAMESPACE_HELP, NEVER_READY_HELP, OBSERVED_HELP,
@@ -236,9 +237,6 @@ def advise_command(
 
 # ----------------------------------------------------------------------------- diff
 
-_DIFF_EFFECTS = ("none", "in-place", "scale", "rollout", "recreate", "teardown", "ignored", "rejected")
-
-
 @app.command(
     "diff",
     help="What changes before kubectl apply, and what each change will cause.\n\n"
@@ -266,7 +264,7 @@ def diff_command(  # noqa: C901 - options are wiring
     allow_empty: bool = typer.Option(False, "--allow-empty", help=ALLOW_EMPTY_HELP),
     prune: bool = typer.Option(False, "--prune", help="Also report live objects missing from the manifests (not owned ones)."),
     fail_on: Optional[str] = typer.Option(None, "--fail-on", metavar="EFFECT[,EFFECT]",
-                                          help="Exit 1 only if some change has one of these effects: " + ", ".join(_DIFF_EFFECTS) + "."),
+                                          help="Exit 1 only if some change has one of these effects: " + ", ".join(EFFECTS) + "."),
     output: PlanFormat = typer.Option(PlanFormat.table, "-o", "--output", help="Output format."),
     no_color: bool = typer.Option(False, "--no-color", help="No colour (also: NO_COLOR=1)."),
     color: ColorMode = typer.Option(ColorMode.auto, "--color", help=COLOR_HELP),
@@ -298,10 +296,10 @@ def diff_command(  # noqa: C901 - options are wiring
         effects: set[str] = set()
         if fail_spec is not None:
             effects = {e.strip() for e in fail_spec.split(",") if e.strip()}
-            unknown = sorted(effects - set(_DIFF_EFFECTS))
+            unknown = sorted(effects - set(EFFECTS))
             if unknown or not effects:
                 raise InputProblem([f"--fail-on {fail_spec!r}: unknown effect {', '.join(unknown) or '(none given)'}; "
-                                    f"choose from {', '.join(_DIFF_EFFECTS)}"])
+                                    f"choose from {', '.join(EFFECTS)}"])
         if output is PlanFormat.html:
             raise InputProblem(["rolloutctl diff: -o html is for plan (charts); choose table, json, yaml "
                                 "or markdown"])

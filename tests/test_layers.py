@@ -26,7 +26,7 @@ ALLOWED = {
     "app": {"core", "kinds", "load", "admit", "lint", "schemas_access", "advise"},
     "commands": {"app", "core", "kinds", "load", "admit", "lint", "schemas_access", "advise"},
     "cli_common": {"app", "render", "load"},
-    "cli": {"cli_common", "commands", "app", "render", "load", "schemas_access", "lint"},
+    "cli": {"cli_common", "core", "commands", "app", "render", "load", "schemas_access", "lint"},
 }
 IMPURE = {"subprocess", "socket", "random", "time", "datetime", "requests", "urllib", "http"}
 

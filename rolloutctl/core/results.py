@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .api_version import API_VERSION
+from .effects import EFFECTS  # noqa: F401 - core.model hands it out with the other results
 from .records import field, record
 
 # The annotations name core.model's ObjectRef, Stuck, Warning, Plan and Finding as strings:
@@ -115,9 +116,6 @@ class Impact:
 
     def to_dict(self) -> dict[str, Any]:
         return {"effect": self.effect, "message": self.message, "paths": list(self.paths)}
-
-
-EFFECTS = ("none", "in-place", "scale", "rollout", "recreate", "teardown", "ignored", "rejected")
 
 
 @record(frozen=True)

@@ -31,12 +31,12 @@ import fnmatch
 import functools
 import re
 import os
+from ..core.effects import EFFECTS
 from ..core.records import field, record
 from pathlib import Path
 from typing import Any, Iterable
 
 NAMES = (".rolloutctl.yaml", ".rolloutctl.yml")
-DIFF_EFFECTS = ("none", "in-place", "scale", "rollout", "recreate", "teardown", "ignored", "rejected")
 KUEUE_MODELS = ("top-level", "nested", "legacy")
 
 _TOP_KEYS = ("namespace", "operators", "diff", "ignore")
@@ -273,10 +273,10 @@ class _Parser:
                     items = [self.string(n, "diff.failOn[]") for n in node.value]
                 else:
                     items = [s.strip() for s in self.string(node, "diff.failOn").split(",") if s.strip()]
-                bad = [e for e in items if e not in DIFF_EFFECTS]
+                bad = [e for e in items if e not in EFFECTS]
                 if bad or not items:
                     raise self.fail(node, f"diff.failOn: unknown effect {', '.join(bad) or '(none given)'}; "
-                                          f"choose from {', '.join(DIFF_EFFECTS)}")
+                                          f"choose from {', '.join(EFFECTS)}")
                 fail_on = tuple(items)
         if "ignore" in top:
             node = top["ignore"][1]
