@@ -4,6 +4,10 @@ result into output and an exit code. What the commands share (exit codes, the gu
 output, colour, the job summary, option types and help texts) is ``cli_common``.
 Only typer and ``cli_common`` are imported at module level (start-up matters).
 
+Longer than 600 lines on purpose: it is declarations only (about 30 options for each of plan, next and
+advise, with their help texts), and typer needs each command's options in that command's own signature.
+Splitting it by command would cost ``--help`` an import per command and move no logic.
+
 Exit codes (CONTRACT.md): 0 converged / clean, 1 stuck / differences / lint errors,
 2 bad usage or invalid input, 3 the tool could not do its job.
 """
@@ -207,6 +211,10 @@ def advise_command(
     max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
     max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
     max_pods: int = typer.Option(100_000, "--max-pods", min=1, help="Refuse to plan a workload of more pods."),
+    kueue: Optional[KueueModel] = typer.Option(None, "--kueue", metavar="MODEL", help=KUEUE_HELP),
+    feature_gate: List[str] = typer.Option([], "--feature-gate", metavar="NAME=BOOL", help=GATE_HELP),
+    kuberay_env: List[str] = typer.Option([], "--kuberay-env", metavar="NAME=VALUE", help=KUBERAY_ENV_HELP),
+    config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
     from_cluster: bool = typer.Option(False, "--from-cluster", help=FROM_CLUSTER_HELP),
     context: Optional[str] = typer.Option(None, "--context", help=CONTEXT_HELP),
     namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help=NAMESPACE_HELP),
@@ -219,16 +227,24 @@ def advise_command(
         from .commands.advise import AdviseOptions, advise
         from .load.limits import Limits
         from .render import render_advice
+        from .render.progress import Progress, wanted
 
+        # the operator settings and repository defaults are plan's, so advise plans what plan would
+        line = Progress("advising", wanted(output.value))
+        cfg = repo_config(config)
+        kueue_ = kueue.value if kueue else cfg.kueue
         plan_opts = PlanOptions(
             observed=tuple(observed), capacity=tuple(capacity), never_ready=tuple(never_ready), max_steps=max_steps,
             limits=Limits(max_input_bytes, max_alias_nodes, max_pods),
-            model_options={"kuberay_version": kuberay_version} if kuberay_version else {},
-            from_cluster=from_cluster, context=context, namespace=namespace, kubeconfig=kubeconfig,
+            model_options={**kuberay_options(kuberay_version or cfg.kuberay_version, feature_gate, kuberay_env),
+                           **({"kueue": kueue_} if kueue_ else {})},
+            from_cluster=from_cluster, context=context, namespace=namespace or cfg.namespace, kubeconfig=kubeconfig,
             kubectl_timeout=kubectl_timeout, allow_empty=allow_empty)
-        advices = advise(paths or ["-"], AdviseOptions(
-            plan=plan_opts, min_ready=min_ready, objective=minimize.value, exhaustive=exhaustive,
-            proposed=not no_proposed))
+        with line:
+            advices = advise(paths or ["-"], AdviseOptions(
+                plan=plan_opts, min_ready=min_ready, objective=minimize.value, exhaustive=exhaustive,
+                proposed=not no_proposed,
+                progress=lambda ref, n: line.update(f"{ref.kind} {ref.namespace}/{ref.name}: {n} candidates planned")))
         emit(render_advice(advices, output.value, use_color(no_color, color), table_width()))
         return EXIT_OK if all(a.recommendation is not None for a in advices) else EXIT_FINDINGS
 

@@ -108,8 +108,9 @@ class Search:
     def __init__(self, make_model: Callable[[], Any], desired: Obj, observed: Sequence[Obj], old: Obj | None,
                  env: Environment, floor: Floor, objective: str, *, exhaustive: bool = False,
                  capacity_order: Sequence[str] = (), proposed: bool = True,
-                 warnings: Sequence[Warning] = ()) -> None:
+                 warnings: Sequence[Warning] = (), on_candidate: Callable[[int], None] | None = None) -> None:
         self.make_model = make_model
+        self.on_candidate = on_candidate
         self.desired = desired
         self.observed = list(observed)
         self.old = old
@@ -207,6 +208,8 @@ class Search:
         e = self.plan(space, values, space.build(values))
         self.work += e.work
         self.done[k] = e
+        if self.on_candidate is not None:
+            self.on_candidate(len(self.done))
         return e
 
     def _prunable(self, space: StrategySpace, vals: tuple) -> bool:

@@ -17,6 +17,8 @@ class AdviseOptions:
     objective: str = "steps"
     exhaustive: bool = False
     proposed: bool = True  # also the strategies proposed upstream but not implemented
+    #: called with (target ref, candidates planned so far) after each candidate's plan
+    progress: Any = None
 
 
 def advise(paths: Sequence[str], opts: AdviseOptions, *, kubectl_run: Any = None) -> list[Any]:
@@ -38,8 +40,11 @@ def advise(paths: Sequence[str], opts: AdviseOptions, *, kubectl_run: Any = None
         env = environment(opts.plan, inputs.capacity.get(_match_key(obj)))
         model = _plan_model(obj, opts.plan, desired, observed)
         if not hasattr(model, "advice_spaces"):
-            raise InputProblem([InputError(obj.file, obj.line, f"rolloutctl advise: no strategies are modelled for "
-                                           f"{obj.kind} with these options")])
+            why = (f"--kueue {opts.plan.model_options['kueue']}: the Kueue models have no candidate strategies yet "
+                   f"(without --kueue, advise plans the {obj.kind} without Kueue)"
+                   if opts.plan.model_options.get("kueue") else f"no strategies are modelled for {obj.kind} with these "
+                   "options")
+            raise InputProblem([InputError(obj.file, obj.line, f"rolloutctl advise: {why}")])
         if opts.objective == "time" and not model.timed:
             raise InputProblem([InputError(obj.file, obj.line, f"--minimize time: the {obj.kind} model is untimed "
                                            "(its plans have no durations); use --minimize steps or peak")])
@@ -52,6 +57,7 @@ def advise(paths: Sequence[str], opts: AdviseOptions, *, kubectl_run: Any = None
         search = Search(lambda o=obj: _plan_model(o, opts.plan, desired, observed), obj, _related(obj, observed),
                         old, env, floor, opts.objective, exhaustive=opts.exhaustive,
                         capacity_order=tuple(env.capacity), proposed=opts.proposed,
-                        warnings=inputs.warnings.get(_match_key(obj), ()))
+                        warnings=inputs.warnings.get(_match_key(obj), ()),
+                        on_candidate=(lambda n, ref=obj.ref: opts.progress(ref, n)) if opts.progress else None)
         out.append(search.run())
     return out

@@ -128,3 +128,80 @@ def test_html_page_loads_and_charts_the_recommended_plan(cli, small, tmp_path):
     first = series[f"1. {rec['strategy']}"]
     assert values(ready, first) == [(float(s["step"]), float(s["after"]["readyPods"])) for s in plan["steps"]]
     assert "as is" in series
+
+
+def _incremental_pair(tmp_path):
+    """The bundled RayService under NewClusterWithIncrementalUpgrade (autoscaling on, as that strategy needs),
+    before and after an image change."""
+    import yaml
+
+    old = yaml.safe_load(open(RS_OLD))
+    old["spec"]["upgradeStrategy"] = {"type": "NewClusterWithIncrementalUpgrade", "clusterUpgradeOptions": {
+        "gatewayClassName": "istio", "stepSizePercent": 10, "intervalSeconds": 10, "maxSurgePercent": 10}}
+    old["spec"]["rayClusterConfig"]["enableInTreeAutoscaling"] = True
+    new = yaml.safe_load(yaml.safe_dump(old))
+    for c in new["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]["containers"]:
+        c["image"] += "-new"
+    (tmp_path / "old.yaml").write_text(yaml.safe_dump(old))
+    (tmp_path / "new.yaml").write_text(yaml.safe_dump(new))
+    return str(tmp_path / "new.yaml"), str(tmp_path / "old.yaml")
+
+
+def test_operator_settings_are_plans_own(cli, tmp_path):
+    """advise plans with the operator settings plan takes: with the incremental-upgrade gate off the operator
+    never prepares a new cluster for that strategy, so it is rejected instead of offered."""
+    new, old = _incremental_pair(tmp_path)
+    on = cli("advise", new, "--observed", old, "-o", "json")
+    assert on.exit_code == 0, on.stderr
+    assert "NewClusterWithIncrementalUpgrade" in {x["strategy"] for x in on.json()["frontier"]}
+    assert "NewClusterWithIncrementalUpgrade" not in {x["strategy"] for x in on.json()["rejected"]}
+    off = cli("advise", new, "--observed", old, "--feature-gate", "RayServiceIncrementalUpgrade=false", "-o", "json")
+    assert off.exit_code == 0, off.stderr
+    rejected = {x["strategy"]: x["reason"] for x in off.json()["rejected"]}
+    assert rejected.get("NewClusterWithIncrementalUpgrade") == "NotRolledOut"
+    assert "NewClusterWithIncrementalUpgrade" not in {x["strategy"] for x in off.json()["frontier"]}
+    bad = cli("advise", new, "--observed", old, "--kuberay-env", "NOT_A_SETTING")
+    assert bad.exit_code == 2
+
+
+def test_repository_configuration_applies(cli, tmp_path, monkeypatch):
+    """The namespace of .rolloutctl.yaml is the default for namespace-less manifests, as for plan."""
+    import yaml
+
+    for name, src in (("new.yaml", RS_NEW), ("old.yaml", RS_OLD)):
+        doc = yaml.safe_load(open(src))
+        doc["metadata"].pop("namespace", None)
+        (tmp_path / name).write_text(yaml.safe_dump(doc))
+    (tmp_path / ".rolloutctl.yaml").write_text("namespace: serving\n")
+    monkeypatch.chdir(tmp_path)
+    r = cli("advise", "new.yaml", "--observed", "old.yaml", "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert r.json()["target"]["namespace"] == "serving"
+    assert cli("plan", "new.yaml", "--observed", "old.yaml", "-o", "json").json()["target"]["namespace"] == "serving"
+    (tmp_path / "other.yaml").write_text("namespace: batch\n")
+    r = cli("advise", "new.yaml", "--observed", "old.yaml", "--config", "other.yaml", "-o", "json")
+    assert r.json()["target"]["namespace"] == "batch"
+
+
+def test_progress_counts_the_candidates_planned(small):
+    """The terminal's progress line follows the search: one update per candidate planned, up to the count
+    the advice reports as searched."""
+    from rolloutctl.app import PlanOptions
+    from rolloutctl.commands.advise import AdviseOptions, advise
+
+    new, old = small
+    seen = []
+    [advice] = advise([new], AdviseOptions(plan=PlanOptions(observed=(old,)),
+                                           progress=lambda ref, n: seen.append((ref.name, n))))
+    assert seen == [("small", n) for n in range(1, advice.searched + 1)]
+
+
+def test_kueue_models_are_refused_by_name(cli):
+    from tests.conftest import SAMPLES
+
+    q = str(SAMPLES / "kueue-queues.yaml")
+    r = cli("advise", str(SAMPLES / "kueue-rayservice-new-image.yaml"), q, "--observed",
+            str(SAMPLES / "kueue-rayservice.yaml"), "--observed", q, "--kueue", "nested")
+    assert r.exit_code == 2
+    assert "--kueue nested: the Kueue models have no candidate strategies yet" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
