@@ -87,21 +87,34 @@ class PodSummary:
     def scheduled_resources(self) -> Mapping[str, int]:
         """Requests of the active, scheduled pods (counted when first asked)."""
         if self._res is None:
+            # the pods of a group are built from one template (two during an update):
+            # their requests are counted once per distinct container list (the first
+            # few seen) and multiplied, not once per pod
             res: dict[str, int] = {}
+            seen: list[tuple[Any, Any, dict[str, int], int]] = []
             for p in self.active:
-                if O.pod_scheduled(p):
-                    add(res, requests_of(p))
+                if not O.pod_scheduled(p):
+                    continue
+                spec = p.spec
+                cs, ics = spec.get("containers"), spec.get("initContainers")
+                for i, (c, ic, _r, n) in enumerate(seen):
+                    if c == cs and ic == ics:
+                        seen[i] = (c, ic, _r, n + 1)
+                        break
+                else:
+                    if len(seen) < 4:
+                        seen.append((cs, ics, requests_of(p), 1))
+                    else:
+                        add(res, requests_of(p))
+            for _c, _ic, r, n in seen:
+                add(res, r, n)
             self._res = res
         return self._res
 
 
-def pod_row(p: Obj) -> tuple[bool, bool, bool, bool, bool, Any, tuple[str, Any]]:
-    """(scheduled, ready, active, gated, terminating, template hash, (namespace,
-    part-of label)) of a pod."""
-    sched, ready, act, gated = O._pod_state(p)
-    labels = p.labels
-    return (sched, ready, act, gated, p.terminating, labels.get(N.L_TEMPLATE_HASH),
-            (p.namespace, labels.get(N.L_PART_OF)))
+#: (scheduled, ready, active, gated, terminating, template hash, (namespace, part-of
+#: label)) of a pod, once per pod object
+pod_row = O.pod_row
 
 
 EMPTY = PodSummary(())
