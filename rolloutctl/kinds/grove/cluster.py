@@ -5,12 +5,13 @@ and the kubelet (readiness, startup order through the ``grove-initc`` init conta
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from types import MappingProxyType
+from typing import Any, Mapping, Sequence
 
 from ...core.environment import Environment, add
 from ...core.kind import Progress
 from ...core.model import Obj
-from ...core.world import World, key_of
+from ...core.world import Key, World, key_of
 from . import gang_terminate as GT
 from . import names as N
 from . import objects as O
@@ -74,9 +75,11 @@ def _listed_pods(pg: Obj) -> frozenset[str]:
     return pg.derived(listed_pods)  # type: ignore[no-any-return]
 
 
-def remove_scheduling_gates(pcs: PCS, world: World) -> tuple[World, int]:
+def remove_scheduling_gates(pcs: PCS, world: World) -> list[Obj]:
     """Lift ``grove.io/podgang-pending-creation`` from pods their PodGang lists; a
-    pod of a scaled gang also waits until the base gang is scheduled.
+    pod of a scaled gang also waits until the base gang is scheduled. Returns those
+    pods as they are once their gate is lifted (``advance`` writes them, with what the
+    scheduler and the kubelet do to them next: one write).
     Upstream: ``podclique/components/pod/syncflow.go`` ``checkAndRemovePodSchedulingGates``."""
     put = []
     listed: dict[str, set[str]] | None = None
@@ -105,7 +108,17 @@ def remove_scheduling_gates(pcs: PCS, world: World) -> tuple[World, int]:
                 if not base_ok[base]:
                     continue
             put.append(O.with_pod_state(p, gated=False))
-    return (world.replace(put=put), len(put)) if put else (world, 0)
+    return put
+
+
+_NONE_LIFTED: Mapping[Key, Obj] = MappingProxyType({})
+
+
+def _now(pods: Sequence[Obj], lifted: Mapping[Key, Obj]) -> list[Obj] | Sequence[Obj]:
+    """``pods`` with those in ``lifted`` replaced by their version there."""
+    if not lifted:
+        return pods
+    return [lifted.get((p.kind, p.namespace, p.name), p) for p in pods]
 
 
 def used_resources(pods: list[Obj], cache: dict | None = None) -> dict[str, int]:
@@ -147,20 +160,31 @@ def _gang_order_key(g: Obj) -> tuple:
     return (g.labels.get(N.L_BASE_PODGANG) is not None, len(g.name), g.name)
 
 
-def schedule(pcs: PCS, world: World, env: Environment) -> tuple[list[Obj], list[str]]:
+def schedule(pcs: PCS, world: World, env: Environment,
+             lifted: Mapping[Key, Obj] = _NONE_LIFTED) -> tuple[list[Obj], list[str]]:
     """The gang scheduler: a PodGang that has not reached every PodGroup's
     ``minReplicas`` is placed all-or-nothing; once it has, further pods are placed one
     by one while capacity allows. Gated pods are never placed. Returns the pods it
-    places (``advance`` writes them) and what happened."""
+    places (``advance`` writes them) and what happened.
+
+    ``lifted``: the pods of ``world`` whose scheduling gates have just been lifted, by
+    key, as they are now (``remove_scheduling_gates``): the scheduler sees ``world``
+    with those pods replaced. Lifting a gate changes no pod's labels, requests,
+    scheduling or readiness, so ``world``'s pod views answer everything else."""
     used: dict[str, int] | None = None
     placed: list[Obj] = []
     events: list[str] = []
     t = SUM.pod_groups(world, pcs.namespace, pcs.name)
-    if not t.pending:
+    pending = t.pending
+    if lifted:
+        pending = pending | {p.labels.get(N.L_PCLQ) for p in lifted.values()
+                             if O.pod_active(p) and not O.pod_scheduled(p) and not O.pod_gated(p)}
+    if not pending:
         return [], []
     # only gangs with a pod to place can change anything
-    candidates = {p.labels.get(N.L_PODGANG, "") for name in t.pending for p in t.groups[name].active
+    candidates = {p.labels.get(N.L_PODGANG, "") for name in pending for p in _now(t.groups[name].active, lifted)
                   if not O.pod_scheduled(p) and not O.pod_gated(p)}
+    lifted_gangs = {p.labels.get(N.L_PODGANG, "") for p in lifted.values()}
     # the gangs in scheduling order (base gangs first, then by name length and name);
     # only candidates, the others have nothing to place
     gangs = [g for g in (world.get("PodGang", pcs.namespace, name) for name in candidates)
@@ -169,6 +193,8 @@ def schedule(pcs: PCS, world: World, env: Environment) -> tuple[list[Obj], list[
         if pg.terminating:
             continue
         gs = SUM.pod_summary(world, N.L_PODGANG, pg.name, pcs.namespace, pcs.name)
+        if pg.name in lifted_gangs:
+            gs = SUM.PodSummary(_now(gs.pods, lifted))
         if not gs.act_pending:
             continue  # no pod to place: neither the gang minimum nor one by one
         members = gs.active
@@ -240,17 +266,19 @@ def never_ready(env: Environment, pod: Obj) -> bool:
     return any(env.is_never_ready(n) for n in names)
 
 
-def become_ready(pcs: PCS, world: World, env: Environment, placed: list[Obj] = ()) -> list[Obj]:  # type: ignore[assignment]
+def become_ready(pcs: PCS, world: World, env: Environment, placed: list[Obj] = (),  # type: ignore[assignment]
+                 lifted: Mapping[Key, Obj] = _NONE_LIFTED) -> list[Obj]:
     """Scheduled pods start and turn Ready, unless ``--never-ready`` matches them or
     their startup dependencies are not Ready yet (one wave per call). ``placed``: the
     pods the scheduler has just placed on ``world`` (scheduled from now on; placing a
     pod changes no pod's readiness, so ``world`` answers the startup dependencies).
+    ``lifted``: as for ``schedule`` (``world`` with those pods replaced).
     Returns the pods that turn Ready (``advance`` writes them)."""
     t = SUM.pod_groups(world, pcs.namespace, pcs.name)
     ready_by_pclq = _ReadyByPclq(t)
     out = []
     for name in t.unready_sched:
-        for p in t.groups[name].active:
+        for p in _now(t.groups[name].active, lifted):
             if not O.pod_scheduled(p) or O.pod_ready(p):
                 continue
             if never_ready(env, p) or startup_blocked(world, p, ready_by_pclq):
@@ -305,16 +333,18 @@ def advance(pcs: PCS, world: World, env: Environment, quiet: bool = False) -> Pr
     world, gone = finish_terminations(pcs, world)
     if gone:
         waits.append(f"{gone} terminating objects removed")
-    world, ungated = remove_scheduling_gates(pcs, world)
+    # the gates lift, the scheduler places pods, then the kubelet starts the scheduled
+    # ones: one write, read before it as the world with the lifted pods replaced
+    ungated = remove_scheduling_gates(pcs, world)
     if ungated:
-        waits.append(f"scheduling gates lifted on {ungated} pods")
-    # the scheduler places pods, then the kubelet starts the scheduled ones: one write
-    placed, events = schedule(pcs, world, env)
+        waits.append(f"scheduling gates lifted on {len(ungated)} pods")
+    lifted = {key_of(p): p for p in ungated}
+    placed, events = schedule(pcs, world, env, lifted)
     waits.extend(events)
-    started = become_ready(pcs, world, env, placed)
+    started = become_ready(pcs, world, env, placed, lifted)
     ready = len(started)
-    if placed or started:
-        world = world.replace(put=_placed_and_started(placed, started))
+    if ungated or placed or started:
+        world = world.replace(put=ungated + _placed_and_started(placed, started))
     if ready:
         waits.append(f"{ready} pods become Ready")
     progressed = bool(gone or ungated or events or ready)
