@@ -40,12 +40,13 @@ class _Layer:
     or ``changes_since`` asks for them (most layers are never read), with their
     entries per kind kept once computed."""
 
-    __slots__ = ("_older", "_newer", "_d", "_by_kind", "size")
+    __slots__ = ("_older", "_newer", "_d", "_by_kind", "_by_kinds", "size")
 
     def __init__(self, older: "_Layer | None", newer: _Changes) -> None:
         self._older, self._newer = older, newer
         self._d: _Changes | None = newer if older is None else None
         self._by_kind: dict[str, list] = {}
+        self._by_kinds: dict[tuple[str, ...], _Changes] = {}
         self.size = len(newer) + (older.size if older is not None else 0)  # at least len(changes())
 
     def changes(self) -> _Changes:
@@ -84,6 +85,18 @@ class _Layer:
                     merged[k] = (prev[0] if prev is not None else old, new)
                 got = [(k, old, new) for k, (old, new) in merged.items()]
         self._by_kind[kind] = got
+        return got
+
+    def of_kinds(self, kinds: tuple[str, ...]) -> _Changes:
+        """``changes()`` restricted to ``kinds``, in the same order (kept once computed:
+        the views that read the same kinds share it)."""
+        got = self._by_kinds.get(kinds)
+        if got is None:
+            if len(kinds) == 1:
+                got = {k: (old, new) for k, old, new in self.of_kind(kinds[0])}
+            else:
+                got = {k: v for k, v in self.changes().items() if k[0] in kinds}
+            self._by_kinds[kinds] = got
         return got
 
 
@@ -343,7 +356,10 @@ class World:
         ``build(world)`` and ``patch(value, changes, world)``): patched from the value
         the nearest ancestor world computed, with the changes since (key -> (object
         then, object now)), or built afresh. ``patch`` returns a new value and leaves
-        the old one as it is (ancestor worlds keep theirs)."""
+        the old one as it is (ancestor worlds keep theirs). A view whose value depends
+        only on objects of some kinds says which (``view.kinds``, a tuple): its
+        ``patch`` then gets only their changes, and is not called when none of them
+        changed (a round that changes every pod costs such a view nothing)."""
         dk = ("derived", view)
         got = self._index.get(dk)  # type: ignore[call-overload]
         if got is not None:
@@ -352,7 +368,8 @@ class World:
             prev = lidx.get(dk)  # type: ignore[call-overload]
             if prev is None:
                 continue
-            ch = changes.changes()
+            kinds = getattr(view, "kinds", None)
+            ch = changes.changes() if kinds is None else changes.of_kinds(kinds)
             got = view.patch(prev, ch, self) if ch else prev
             break
         if got is None:

@@ -177,6 +177,8 @@ class ArmedView:
     namespace: str
     name: str
 
+    kinds = ("PodClique", "PodCliqueScalingGroup")  # what the view reads (``World.derived``)
+
     def _armed(self, o: Obj | None) -> bool:
         return o is not None and o.namespace == self.namespace and not o.terminating and \
             o.labels.get(N.L_PART_OF) == self.name and is_armed(o)
@@ -307,6 +309,8 @@ class BreachedReplicas:
     again only for the replicas whose PodCliques or scaling groups changed."""
 
     pcs: PCS  # compared by identity: the model's parsed desired PodCliqueSet
+
+    kinds = ("PodClique", "PodCliqueScalingGroup")  # what the view reads (``World.derived``)
 
     def _breached(self, world: World, i: int) -> bool:
         got = _replica_breaches(self.pcs, world, i)

@@ -255,6 +255,8 @@ class ReplicaCounts:
     pcs: PCS  # compared by identity: the model's parsed desired PodCliqueSet
     generation_hash: str | None
 
+    kinds = ("PodClique", "PodCliqueScalingGroup")  # what the view reads (``World.derived``)
+
     def _count(self, world: World, i: int) -> tuple[bool, bool, int, int]:
         pcs = self.pcs
         return _replica_counts(pcs, U.PCSReplicaInfo(i, U._by_replica(world, "PodClique", pcs, True).get(i, []),

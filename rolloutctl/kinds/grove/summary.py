@@ -288,6 +288,8 @@ class TerminatingView:
     namespace: str
     part_of: str
 
+    kinds = _GC_KINDS  # what the view reads (``World.derived``)
+
     def _owned_terminating(self, o: Obj | None) -> bool:
         return o is not None and o.terminating and o.namespace == self.namespace and \
             o.labels.get(N.L_PART_OF) == self.part_of

@@ -361,6 +361,11 @@ class ReplicaGroups:
     name: str
     standalone: bool
 
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """What the view reads (``World.derived``)."""
+        return (self.kind,)
+
     def members(self, group: Sequence[Obj]) -> list[Obj]:
         return [p for p in group if p.labels.get(N.L_PART_OF) == self.name and p.namespace == self.namespace
                 and (not self.standalone or is_standalone_pclq(p))]
@@ -446,6 +451,8 @@ class ReplicaDone:
 
     pcs: PCS  # compared by identity: the model's parsed desired PodCliqueSet
     generation_hash: str | None
+
+    kinds = ("PodClique", "PodCliqueScalingGroup")  # what the view reads (``World.derived``)
 
     def _done(self, world: World, i: int) -> bool:
         return replica_update_done(self.pcs, self.generation_hash,

@@ -91,6 +91,8 @@ class LivePcsgReplicas:
     pcs: PCS  # compared by identity: the model's parsed desired PodCliqueSet
     n: int
 
+    kinds = ("PodCliqueScalingGroup",)  # what the view reads (``World.derived``)
+
     def build(self, world: World) -> tuple[int, ...]:
         pcs = self.pcs
         return tuple(_live_replicas(pcs, world, i, g) for i in range(self.n) for g in pcs.groups)
