@@ -77,12 +77,19 @@ def by_controller_owner(kind: str) -> Handler:
     return enqueue
 
 
-def by_label(label: str) -> Handler:
+class by_label:
     """An event enqueues the object named by ``label`` on the event's object, before
     and after (``EnqueueRequestForOwner`` and the map functions that read an owner's
-    name from a label)."""
+    name from a label). A handler that is data: the queue reads ``label`` itself
+    (``_enqueued``) instead of calling it for every event."""
 
-    def enqueue(old: Obj | None, new: Obj | None, world: World) -> list[str]:
+    __slots__ = ("label",)
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+
+    def __call__(self, old: Obj | None, new: Obj | None, world: World) -> list[str]:
+        label = self.label
         out = []
         for o in (old, new):
             if o is not None:
@@ -90,8 +97,6 @@ def by_label(label: str) -> Handler:
                 if v is not None and v not in out:
                     out.append(v)
         return out
-
-    return enqueue
 
 
 @record
@@ -161,16 +166,33 @@ class WorkQueue:
 
 def _enqueued(controller: Controller, changes: Mapping[Key, tuple[Obj | None, Obj | None]],
               world: World) -> set[str] | None:
-    by_kind: dict[str, list[Watch]] = {}
+    # per watched kind: the labels of its ``by_label`` watches (read here) and its
+    # other handlers (called)
+    by_kind: dict[str, tuple[list[str], list[Handler]]] = {}
     for w in controller.watches:
-        by_kind.setdefault(w.kind, []).append(w)
+        labels, handlers = by_kind.setdefault(w.kind, ([], []))
+        if isinstance(w.enqueue, by_label):
+            labels.append(w.enqueue.label)
+        else:
+            handlers.append(w.enqueue)
     out: set[str] = set()
+    add = out.add
     for k, (old, new) in changes.items():
         watches = by_kind.get(k[0])
-        if not watches:
+        if watches is None:
             continue
-        for w in watches:
-            got = w.enqueue(old, new, world)
+        labels, handlers = watches
+        for label in labels:
+            if old is not None:
+                v = old.labels.get(label)
+                if v is not None:
+                    add(v)
+            if new is not None:
+                v = new.labels.get(label)
+                if v is not None:
+                    add(v)
+        for h in handlers:
+            got = h(old, new, world)
             if got is None:
                 return None
             out.update(got)
