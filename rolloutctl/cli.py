@@ -98,7 +98,8 @@ def _plan_command(first: bool):
 
             from .render.progress import Progress, wanted
 
-            line = Progress("comparing strategies" if compare else "planning", wanted(output.value))
+            line = Progress("comparing strategies" if compare else "planning", wanted(output.value),
+                            color=use_color(no_color, color))
             cfg = repo_config(config)
             kuberay_ = kuberay_version or cfg.kuberay_version
             kueue_ = kueue.value if kueue else cfg.kueue
@@ -230,7 +231,7 @@ def advise_command(
         from .render.progress import Progress, wanted
 
         # the operator settings and repository defaults are plan's, so advise plans what plan would
-        line = Progress("advising", wanted(output.value))
+        line = Progress("advising", wanted(output.value), color=use_color(no_color, color))
         cfg = repo_config(config)
         kueue_ = kueue.value if kueue else cfg.kueue
         plan_opts = PlanOptions(
@@ -244,7 +245,9 @@ def advise_command(
             advices = advise(paths or ["-"], AdviseOptions(
                 plan=plan_opts, min_ready=min_ready, objective=minimize.value, exhaustive=exhaustive,
                 proposed=not no_proposed,
-                progress=lambda ref, n: line.update(f"{ref.kind} {ref.namespace}/{ref.name}: {n} candidates planned")))
+                progress=lambda ref, n, used: line.update(
+                    f"{ref.kind} {ref.namespace}/{ref.name}: {n} candidates planned"
+                    + (f", {used:.0%} of the search budget" if used is not None else ""))))
         emit(render_advice(advices, output.value, use_color(no_color, color), table_width()))
         return EXIT_OK if all(a.recommendation is not None for a in advices) else EXIT_FINDINGS
 
@@ -400,7 +403,7 @@ def lint_command(
         if typing_stdin:
             err("rolloutctl lint: reading manifests from standard input (end with Ctrl-D; "
                 "give files or directories to lint them instead)")
-        with Progress("linting", wanted(fmt) and not typing_stdin):
+        with Progress("linting", wanted(fmt) and not typing_stdin, color=use_color(no_color, color)):
             result = lint(paths or ["-"], LintOptions(
                 live=tuple(live), strict=strict, limits=Limits(max_input_bytes, max_alias_nodes), config=cfg,
                 baseline=baseline, allow_empty=allow_empty, namespace=namespace))

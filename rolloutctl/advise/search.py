@@ -108,8 +108,10 @@ class Search:
     def __init__(self, make_model: Callable[[], Any], desired: Obj, observed: Sequence[Obj], old: Obj | None,
                  env: Environment, floor: Floor, objective: str, *, exhaustive: bool = False,
                  capacity_order: Sequence[str] = (), proposed: bool = True,
-                 warnings: Sequence[Warning] = (), on_candidate: Callable[[int], None] | None = None) -> None:
+                 warnings: Sequence[Warning] = (), on_candidate: Callable[[int, float | None], None] | None = None) -> None:
         self.make_model = make_model
+        #: called after each candidate's plan with the count planned and the share of the
+        #: budget used (None with ``exhaustive``: no budget)
         self.on_candidate = on_candidate
         self.desired = desired
         self.observed = list(observed)
@@ -209,7 +211,7 @@ class Search:
         self.work += e.work
         self.done[k] = e
         if self.on_candidate is not None:
-            self.on_candidate(len(self.done))
+            self.on_candidate(len(self.done), min(1.0, self.work / self.budget) if self.budget < math.inf else None)
         return e
 
     def _prunable(self, space: StrategySpace, vals: tuple) -> bool:

@@ -17,7 +17,8 @@ class AdviseOptions:
     objective: str = "steps"
     exhaustive: bool = False
     proposed: bool = True  # also the strategies proposed upstream but not implemented
-    #: called with (target ref, candidates planned so far) after each candidate's plan
+    #: called with (target ref, candidates planned so far, share of the search budget used or
+    #: None without one) after each candidate's plan
     progress: Any = None
 
 
@@ -58,6 +59,6 @@ def advise(paths: Sequence[str], opts: AdviseOptions, *, kubectl_run: Any = None
                         old, env, floor, opts.objective, exhaustive=opts.exhaustive,
                         capacity_order=tuple(env.capacity), proposed=opts.proposed,
                         warnings=inputs.warnings.get(_match_key(obj), ()),
-                        on_candidate=(lambda n, ref=obj.ref: opts.progress(ref, n)) if opts.progress else None)
+                        on_candidate=(lambda n, used, ref=obj.ref: opts.progress(ref, n, used)) if opts.progress else None)
         out.append(search.run())
     return out

@@ -27,8 +27,9 @@ class Progress:
     """``with Progress("planning", enabled) as p: ... p.update("step 200")``: a rich
     status line that starts after ``DELAY`` seconds and disappears when the work ends."""
 
-    def __init__(self, what: str, enabled: bool, stderr: TextIO | None = None, delay: float = DELAY) -> None:
-        self.what, self.enabled, self.delay = what, enabled, delay
+    def __init__(self, what: str, enabled: bool, stderr: TextIO | None = None, delay: float = DELAY,
+                 color: bool = True) -> None:
+        self.what, self.enabled, self.delay, self.color = what, enabled, delay, color
         self._file = stderr
         self._lock = threading.Lock()
         self._status: Any = None
@@ -52,7 +53,7 @@ class Progress:
                 return
             from rich.console import Console
 
-            console = Console(file=self._file or sys.stderr, highlight=False, emoji=False)
+            console = Console(file=self._file or sys.stderr, highlight=False, emoji=False, no_color=not self.color)
             self._status = console.status(self._text(), spinner="dots")
             self._status.start()
 

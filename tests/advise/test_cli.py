@@ -190,10 +190,16 @@ def test_progress_counts_the_candidates_planned(small):
     from rolloutctl.commands.advise import AdviseOptions, advise
 
     new, old = small
-    seen = []
-    [advice] = advise([new], AdviseOptions(plan=PlanOptions(observed=(old,)),
-                                           progress=lambda ref, n: seen.append((ref.name, n))))
-    assert seen == [("small", n) for n in range(1, advice.searched + 1)]
+    for exhaustive in (False, True):
+        seen = []
+        [advice] = advise([new], AdviseOptions(plan=PlanOptions(observed=(old,)), exhaustive=exhaustive,
+                                               progress=lambda ref, n, used: seen.append((ref.name, n, used))))
+        assert [(name, n) for name, n, _ in seen] == [("small", n) for n in range(1, advice.searched + 1)]
+        shares = [used for _, _, used in seen]
+        if exhaustive:  # no budget to report a share of
+            assert shares == [None] * len(seen)
+        else:
+            assert all(0 < a <= b <= 1 for a, b in zip(shares, shares[1:]))
 
 
 def test_kueue_models_are_refused_by_name(cli):

@@ -102,3 +102,19 @@ def test_a_long_plan_on_a_terminal_shows_progress_on_stderr(tmp_path):
     os.close(leader)
     out = b"".join(chunks).decode("utf-8", "replace")
     assert "planning" in out and "converges in 1201 steps" in out
+
+
+def test_no_color_means_a_plain_spinner():
+    """--no-color / NO_COLOR reach the progress line too: no colour codes, only the line's own redraws."""
+    import re
+
+    err = Tty()
+    with Progress("planning", True, stderr=err, delay=0, color=False) as p:
+        for _ in range(100):
+            if err.getvalue():
+                break
+            time.sleep(0.02)
+        p.update("PodCliqueSet default/bench: 50 steps")
+        time.sleep(0.2)
+    assert "planning" in err.getvalue()
+    assert not re.search(r"\x1b\[[0-9;]*m", err.getvalue().replace("\x1b[0m", "")), repr(err.getvalue()[:200])
