@@ -16,10 +16,11 @@ from ...core.environment import Environment, add
 from ...core.model import STUCK_INSUFFICIENT_CAPACITY, STUCK_NEVER_READY, Obj, ObjectRef, Stuck
 from ...core.world import World
 from . import service as ksvc
-from .api import API, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD, L_NAME, RC, RS, SA, cluster_requests, display, head_phase, is_generated
+from .api import (API, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD, L_NAME, RC, RS, SA, cluster_requests, display,
+                  has_head_pod, head_phase, is_generated)
 from .conditions import is_true
 from .operator import DEFAULT_CONFIG, OperatorConfig
-from .spec import incremental, serve_config_target_capacity
+from .spec import incremental, serve_config_error, serve_config_target_capacity
 from .status import is_initializing_timeout
 from .validation import first_error
 from .validation.utils_validation import ray_cluster_upgrade_options_error
@@ -67,6 +68,18 @@ def diagnose(cfg: OperatorConfig, desired: Obj, world: World, env: Environment) 
                          (ObjectRef(RC, c.namespace, display(c.name) or c.name, API),),
                          ("remove spec.rayClusterConfig.upgradeStrategy (use spec.upgradeStrategy for the "
                           "RayService)",))
+    config_err = desired.derived(serve_config_error)
+    tracked = [world.get(RC, desired.namespace, _m(st.get(k)).get("rayClusterName") or "")
+               for k in ("activeServiceStatus", "pendingServiceStatus")]
+    tracked = [c for c in tracked if c is not None]
+    if config_err and tracked and all(has_head_pod(c) for c in tracked) \
+            and any(head_phase(c) == HEAD_READY for c in tracked):
+        return Stuck("ServeConfigInvalid",
+                     f"spec.serveConfigV2 does not unmarshal ({config_err}): updateServeDeployment fails before "
+                     "submitting it, so every pass ends with that error: no Serve config is submitted, the "
+                     "Services do not switch and the status is not written; a running cluster keeps serving its "
+                     "current applications (rayservice_controller.go#updateServeDeployment)", (ref,),
+                     ("fix the YAML of spec.serveConfigV2 (it must be a mapping with applications: [...])",))
     serve_err = serve_service_error(desired, world, cfg)
     if serve_err:
         return Stuck("ServeServiceNotBuilt", f"{serve_err} (common/service.go#BuildServeService): "

@@ -40,7 +40,7 @@ from .observe import with_notes
 from .operator import OperatorConfig
 from .rayservice_controller import reconcile
 from .reconciler import REQUEUE_2S, REQUEUE_BACKOFF, REQUEUE_NONE, Reconciler, outcome_text
-from .spec import incremental, managed_by_external_controller, serve_svc_name
+from .spec import incremental, managed_by_external_controller, serve_config_error, serve_svc_name
 from .status import is_initializing_timeout
 from .suspend import suspend_is_operative
 from .validation import first_error, rejected_at_admission, validate
@@ -145,8 +145,8 @@ class RayServiceModel:
         st = rs.status
         if desired.spec.get("suspend") is True or suspend_is_operative(st):
             return is_true(st, "Suspended") and desired.spec.get("suspend") is True
-        if is_initializing_timeout(st):
-            return False
+        if is_initializing_timeout(st) or desired.derived(serve_config_error) is not None:
+            return False  # a config updateServeDeployment cannot unmarshal is never applied
         a = world.get(RC, desired.namespace, _m(st.get("activeServiceStatus")).get("rayClusterName") or "")
         return (a is not None and head_phase(a) == HEAD_READY and is_true(st, "Ready")
                 and not _m(st.get("pendingServiceStatus")).get("rayClusterName"))

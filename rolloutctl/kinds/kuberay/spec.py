@@ -52,6 +52,33 @@ def serve_app_names(config: str) -> list[str]:
     return sorted(set(names)) if names else []
 
 
+def serve_config_unmarshal_error(config: str) -> str | None:
+    """Why ``yaml.Unmarshal([]byte(spec.ServeConfigV2), &serveConfig)`` fails, as
+    ``updateServeDeployment`` (rayservice_controller.go) runs it before submitting the
+    config (``k8s.io/apimachinery/pkg/util/yaml.Unmarshal`` into ``map[string]any``): a
+    YAML syntax error, or a document that is not a mapping (a list, a string). None when
+    it decodes; an empty config decodes (to nothing)."""
+    if not config or not config.strip():
+        return None
+    try:
+        doc = yaml.load(config, Loader=_SAFE_LOADER)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        return f"{exc.problem or exc.context or 'not YAML'}{where}"
+    except yaml.YAMLError as exc:
+        return " ".join(str(exc).split())
+    if doc is None or isinstance(doc, dict):
+        return None
+    kind = "list" if isinstance(doc, list) else "string" if isinstance(doc, str) else "scalar"
+    return f"the document is a {kind}, not a mapping"
+
+
+def serve_config_error(desired: Obj) -> str | None:
+    """``serve_config_unmarshal_error`` of the RayService's ``spec.serveConfigV2``."""
+    return serve_config_unmarshal_error(str(desired.spec.get("serveConfigV2") or ""))
+
+
 def serve_config_target_capacity(config: str) -> int | None:
     """The top-level ``target_capacity`` of a Serve config as ``applyServeTargetCapacity``
     reads it: a number (YAML into ``map[string]any``, so float64), truncated to int32;

@@ -1,7 +1,8 @@
 """The Serve config's application names (``getAndCheckServeStatus``) come out the same
 whichever PyYAML parser reads the config: the libyaml one the model uses and the pure
 Python one behind ``yaml.safe_load``, for every bundled and upstream serveConfigV2 and
-for configs that do not parse."""
+for configs that do not parse; and what the controller does with a config it cannot
+unmarshal."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import yaml
 
 from rolloutctl.kinds.kuberay.spec import serve_app_names
 from tests.conftest import SAMPLES, UPSTREAM
+
+from .helpers import base, edit, plan, settled
 
 
 def _python_parser_names(config: str) -> list[str]:
@@ -46,3 +49,37 @@ def test_both_parsers_name_the_same_applications(config):
 def test_the_bundled_sample_names_its_two_applications():
     cfg = yaml.safe_load((SAMPLES / "rayservice-text-ml.yaml").read_text())["spec"]["serveConfigV2"]
     assert serve_app_names(cfg) == ["classify", "summarize"]
+
+
+# --------------------------------------------------------------------------- a config the controller cannot decode
+
+#: serveConfigV2 values that ``yaml.Unmarshal(..., &map[string]any)`` refuses: a YAML syntax
+#: error (an indentation slip) and a document that is a list, not a mapping
+UNDECODABLE = ["applications:\n  - name: summarize\n    import_path: text_ml.summarize:app\n   route_prefix: /s\n",
+               "- name: summarize\n  import_path: text_ml.summarize:app\n"]
+
+
+def _with_config(config: str) -> dict:
+    return edit(base(), lambda d: d["spec"].__setitem__("serveConfigV2", config))
+
+
+@pytest.mark.parametrize("config", UNDECODABLE)
+def test_an_undecodable_serve_config_is_never_submitted_to_the_running_cluster(config):
+    """updateServeDeployment (rayservice_controller.go) unmarshals serveConfigV2 before it
+    calls the dashboard: the error ends every pass, so nothing is submitted, the running
+    applications keep their config and the status is not rewritten."""
+    run = plan(_with_config(config), settled(base()))
+    assert run.plan.outcome == "stuck" and run.plan.stuck.reason == "ServeConfigInvalid"
+    assert "spec.serveConfigV2" in run.plan.stuck.message and run.plan.stuck.remedies
+    assert [a for a in run.actions if a.verb != "status"] == []
+    apps = [o for o in run.world.of_kind("ServeApplications")]
+    assert len(apps) == 1 and sorted(apps[0].status["applications"]) == ["classify", "summarize"]
+    assert all(a["status"] == "RUNNING" for a in apps[0].status["applications"].values())
+
+
+@pytest.mark.parametrize("config", UNDECODABLE)
+def test_a_new_service_with_an_undecodable_serve_config_gets_its_cluster_and_nothing_else(config):
+    run = plan(_with_config(config))
+    kinds = [(a.verb, a.kind) for a in run.actions if a.verb != "status"]
+    assert kinds == [("update", "RayService"), ("create", "RayCluster")]
+    assert run.plan.outcome == "stuck" and run.plan.stuck.reason == "ServeConfigInvalid"
