@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from ...core.model import Obj
@@ -128,10 +129,32 @@ def desired_workers(spec: Mapping[str, Any]) -> int:
     return sum(worker_count(_m(g)) for g in _l(spec.get("workerGroupSpecs")))
 
 
+#: ``common/pod.go#BuildAutoscalerContainer``: the autoscaler sidecar's resources
+#: (limits = requests)
+_SIDECAR = MappingProxyType({"cpu": "500m", "memory": "512Mi"})
+AUTOSCALER_RESOURCES: Mapping[str, Any] = MappingProxyType({"requests": _SIDECAR, "limits": _SIDECAR})
+
+
+def head_pod_spec(spec: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The head Pod's spec as ``common/pod.go#DefaultHeadPodTemplate`` builds it, as far as
+    its requests go: the template's, plus, with ``utils.IsAutoscalingEnabled``
+    (``enableInTreeAutoscaling: true``), the autoscaler container of
+    ``BuildAutoscalerContainer`` (500m CPU, 512Mi), whose resources ``mergeAutoscalerOverrides``
+    replaces with ``autoscalerOptions.resources`` when that is set."""
+    pod = _m(_m(_m(spec.get("headGroupSpec")).get("template")).get("spec"))
+    if spec.get("enableInTreeAutoscaling") is not True:
+        return pod
+    res = _m(spec.get("autoscalerOptions")).get("resources")
+    sidecar = {"name": "autoscaler", "resources": AUTOSCALER_RESOURCES if res is None else res}
+    containers = pod.get("containers")
+    return {**pod, "containers": [*(containers if isinstance(containers, list) else []), sidecar]}
+
+
 def cluster_requests(spec: Mapping[str, Any]) -> dict[str, int]:
-    """What the Pods of a RayCluster spec request (head and workers)."""
+    """What the Pods of a RayCluster spec request (head, with its autoscaler sidecar, and
+    workers)."""
     total: dict[str, int] = {}
-    add(total, pod_requests(_m(_m(_m(spec.get("headGroupSpec")).get("template")).get("spec"))))
+    add(total, pod_requests(head_pod_spec(spec)))
     for g in _l(spec.get("workerGroupSpecs")):
         g = _m(g)
         n = worker_count(g)

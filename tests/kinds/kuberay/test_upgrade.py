@@ -258,3 +258,27 @@ def test_incremental_rollback_when_spec_reverted():
 
 def _cond_field(a, t):
     return (a.fields.get("conditions") or {}).get(t)
+
+
+def _autoscaling(raw: dict, resources: dict | None = None) -> dict:
+    def f(d: dict) -> None:
+        d["spec"]["rayClusterConfig"]["enableInTreeAutoscaling"] = True
+        if resources is not None:
+            d["spec"]["rayClusterConfig"]["autoscalerOptions"] = {"resources": resources}
+    return edit(raw, f)
+
+
+def test_the_autoscaler_sidecar_counts_in_the_head_pods_requests():
+    """With enableInTreeAutoscaling the head Pod carries the autoscaler container
+    (common/pod.go#BuildAutoscalerContainer: 500m CPU, 512Mi, unless autoscalerOptions.resources
+    replaces them, mergeAutoscalerOverrides): the peak and --capacity count it."""
+    # head 2 CPU / 8Gi + 3 workers of 4 CPU / 16Gi = 14 CPU / 56Gi, plus the sidecar
+    run = plan(_autoscaling(base()))
+    assert run.plan.outcome == "converged"
+    assert run.plan.summary["peak"] == {"cpu": "14500m", "memory": "57856Mi"}
+    custom = plan(_autoscaling(base(), {"limits": {"cpu": "1", "memory": "1Gi"}}))
+    assert custom.plan.summary["peak"] == {"cpu": "15", "memory": "57Gi"}
+    # 14 CPU fits the Ray containers but not the head Pod with its sidecar
+    tight = plan(_autoscaling(base()), env=Environment(capacity={"cpu": 14_000}))
+    assert tight.plan.outcome == "stuck" and tight.plan.stuck.reason == "InsufficientCapacity"
+    assert plan(base(), env=Environment(capacity={"cpu": 14_000})).plan.outcome == "converged"
