@@ -143,8 +143,9 @@ def diagnose(cfg: OperatorConfig, desired: Obj, world: World, env: Environment) 
     tc = serve_config_target_capacity(str(desired.spec.get("serveConfigV2") or ""))
     if tc is not None and is_true(st, "UpgradeInProgress") and incremental(desired, cfg):
         return Stuck("TargetCapacityInServeConfig",
-                     f"serveConfigV2 sets target_capacity: {tc}. applyServeTargetCapacity compares each goal with the "
-                     "cached config's own target_capacity (the cache holds the user's serveConfigV2) and returns "
+                     f"serveConfigV2 sets a fractional target_capacity that truncates to {tc}. "
+                     "applyServeTargetCapacity compares each goal with the cached config's own target_capacity when "
+                     "that is a float (the cache holds the user's serveConfigV2) and returns "
                      f"early when they are equal, so the target capacity never passes {tc} and the incremental upgrade "
                      "stops (rayservice_controller.go#applyServeTargetCapacity)", (ref,),
                      ("remove target_capacity from serveConfigV2: KubeRay sets it during an incremental upgrade",))

@@ -157,14 +157,15 @@ def check_if_need_target_capacity_update(r: Reconciler) -> bool:
 
 def apply_serve_target_capacity(r: Reconciler, cluster: Obj, goal: int) -> None:
     """``applyServeTargetCapacity``: PUT the cached config (else the spec's) with the new
-    target_capacity, unless that config's own top-level ``target_capacity`` already equals
-    the goal: then it returns early, without the status update. The cache only ever holds
-    the user's ``serveConfigV2``, so the early return fires only when the user's config
-    sets ``target_capacity`` (and then the upgrade stops there)."""
+    target_capacity, unless that config's own top-level ``target_capacity`` is a float that
+    already equals the goal (``spec.serve_config_target_capacity``: only a non-integral
+    number is a float there): then it returns early, without the status update. The cache
+    only ever holds the user's ``serveConfigV2``, so the early return fires only when the
+    user's config sets a fractional ``target_capacity`` (and then the upgrade stops there)."""
     sa = r.get(SA, cluster.name)
     config = str((sa.spec.get("serveConfigV2") if sa else None) or r.d.spec.get("serveConfigV2") or "")
     if serve_config_target_capacity(config) == goal:
-        r.why = r.why or (f"serveConfigV2 sets target_capacity: {goal}, the goal for RayCluster "
+        r.why = r.why or (f"serveConfigV2 sets a target_capacity that truncates to {goal}, the goal for RayCluster "
                           f"{cluster.name}: applyServeTargetCapacity returns early and the status's target "
                           "capacity stays where it is")
         return

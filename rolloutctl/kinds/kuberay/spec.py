@@ -80,9 +80,14 @@ def serve_config_error(desired: Obj) -> str | None:
 
 
 def serve_config_target_capacity(config: str) -> int | None:
-    """The top-level ``target_capacity`` of a Serve config as ``applyServeTargetCapacity``
-    reads it: a number (YAML into ``map[string]any``, so float64), truncated to int32;
-    None when absent, not a number, or the config does not parse."""
+    """The top-level ``target_capacity`` of a Serve config where ``applyServeTargetCapacity``
+    (rayservice_controller.go) sees one: ``serveConfig["target_capacity"].(float64)``,
+    truncated to int32. The config is unmarshalled by
+    ``k8s.io/apimachinery/pkg/util/yaml.Unmarshal`` into ``map[string]any``, which decodes
+    numbers with ``UseNumber`` and turns every integral one into int64
+    (``pkg/util/json`` ``convertNumber``; sigs.k8s.io/yaml v1.6.0 writes ``50.0`` as JSON
+    ``50``), so only a non-integral number (``50.5``) is a float64 there. None for an
+    integral number, a non-number, an absent value or a config that does not parse."""
     if not config or not config.strip():
         return None
     try:
@@ -90,7 +95,7 @@ def serve_config_target_capacity(config: str) -> int | None:
     except Exception:  # noqa: BLE001 - unparsable: no target_capacity read
         return None
     v = _m(doc).get("target_capacity")
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
+    if not isinstance(v, float) or v != v or v in (float("inf"), float("-inf")) or v.is_integer():
         return None
     return int(v)
 

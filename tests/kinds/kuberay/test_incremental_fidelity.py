@@ -130,21 +130,32 @@ def _with_target_capacity(raw: dict, value) -> dict:
     return d
 
 
-def test_target_capacity_in_the_serve_config_stops_an_incremental_upgrade():
-    """applyServeTargetCapacity returns early when the cached config's own target_capacity
-    equals the goal; the cache holds the user's serveConfigV2, so a user-set value is where
-    the upgrade stops (upstream rayservice_controller.go)."""
-    from rolloutctl.kinds.kuberay.spec import serve_config_target_capacity
-
+def test_an_integer_target_capacity_in_the_serve_config_does_not_stop_an_incremental_upgrade():
+    """applyServeTargetCapacity returns early only when the cached config's own
+    target_capacity is a float64 that truncates to the goal. It unmarshals the config with
+    k8s.io/apimachinery/pkg/util/yaml.Unmarshal into map[string]any, which turns every
+    integral number into int64 (pkg/util/json convertNumber), so a user's
+    `target_capacity: 100` (or 50, or 50.0) never matches: the upgrade runs as without it."""
     old = _with_target_capacity(incremental(base(), surge=50), 100)
     run = plan(new_image(old), settled(old))
+    assert run.plan.outcome == "converged"
+    half = _with_target_capacity(incremental(base(), surge=50), 50)
+    assert plan(new_image(half), settled(half)).plan.outcome == "converged"
+
+
+def test_a_fractional_target_capacity_in_the_serve_config_stops_an_incremental_upgrade():
+    """A non-integral float stays float64 and is truncated to int32: 50.5 equals the goal
+    50, so applyServeTargetCapacity returns early there and the upgrade stops."""
+    from rolloutctl.kinds.kuberay.spec import serve_config_target_capacity
+
+    old = _with_target_capacity(incremental(base(), surge=50), 50.5)
+    run = plan(new_image(old), settled(old))
     assert run.plan.outcome == "stuck" and run.plan.stuck.reason == "TargetCapacityInServeConfig"
-    assert "target_capacity: 100" in run.plan.stuck.message and run.plan.stuck.remedies
-    plain = incremental(base(), surge=50)
-    assert plan(new_image(plain), settled(plain)).plan.outcome == "converged"
-    assert [serve_config_target_capacity(c) for c in ("target_capacity: 50.9\n", "target_capacity: '50'\n",
+    assert "truncates to 50" in run.plan.stuck.message and run.plan.stuck.remedies
+    assert [serve_config_target_capacity(c) for c in ("target_capacity: 50.9\n", "target_capacity: 50\n",
+                                                     "target_capacity: 50.0\n", "target_capacity: '50'\n",
                                                      "target_capacity: true\n", "applications: []\n", ": bad")] == \
-        [50, None, None, None, None]
+        [50, None, None, None, None, None, None]
 
 
 def test_incremental_upgrade_ignores_serve_service_so_the_head_needs_a_serve_port(cli, tmp_path):
