@@ -9,7 +9,7 @@ its spec is the live RayService's ``rayClusterConfig`` (the settled assumption).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...core.model import Change, Impact, Obj
@@ -33,6 +33,38 @@ def _live_cluster(live: Obj, version: str) -> Obj:
                              "annotations": {NUM_WORKER_GROUPS_ANNOTATION: str(len(spec.get("workerGroupSpecs") or [])),
                                              KUBERAY_VERSION_ANNOTATION: version}},
                 "spec": spec})
+
+
+def upgrade_strategy_effect(desired: Obj, live: Obj, cfg: OperatorConfig = DEFAULT_CONFIG) -> tuple[str, str] | None:
+    """What an upgrade-strategy edit does on the next pass of a settled service, as
+    ``Reconcile`` (rayservice_controller.go) reads ``utils.IsIncrementalUpgradeEnabled``
+    every pass: (the path prefix it concerns, the message), or None when it only affects
+    future upgrades. Turning NewClusterWithIncrementalUpgrade on makes the pass create the
+    active cluster's serve Service (``reconcilePerClusterServeService``), the Gateway
+    (``reconcileGateway``) and the HTTPRoute (``reconcileHTTPRoute``); turning it off makes
+    ``reconcileServices`` build the RayService's own serve Service again (the Gateway, the
+    HTTPRoute and the per-cluster Services stay); a new ``gatewayClassName`` is written to
+    the Gateway (``utils.IsGatewayEqual``)."""
+    new, old = is_incremental_upgrade_enabled(desired.spec, cfg), is_incremental_upgrade_enabled(live.spec, cfg)
+    if new and not old:
+        return ("spec.upgradeStrategy", f"NewClusterWithIncrementalUpgrade takes effect on the next pass: the "
+                f"controller creates the active RayCluster's own serve Service, the Gateway {desired.name}-gateway and "
+                f"the HTTPRoute {desired.name}-httproute (rayservice_controller.go#reconcilePerClusterServeService, "
+                "#reconcileGateway, #reconcileHTTPRoute)")
+    if old and not new:
+        return ("spec.upgradeStrategy", "leaving NewClusterWithIncrementalUpgrade: the next pass creates the "
+                "RayService's serve Service for the active RayCluster (rayservice_controller.go#reconcileServices); "
+                "the Gateway, the HTTPRoute and the per-cluster serve Services are left in place")
+    opts = "clusterUpgradeOptions"
+    if new and _m(_m(desired.spec.get("upgradeStrategy")).get(opts)).get("gatewayClassName") != \
+            _m(_m(live.spec.get("upgradeStrategy")).get(opts)).get("gatewayClassName"):
+        return ("spec.upgradeStrategy.clusterUpgradeOptions.gatewayClassName", "the Gateway's gatewayClassName is "
+                "rewritten on the next pass (rayservice_controller.go#reconcileGateway, utils.IsGatewayEqual)")
+    return None
+
+
+def _m(v: Any) -> Mapping[str, Any]:
+    return v if isinstance(v, Mapping) else {}
 
 
 def _under(path: str, prefix: str) -> bool:
@@ -75,6 +107,8 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
         cluster_msg = (f"upgradeStrategy {strategy_name(desired, cfg)}: no new cluster is created and the running "
                        "cluster keeps its spec (rayservice_controller.go#isZeroDowntimeUpgradeEnabled)")
 
+    strategy_msg = upgrade_strategy_effect(desired, live, cfg) if not errors else None
+
     for ch in changes:
         p = ch.path
         if p == "spec.suspend":
@@ -113,6 +147,9 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
         elif _under(p, "spec.excludeHeadPodFromServeSvc"):
             put("in-place", "the head Pod's ray.io/serve label is updated on the next pass "
                 "(rayservice_controller.go#updateHeadPodServeLabel)", p)
+        elif _under(p, "spec.upgradeStrategy") and strategy_msg is not None \
+                and (_under(p, strategy_msg[0]) or _under(strategy_msg[0], p)):
+            put("in-place", strategy_msg[1], p)
         elif _under(p, "spec.upgradeStrategy") or _under(p, "spec.rayClusterDeletionDelaySeconds"):
             put("none", "affects only future upgrades and deletions", p)
         elif p.startswith("metadata.labels") or p.startswith("metadata.annotations"):

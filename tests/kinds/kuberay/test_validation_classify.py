@@ -11,7 +11,7 @@ from rolloutctl.kinds.kuberay.model import RayServiceModel
 from rolloutctl.kinds.kuberay.validation import RULES, first_error, validate
 from rolloutctl.load.files import load_paths
 
-from .helpers import base, edit, incremental, obj
+from .helpers import base, edit, incremental, obj, plan, settled
 from tests.conftest import UPSTREAM as SHARED_UPSTREAM
 
 UPSTREAM = SHARED_UPSTREAM / "kuberay" / "samples"
@@ -146,3 +146,36 @@ def test_live_cluster_defaulted_by_the_api_server_matches_its_manifest():
     changed = copy.deepcopy(live_spec)
     changed["workerGroupSpecs"][0]["priority"] = 5
     assert not is_cluster_spec_hash_equal(desired, Obj({**cluster.raw, "spec": changed}), partial=False)
+
+
+def _diff_impacts(cli, tmp_path, new: dict, live: dict) -> dict:
+    import json
+
+    import yaml
+
+    from tests.conftest import write
+
+    out = cli("diff", write(tmp_path, "new.yaml", yaml.safe_dump(new)), "--live",
+              write(tmp_path, "live.yaml", yaml.safe_dump(live)), "-o", "json")
+    return {i["effect"]: i for i in json.loads(out.stdout)["objects"][0]["impact"]}
+
+
+def test_diff_of_a_switch_to_incremental_upgrade_names_the_objects_created_at_once(cli, tmp_path):
+    """Reconcile reads utils.IsIncrementalUpgradeEnabled every pass: turning
+    NewClusterWithIncrementalUpgrade on creates the per-cluster serve Service, the Gateway and
+    the HTTPRoute on the next pass (the plan shows them), not only at the next upgrade."""
+    old = edit(base(), lambda d: d["spec"]["rayClusterConfig"].__setitem__("enableInTreeAutoscaling", True))
+    new = incremental(base())
+    on = _diff_impacts(cli, tmp_path, new, old)
+    assert "none" not in on and "spec.upgradeStrategy.type" in on["in-place"]["paths"]
+    assert "Gateway text-ml-gateway" in on["in-place"]["message"]
+    creates = {(a.kind, a.name) for a in plan(new, settled(old)).actions if a.verb == "create"}
+    assert {("Gateway", "text-ml-gateway"), ("HTTPRoute", "text-ml-httproute")} <= creates
+    off = _diff_impacts(cli, tmp_path, old, new)
+    assert "none" not in off and "serve Service" in off["in-place"]["message"]
+    envoy = edit(new, lambda d: d["spec"]["upgradeStrategy"]["clusterUpgradeOptions"].update(
+        gatewayClassName="envoy", stepSizePercent=50))
+    cls = _diff_impacts(cli, tmp_path, envoy, new)
+    assert cls["in-place"]["paths"] == ["spec.upgradeStrategy.clusterUpgradeOptions.gatewayClassName"]
+    assert cls["none"]["paths"] == ["spec.upgradeStrategy.clusterUpgradeOptions.stepSizePercent"]
+    assert ("update", "Gateway") in {(a.verb, a.kind) for a in plan(envoy, settled(new)).actions}
