@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...core.model import Change, Impact, Obj
+from .spec import serve_svc_name
 from .validation import controller_errors
 from .validation.util import INITIALIZING_TIMEOUT_ANNOTATION, is_incremental_upgrade_enabled
 from .operator import DEFAULT_CONFIG, OperatorConfig
@@ -63,6 +64,18 @@ def upgrade_strategy_effect(desired: Obj, live: Obj, cfg: OperatorConfig = DEFAU
     return None
 
 
+def serve_service_rename(desired: Obj, live: Obj, cfg: OperatorConfig = DEFAULT_CONFIG) -> str | None:
+    """``reconcileServices`` (rayservice_controller.go) looks the serve Service up by the name
+    ``BuildServeService`` gives it (``serveService.metadata.name``, else ``<rs>-serve-svc``):
+    under a new name it finds none and creates one for the active cluster; the Service under
+    the old name is neither updated nor deleted. The message, or None when the name stays."""
+    new, old = serve_svc_name(desired, None, cfg), serve_svc_name(live, None, cfg)
+    if new == old or is_incremental_upgrade_enabled(desired.spec, cfg):
+        return None
+    return (f"the serve Service is now {new}: the next pass creates it for the active RayCluster; Service {old} is "
+            "left as it is (rayservice_controller.go#reconcileServices)")
+
+
 def _m(v: Any) -> Mapping[str, Any]:
     return v if isinstance(v, Mapping) else {}
 
@@ -109,6 +122,8 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
 
     strategy_msg = upgrade_strategy_effect(desired, live, cfg) if not errors else None
 
+    serve_rename = serve_service_rename(desired, live, cfg)
+
     for ch in changes:
         p = ch.path
         if p == "spec.suspend":
@@ -141,6 +156,8 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
         elif _under(p, "spec.serveConfigV2"):
             put("in-place", "the new Serve config is submitted to the serving cluster's dashboard (the pending "
                 "cluster during an upgrade) (rayservice_controller.go#checkIfNeedSubmitServeApplications)", p)
+        elif _under(p, "spec.serveService") and serve_rename is not None:
+            put("in-place", serve_rename, p)
         elif _under(p, "spec.serveService"):
             put("ignored", "an existing serve Service is updated only when it must point at another cluster; other "
                 "serveService edits are not applied to it (rayservice_controller.go#reconcileServices)", p)

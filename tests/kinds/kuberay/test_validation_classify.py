@@ -179,3 +179,17 @@ def test_diff_of_a_switch_to_incremental_upgrade_names_the_objects_created_at_on
     assert cls["in-place"]["paths"] == ["spec.upgradeStrategy.clusterUpgradeOptions.gatewayClassName"]
     assert cls["none"]["paths"] == ["spec.upgradeStrategy.clusterUpgradeOptions.stepSizePercent"]
     assert ("update", "Gateway") in {(a.verb, a.kind) for a in plan(envoy, settled(new)).actions}
+
+
+def test_diff_of_a_renamed_serve_service_says_a_new_service_is_created(cli, tmp_path):
+    """reconcileServices finds no Service under the new serveService name and creates it
+    (the plan shows the create); the old one stays. Other serveService edits are ignored."""
+    old = edit(base(), lambda d: d["spec"].__setitem__("serveService", {"metadata": {"name": "text-ml-public"}}))
+    new = edit(old, lambda d: d["spec"]["serveService"]["metadata"].__setitem__("name", "text-ml-edge"))
+    renamed = _diff_impacts(cli, tmp_path, new, old)
+    assert "ignored" not in renamed and renamed["in-place"]["paths"] == ["spec.serveService.metadata.name"]
+    assert "text-ml-edge" in renamed["in-place"]["message"] and "text-ml-public" in renamed["in-place"]["message"]
+    assert [(a.verb, a.kind, a.name) for a in plan(new, settled(old)).actions if a.verb != "status"] == \
+        [("create", "Service", "text-ml-edge")]
+    typed = edit(old, lambda d: d["spec"]["serveService"].__setitem__("spec", {"type": "LoadBalancer"}))
+    assert set(_diff_impacts(cli, tmp_path, typed, old)) == {"ignored"}
