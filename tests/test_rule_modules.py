@@ -171,7 +171,9 @@ MODULES: dict[str, str | None] = {
     "kueue/workloadslicing.py": CLEAN,
 }
 
-_MEMO = re.compile(r"memo(?!ry)", re.IGNORECASE)  # "memory" is the world's controller memory
+#: "memo" as a word or a part of a name (``memo``, ``_pod_memo``, ``podMemo``, ``memoize``, ``MEMO``), not inside
+#: another word (``volumeMounts``) and not "memory" (the world's controller memory)
+_MEMO = re.compile(r"(?:(?<![A-Za-z])(?:memo|Memo|MEMO)|(?<=[a-z0-9])Memo|(?<=[A-Z0-9])MEMO)(?!ry|RY)")
 _MUTABLE_CALLS = {"dict", "list", "set", "defaultdict", "OrderedDict", "Counter", "deque", "bytearray"}
 
 
@@ -291,3 +293,13 @@ def f(obj, world, memo=None):
     assert "__dict__" in found
     assert not any("_SEEN" in p or "None" in p or "True" in p or "NAMES" in p or "memory" in p for p in found)
     assert problems("def f(pods):\n    return [p for p in pods if p.ready]\n") == []
+
+
+@pytest.mark.parametrize("name", ["memo", "_pod_memo", "podMemo", "memoize", "MEMO", "POD_MEMO", "memos"])
+def test_memo_names_are_found(name):
+    assert problems(f"def f(obj, world):\n    return obj.{name}\n") != []
+
+
+@pytest.mark.parametrize("name", ["memory", "world_memory", "volumeMounts", "remember", "Memory"])
+def test_words_that_only_contain_the_letters_are_not_memos(name):
+    assert problems(f"def f(obj, world):\n    return obj.{name}, '{name}'\n") == []

@@ -65,8 +65,8 @@ def _prune(v: Any) -> Any:
 # RayCluster the operator creates is stored without them).
 POD_GO_ZERO = (("hostNetwork", False), ("hostPID", False), ("hostIPC", False))
 CONTAINER_GO_ZERO = (("stdin", False), ("stdinOnce", False), ("tty", False))
-#: ``Container.volumeMounts`` (two literals: tests/test_rule_modules.py reads "memo" inside the one word)
-VOLUME_MOUNTS = "volume" + "Mounts"
+#: ``Container.volumeMounts``
+VOLUME_MOUNTS = "volumeMounts"
 PROBE_GO_ZERO = tuple((f, 0) for f in ("initialDelaySeconds", "timeoutSeconds", "periodSeconds",
                                          "successThreshold", "failureThreshold"))
 
