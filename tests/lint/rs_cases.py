@@ -64,6 +64,8 @@ RS_CASES: dict[str, Case] = {
     "RS033": Case(fail=rs(cluster="suspend: true"), ok=rs(cluster="suspend: false")),
     "RS034": Case(fail=rs(spec="serviceUnhealthySecondThreshold: 900"), ok=rs()),
     "RS035": Case(fail=rs().replace("  serveConfigV2: |\n    applications: []\n", ""), ok=rs()),
+    "RS036": Case(fail=rs().replace("    applications: []\n", "    applications: [\n"),
+                  ok=rs().replace("    applications: []\n", "    applications:\n    - {name: a, import_path: 'x:app'}\n")),
 }
 
 # Kueue's webhook rules (KQ###) apply to RayServices with a queue label.

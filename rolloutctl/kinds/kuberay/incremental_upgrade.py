@@ -147,7 +147,8 @@ def check_if_need_target_capacity_update(r: Reconciler) -> bool:
         return True
     if p.get("targetCapacity") is None or p.get("trafficRoutedPercent") is None:
         return True
-    atc, ptc, ptr = a["targetCapacity"], p["targetCapacity"], p["trafficRoutedPercent"]
+    # upstream also reads the pending trafficRoutedPercent, but only to choose between two messages
+    atc, ptc = a["targetCapacity"], p["targetCapacity"]
     if is_true(r.st, "RollbackInProgress"):
         return not (atc == 100 and ptc == 0)
     if atc == 0 and ptc == 100:

@@ -41,11 +41,11 @@ from .incremental_upgrade import (check_if_need_target_capacity_update, reconcil
                                   reconcile_per_cluster_serve_service, reconcile_rollback_state,
                                   reconcile_serve_target_capacity)
 from .reconciler import REQUEUE_BACKOFF, REQUEUE_NONE, Reconciler, Stop
-from .spec import (deletion_delay, incremental, managed_by_external_controller, serve_app_names,
-                   serve_config_unmarshal_error)
+from .spec import deletion_delay, incremental, managed_by_external_controller, serve_app_names
 from .status import calculate_status, is_initializing_timeout
 from .suspend import handle_suspend, suspend_is_operative
 from .validation import first_error
+from .validation.util import serve_config_unmarshal_error
 
 
 def _m(v: Any) -> Mapping[str, Any]:
@@ -242,7 +242,7 @@ def check_if_need_submit_serve_applications(cached: str | None, config: str, app
 def update_serve_deployment(r: Reconciler, cluster: Obj, config: str) -> None:
     """``updateServeDeployment``: unmarshal the config, PUT it (with ``target_capacity``
     from status in incremental mode) and cache it. A config that does not unmarshal
-    (``spec.serve_config_unmarshal_error``) is an error before anything is submitted:
+    (``validation.util.serve_config_unmarshal_error``) is an error before anything is submitted:
     the pass ends there (no status write), on every pass until the spec changes."""
     err = serve_config_unmarshal_error(config)
     if err is not None:

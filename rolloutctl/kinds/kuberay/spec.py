@@ -20,7 +20,7 @@ from ...core.model import Obj
 from . import utils as ku
 from .api import DEFAULT_DELETION_DELAY
 from .operator import DEFAULT_CONFIG, OperatorConfig
-from .validation.util import is_incremental_upgrade_enabled
+from .validation.util import SAFE_LOADER, is_incremental_upgrade_enabled, serve_config_unmarshal_error
 
 
 def _m(v: Any) -> Mapping[str, Any]:
@@ -31,18 +31,13 @@ def _l(v: Any) -> list[Any]:
     return v if isinstance(v, list) else []
 
 
-#: PyYAML's safe loader, on libyaml when built with it (the same constructors and tag
-#: resolution as ``yaml.safe_load``; the C parser is several times faster)
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def serve_app_names(config: str) -> list[str]:
     """Application names of a Serve config (``getAndCheckServeStatus`` reports an empty
     name as ``default``)."""
     if not config or not config.strip():
         return []
     try:
-        doc = yaml.load(config, Loader=_SAFE_LOADER)
+        doc = yaml.load(config, Loader=SAFE_LOADER)
     except Exception:  # noqa: BLE001 - an unparsable config yields no application
         return []
     names = []
@@ -50,28 +45,6 @@ def serve_app_names(config: str) -> list[str]:
         n = _m(a).get("name")
         names.append(str(n) if n else "default")
     return sorted(set(names)) if names else []
-
-
-def serve_config_unmarshal_error(config: str) -> str | None:
-    """Why ``yaml.Unmarshal([]byte(spec.ServeConfigV2), &serveConfig)`` fails, as
-    ``updateServeDeployment`` (rayservice_controller.go) runs it before submitting the
-    config (``k8s.io/apimachinery/pkg/util/yaml.Unmarshal`` into ``map[string]any``): a
-    YAML syntax error, or a document that is not a mapping (a list, a string). None when
-    it decodes; an empty config decodes (to nothing)."""
-    if not config or not config.strip():
-        return None
-    try:
-        doc = yaml.load(config, Loader=_SAFE_LOADER)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        return f"{exc.problem or exc.context or 'not YAML'}{where}"
-    except yaml.YAMLError as exc:
-        return " ".join(str(exc).split())
-    if doc is None or isinstance(doc, dict):
-        return None
-    kind = "list" if isinstance(doc, list) else "string" if isinstance(doc, str) else "scalar"
-    return f"the document is a {kind}, not a mapping"
 
 
 def serve_config_error(desired: Obj) -> str | None:
@@ -91,7 +64,7 @@ def serve_config_target_capacity(config: str) -> int | None:
     if not config or not config.strip():
         return None
     try:
-        doc = yaml.load(config, Loader=_SAFE_LOADER)
+        doc = yaml.load(config, Loader=SAFE_LOADER)
     except Exception:  # noqa: BLE001 - unparsable: no target_capacity read
         return None
     v = _m(doc).get("target_capacity")

@@ -31,7 +31,8 @@ from ....core.model import Finding, Obj
 from ....core.records import replace
 from ..operator import DEFAULT_CONFIG, OperatorConfig
 from .controller_checks import build_serve_service, validate_managed_by, validate_worker_group_names
-from .hazards import construct_ray_cluster_for_ray_service, deprecated_fields, get_and_check_serve_status
+from .hazards import (construct_ray_cluster_for_ray_service, deprecated_fields, get_and_check_serve_status,
+                      update_serve_deployment)
 from .rules import ADMISSION_RULES, ALL, EXAMPLES, R_TIMEOUT, Check, Ctx, Rule, documented, enforced_by
 from .utils_validation import (validate_initializing_timeout, validate_ray_cluster_upgrade_options,
                                validate_ray_service_metadata, validate_ray_service_spec)
@@ -49,7 +50,8 @@ CONTROLLER_CHECKS: tuple[Check, ...] = (validate_ray_service_metadata, validate_
 
 #: Checks applied later, by other components or as advice.
 EXTRA_CHECKS: tuple[Check, ...] = (validate_ray_cluster_upgrade_options, validate_worker_group_names, build_serve_service,
-                                   construct_ray_cluster_for_ray_service, deprecated_fields, get_and_check_serve_status)
+                                   construct_ray_cluster_for_ray_service, deprecated_fields, get_and_check_serve_status,
+                                   update_serve_deployment)
 
 
 def validate(obj: Obj, old: Obj | None = None, cfg: OperatorConfig = DEFAULT_CONFIG) -> list[Finding]:

@@ -3,15 +3,15 @@ copied only at creation, deprecated fields, a RayService without Serve applicati
 Warnings, never errors.
 
 Upstream (ray-project/kuberay @ feeaf72f): ``ray-operator/controllers/ray/rayservice_controller.go``
-``constructRayClusterForRayService`` and ``getAndCheckServeStatus``;
+``constructRayClusterForRayService``, ``getAndCheckServeStatus`` and ``updateServeDeployment``;
 ``apis/ray/v1/rayservice_types.go`` ``RayServiceSpec`` (deprecated thresholds).
 """
 
 from __future__ import annotations
 
 
-from .rules import R_DEPRECATED, R_NESTED_SUSPEND, R_NO_SERVE_CONFIG, Ctx
-from .util import as_mapping
+from .rules import R_DEPRECATED, R_NESTED_SUSPEND, R_NO_SERVE_CONFIG, R_SERVE_CONFIG_YAML, Ctx
+from .util import as_mapping, serve_config_unmarshal_error
 
 
 def construct_ray_cluster_for_ray_service(c: Ctx) -> None:
@@ -37,3 +37,16 @@ def get_and_check_serve_status(c: Ctx) -> None:
     if not str(c.obj.spec.get("serveConfigV2") or "").strip():
         c.add(R_NO_SERVE_CONFIG, ("spec",), "spec.serveConfigV2",
               "spec.serveConfigV2 is empty: no Serve application is deployed and the RayService never becomes ready")
+
+
+def update_serve_deployment(c: Ctx) -> None:
+    """``updateServeDeployment`` (rayservice_controller.go) unmarshals ``serveConfigV2`` before
+    submitting it; when that fails the pass returns the error, every pass: nothing is submitted,
+    the Services never switch to a new cluster and a new RayService never becomes ready
+    (``plan`` stops with ``ServeConfigInvalid``). Nothing validates the field before that."""
+    config = c.obj.spec.get("serveConfigV2")
+    err = serve_config_unmarshal_error(config) if isinstance(config, str) else None
+    if err is not None:
+        c.add(R_SERVE_CONFIG_YAML, ("spec", "serveConfigV2"), "spec.serveConfigV2",
+              f"spec.serveConfigV2 does not unmarshal ({err}): the controller fails before submitting it on every "
+              "pass, so the Serve applications are never deployed")

@@ -119,6 +119,8 @@ R_DEPRECATED = _rule("RS034", "warning", "ray-operator/apis/ray/v1/rayservice_ty
                      "serviceUnhealthySecondThreshold / deploymentUnhealthySecondThreshold are deprecated and unused")
 R_NO_SERVE_CONFIG = _rule("RS035", "warning", f"{CTRL}#getAndCheckServeStatus",
                           "without serveConfigV2 no Serve application exists, so no cluster is ever ready to serve")
+R_SERVE_CONFIG_YAML = _rule("RS036", "warning", f"{CTRL}#updateServeDeployment",
+                            "serveConfigV2 must unmarshal as a YAML mapping, or the controller never submits it")
 
 
 # --------------------------------------------------------------------------- examples
@@ -201,6 +203,10 @@ EXAMPLES: Mapping[str, tuple[str, str]] = MappingProxyType({
               "# the deprecated thresholds have no effect: leave them out\nspec:\n  rayClusterDeletionDelaySeconds: 60\n"),
     "RS035": ("spec:\n  serveConfigV2: ''\n",
               "spec:\n  serveConfigV2: |\n    applications:\n    - name: classify\n      import_path: app:deployment\n"),
+    "RS036": ("spec:\n  serveConfigV2: |\n    applications:\n    - name: classify\n      import_path: app:deployment\n"
+              "     deployments: []   # one space short: not YAML\n",
+              "spec:\n  serveConfigV2: |\n    applications:\n    - name: classify\n      import_path: app:deployment\n"
+              "      deployments: []\n"),
 })
 
 
@@ -211,6 +217,7 @@ ALL: tuple[Rule, ...] = (
     R_FT_CONFLICT, R_FT_BACKEND, R_REDIS_USERNAME, R_WG_SUSPEND, R_AUTOSCALER_ENV, R_AUTOSCALER_OPTS, R_HISTORY,
     R_AUTH, R_NETPOL, R_TLS, R_HEAD_SVC_NAME, R_UPGRADE_TYPE, R_DELETION_DELAY, R_UPGRADE_OPTIONS, R_MANAGED_BY,
     R_RC_UPGRADE, R_GROUP_NAMES, R_SERVE_PORT, R_NESTED_SUSPEND, R_DEPRECATED, R_NO_SERVE_CONFIG,
+    R_SERVE_CONFIG_YAML,
 )
 
 

@@ -16,6 +16,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import yaml
+
 from ....core.go_strconv import atoi
 from ....core.go_time import parse_duration_seconds
 from ....core.model import Obj
@@ -144,3 +146,30 @@ def head_container(rc: Mapping[str, Any]) -> Mapping[str, Any]:
 def v2_env_on(henv: Mapping[str, Mapping[str, Any]]) -> bool:
     e = henv.get("RAY_enable_autoscaler_v2")
     return e is not None and str(e.get("value")) in ("1", "true")
+
+
+#: PyYAML's safe loader, on libyaml when built with it (the same constructors and tag
+#: resolution as ``yaml.safe_load``; the C parser is several times faster)
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def serve_config_unmarshal_error(config: str) -> str | None:
+    """Why ``yaml.Unmarshal([]byte(spec.ServeConfigV2), &serveConfig)`` fails, as
+    ``updateServeDeployment`` (rayservice_controller.go) runs it before submitting the
+    config (``k8s.io/apimachinery/pkg/util/yaml.Unmarshal`` into ``map[string]any``): a
+    YAML syntax error, or a document that is not a mapping (a list, a string). None when
+    it decodes; an empty config decodes (to nothing)."""
+    if not config or not config.strip():
+        return None
+    try:
+        doc = yaml.load(config, Loader=SAFE_LOADER)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        return f"{exc.problem or exc.context or 'not YAML'}{where}"
+    except yaml.YAMLError as exc:
+        return " ".join(str(exc).split())
+    if doc is None or isinstance(doc, dict):
+        return None
+    kind = "list" if isinstance(doc, list) else "string" if isinstance(doc, str) else "scalar"
+    return f"the document is a {kind}, not a mapping"
