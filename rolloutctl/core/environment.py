@@ -55,15 +55,45 @@ def add(into: dict[str, int], extra: Mapping[str, int], sign: int = 1) -> dict[s
 
 
 def pod_requests(pod_spec: Mapping[str, Any]) -> Resources:
-    """Effective requests of a pod spec: the sum over containers, at least the largest
-    init container (the scheduler's rule, k8s resource helpers ``PodRequests``)."""
+    """Effective requests of a pod spec, as the scheduler counts them
+    (``k8s.io/component-helpers/resource/helpers.go#PodRequests``):
+
+    - ``AggregateContainerRequests``: the sum over containers, plus every restartable init
+      container (a sidecar, ``restartPolicy: Always``), which runs beside them; at least the
+      largest ordinary init container together with the sidecars started before it;
+    - pod-level ``resources.requests`` (``PodLevelResources``, beta and on by default since
+      Kubernetes 1.34) replace the aggregate for the resources they name (cpu, memory,
+      hugepages, as ``IsSupportedPodLevelResource``);
+    - ``overhead`` (the RuntimeClass's, as admission sets it) is added.
+
+    A limit without a request counts as the request (API server defaulting)."""
     total: Resources = {}
     for c in _containers(pod_spec, "containers"):
         add(total, _requests(c))
+    sidecars: Resources = {}
+    init: Resources = {}
     for c in _containers(pod_spec, "initContainers"):
-        for k, v in _requests(c).items():
-            if v > total.get(k, 0):
+        req = _requests(c)
+        if c.get("restartPolicy") == "Always":
+            add(total, req)
+            add(sidecars, req)
+            req = sidecars
+        else:
+            req = add(dict(req), sidecars)
+        for k, v in req.items():
+            if v > init.get(k, 0):
+                init[k] = v
+    for k, v in init.items():
+        if v > total.get(k, 0):
+            total[k] = v
+    if isinstance(pod_spec, Mapping):
+        pod_level = _requests(pod_spec)
+        for k, v in pod_level.items():
+            if k in ("cpu", "memory") or k.startswith("hugepages-"):
                 total[k] = v
+        overhead = pod_spec.get("overhead")
+        if isinstance(overhead, Mapping):
+            add(total, _quantities(overhead))
     return total
 
 
@@ -76,15 +106,19 @@ def _requests(container: Mapping[str, Any]) -> Resources:
     res = container.get("resources")
     if not isinstance(res, Mapping):
         return {}
-    req = res.get("requests")
-    lim = res.get("limits")
     out: Resources = {}
     # A limit without a request defaults the request to the limit (API server defaulting).
-    for src in (lim, req):
+    for src in (res.get("limits"), res.get("requests")):
         if isinstance(src, Mapping):
-            for k, v in src.items():
-                try:
-                    out[str(k)] = parse_quantity(v)
-                except ValueError:
-                    continue
+            out.update(_quantities(src))
+    return out
+
+
+def _quantities(src: Mapping[str, Any]) -> Resources:
+    out: Resources = {}
+    for k, v in src.items():
+        try:
+            out[str(k)] = parse_quantity(v)
+        except ValueError:
+            continue
     return out
