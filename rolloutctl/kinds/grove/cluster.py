@@ -175,15 +175,15 @@ def schedule(pcs: PCS, world: World, env: Environment,
     placed: list[Obj] = []
     events: list[str] = []
     t = SUM.pod_groups(world, pcs.namespace, pcs.name)
-    pending = t.pending
-    if lifted:
-        pending = pending | {p.labels.get(N.L_PCLQ) for p in lifted.values()
-                             if O.pod_active(p) and not O.pod_scheduled(p) and not O.pod_gated(p)}
-    if not pending:
+    # the lifted pods now pending (their PodCliques join ``t.pending``, and the other
+    # pods of a PodClique are as in ``world``)
+    lifted_pending = [p for p in lifted.values() if O.pod_active(p) and not O.pod_scheduled(p) and not O.pod_gated(p)]
+    if not t.pending and not lifted_pending:
         return [], []
     # only gangs with a pod to place can change anything
-    candidates = {p.labels.get(N.L_PODGANG, "") for name in pending for p in _now(t.groups[name].active, lifted)
+    candidates = {p.labels.get(N.L_PODGANG, "") for name in t.pending for p in t.groups[name].active
                   if not O.pod_scheduled(p) and not O.pod_gated(p)}
+    candidates.update(p.labels.get(N.L_PODGANG, "") for p in lifted_pending)
     lifted_gangs = {p.labels.get(N.L_PODGANG, "") for p in lifted.values()}
     # the gangs in scheduling order (base gangs first, then by name length and name);
     # only candidates, the others have nothing to place
