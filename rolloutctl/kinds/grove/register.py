@@ -40,11 +40,20 @@ G = "grove:operator/internal/controller"
 Selection = Callable[[Mapping[str, Any]], tuple[Any, frozenset]]
 
 
+def _label_values(label: str, old: Obj | None, new: Obj | None) -> list[str]:
+    """``by_label(label)``'s keys of an event: the label's value before and after."""
+    vo = old.labels.get(label) if old is not None else None
+    vn = new.labels.get(label) if new is not None else None
+    if vo is None:
+        return [] if vn is None else [vn]
+    return [vo] if vn is None or vn == vo else [vo, vn]
+
+
 def member_pcsgs(old: Obj | None, new: Obj | None, world: World) -> list[str]:
     """A PodClique event enqueues its scaling group (``grove.io/podcliquescalinggroup``
     label, ``mapPCLQToPCSG``) and, for a PodClique without that label, every name
     prefix at a ``-`` (the scaling-group controller also finds members by name)."""
-    out = by_label(N.L_PCSG)(old, new, world)
+    out = _label_values(N.L_PCSG, old, new)
     if not any(o is not None and N.L_PCSG in o.labels for o in (old, new)):
         o = new if new is not None else old
         if o is not None:
@@ -106,7 +115,7 @@ def gang_of(old: Obj | None, new: Obj | None, world: World) -> Iterable[str] | N
     """A pod or PodClique event enqueues the PodGang its ``grove.io/podgang`` label
     names; a PodClique without that label enqueues every PodGang (the sync finds a
     gang's PodCliques by name)."""
-    out = by_label(N.L_PODGANG)(old, new, world)
+    out = _label_values(N.L_PODGANG, old, new)
     if not out and any(o is not None and o.kind == "PodClique" for o in (old, new)):
         return None
     return out

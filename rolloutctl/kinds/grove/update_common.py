@@ -434,7 +434,8 @@ def warm_replica_index(pcs: PCS, world: World) -> None:
 def _canonical(v: str) -> bool:
     """A replica label that is the decimal spelling of its index (then no other label
     value maps to the same index)."""
-    return v.isdigit() and str(int(v)) == v
+    # ASCII digits without a leading zero: what ``str(int(v)) == v`` accepts
+    return v.isascii() and v.isdigit() and (v[0] != "0" or len(v) == 1)
 
 
 def replica_update_done(pcs: PCS, generation_hash: str | None, pclqs: Sequence[Obj], pcsgs: Sequence[Obj]) -> bool:
