@@ -83,7 +83,7 @@ class Obj:
     # ``terminating`` are read millions of times in a large plan: plain attributes, set
     # once (the raw mapping never changes)
     __slots__ = ("raw", "file", "line", "lines", "cols", "_ref", "_md", "labels", "spec", "status", "_memo", "name",
-                 "namespace", "kind", "terminating", "written")
+                 "namespace", "kind", "terminating", "written", "_fn1", "_v1", "_fn2", "_v2")
 
     def __init__(
         self,
@@ -96,9 +96,10 @@ class Obj:
         self.raw = raw
         self.file = file
         self.line = line
-        self.lines = lines or {}
+        # (read-only; objects the planner builds share one empty mapping)
+        self.lines = lines or _EMPTY
         #: the column (1-based) where the field at a path starts, when the loader knew it
-        self.cols = cols or {}
+        self.cols = cols or _EMPTY
         self._ref: ObjectRef | None = None
         if isinstance(raw, dict):
             get = raw.get
@@ -116,6 +117,10 @@ class Obj:
         v = get("status")
         self.status: Mapping[str, Any] = v if isinstance(v, dict) else _EMPTY
         self._memo: dict[str, Any] | None = None
+        # ``derived``'s first two values (most objects have at most two: a pod's row and
+        # requests) in place, the others in ``_memo``
+        self._fn1: Callable[["Obj"], Any] | None = None
+        self._fn2: Callable[["Obj"], Any] | None = None
         self.kind: str = str(get("kind") or "")
         self.name: str = str(mget("name") or "")
         self.namespace: str = str(mget("namespace") or "default")
@@ -152,14 +157,23 @@ class Obj:
         """``fn(self)``, computed once per object: a plain function of the object's
         content (the raw mapping is never mutated, so the value never goes stale).
         Models derive per-object facts through this instead of keeping caches."""
+        if self._fn1 is fn:
+            return self._v1
+        if self._fn2 is fn:
+            return self._v2
         m = self._memo
-        if m is None:
-            m = self._memo = {}
-        try:
+        if m is not None and fn in m:
             return m[fn]
-        except KeyError:
-            v = m[fn] = fn(self)
-            return v
+        v = fn(self)  # (``fn`` may derive other values of this object first)
+        if self._fn1 is None:
+            self._fn1, self._v1 = fn, v
+        elif self._fn2 is None:
+            self._fn2, self._v2 = fn, v
+        else:
+            if m is None:
+                m = self._memo = {}
+            m[fn] = v
+        return v
 
     # content ----------------------------------------------------------------
     @property
