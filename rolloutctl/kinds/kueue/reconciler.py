@@ -6,7 +6,7 @@ jobs suspended.
 Upstream: kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7, ``pkg/controller/jobframework/reconciler.go``
 (``ReconcileGenericJob``, ``ensureOneWorkload``, ``updateWorkloadToMatchJob``,
 ``EquivalentToWorkload``, ``handleJobWithNoWorkload``, ``prepareWorkloadSlice``,
-``startJob``, ``stopJob``, ``finalizeWorkloads``, ``shouldSuspendChildJob``,
+``startJob``, ``stopJob``, ``QueueNameChange``, ``finalizeWorkloads``, ``shouldSuspendChildJob``,
 ``ExtractPriority``). What the generic reconciler watches as the RayCluster integration
 uses it (``genericReconciler.SetupWithManager``) is ``CONTROLLER``, as data; the
 RayService integration's own watches are ``rayservice_controller.CONTROLLER``.
@@ -104,11 +104,29 @@ def reconcile_generic_job(p: KueuePass, job0: Obj) -> None:
     if is_suspended(p.mode, job):
         if admitted(w):
             start_job(p, job, w)
+            return
+        queue_name_change(p, job, w)
         return
     if not admitted(w):
         if elastic:
             return  # pods are held by the elastic-job scheduling gate instead
         stop_job(p, job, w, "NotAdmitted", f"Workload {display(w.name)} is not admitted")
+
+
+def queue_name_change(p: KueuePass, job: Obj, w: Obj) -> None:
+    """``QueueNameChange`` (reconciler.go, through ``handleQueueNameChange``): a suspended
+    job whose Workload is not admitted and names another queue than the job's
+    ``kueue.x-k8s.io/queue-name`` label moves its Workload to the job's queue
+    (``spec.queueName`` updated; the scheduler then queues it there)."""
+    queue = str(job.labels.get(QUEUE_LABEL) or "")
+    if str(w.spec.get("queueName") or "") == queue:
+        return
+    raw = copy.deepcopy(dict(w.raw))
+    raw["spec"]["queueName"] = queue
+    p.act("update", WL, w.name, f"the job's {QUEUE_LABEL} label changed while it is suspended "
+          f"({w.spec.get('queueName')} -> {queue}): the Workload moves to LocalQueue {queue}",
+          rule(REC, "QueueNameChange"), payload=raw, fields={"spec.queueName": queue},
+          role=f"slice-{slice_number(w.name)}" if w.annotations.get(ELASTIC_ANN) == "true" else None)
 
 
 def ensure_one_workload(p: KueuePass, job: Obj, pss: list[PodSet], elastic: bool) -> Obj | None:

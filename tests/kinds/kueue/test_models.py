@@ -6,6 +6,7 @@ Workload per RayCluster; top-level without the elastic annotation — downtime; 
 from __future__ import annotations
 
 import copy
+from typing import Callable
 
 from rolloutctl.core.environment import Environment
 from rolloutctl.core.model import Obj
@@ -223,3 +224,28 @@ def test_gcs_fault_tolerance_head_is_accounted_for_the_redis_cleanup_job():
         run = plan("nested", edit(rs(), lambda d: small_head(d, ft)), observed=queues())
         (created,) = [a for a in run.actions if a.kind == "Workload" and a.verb == "create"]
         assert created.fields["requests"] == want
+
+
+def _queue(name: str, suspend_field: str) -> Callable[[dict], None]:
+    def f(d: dict) -> None:
+        d["metadata"]["labels"]["kueue.x-k8s.io/queue-name"] = name
+        if suspend_field == "spec":
+            d["spec"]["suspend"] = True
+        else:
+            d["spec"]["rayClusterConfig"]["suspend"] = True
+    return f
+
+
+def test_queue_label_fixed_while_suspended_moves_the_workload_to_the_new_queue():
+    """reconciler.go QueueNameChange: a suspended job whose Workload is not admitted takes the
+    job's new queue-name onto the Workload, and the scheduler admits it there. Before, the
+    Workload stayed in the missing queue and the plan was stuck QueueMisconfigured."""
+    for mode, field, outcome in (("top-level", "spec", "converged"), ("nested", "rayClusterConfig", "stuck")):
+        run = plan(mode, edit(rs(), _queue("user-queue", field)),
+                   observed=[edit(rs(), _queue("typo-queue", field))] + queues())
+        moved = [a for a in run.actions if a.rule == "kueue:jobframework/reconciler.go#QueueNameChange"]
+        assert [a.fields for a in moved] == [{"spec.queueName": "user-queue"}]
+        assert any("admission.clusterQueue" in a.fields for a in run.actions)
+        assert run.plan.outcome == outcome
+        if outcome == "stuck":  # nested: the cluster was born suspended while the queue was wrong
+            assert run.plan.stuck.reason == "ClusterSuspended"
