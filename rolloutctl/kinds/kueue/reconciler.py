@@ -54,13 +54,17 @@ def workload_object(name: str, ns: str, owner: tuple[str, str], queue: str, pod_
 
 
 def equivalent_to_workload(job_sets: Sequence[PodSet], w: Obj) -> bool:
-    """``EquivalentToWorkload`` / ``ComparePodSets``: same pod set names and counts, and the
-    same containers and init containers; labels, annotations and node selectors are not
-    compared."""
+    """``EquivalentToWorkload`` -> ``equality.ComparePodSetSlices`` / ``ComparePodSets``
+    (``pkg/util/equality/podset.go``): as many pod sets, and index by index the same count
+    and the same containers and init containers. Pod set names are not compared (a renamed
+    worker group with the same pods still matches), nor labels, annotations and node
+    selectors; tolerations (compared while the Workload is not admitted) are not modelled."""
     ws = wl_pod_sets(w)
-    if [ps.name for ps in job_sets] != [ps.name for ps in ws] or counts(job_sets) != counts(ws):
+    if len(job_sets) != len(ws):
         return False
     for a, b in zip(job_sets, ws):
+        if a.count != b.count:
+            return False
         for k in ("containers", "initContainers"):
             if as_list(as_map(a.template.get("spec")).get(k)) != as_list(as_map(b.template.get("spec")).get(k)):
                 return False

@@ -249,3 +249,37 @@ def test_queue_label_fixed_while_suspended_moves_the_workload_to_the_new_queue()
         assert run.plan.outcome == outcome
         if outcome == "stuck":  # nested: the cluster was born suspended while the queue was wrong
             assert run.plan.stuck.reason == "ClusterSuspended"
+
+
+def _rename_worker_group(name: str) -> Callable[[dict], None]:
+    def f(d: dict) -> None:
+        _add_worker_group(d)
+        d["spec"]["rayClusterConfig"]["workerGroupSpecs"][0]["groupName"] = name
+    return f
+
+
+def _big_queues() -> list[dict]:
+    """The sample queues with the ClusterQueue of kueue-queues-two-clusters.yaml (4 CPU, 8Gi)."""
+    return [q for q in queues() if q["kind"] != "ClusterQueue"] + [q for q in queues_two() if q["kind"] == "ClusterQueue"]
+
+
+def test_nested_rename_of_a_worker_group_keeps_the_workload():
+    """equality.ComparePodSetSlices (EquivalentToWorkload) compares pod sets by position:
+    count and containers, not names. Renaming a worker group whose pods stay the same keeps
+    the Workload: Kueue does not stop the job. Before, the plan stopped the RayService
+    (stopJob), deleted its Workload and suspended the serving cluster (stuck
+    ClusterSuspended, no ready pods)."""
+    old = not_elastic(edit(rs(), _add_worker_group))
+    run = plan("nested", not_elastic(edit(rs(), _rename_worker_group("workers"))), observed=[old] + _big_queues())
+    assert run.plan.outcome == "converged"
+    assert not any(a.kind == "Workload" and a.verb == "delete" for a in run.actions)
+    assert "kueue:jobframework/reconciler.go#stopJob" not in run.rules()
+    assert run.plan.summary["minReadyPods"] > 0
+    (w,) = run.workloads()
+    assert [ps["name"] for ps in w.spec["podSets"]] == ["head", "small-group"]
+    # another count is still no match: the job is stopped and its Workload deleted
+    def more(d: dict) -> None:
+        _rename_worker_group("workers")(d)
+        d["spec"]["rayClusterConfig"]["workerGroupSpecs"][0]["replicas"] = 2
+    run = plan("nested", not_elastic(edit(rs(), more)), observed=[old] + _big_queues())
+    assert "kueue:jobframework/reconciler.go#stopJob" in run.rules()
