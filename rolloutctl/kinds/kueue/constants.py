@@ -10,13 +10,10 @@ Upstream: kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7:
   ``JobUIDLabel``, ``ElasticJobAnnotation``;
 - ``pkg/constants/constants.go``: ``PodSetLabel``, ``LocalQueueLabel``, ``ClusterQueueLabel``;
 - ``pkg/workloadslicing/workloadslicing.go``: ``WorkloadSliceReplacementFor``;
-- ``pkg/controller/jobs/raycluster/common.go``: ``headGroupPodSetName`` and the requests
-  of the autoscaler sidecar that ``BuildPodSets`` counts on the head (#12405).
+- ``pkg/controller/jobs/raycluster/common.go``: ``headGroupPodSetName``.
 """
 
 from __future__ import annotations
-
-from types import MappingProxyType
 
 KUEUE_API = "kueue.x-k8s.io/v1beta2"
 WL = "Workload"
@@ -38,6 +35,3 @@ CQ_LABEL = "kueue.x-k8s.io/cluster-queue-name"
 WL_ANN = "kueue.x-k8s.io/workload"
 JOB_UID_LABEL = "kueue.x-k8s.io/job-uid"
 HEAD = "head"
-
-#: Extra container Kueue counts on the head when in-tree autoscaling is on (#12405).
-AUTOSCALER_REQUESTS = MappingProxyType({"cpu": 500, "memory": 512 * 1024 * 1024 * 1000})

@@ -17,7 +17,7 @@ from ...core.environment import add, pod_requests
 from ...core.model import Obj
 from ...core.quantity import format_quantity
 from ...core.records import record
-from .constants import AUTOSCALER_REQUESTS, CQ_LABEL, HEAD, LQ_LABEL, PODSET_LABEL, SLICE_NAME_ANN, WL_ANN
+from .constants import CQ_LABEL, LQ_LABEL, PODSET_LABEL, SLICE_NAME_ANN, WL_ANN
 
 
 def _m(v: Any) -> Mapping[str, Any]:
@@ -37,26 +37,18 @@ class PodSet:
     template: Mapping[str, Any]
 
     def per_pod(self) -> dict[str, int]:
-        req = pod_requests(_m(self.template.get("spec")))
-        if self.name == HEAD and self.template.get("__autoscaler__"):
-            add(req, AUTOSCALER_REQUESTS)
-        return req
+        return pod_requests(_m(self.template.get("spec")))
 
     def total(self) -> dict[str, int]:
         return {k: v * self.count for k, v in self.per_pod().items()}
 
     def to_raw(self) -> dict[str, Any]:
-        t = {k: v for k, v in self.template.items() if k != "__autoscaler__"}
-        return {"name": self.name, "count": self.count, "template": copy.deepcopy(t),
-                **({"rolloutctl.dev/autoscaler": True} if self.template.get("__autoscaler__") else {})}
+        return {"name": self.name, "count": self.count, "template": copy.deepcopy(dict(self.template))}
 
 
 def pod_set_from_raw(raw: Mapping[str, Any]) -> PodSet:
     """A ``PodSet`` from an entry of a Workload's ``spec.podSets`` (as ``PodSet.to_raw`` writes it)."""
-    t = dict(_m(raw.get("template")))
-    if raw.get("rolloutctl.dev/autoscaler"):
-        t["__autoscaler__"] = True
-    return PodSet(str(raw.get("name") or ""), int(raw.get("count") or 0), t)
+    return PodSet(str(raw.get("name") or ""), int(raw.get("count") or 0), dict(_m(raw.get("template"))))
 
 
 def counts(pod_sets: Iterable[PodSet]) -> dict[str, int]:

@@ -2,13 +2,14 @@
 sets, the pod templates by pod set, and restoring them.
 
 Upstream: kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7, ``pkg/controller/jobs/raycluster/common.go`` (``effectiveWorkerCount``,
-``BuildPodSets``, ``shouldAccountForRedisCleanup``, ``accountForRedisCleanupInHeadPodSet``, ``UpdateRayClusterSpecToRunWithPodSetsInfo``, ``RestorePodSetsInfo``).
+``BuildPodSets``, ``autoscalerContainer``, ``shouldAccountForRedisCleanup``, ``accountForRedisCleanupInHeadPodSet``, ``UpdateRayClusterSpecToRunWithPodSetsInfo``, ``RestorePodSetsInfo``).
 The RayService integration (``jobs/rayservice``) builds its pod sets with the same
 functions, from ``spec.rayClusterConfig``.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Iterable
@@ -74,16 +75,35 @@ def account_for_redis_cleanup(head_t: dict) -> dict:
     return {**head_t, "spec": {**spec, "containers": [c0, *ctrs[1:]]}}
 
 
+#: what KubeRay gives the autoscaler sidecar when ``autoscalerOptions.resources`` is not set
+#: (``defaultAutoscalerResources``, mirroring KubeRay's ``BuildAutoscalerContainer``)
+DEFAULT_AUTOSCALER_RESOURCES = MappingProxyType({"requests": {"cpu": "500m", "memory": "512Mi"},
+                                                 "limits": {"cpu": "500m", "memory": "512Mi"}})
+
+
+def autoscaler_container(autoscaler_options: Mapping[str, Any]) -> dict:
+    """``autoscalerContainer`` (raycluster/common.go, #12405): the autoscaler sidecar KubeRay
+    adds to the head Pod with in-tree autoscaling, named ``autoscaler``, with
+    ``autoscalerOptions.resources`` when set (as given: a limit stands for a missing request
+    when Kueue counts it) and KubeRay's defaults otherwise."""
+    res = autoscaler_options.get("resources")
+    res = copy.deepcopy(dict(res)) if isinstance(res, Mapping) else copy.deepcopy(
+        {k: dict(v) for k, v in DEFAULT_AUTOSCALER_RESOURCES.items()})
+    return {"name": "autoscaler", "resources": res}
+
+
 def build_pod_sets(cluster_spec: Mapping[str, Any], annotations: Mapping[str, Any] | None = None) -> list[PodSet]:
     """``BuildPodSets`` (raycluster/common.go): ``head`` x1 from the head template (the Ray
-    container raised to the Redis cleanup Job's requests with GCS fault tolerance, plus the
-    autoscaler sidecar's requests when in-tree autoscaling is on), then one pod set per
+    container raised to the Redis cleanup Job's requests with GCS fault tolerance, and the
+    autoscaler sidecar appended when in-tree autoscaling is on), then one pod set per
     worker group in spec order. ``annotations``: the job's (RayService or RayCluster)."""
     head_t = dict(_m(_m(cluster_spec.get("headGroupSpec")).get("template")))
     if gcs_fault_tolerance_enabled(cluster_spec, _m(annotations)):
         head_t = account_for_redis_cleanup(head_t)
     if cluster_spec.get("enableInTreeAutoscaling") is True:
-        head_t["__autoscaler__"] = True
+        spec = _m(head_t.get("spec"))
+        head_t = {**head_t, "spec": {**spec, "containers": [
+            *_l(spec.get("containers")), autoscaler_container(_m(cluster_spec.get("autoscalerOptions")))]}}
     out = [PodSet(HEAD, 1, head_t)]
     for g in _l(cluster_spec.get("workerGroupSpecs")):
         g = _m(g)

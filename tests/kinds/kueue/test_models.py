@@ -283,3 +283,26 @@ def test_nested_rename_of_a_worker_group_keeps_the_workload():
         d["spec"]["rayClusterConfig"]["workerGroupSpecs"][0]["replicas"] = 2
     run = plan("nested", not_elastic(edit(rs(), more)), observed=[old] + _big_queues())
     assert "kueue:jobframework/reconciler.go#stopJob" in run.rules()
+
+
+def test_autoscaler_sidecar_is_counted_with_its_configured_resources():
+    """raycluster/common.go BuildPodSets -> autoscalerContainer: with in-tree autoscaling the
+    head pod set gets the autoscaler container, with autoscalerOptions.resources when set
+    (a limit stands for a missing request) and KubeRay's 500m / 512Mi otherwise. Before, the
+    Workload always counted 500m / 512Mi."""
+    def autoscaling(resources: dict | None) -> Callable[[dict], None]:
+        def f(d: dict) -> None:
+            rcc = d["spec"]["rayClusterConfig"]
+            rcc["enableInTreeAutoscaling"] = True
+            rcc["headGroupSpec"]["template"]["spec"]["containers"][0]["resources"] = {
+                "requests": {"cpu": "1", "memory": "2Gi"}}
+            if resources is not None:
+                rcc["autoscalerOptions"] = {"resources": resources}
+        return f
+
+    for resources, want in ((None, {"cpu": "1500m", "memory": "2560Mi"}),
+                            ({"requests": {"cpu": "1", "memory": "2Gi"}}, {"cpu": "2", "memory": "4Gi"}),
+                            ({"limits": {"cpu": "250m", "memory": "1Gi"}}, {"cpu": "1250m", "memory": "3Gi"})):
+        run = plan("nested", edit(rs(), autoscaling(resources)), observed=_big_queues())
+        (created,) = [a for a in run.actions if a.kind == "Workload" and a.verb == "create"]
+        assert created.fields["requests"] == want, resources
