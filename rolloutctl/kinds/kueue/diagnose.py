@@ -20,7 +20,7 @@ from ..kuberay.api import API as RAY_API
 from ..kuberay.api import HEAD_PENDING, RC, RS, head_phase
 from ..kuberay.api import display as kr_display
 from .clusterqueue import quota_of, usage
-from .constants import CQ, ELASTIC_GATE, KUEUE_API, QUEUE_LABEL, RF, WL
+from .constants import CQ, ELASTIC_GATE, KUEUE_API, PRIORITY_LABEL, QUEUE_LABEL, RF, WL, WPC
 from .context import LEGACY, NESTED, TOP, as_map, children, pod_counts_text
 from .elastic_job_ungater import gate_reason
 from .finish import finished
@@ -30,6 +30,25 @@ from .queue_manager import find_queue
 from .rayservice_controller import is_suspended
 from .workload import admitted, condition, quota_reserved, wl_pod_sets
 from .workload_names import display
+
+def priority_class_stuck(workloads: Sequence[Obj], world: World, rs: Obj) -> Stuck | None:
+    """No unfinished Workload because the ``kueue.x-k8s.io/priority-class`` label names a
+    WorkloadPriorityClass that does not exist: ``ExtractPriority`` fails with NotFound (event
+    ``WorkloadPriorityClassNotFound``), so the job reconciler creates no Workload and the
+    RayService stays suspended (``reconciler.extract_priority``)."""
+    name = rs.labels.get(PRIORITY_LABEL)
+    if not name or any(o.name == name for o in world.of_kind(WPC)) or any(not finished(w) for w in workloads):
+        return None
+    return Stuck("WorkloadPriorityClassNotFound",
+                 f"the RayService's label {PRIORITY_LABEL}={name!r} names a WorkloadPriorityClass that does not "
+                 "exist: Kueue's job reconciler fails to construct the Workload (ExtractPriority: NotFound, event "
+                 "WorkloadPriorityClassNotFound), creates none and retries; the RayService is never admitted. "
+                 f"Fields: RayService metadata.labels[{PRIORITY_LABEL}] → WorkloadPriorityClass metadata.name",
+                 (ObjectRef(RS, rs.namespace, rs.name, RAY_API), ObjectRef(WPC, "", name, KUEUE_API)),
+                 (f"create WorkloadPriorityClass {name} (include it in the input)",
+                  f"or, while the RayService is suspended, set the label to an existing class (it cannot be removed "
+                  "once set)"))
+
 
 def quota_stuck(mode: str, workloads: Sequence[Obj], world: World, rs: Obj) -> Stuck | None:
     """A Workload of the RayService (``workloads``: all of them, oldest first) that is not

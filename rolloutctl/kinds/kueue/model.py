@@ -34,7 +34,7 @@ from . import validation as kueue_validation
 from .constants import CQ, KUEUE_KINDS, LQ, QUEUE_LABEL, RF, WL
 from .context import LEGACY, MEM_CREATE, MEM_NOTES, MEM_UNGATED, MODELS, NESTED, TOP, as_map, children
 from .controllers import run_pass
-from .diagnose import gated_stuck, quota_stuck, suspended_stuck
+from .diagnose import gated_stuck, priority_class_stuck, quota_stuck, suspended_stuck
 from .elastic_job_ungater import gate_reason, ungate
 from .evict import evicted
 from .finish import finished
@@ -328,6 +328,9 @@ class KueueRayServiceModel:
     def diagnose(self, desired: Obj, world: World, env: Environment) -> Stuck:
         rs = self._rs(desired, world)
         if rs is not None and self.managed(rs):
+            s = priority_class_stuck(self.our_workloads(desired, world), world, rs)
+            if s is not None:
+                return s
             s = quota_stuck(self.mode, self.our_workloads(desired, world), world, rs)
             if s is not None:
                 return s

@@ -71,13 +71,18 @@ def equivalent_to_workload(job_sets: Sequence[PodSet], w: Obj) -> bool:
     return True
 
 
-def extract_priority(p: KueuePass, job: Obj) -> int:
-    """``ExtractPriority``: the WorkloadPriorityClass named by the priority label, else 0
-    (PriorityClasses of pod templates are not modelled)."""
+def extract_priority(p: KueuePass, job: Obj) -> int | None:
+    """``ExtractPriority``: the value of the WorkloadPriorityClass named by the priority label,
+    else 0 (PriorityClasses of pod templates are not modelled). None when the label names a
+    class that does not exist: upstream returns the NotFound error of
+    ``GetPriorityFromWorkloadPriorityClass`` (event ``WorkloadPriorityClassNotFound``), and
+    the Workload is neither created nor rewritten."""
     n = job.labels.get(PRIORITY_LABEL)
     if n:
         wpc = next((o for o in p.w.of_kind(WPC) if o.name == n), None)
-        if wpc is not None and isinstance(wpc.raw.get("value"), int):
+        if wpc is None:
+            return None
+        if isinstance(wpc.raw.get("value"), int):
             return int(wpc.raw["value"])
     return 0
 
@@ -156,6 +161,8 @@ def ensure_one_workload(p: KueuePass, job: Obj, pss: list[PodSet], elastic: bool
     if equivalent_to_workload(pss, w):
         return w
     if is_suspended(p.mode, job) and not quota_reserved(w):
+        if extract_priority(p, job) is None:  # prepareWorkload fails: nothing is written
+            return None
         raw = copy.deepcopy(dict(w.raw))
         raw["spec"]["podSets"] = [ps.to_raw() for ps in pss]
         p.act("update", WL, w.name, "the job changed while suspended and the Workload holds no quota: "
@@ -186,6 +193,9 @@ def handle_job_with_no_workload(p: KueuePass, job: Obj, pss: list[PodSet], elast
     is constructed and created (elastic: a slice, a replacement when scaling up)."""
     if is_active(job) and not elastic:
         return
+    priority = extract_priority(p, job)
+    if priority is None:  # prepareWorkload fails on the missing WorkloadPriorityClass: no Workload
+        return
     old = p.replace_for if elastic else None
     prefix = "rayservice" if job.kind == RS else "raycluster"
     name = workload_name(prefix, job.name, p.w, job.namespace, fresh=elastic or
@@ -215,7 +225,7 @@ def handle_job_with_no_workload(p: KueuePass, job: Obj, pss: list[PodSet], elast
     else:
         why += " (pod sets from the RayService template)"
     raw = workload_object(name, job.namespace, (job.kind, job.name), str(job.labels.get(QUEUE_LABEL)),
-                          pss, extract_priority(p, job), ann, p.w.now)
+                          pss, priority, ann, p.w.now)
     fields: dict[str, Any] = {"podSets": counts(pss), "requests": quantities(requests_of(pss)),
                               "queueName": job.labels.get(QUEUE_LABEL)}
     if ann.get(REPLACEMENT_ANN):

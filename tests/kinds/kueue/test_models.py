@@ -306,3 +306,24 @@ def test_autoscaler_sidecar_is_counted_with_its_configured_resources():
         run = plan("nested", edit(rs(), autoscaling(resources)), observed=_big_queues())
         (created,) = [a for a in run.actions if a.kind == "Workload" and a.verb == "create"]
         assert created.fields["requests"] == want, resources
+
+
+def test_priority_class_label_naming_a_missing_class_creates_no_workload():
+    """reconciler.go ExtractPriority (GetPriorityFromWorkloadPriorityClass): a priority-class
+    label naming a WorkloadPriorityClass that does not exist fails the Workload's
+    construction, so Kueue creates none and the RayService is never admitted. Before, the
+    plan created the Workload with priority 0 and converged. With the class, its value is
+    the Workload's priority."""
+    labelled = edit(rs(), lambda d: d["metadata"]["labels"].__setitem__("kueue.x-k8s.io/priority-class", "high"))
+    for mode in ("top-level", "nested", "legacy"):
+        run = plan(mode, labelled, observed=queues())
+        assert not any(a.kind == "Workload" and a.verb == "create" for a in run.actions)
+        assert run.plan.outcome == "stuck"
+        assert run.plan.stuck.reason == "WorkloadPriorityClassNotFound"
+        assert "create WorkloadPriorityClass high (include it in the input)" in run.plan.stuck.remedies
+    wpc = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "WorkloadPriorityClass", "metadata": {"name": "high"},
+           "value": 1000}
+    run = plan("nested", labelled, observed=queues() + [wpc])
+    assert run.plan.outcome == "converged"
+    (w,) = run.workloads()
+    assert w.spec["priority"] == 1000

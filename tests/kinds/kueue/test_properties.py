@@ -14,7 +14,8 @@ from rolloutctl.kinds.kueue.workload import quota_reserved, wl_pod_sets
 
 from .helpers import edit, plan, queues, rs, rs_new_image
 
-REASONS = {"QuotaExceeded", "InsufficientQuota", "QueueMisconfigured", "PodsGated", "ClusterSuspended"}
+REASONS = {"QuotaExceeded", "InsufficientQuota", "QueueMisconfigured", "WorkloadPriorityClassNotFound", "PodsGated",
+           "ClusterSuspended"}
 
 
 def _cq(cpu: int) -> dict:
