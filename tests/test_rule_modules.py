@@ -143,6 +143,7 @@ MODULES: dict[str, str | None] = {
     "kueue/clusterqueue.py": CLEAN,
     "kueue/constants.py": CLEAN,
     "kueue/context.py": CLEAN,
+    "kueue/defaults.py": CLEAN,
     "kueue/controllers.py": CLEAN,
     "kueue/diagnose.py": CLEAN,
     "kueue/elastic_job_ungater.py": CLEAN,

@@ -327,3 +327,24 @@ def test_priority_class_label_naming_a_missing_class_creates_no_workload():
     assert run.plan.outcome == "converged"
     (w,) = run.workloads()
     assert w.spec["priority"] == 1000
+
+
+def test_default_workload_priority_class_is_applied_on_create():
+    """defaults.go ApplyDefaultWorkloadPriorityClass (gate WorkloadPriorityClassDefaulting, beta
+    and on since v0.20): the RayService webhook (the RayCluster webhook under legacy) labels a
+    job without a priority class kueue.x-k8s.io/priority-class: default when a
+    WorkloadPriorityClass named default exists, so its Workload takes that class's value.
+    Before, the label was not added and the Workload had priority 0."""
+    wpc = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "WorkloadPriorityClass",
+           "metadata": {"name": "default"}, "value": 100}
+    for mode in ("top-level", "nested", "legacy"):
+        run = plan(mode, rs(), observed=queues() + [wpc])
+        webhook = next(a for a in run.actions if "webhook.go#Default" in a.rule)
+        assert webhook.fields["metadata.labels[kueue.x-k8s.io/priority-class]"] == "default"
+        assert [w.spec["priority"] for w in run.workloads()] == [100]
+        assert run.plan.outcome == "converged"
+    labelled = edit(rs(), lambda d: d["metadata"]["labels"].__setitem__("kueue.x-k8s.io/priority-class", "high"))
+    high = edit(wpc, lambda d: (d["metadata"].__setitem__("name", "high"), d.__setitem__("value", 7)))
+    run = plan("nested", labelled, observed=queues() + [wpc, high])
+    assert not any("metadata.labels[kueue.x-k8s.io/priority-class]" in a.fields for a in run.actions)
+    assert [w.spec["priority"] for w in run.workloads()] == [7]

@@ -120,9 +120,11 @@ def test_every_kind_a_controller_reads_is_watched_or_said_why_not(reads, ctl):
 def test_the_pass_lists_only_the_jobs_and_the_webhooks_read_nothing(reads):
     """Outside the controllers, the pass reads only the jobs (the RayService, its
     RayClusters: the job reconcilers' ``For`` kinds); the RayCluster webhook reads
-    nothing but the request."""
+    nothing but the request and whether the default WorkloadPriorityClass exists
+    (``ApplyDefaultWorkloadPriorityClass`` -> ``DefaultWorkloadPriorityClassExist``, a
+    client Get inside the request)."""
     assert reads.get(GLUE, set()) <= {c.kind for c in JOB_CONTROLLERS.values()}
-    assert not reads.get(WEBHOOK)
+    assert reads.get(WEBHOOK, set()) <= {"WorkloadPriorityClass"}
 
 
 def test_every_controller_is_declared_once():
