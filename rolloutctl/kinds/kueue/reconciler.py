@@ -7,7 +7,7 @@ Upstream: kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7, ``pkg/
 (``ReconcileGenericJob``, ``ensureOneWorkload``, ``updateWorkloadToMatchJob``,
 ``EquivalentToWorkload``, ``handleJobWithNoWorkload``, ``prepareWorkloadSlice``,
 ``startJob``, ``stopJob``, ``QueueNameChange``, ``finalizeWorkloads``, ``shouldSuspendChildJob``,
-``ExtractPriority``). What the generic reconciler watches as the RayCluster integration
+``ExtractPriority``, ``UpdateWorkloadPriority``, ``syncWorkloadSlicePriority``). What the generic reconciler watches as the RayCluster integration
 uses it (``genericReconciler.SetupWithManager``) is ``CONTROLLER``, as data; the
 RayService integration's own watches are ``rayservice_controller.CONTROLLER``.
 """
@@ -35,8 +35,14 @@ from .workload_names import display, slice_number, workload_name
 from .workloadslicing import ensure_workload_slices, is_elastic
 
 
+def priority_class_ref(name: str) -> dict[str, str]:
+    """``kueue.NewWorkloadPriorityClassRef`` (apis/kueue/v1beta2/workload_types.go): the
+    Workload's ``spec.priorityClassRef`` for a WorkloadPriorityClass."""
+    return {"group": "kueue.x-k8s.io", "kind": WPC, "name": name}
+
+
 def workload_object(name: str, ns: str, owner: tuple[str, str], queue: str, pod_sets: Sequence[PodSet],
-                    priority: int, annotations: Mapping[str, str], now: int) -> dict:
+                    priority: int, annotations: Mapping[str, str], now: int, priority_class: str = "") -> dict:
     """``jobframework.NewWorkload`` / ``ConstructWorkload`` (reconciler.go): owned by the job,
     ``spec.queueName`` from the queue label. (Upstream adds the ``resource-in-use`` finalizer
     and removes it when it releases the Workload; the model deletes the Workload at that
@@ -47,10 +53,11 @@ def workload_object(name: str, ns: str, owner: tuple[str, str], queue: str, pod_
                                                "controller": True}]}
     if annotations:
         md["annotations"] = dict(annotations)
-    return {"apiVersion": KUEUE_API, "kind": WL, "metadata": md,
-            "spec": {"queueName": queue, "priority": priority, "active": True,
-                     "podSets": [p.to_raw() for p in pod_sets]},
-            "status": {}}
+    spec: dict[str, Any] = {"queueName": queue, "priority": priority, "active": True,
+                            "podSets": [p.to_raw() for p in pod_sets]}
+    if priority_class:
+        spec["priorityClassRef"] = priority_class_ref(priority_class)
+    return {"apiVersion": KUEUE_API, "kind": WL, "metadata": md, "spec": spec, "status": {}}
 
 
 def equivalent_to_workload(job_sets: Sequence[PodSet], w: Obj) -> bool:
@@ -96,7 +103,9 @@ def reconcile_generic_job(p: KueuePass, job0: Obj) -> None:
         return  # not managed (manageJobsWithoutQueueName off)
     elastic = is_elastic(job) and job.kind == RS
     pss = pod_sets(p.mode, job, p.w)
-    w = ensure_one_workload(p, job, pss, elastic)
+    w, ok = ensure_one_workload(p, job, pss, elastic)
+    if not ok:  # ensureOneWorkload returned an error: the reconcile ends here
+        return
     job = p.w.get(job.kind, job.namespace, job.name) or job
     if w is None:
         handle_job_with_no_workload(p, job, pss, elastic)
@@ -138,37 +147,49 @@ def queue_name_change(p: KueuePass, job: Obj, w: Obj) -> None:
           role=f"slice-{slice_number(w.name)}" if w.annotations.get(ELASTIC_ANN) == "true" else None)
 
 
-def ensure_one_workload(p: KueuePass, job: Obj, pss: list[PodSet], elastic: bool) -> Obj | None:
-    """``ensureOneWorkload``: elastic jobs go through ``EnsureWorkloadSlices``; otherwise (or
-    when the slices are incompatible with the job: its pod set names changed — upstream's
-    "Fallback") a Workload that is not equivalent is removed (the job stopped first when
-    running) or, while suspended without quota, rewritten in place
-    (``updateWorkloadToMatchJob``)."""
+def ensure_one_workload(p: KueuePass, job: Obj, pss: list[PodSet], elastic: bool) -> tuple[Obj | None, bool]:
+    """``ensureOneWorkload``: elastic jobs go through ``EnsureWorkloadSlices`` (then
+    ``syncWorkloadSlicePriority``); otherwise (or when the slices are incompatible with the
+    job: its pod set names changed — upstream's "Fallback") a Workload that is not
+    equivalent is removed (the job stopped first when running) or, while suspended without
+    quota, rewritten in place (``updateWorkloadToMatchJob``), and a matching one takes the
+    job's priority class (``UpdateWorkloadPriority``). Returns the Workload and False when
+    upstream returns an error (the reconcile stops there)."""
     ws = [w for w in p.workloads_of(job) if not finished(w)]
     fallback = False
     if elastic:
         w, compatible = ensure_workload_slices(p, job, pss, ws)
         if compatible:
-            return w
+            # syncWorkloadSlicePriority: the returned slice and the quota-reserved slice it waits behind
+            live = [p.w.get(WL, w.namespace, w.name) if w is not None else None]
+            retained = next((x for x in reversed(p.workloads_of(job)) if not finished(x) and quota_reserved(x)
+                             and not evicted(x)), None)
+            if retained is not None and (w is None or retained.name != w.name):
+                live.append(retained)
+            if not update_workload_priority(p, job, live):
+                return None, False
+            return (p.w.get(WL, w.namespace, w.name) if w is not None else None), True
         fallback = True
         ws = [w for w in p.workloads_of(job) if not finished(w)]
     if not ws:
-        return None
+        return None, True
     w = ws[-1]
     for extra in ws[:-1]:
         p.act("delete", WL, extra.name, "more than one Workload for the job: the extra one is removed",
               rule(REC, "ensureOneWorkload"))
     if equivalent_to_workload(pss, w):
-        return w
+        if not update_workload_priority(p, job, [w]):
+            return None, False
+        return p.w.get(WL, w.namespace, w.name), True
     if is_suspended(p.mode, job) and not quota_reserved(w):
         if extract_priority(p, job) is None:  # prepareWorkload fails: nothing is written
-            return None
+            return None, False
         raw = copy.deepcopy(dict(w.raw))
         raw["spec"]["podSets"] = [ps.to_raw() for ps in pss]
         p.act("update", WL, w.name, "the job changed while suspended and the Workload holds no quota: "
               "its pod sets are rewritten in place", rule(REC, "updateWorkloadToMatchJob"), payload=raw,
               fields={"podSets": counts(pss)})
-        return p.w.get(WL, w.namespace, w.name)
+        return p.w.get(WL, w.namespace, w.name), True
     if fallback:
         names = f"{'/'.join(ps.name for ps in wl_pod_sets(w))} -> {'/'.join(ps.name for ps in pss)}"
         stop_why = (f"the job's pod set names changed ({names}): workload slicing cannot resize Workload "
@@ -185,7 +206,48 @@ def ensure_one_workload(p: KueuePass, job: Obj, pss: list[PodSet], elastic: bool
     p.act("delete", WL, w.name, del_why, rule(REC, "ensureOneWorkload"),
           fields={"podSets": counts(wl_pod_sets(w)), "job": counts(pss)},
           role=f"slice-{slice_number(w.name)}" if w.annotations.get(ELASTIC_ANN) == "true" else None)
-    return None
+    return None, True
+
+
+def update_workload_priority(p: KueuePass, job: Obj, wls: Sequence[Obj | None]) -> bool:
+    """``UpdateWorkloadPriority`` / ``classifyWorkloadsForPriorityUpdate`` (reconciler.go):
+    the job's Workloads whose ``spec.priorityClassRef`` names another WorkloadPriorityClass
+    than the job's ``kueue.x-k8s.io/priority-class`` label take the label's class and its
+    value (so do same-class ones whose value differs, but only when some Workload changes
+    class: a class's new value alone is not re-read). A quota-reserved Workload without a
+    class is left alone (a class can no longer be added to it). False when the label names
+    a class that does not exist (the error ends the reconcile)."""
+    label = str(job.labels.get(PRIORITY_LABEL) or "")
+    same: list[Obj] = []
+    change: list[Obj] = []
+    for wl in wls:
+        if wl is None:
+            continue
+        ref = as_map(wl.spec.get("priorityClassRef"))
+        if (quota_reserved(wl) and not ref) or (ref and ref.get("kind") != WPC):
+            continue
+        (same if str(ref.get("name") or "") == label else change).append(wl)
+    if not change:
+        return True
+    prio = extract_priority(p, job)
+    if prio is None:
+        return False
+    ref = priority_class_ref(label) if label else None
+    for wl in same + change:
+        if wl.spec.get("priority") == prio and (as_map(wl.spec.get("priorityClassRef")) or None) == ref:
+            continue
+        raw = copy.deepcopy(dict(wl.raw))
+        raw["spec"]["priority"] = prio
+        if ref:
+            raw["spec"]["priorityClassRef"] = ref
+        else:
+            raw["spec"].pop("priorityClassRef", None)
+        p.act("update", WL, wl.name, f"the job's {PRIORITY_LABEL} label is {label or '(none)'}: the Workload takes "
+              f"that WorkloadPriorityClass and its priority {prio} (queue order and preemption use it)",
+              rule(REC, "UpdateWorkloadPriority"), payload=raw,
+              fields={"spec.priorityClassRef.name": label or None, "spec.priority": prio},
+              role=f"slice-{slice_number(wl.name)}" if wl.annotations.get(ELASTIC_ANN) == "true" else None)
+    return True
 
 
 def handle_job_with_no_workload(p: KueuePass, job: Obj, pss: list[PodSet], elastic: bool) -> None:
@@ -225,7 +287,7 @@ def handle_job_with_no_workload(p: KueuePass, job: Obj, pss: list[PodSet], elast
     else:
         why += " (pod sets from the RayService template)"
     raw = workload_object(name, job.namespace, (job.kind, job.name), str(job.labels.get(QUEUE_LABEL)),
-                          pss, priority, ann, p.w.now)
+                          pss, priority, ann, p.w.now, str(job.labels.get(PRIORITY_LABEL) or ""))
     fields: dict[str, Any] = {"podSets": counts(pss), "requests": quantities(requests_of(pss)),
                               "queueName": job.labels.get(QUEUE_LABEL)}
     if ann.get(REPLACEMENT_ANN):

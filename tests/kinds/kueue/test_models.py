@@ -348,3 +348,42 @@ def test_default_workload_priority_class_is_applied_on_create():
     run = plan("nested", labelled, observed=queues() + [wpc, high])
     assert not any("metadata.labels[kueue.x-k8s.io/priority-class]" in a.fields for a in run.actions)
     assert [w.spec["priority"] for w in run.workloads()] == [7]
+
+
+def test_priority_class_label_change_reprioritises_the_workload():
+    """reconciler.go UpdateWorkloadPriority: a job whose priority-class label now names another
+    WorkloadPriorityClass updates its Workload's priorityClassRef and priority, and the
+    scheduler orders and preempts by the new value. A suspended RayService waiting behind a
+    priority-100 Workload, raised from class low (10) to high (1000) in a ClusterQueue that
+    preempts LowerPriority, preempts the holder and is admitted. Before, the Workload kept
+    priority 10 and the plan stayed stuck InsufficientQuota."""
+    def wpc(name: str, value: int) -> dict:
+        return {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "WorkloadPriorityClass", "metadata": {"name": name},
+                "value": value}
+    holder = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload",
+              "metadata": {"name": "batch", "namespace": "default", "creationTimestamp": 0,
+                           "ownerReferences": [{"kind": "Job", "name": "batch", "controller": True}]},
+              "spec": {"queueName": "user-queue", "priority": 100, "podSets": [{"name": "main", "count": 1, "template": {
+                  "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "2", "memory": "4Gi"}}}]}}}]},
+              "status": {"admission": {"clusterQueue": "cluster-queue", "podSetAssignments": [
+                  {"name": "main", "flavors": {"cpu": "default-flavor", "memory": "default-flavor"}, "count": 1}]},
+                  "conditions": [{"type": "QuotaReserved", "status": "True", "reason": "QuotaReserved"},
+                                 {"type": "Admitted", "status": "True", "reason": "Admitted"}]}}
+    cq = edit(queues()[1], lambda d: d["spec"].__setitem__("preemption", {"withinClusterQueue": "LowerPriority"}))
+
+    def with_class(name: str) -> Callable[[dict], None]:
+        def f(d: dict) -> None:
+            d["metadata"]["labels"]["kueue.x-k8s.io/priority-class"] = name
+            d["spec"]["suspend"] = True
+        return f
+
+    observed = [edit(rs(), with_class("low")), queues()[0], cq, queues()[2], wpc("low", 10), wpc("high", 1000), holder]
+    run = plan("top-level", edit(rs(), with_class("high")), observed=observed)
+    i_prio = run.index(lambda a: a.rule == "kueue:jobframework/reconciler.go#UpdateWorkloadPriority")
+    assert run.actions[i_prio].fields == {"spec.priorityClassRef.name": "high", "spec.priority": 1000}
+    i_pre = run.index(lambda a: a.rule.endswith("#IssuePreemptions") and a.name == "batch")
+    i_admit = run.index(lambda a: a.name.startswith("rayservice-") and "admission.clusterQueue" in a.fields)
+    assert i_prio < i_pre < i_admit
+    assert run.plan.outcome == "converged"
+    (w,) = run.workloads()
+    assert w.spec["priorityClassRef"] == {"group": "kueue.x-k8s.io", "kind": "WorkloadPriorityClass", "name": "high"}
