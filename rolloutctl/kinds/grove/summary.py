@@ -88,28 +88,33 @@ class PodSummary:
         """Requests of the active, scheduled pods (counted when first asked)."""
         if self._res is None:
             # the pods of a group are built from one template (two during an update):
-            # their requests are counted once per distinct container list (the first
-            # few seen) and multiplied, not once per pod
+            # their requests are counted once per distinct value of what the requests
+            # are computed from (the first few seen) and multiplied, not once per pod
             res: dict[str, int] = {}
-            seen: list[tuple[Any, Any, dict[str, int], int]] = []
+            seen: list[tuple[tuple, dict[str, int], int]] = []
             for p in self.active:
                 if not O.pod_scheduled(p):
                     continue
                 spec = p.spec
-                cs, ics = spec.get("containers"), spec.get("initContainers")
-                for i, (c, ic, _r, n) in enumerate(seen):
-                    if c == cs and ic == ics:
-                        seen[i] = (c, ic, _r, n + 1)
+                key = tuple(spec.get(f) for f in REQUEST_FIELDS)
+                for i, (k, _r, n) in enumerate(seen):
+                    if k == key:
+                        seen[i] = (k, _r, n + 1)
                         break
                 else:
                     if len(seen) < 4:
-                        seen.append((cs, ics, requests_of(p), 1))
+                        seen.append((key, requests_of(p), 1))
                     else:
                         add(res, requests_of(p))
-            for _c, _ic, r, n in seen:
+            for _k, r, n in seen:
                 add(res, r, n)
             self._res = res
         return self._res
+
+
+#: the pod spec fields ``core.environment.pod_requests`` reads (pods equal in them
+#: request the same; ``tests/kinds/grove/test_pod_summary.py`` has pods differing in each)
+REQUEST_FIELDS = ("containers", "initContainers", "resources", "overhead")
 
 
 #: (scheduled, ready, active, gated, terminating, template hash, (namespace, part-of
