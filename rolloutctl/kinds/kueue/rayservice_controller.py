@@ -83,11 +83,13 @@ def suspend(mode: str, raw: dict) -> dict[str, Any]:
     return {"spec.rayClusterConfig.suspend": True}
 
 
-def pod_sets(mode: str, job: Obj, world: World) -> list[PodSet]:
+def pod_sets(mode: str, job: Obj, world: World) -> list[PodSet] | None:
     """``PodSets``: (top-level, kueue[POC]) summed over the live child RayClusters, the
     template when there is none; (nested) the RayService template, worker counts from the
-    active RayCluster for an elastic autoscaling RayService (``UpdatePodSets``);
-    (legacy) the RayCluster's spec."""
+    active RayCluster for an elastic autoscaling RayService (``raycluster/common.go``
+    ``UpdatePodSets``), None when that cluster has a worker group the template does not
+    (upstream's "PodSet name mismatch" error: the reconcile stops); (legacy) the
+    RayCluster's spec."""
     if job.kind == RC:
         return build_pod_sets(job.spec, job.annotations)
     rcc = as_map(job.spec.get("rayClusterConfig"))
@@ -100,7 +102,9 @@ def pod_sets(mode: str, job: Obj, world: World) -> list[PodSet]:
         active = as_map(job.status.get("activeServiceStatus")).get("rayClusterName")
         rc = world.get(RC, job.namespace, active) if active else None
         if rc is not None:
-            live = {p.name: p.count for p in build_pod_sets(rc.spec)}
+            live = {p.name: p.count for p in build_pod_sets(rc.spec)[1:]}
+            if set(live) - {p.name for p in pss}:
+                return None
             pss = [PodSet(p.name, live.get(p.name, p.count), p.template) for p in pss]
     return pss
 

@@ -103,6 +103,8 @@ def reconcile_generic_job(p: KueuePass, job0: Obj) -> None:
         return  # not managed (manageJobsWithoutQueueName off)
     elastic = is_elastic(job) and job.kind == RS
     pss = pod_sets(p.mode, job, p.w)
+    if pss is None:  # JobPodSets failed (UpdatePodSets: PodSet name mismatch): the reconcile ends here
+        return
     w, ok = ensure_one_workload(p, job, pss, elastic)
     if not ok:  # ensureOneWorkload returned an error: the reconcile ends here
         return

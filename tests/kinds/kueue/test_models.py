@@ -387,3 +387,27 @@ def test_priority_class_label_change_reprioritises_the_workload():
     assert run.plan.outcome == "converged"
     (w,) = run.workloads()
     assert w.spec["priorityClassRef"] == {"group": "kueue.x-k8s.io", "kind": "WorkloadPriorityClass", "name": "high"}
+
+
+def test_nested_autoscaling_upgrade_that_removes_a_worker_group_leaves_kueue_in_error():
+    """raycluster/common.go UpdatePodSets: an elastic autoscaling RayService takes its worker
+    counts from the active RayCluster, and a group of that cluster the template no longer has
+    is an error ("PodSet name mismatch"): the reconcile fails before ensureOneWorkload, so
+    Kueue neither stops the job nor deletes its slice. Before, the plan fell back to the
+    non-elastic matching and showed stopJob and the slice deleted."""
+    def groups(*names: str) -> Callable[[dict], None]:
+        def f(d: dict) -> None:
+            _add_worker_group(d)
+            rcc = d["spec"]["rayClusterConfig"]
+            rcc["enableInTreeAutoscaling"] = True
+            g = rcc["workerGroupSpecs"][0]
+            rcc["workerGroupSpecs"] = [dict(copy.deepcopy(g), groupName=n) for n in names]
+        return f
+
+    cq8 = edit(queues()[1], lambda d: d["spec"]["resourceGroups"][0]["flavors"][0].__setitem__(
+        "resources", [{"name": "cpu", "nominalQuota": 8}, {"name": "memory", "nominalQuota": "16Gi"}]))
+    run = plan("nested", edit(rs_new_image(), groups("small-group")),
+               observed=[edit(rs(), groups("small-group", "extra")), queues()[0], cq8, queues()[2]])
+    assert any(a.kind == "RayCluster" and a.verb == "create" for a in run.actions)  # the upgrade's cluster
+    assert "kueue:jobframework/reconciler.go#stopJob" not in run.rules()
+    assert not any(a.kind == "Workload" and a.verb in ("delete", "create") for a in run.actions)
