@@ -32,16 +32,21 @@ def test_short_work_shows_nothing():
     assert err.getvalue() == ""
 
 
-def test_long_work_shows_a_line_that_follows_the_work():
+def _long_work(**kw) -> str:
+    """What a Progress line writes for work that outlasts its delay, updated once on the way."""
     err = Tty()
-    with Progress("planning", True, stderr=err, delay=0) as p:
+    with Progress("planning", True, stderr=err, delay=0, **kw) as p:
         for _ in range(100):
             if err.getvalue():
                 break
             time.sleep(0.02)
         p.update("PodCliqueSet default/bench: 50 steps")
         time.sleep(0.2)
-    assert "planning" in err.getvalue()
+    return err.getvalue()
+
+
+def test_long_work_shows_a_line_that_follows_the_work():
+    assert "planning" in _long_work()
 
 
 def test_disabled_shows_nothing():
@@ -108,13 +113,6 @@ def test_no_color_means_a_plain_spinner():
     """--no-color / NO_COLOR reach the progress line too: no colour codes, only the line's own redraws."""
     import re
 
-    err = Tty()
-    with Progress("planning", True, stderr=err, delay=0, color=False) as p:
-        for _ in range(100):
-            if err.getvalue():
-                break
-            time.sleep(0.02)
-        p.update("PodCliqueSet default/bench: 50 steps")
-        time.sleep(0.2)
-    assert "planning" in err.getvalue()
-    assert not re.search(r"\x1b\[[0-9;]*m", err.getvalue().replace("\x1b[0m", "")), repr(err.getvalue()[:200])
+    out = _long_work(color=False)
+    assert "planning" in out
+    assert not re.search(r"\x1b\[[0-9;]*m", out.replace("\x1b[0m", "")), repr(out[:200])
