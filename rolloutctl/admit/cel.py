@@ -113,23 +113,61 @@ def _resolve(root: Mapping[str, Any], node: Any) -> Mapping[str, Any]:
     return node if isinstance(node, Mapping) else {}
 
 
-def _rules_at(root: Mapping[str, Any], value: Any, old: Any, node: Mapping[str, Any],
+class _RuleNodes:
+    """Which nodes of one schema have a CEL rule at or below them (through ``properties``
+    and ``items``, the way ``_rules_at`` walks), found once per node and process: the walk
+    then enters only the parts of an object that lead to a rule (a RayService schema has 3
+    rules, its objects hundreds of fields)."""
+
+    def __init__(self, root: Mapping[str, Any]) -> None:
+        self.root = root
+        self._below: dict[int, bool] = {}
+
+    def below(self, node: Any) -> bool:
+        node = _resolve(self.root, node)
+        key = id(node)
+        known = self._below.get(key)
+        if known is not None:
+            return known
+        self._below[key] = True  # a recursive schema: assume a rule until the walk is done
+        items = node.get("items")
+        found = (bool(node.get(KEYWORD))
+                 or any(self.below(sub) for sub in (node.get("properties") or {}).values())
+                 or (isinstance(items, Mapping) and self.below(items)))
+        self._below[key] = found
+        return found
+
+
+#: the prepared nodes of each schema read (schemas are loaded once per process); the schema is
+#: kept with them so that its id stays its own
+_PREPARED: dict[int, tuple[Mapping[str, Any], _RuleNodes]] = {}
+
+
+def _rule_nodes(schema: Mapping[str, Any]) -> _RuleNodes:
+    held = _PREPARED.get(id(schema))
+    if held is None or held[0] is not schema:
+        held = _PREPARED[id(schema)] = (schema, _RuleNodes(schema))
+    return held[1]
+
+
+def _rules_at(nodes: _RuleNodes, value: Any, old: Any, node: Mapping[str, Any],
               path: tuple) -> Iterator[tuple[tuple, Mapping[str, Any], Any, Any]]:
     """(path, rule, value, old value) for every rule of the schema over ``value``."""
+    root = nodes.root
     node = _resolve(root, node)
     for rule in node.get(KEYWORD) or ():
         yield path, rule, value, old
     if isinstance(value, dict):
         props = node.get("properties") or {}
         for key, item in value.items():
-            if key in props:
+            if key in props and nodes.below(props[key]):
                 sub_old = old[key] if isinstance(old, dict) and key in old else _ABSENT
-                yield from _rules_at(root, item, sub_old, props[key], (*path, key))
-    elif isinstance(value, list) and isinstance(node.get("items"), Mapping):
+                yield from _rules_at(nodes, item, sub_old, props[key], (*path, key))
+    elif isinstance(value, list) and isinstance(node.get("items"), Mapping) and nodes.below(node["items"]):
         for i, item in enumerate(value):
             # items are correlated by index only for a list the schema calls atomic; we
             # do not correlate list items (transition rules below lists are not evaluated)
-            yield from _rules_at(root, item, _ABSENT, node["items"], (*path, i))
+            yield from _rules_at(nodes, item, _ABSENT, node["items"], (*path, i))
 
 
 _ABSENT = object()
@@ -139,7 +177,7 @@ def check_cel(obj: Obj, schema: Mapping[str, Any], old: Obj | None = None) -> li
     """Findings of the CEL rules of ``schema`` over ``obj`` (``old``: the stored object on update)."""
     out: list[Finding] = []
     old_raw: Any = old.raw if old is not None else _ABSENT
-    for path, rule, value, old_value in _rules_at(schema, obj.raw, old_raw, schema, ()):
+    for path, rule, value, old_value in _rules_at(_rule_nodes(schema), obj.raw, old_raw, schema, ()):
         text = str(rule.get("rule") or "")
         if not text:
             continue

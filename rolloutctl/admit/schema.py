@@ -268,11 +268,13 @@ def _is_quantity(root: Mapping[str, Any], node: Mapping[str, Any]) -> bool:
 class _Quantities:
     """Where a schema's ``resource.Quantity`` values are, each node prepared once per
     process: whether it is a quantity, its resolved properties, additional properties and
-    items."""
+    items, and whether any quantity lies below it (the walk enters only those parts of an
+    object: a pod's env, ports, probes and volumes hold none)."""
 
     def __init__(self, root: Mapping[str, Any]) -> None:
         self.root = root
         self._nodes: dict[int, tuple[bool, dict[str, Any], Any, Any]] = {}
+        self._below: dict[int, bool] = {}
 
     def node(self, node: Mapping[str, Any]) -> tuple[bool, dict[str, Any], Any, Any]:
         node = _resolve(self.root, node)
@@ -283,6 +285,21 @@ class _Quantities:
                 _is_quantity(self.root, node), dict(node.get("properties") or {}),
                 extra if isinstance(extra, Mapping) else None, items if isinstance(items, Mapping) else None)
         return prepared
+
+    def below(self, node: Mapping[str, Any]) -> bool:
+        """Whether ``node`` is a quantity or has one in its properties, additional
+        properties or items."""
+        node = _resolve(self.root, node)
+        key = id(node)
+        known = self._below.get(key)
+        if known is not None:
+            return known
+        self._below[key] = True  # a recursive schema: assume a quantity until the walk is done
+        is_quantity, props, extra, items = self.node(node)
+        found = (is_quantity or any(self.below(sub) for sub in props.values())
+                 or (extra is not None and self.below(extra)) or (items is not None and self.below(items)))
+        self._below[key] = found
+        return found
 
 
 @lru_cache(maxsize=None)
@@ -302,9 +319,9 @@ def quantity_paths(raw: Any, filename: str) -> Iterator[tuple]:
         if isinstance(value, dict):
             for key, item in value.items():
                 sub = props.get(key, extra)
-                if sub is not None:
+                if sub is not None and q.below(sub):
                     yield from walk(item, sub, (*path, key))
-        elif isinstance(value, list) and items is not None:
+        elif isinstance(value, list) and items is not None and q.below(items):
             for i, item in enumerate(value):
                 yield from walk(item, items, (*path, i))
 
