@@ -138,7 +138,8 @@ class Search:
         problems = [f for f in model.validate(built.manifest, self.old) if f.severity == "error"]
         if problems:
             f = problems[0]
-            msg = f"{f.rule}: {f.path + ': ' if f.path else ''}{f.message}"
+            where = f"{f.path}: " if f.path and not f.message.startswith(f.path) else ""  # messages may name it
+            msg = f"{f.rule}: {where}{f.message}"
             cand = self._candidate(space, values, built, "stuck", Stuck(V_REJECTED, msg), {}, None, (V_REJECTED, msg))
             return _Eval(cand, vals, False, V_REJECTED, 1)
         watched = _Watched(model, built.manifest)

@@ -211,3 +211,17 @@ def test_kueue_models_are_refused_by_name(cli):
     assert r.exit_code == 2
     assert "--kueue nested: the Kueue models have no candidate strategies yet" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_rejected_strategy_names_its_field_once(cli, tmp_path):
+    """A candidate the operator rejects shows the rule and the field once, not the field twice."""
+    import yaml
+
+    for name, src in (("new.yaml", RS_NEW), ("old.yaml", RS_OLD)):
+        doc = yaml.safe_load(open(src))
+        doc["spec"]["rayClusterConfig"]["headGroupSpec"]["headService"] = {"metadata": {"name": "head"}}
+        (tmp_path / name).write_text(yaml.safe_dump(doc))
+    r = cli("advise", str(tmp_path / "new.yaml"), "--observed", str(tmp_path / "old.yaml"), "-o", "json")
+    assert r.exit_code == 1, r.stderr
+    [msg] = [x["message"] for x in r.json()["rejected"] if x["strategy"] == "NewCluster"]
+    assert msg.startswith("RS025: ") and msg.count("headService.metadata.name") == 1, msg
