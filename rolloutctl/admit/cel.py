@@ -30,6 +30,7 @@ from typing import Any, Iterator
 from ..core.model import Finding, Obj
 from ..core.paths import field_path
 from . import cel_core
+from .schema import Reach
 
 RULE_FAILED = "SC011"
 NOT_EVALUATED = "SC012"
@@ -113,29 +114,20 @@ def _resolve(root: Mapping[str, Any], node: Any) -> Mapping[str, Any]:
     return node if isinstance(node, Mapping) else {}
 
 
+def _rule_children(node: Mapping[str, Any]) -> list[Any]:
+    """Where ``_rules_at`` goes from a node: its properties and its items."""
+    items = node.get("items")
+    return [*(node.get("properties") or {}).values(), *([items] if isinstance(items, Mapping) else [])]
+
+
 class _RuleNodes:
-    """Which nodes of one schema have a CEL rule at or below them (through ``properties``
-    and ``items``, the way ``_rules_at`` walks), found once per node and process: the walk
-    then enters only the parts of an object that lead to a rule (a RayService schema has 3
-    rules, its objects hundreds of fields)."""
+    """Which nodes of one schema have a CEL rule at or below them (``Reach``): ``_rules_at``
+    enters only the parts of an object that lead to a rule (a RayService schema has 3 rules,
+    its objects hundreds of fields)."""
 
     def __init__(self, root: Mapping[str, Any]) -> None:
         self.root = root
-        self._below: dict[int, bool] = {}
-
-    def below(self, node: Any) -> bool:
-        node = _resolve(self.root, node)
-        key = id(node)
-        known = self._below.get(key)
-        if known is not None:
-            return known
-        self._below[key] = True  # a recursive schema: assume a rule until the walk is done
-        items = node.get("items")
-        found = (bool(node.get(KEYWORD))
-                 or any(self.below(sub) for sub in (node.get("properties") or {}).values())
-                 or (isinstance(items, Mapping) and self.below(items)))
-        self._below[key] = found
-        return found
+        self.below = Reach(lambda n: _resolve(root, n), lambda n: bool(n.get(KEYWORD)), _rule_children)
 
 
 #: the prepared nodes of each schema read (schemas are loaded once per process); the schema is

@@ -15,7 +15,7 @@ import difflib
 import json
 from functools import lru_cache
 from collections.abc import Mapping
-from typing import Any, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from ..core.model import Finding, Obj
 from ..core.trees import copy_tree
@@ -265,6 +265,26 @@ def _is_quantity(root: Mapping[str, Any], node: Mapping[str, Any]) -> bool:
     return any(s.get("pattern") == QUANTITY_PATTERN for s in subs if isinstance(s, Mapping))
 
 
+class Reach:
+    """Which nodes of one schema have something (``here(node)``) at or below them, through
+    ``children(node)``, each node found once per process (schemas are loaded once): a walk
+    of an object then enters only the parts that lead to it. In a recursive schema a node
+    counts as reaching until its own walk is done (never wrong; at worst a longer walk)."""
+
+    def __init__(self, resolve: Callable[[Any], Mapping[str, Any]], here: Callable[[Mapping[str, Any]], bool],
+                 children: Callable[[Mapping[str, Any]], Iterable[Any]]) -> None:
+        self.resolve, self.here, self.children = resolve, here, children
+        self._known: dict[int, bool] = {}
+
+    def __call__(self, node: Any) -> bool:
+        node = self.resolve(node)
+        known = self._known.get(id(node))
+        if known is None:
+            self._known[id(node)] = True
+            known = self._known[id(node)] = self.here(node) or any(self(c) for c in self.children(node))
+        return known
+
+
 class _Quantities:
     """Where a schema's ``resource.Quantity`` values are, each node prepared once per
     process: whether it is a quantity, its resolved properties, additional properties and
@@ -274,7 +294,7 @@ class _Quantities:
     def __init__(self, root: Mapping[str, Any]) -> None:
         self.root = root
         self._nodes: dict[int, tuple[bool, dict[str, Any], Any, Any]] = {}
-        self._below: dict[int, bool] = {}
+        self._below = Reach(lambda n: _resolve(root, n), lambda n: self.node(n)[0], self._children)
 
     def node(self, node: Mapping[str, Any]) -> tuple[bool, dict[str, Any], Any, Any]:
         node = _resolve(self.root, node)
@@ -289,17 +309,12 @@ class _Quantities:
     def below(self, node: Mapping[str, Any]) -> bool:
         """Whether ``node`` is a quantity or has one in its properties, additional
         properties or items."""
-        node = _resolve(self.root, node)
-        key = id(node)
-        known = self._below.get(key)
-        if known is not None:
-            return known
-        self._below[key] = True  # a recursive schema: assume a quantity until the walk is done
-        is_quantity, props, extra, items = self.node(node)
-        found = (is_quantity or any(self.below(sub) for sub in props.values())
-                 or (extra is not None and self.below(extra)) or (items is not None and self.below(items)))
-        self._below[key] = found
-        return found
+        return self._below(node)
+
+    def _children(self, node: Mapping[str, Any]) -> Iterator[Any]:
+        _, props, extra, items = self.node(node)
+        yield from props.values()
+        yield from (n for n in (extra, items) if n is not None)
 
 
 @lru_cache(maxsize=None)
