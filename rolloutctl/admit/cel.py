@@ -106,18 +106,18 @@ def _reason(exc: BaseException) -> str:
 
 
 def _resolve(root: Mapping[str, Any], node: Any) -> Mapping[str, Any]:
-    while isinstance(node, Mapping) and "$ref" in node:
+    while isinstance(node, dict) and "$ref" in node:
         ref = str(node["$ref"])
         if not ref.startswith("#/$defs/"):
             break
         node = root["$defs"][ref[len("#/$defs/"):]]
-    return node if isinstance(node, Mapping) else {}
+    return node if isinstance(node, dict) else {}
 
 
 def _rule_children(node: Mapping[str, Any]) -> list[Any]:
     """Where ``_rules_at`` goes from a node: its properties and its items."""
     items = node.get("items")
-    return [*(node.get("properties") or {}).values(), *([items] if isinstance(items, Mapping) else [])]
+    return [*(node.get("properties") or {}).values(), *([items] if isinstance(items, dict) else [])]
 
 
 class _RuleNodes:
@@ -155,7 +155,7 @@ def _rules_at(nodes: _RuleNodes, value: Any, old: Any, node: Mapping[str, Any],
             if key in props and nodes.below(props[key]):
                 sub_old = old[key] if isinstance(old, dict) and key in old else _ABSENT
                 yield from _rules_at(nodes, item, sub_old, props[key], (*path, key))
-    elif isinstance(value, list) and isinstance(node.get("items"), Mapping) and nodes.below(node["items"]):
+    elif isinstance(value, list) and isinstance(node.get("items"), dict) and nodes.below(node["items"]):
         for i, item in enumerate(value):
             # items are correlated by index only for a list the schema calls atomic; we
             # do not correlate list items (transition rules below lists are not evaluated)

@@ -43,7 +43,10 @@ def _validator(filename: str) -> Compiled:
 
 
 def _resolve(root: Mapping[str, Any], node: Mapping[str, Any]) -> Mapping[str, Any]:
-    while isinstance(node, Mapping) and "$ref" in node:
+    """Follow ``$ref`` to the node it names. Schema nodes are the plain dicts that
+    ``json.loads`` gives (``schemas_access.load_schema``), so the walks here and in
+    ``admit.cel`` test them with ``dict``, not the slower ``Mapping`` ABC check."""
+    while isinstance(node, dict) and "$ref" in node:
         ref = node["$ref"]
         if not ref.startswith("#/$defs/"):
             break
@@ -71,7 +74,7 @@ class _Defaulter:
                     defaults.append((key, sub_r["default"]))
                 subs[key] = sub_r
             items = node.get("items")
-            prepared = self._nodes[id(node)] = (defaults, subs, items if isinstance(items, Mapping) else None)
+            prepared = self._nodes[id(node)] = (defaults, subs, items if isinstance(items, dict) else None)
         return prepared
 
     def fill(self, node: Mapping[str, Any], value: Any) -> None:
@@ -124,7 +127,7 @@ def prune_nulls(raw: Any, filename: str | None) -> Any:
             extra = node.get("additionalProperties") if node else None
             for key in list(value):
                 sub = props.get(key)
-                if sub is None and isinstance(extra, Mapping):
+                if sub is None and isinstance(extra, dict):
                     sub = extra
                 if value[key] is None:
                     if sub is None or not _nullable(root, sub):
@@ -134,7 +137,7 @@ def prune_nulls(raw: Any, filename: str | None) -> Any:
         elif isinstance(value, list):
             items = node.get("items") if node else None
             for item in value:
-                walk(item, items if isinstance(items, Mapping) else None)
+                walk(item, items if isinstance(items, dict) else None)
 
     walk(raw, root if filename else None)
     return raw
@@ -239,7 +242,7 @@ def iter_property_names(filename: str) -> Iterator[tuple[tuple[str, ...], str]]:
     root = load_schema(filename)
 
     def walk(node: Mapping[str, Any], path: tuple[str, ...], seen: frozenset) -> Iterator[tuple[tuple[str, ...], str]]:
-        ref = node.get("$ref") if isinstance(node, Mapping) else None
+        ref = node.get("$ref") if isinstance(node, dict) else None
         if ref:
             if ref in seen:
                 return
@@ -248,7 +251,7 @@ def iter_property_names(filename: str) -> Iterator[tuple[tuple[str, ...], str]]:
         for key, sub in (node.get("properties") or {}).items():
             yield path, key
             yield from walk(sub, (*path, key), seen)
-        if isinstance(node.get("items"), Mapping):
+        if isinstance(node.get("items"), dict):
             yield from walk(node["items"], (*path, "[]"), seen)
 
     yield from walk(root, (), frozenset())
@@ -262,7 +265,7 @@ QUANTITY_PATTERN = ("^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[nu
 def _is_quantity(root: Mapping[str, Any], node: Mapping[str, Any]) -> bool:
     node = _resolve(root, node)
     subs = [node, *(_resolve(root, s) for s in node.get("anyOf") or ())]
-    return any(s.get("pattern") == QUANTITY_PATTERN for s in subs if isinstance(s, Mapping))
+    return any(s.get("pattern") == QUANTITY_PATTERN for s in subs if isinstance(s, dict))
 
 
 class Reach:
@@ -303,7 +306,7 @@ class _Quantities:
             extra, items = node.get("additionalProperties"), node.get("items")
             prepared = self._nodes[id(node)] = (
                 _is_quantity(self.root, node), dict(node.get("properties") or {}),
-                extra if isinstance(extra, Mapping) else None, items if isinstance(items, Mapping) else None)
+                extra if isinstance(extra, dict) else None, items if isinstance(items, dict) else None)
         return prepared
 
     def below(self, node: Mapping[str, Any]) -> bool:
