@@ -30,7 +30,7 @@ from typing import Any, Iterator
 from ..core.model import Finding, Obj
 from ..core.paths import field_path
 from . import cel_core
-from .schema import Reach
+from .schema import Reach, resolve
 
 RULE_FAILED = "SC011"
 NOT_EVALUATED = "SC012"
@@ -106,11 +106,8 @@ def _reason(exc: BaseException) -> str:
 
 
 def _resolve(root: Mapping[str, Any], node: Any) -> Mapping[str, Any]:
-    while isinstance(node, dict) and "$ref" in node:
-        ref = str(node["$ref"])
-        if not ref.startswith("#/$defs/"):
-            break
-        node = root["$defs"][ref[len("#/$defs/"):]]
+    """``schema.resolve``, with an empty node for anything that is not one."""
+    node = resolve(root, node)
     return node if isinstance(node, dict) else {}
 
 

@@ -42,7 +42,7 @@ def _validator(filename: str) -> Compiled:
     return Compiled(load_schema(filename))
 
 
-def _resolve(root: Mapping[str, Any], node: Mapping[str, Any]) -> Mapping[str, Any]:
+def resolve(root: Mapping[str, Any], node: Mapping[str, Any]) -> Mapping[str, Any]:
     """Follow ``$ref`` to the node it names. Schema nodes are the plain dicts that
     ``json.loads`` gives (``schemas_access.load_schema``), so the walks here and in
     ``admit.cel`` test them with ``dict``, not the slower ``Mapping`` ABC check."""
@@ -69,7 +69,7 @@ class _Defaulter:
         if prepared is None:
             defaults, subs = [], {}
             for key, sub in (node.get("properties") or {}).items():
-                sub_r = _resolve(self.root, sub)
+                sub_r = resolve(self.root, sub)
                 if "default" in sub_r:
                     defaults.append((key, sub_r["default"]))
                 subs[key] = sub_r
@@ -78,7 +78,7 @@ class _Defaulter:
         return prepared
 
     def fill(self, node: Mapping[str, Any], value: Any) -> None:
-        defaults, subs, items = self._node(_resolve(self.root, node))
+        defaults, subs, items = self._node(resolve(self.root, node))
         if isinstance(value, dict):
             for key, default in defaults:
                 if key not in value:
@@ -107,7 +107,7 @@ def apply_schema_defaults(raw: dict, filename: str) -> dict:
 
 
 def _nullable(root: Mapping[str, Any], node: Mapping[str, Any]) -> bool:
-    node = _resolve(root, node)
+    node = resolve(root, node)
     t = node.get("type")
     return node.get("nullable") is True or t == "null" or (isinstance(t, list) and "null" in t)
 
@@ -121,7 +121,7 @@ def prune_nulls(raw: Any, filename: str | None) -> Any:
     root = load_schema(filename) if filename else {}
 
     def walk(value: Any, node: Mapping[str, Any] | None) -> None:
-        node = _resolve(root, node) if node is not None else None
+        node = resolve(root, node) if node is not None else None
         if isinstance(value, dict):
             props = (node.get("properties") or {}) if node else {}
             extra = node.get("additionalProperties") if node else None
@@ -203,7 +203,7 @@ def check_against(obj: Obj, root: Mapping[str, Any], compiled: Compiled) -> list
         path = tuple(err.absolute_path)
         v = err.validator
         if v == "additionalProperties":
-            props = sorted((_resolve(root, err.schema).get("properties") or {}).keys())
+            props = sorted((resolve(root, err.schema).get("properties") or {}).keys())
             for key in err.instance:
                 if key in props:
                     continue
@@ -247,7 +247,7 @@ def iter_property_names(filename: str) -> Iterator[tuple[tuple[str, ...], str]]:
             if ref in seen:
                 return
             seen = seen | {ref}
-        node = _resolve(root, node)
+        node = resolve(root, node)
         for key, sub in (node.get("properties") or {}).items():
             yield path, key
             yield from walk(sub, (*path, key), seen)
@@ -263,8 +263,8 @@ QUANTITY_PATTERN = ("^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[nu
 
 
 def _is_quantity(root: Mapping[str, Any], node: Mapping[str, Any]) -> bool:
-    node = _resolve(root, node)
-    subs = [node, *(_resolve(root, s) for s in node.get("anyOf") or ())]
+    node = resolve(root, node)
+    subs = [node, *(resolve(root, s) for s in node.get("anyOf") or ())]
     return any(s.get("pattern") == QUANTITY_PATTERN for s in subs if isinstance(s, dict))
 
 
@@ -297,10 +297,10 @@ class _Quantities:
     def __init__(self, root: Mapping[str, Any]) -> None:
         self.root = root
         self._nodes: dict[int, tuple[bool, dict[str, Any], Any, Any]] = {}
-        self._below = Reach(lambda n: _resolve(root, n), lambda n: self.node(n)[0], self._children)
+        self._below = Reach(lambda n: resolve(root, n), lambda n: self.node(n)[0], self._children)
 
     def node(self, node: Mapping[str, Any]) -> tuple[bool, dict[str, Any], Any, Any]:
-        node = _resolve(self.root, node)
+        node = resolve(self.root, node)
         prepared = self._nodes.get(id(node))
         if prepared is None:
             extra, items = node.get("additionalProperties"), node.get("items")
