@@ -23,20 +23,8 @@ def live_reads(desired: Obj) -> list[LiveRead]:
     sel = f"{N.L_MANAGED_BY}={N.MANAGED_BY},{N.L_PART_OF}={desired.name}"
     rbac = {o["kind"]: o for o in build_rbac(PCS(desired))}
     reads = [LiveRead(N.API_CORE, "PodCliqueSet", "podcliquesets.grove.io", names=(desired.name,))]
-    for api, kind, resource in (
-        (N.API_CORE, "PodClique", "podcliques.grove.io"),
-        (N.API_CORE, "PodCliqueScalingGroup", "podcliquescalinggroups.grove.io"),
-        ("v1", "Pod", "pods"),
-        (N.API_SCHED, "PodGang", "podgangs.scheduler.grove.io"),
-        ("v1", "Service", "services"),
-        ("autoscaling/v2", "HorizontalPodAutoscaler", "horizontalpodautoscalers.autoscaling"),
-    ):
+    for api, kind, resource in N.CHILD_KINDS_WITH_SPEC:
         reads.append(LiveRead(api, kind, resource, selector=sel))
-    for api, kind, resource in (
-        ("v1", "ServiceAccount", "serviceaccounts"),
-        ("rbac.authorization.k8s.io/v1", "Role", "roles.rbac.authorization.k8s.io"),
-        ("rbac.authorization.k8s.io/v1", "RoleBinding", "rolebindings.rbac.authorization.k8s.io"),
-        ("v1", "Secret", "secrets"),
-    ):
+    for api, kind, resource in N.CHILD_KINDS_RBAC:
         reads.append(LiveRead(api, kind, resource, selector=sel, required=False, assumed=(rbac[kind],)))
     return reads

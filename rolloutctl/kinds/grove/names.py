@@ -43,6 +43,28 @@ MNNVL_CLAIM = "mnnvl-claim"
 
 GATE_PODGANG_PENDING = "grove.io/podgang-pending-creation"
 
+#: (apiVersion, kind, resource) of every object the operator creates for a PodCliqueSet:
+#: the components of ``operator/internal/controller/podcliqueset/components`` (PodClique,
+#: PodCliqueScalingGroup, PodGang, headless Service, HPA, and the pods' ServiceAccount,
+#: Role, RoleBinding and token Secret) and the pods of ``podclique/components/pod``. The
+#: operator lists only these, by its label selector; any other object in the namespace
+#: (a ConfigMap, a ResourceClaimTemplate the pods mount) is never its child.
+CHILD_KINDS_WITH_SPEC = (
+    (API_CORE, "PodClique", "podcliques.grove.io"),
+    (API_CORE, "PodCliqueScalingGroup", "podcliquescalinggroups.grove.io"),
+    ("v1", "Pod", "pods"),
+    (API_SCHED, "PodGang", "podgangs.scheduler.grove.io"),
+    ("v1", "Service", "services"),
+    ("autoscaling/v2", "HorizontalPodAutoscaler", "horizontalpodautoscalers.autoscaling"),
+)
+CHILD_KINDS_RBAC = (
+    ("v1", "ServiceAccount", "serviceaccounts"),
+    ("rbac.authorization.k8s.io/v1", "Role", "roles.rbac.authorization.k8s.io"),
+    ("rbac.authorization.k8s.io/v1", "RoleBinding", "rolebindings.rbac.authorization.k8s.io"),
+    ("v1", "Secret", "secrets"),
+)
+CHILD_KINDS = frozenset(k for _a, k, _r in CHILD_KINDS_WITH_SPEC + CHILD_KINDS_RBAC)
+
 
 def pclq_name(owner: str, replica: int, clique: str) -> str:
     """``GeneratePodCliqueName``: ``<owner>-<replica>-<clique>`` (owner is the PCS or a PCSG FQN)."""

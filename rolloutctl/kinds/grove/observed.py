@@ -191,10 +191,15 @@ def partition_owned(pcs: PCS, children: Sequence[Obj]) -> tuple[list[Obj], list[
     another one. The operator lists its children by the ``app.kubernetes.io/part-of``
     label and owns them through a controller reference; it never updates or deletes
     another owner's objects (``controllerutil.SetControllerReference`` refuses with
-    ``AlreadyOwnedError``). Objects without either mark are taken as ours."""
+    ``AlreadyOwnedError``). Objects without either mark are taken as ours. Objects of a
+    kind the operator never creates (``names.CHILD_KINDS``: a ConfigMap, a
+    ResourceClaimTemplate beside the PodCliqueSet in the same file) are neither: the
+    operator never lists them, so they do not make the observed input a live cluster."""
     ours: list[Obj] = []
     foreign: list[Obj] = []
     for o in children:
+        if o.kind not in N.CHILD_KINDS:
+            continue
         part_of = o.labels.get(N.L_PART_OF)
         owner = next((r for r in o.owner_references if r.get("controller")), None)
         other_label = part_of is not None and part_of != pcs.name

@@ -61,3 +61,21 @@ def test_markdown_output_names_the_selected_replica(cli):
     r = cli("plan", NEW, "--observed", OLD, "-o", "markdown")
     assert r.exit_code == 0
     assert "replica 0 selected for update" in r.stdout
+
+
+def test_other_objects_in_the_observed_file_leave_a_settled_cluster_settled(cli, tmp_path):
+    """Given the previously applied file holds a ConfigMap and a ResourceClaimTemplate
+    beside the PodCliqueSet (kinds the operator never creates or lists), when the same
+    manifest is planned against it, then nothing is to do; and the image change plans
+    the same steps as from the PodCliqueSet alone."""
+    extra = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: engine-config\n  namespace: inference\ndata:\n  a: b\n---\n"
+             "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: gpu\n  namespace: inference\n"
+             "spec:\n  spec:\n    devices:\n      requests: []\n---\n")
+    old_with = write(tmp_path, "old-with.yaml", extra + open(OLD).read())
+    r = cli("plan", OLD, "--observed", old_with, "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert r.json()["outcome"] == "noop" and r.json()["steps"] == []
+    a = cli("plan", NEW, "--observed", old_with, "-o", "json")
+    b = cli("plan", NEW, "--observed", OLD, "-o", "json")
+    assert a.exit_code == b.exit_code == 0
+    assert a.json()["steps"] == b.json()["steps"] and a.json()["steps"]
