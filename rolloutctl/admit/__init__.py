@@ -44,6 +44,7 @@ from ..core.model import Finding, Obj
 from ..core.paths import field_path
 from ..core.records import field, record
 from ..core.trees import copy_tree
+from .ratchet import RATCHETED, ratchets
 from .schema import (UNSERVED_VERSION, WRONG_TYPE, apply_schema_defaults, check_schema, check_types, load_schema,
                      prune_nulls, quantity_paths)
 
@@ -164,7 +165,8 @@ def admit_one(obj: Obj, descriptor: KindDescriptor | None, *, side: str = DESIRE
     except (TypeError, ValueError, AttributeError, KeyError):  # a malformed object: validation reports it
         pass
     admitted = Obj(raw, obj.file, obj.line, obj.lines, obj.cols)
-    schema_findings = check_schema(admitted, schema_file)
+    schema_findings = check_schema(admitted, schema_file, _ratchet(raw, old, schema_file)
+                                   if side == DESIRED and old is not None and schema_file else None)
     if side == OBSERVED:
         # the API server never re-validates a stored object: only what the models would
         # misread (a wrong type) stops them; the rest is worth a warning
@@ -183,6 +185,17 @@ def admit_one(obj: Obj, descriptor: KindDescriptor | None, *, side: str = DESIRE
     if schema_file and not any(f.severity == "error" for f in findings):
         _normalise_quantities(raw, schema_file)
     return _admitted(raw, obj), findings
+
+
+def _ratchet(raw: dict, old: Obj, schema_file: str) -> Callable[[tuple, str], str | None]:
+    """On an update, errors on parts the update leaves unchanged are warnings
+    (``admit.ratchet``: CRD validation ratcheting)."""
+    root = load_schema(schema_file)
+
+    def ratcheted(path: tuple, message: str) -> str | None:
+        return f"{message} ({RATCHETED})" if ratchets(root, raw, old.raw, path) else None
+
+    return ratcheted
 
 
 def _admitted(raw: dict, obj: Obj) -> Obj:

@@ -30,6 +30,7 @@ from typing import Any, Iterator
 from ..core.model import Finding, Obj
 from ..core.paths import field_path
 from . import cel_core
+from .ratchet import RATCHETED, ratchets
 from .schema import Reach, resolve
 
 RULE_FAILED = "SC011"
@@ -187,6 +188,10 @@ def check_cel(obj: Obj, schema: Mapping[str, Any], old: Obj | None = None) -> li
             continue
         if not ok:
             message = str(rule.get("message") or f"failed rule: {text}")
+            if not transition and old_raw is not _ABSENT and ratchets(schema, obj.raw, old_raw, path):
+                out.append(Finding(RULE_FAILED, "warning", obj.file, line, f"{message} ({RATCHETED})", shown,
+                                   obj.ref))
+                continue
             out.append(Finding(RULE_FAILED, "error", obj.file, line, message, shown, obj.ref))
     return out
 

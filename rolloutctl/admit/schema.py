@@ -176,11 +176,19 @@ def _short(v: Any, limit: int = 60) -> str:
 _INLINE: dict[int, tuple[Mapping[str, Any], Compiled]] = {}
 
 
-def check_schema(obj: Obj, filename: str | None) -> list[Finding]:
-    """Schema findings for one object against the schema file ``filename`` (none without one)."""
+#: ``ratcheted(path, message)``: the finding at ``path`` (of the object's raw tree) as a
+#: ratcheted warning's message, or None when the error stands (``admit.ratchet``)
+Ratchet = Callable[[tuple, str], "str | None"]
+
+
+def check_schema(obj: Obj, filename: str | None, ratcheted: Ratchet | None = None) -> list[Finding]:
+    """Schema findings for one object against the schema file ``filename`` (none without
+    one). On an update, ``ratcheted`` turns errors on unchanged parts into warnings; an
+    unknown field (strict decoding, not the schema) and a wrong type (the models could
+    not read the object) are never ratcheted."""
     if filename is None:
         return []
-    return check_against(obj, load_schema(filename), _validator(filename))
+    return check_against(obj, load_schema(filename), _validator(filename), ratcheted)
 
 
 def check_types(obj: Obj, root: Mapping[str, Any]) -> list[Finding]:
@@ -192,11 +200,18 @@ def check_types(obj: Obj, root: Mapping[str, Any]) -> list[Finding]:
     return [f for f in check_against(obj, root, hit[1]) if f.rule == WRONG_TYPE]
 
 
-def check_against(obj: Obj, root: Mapping[str, Any], compiled: Compiled) -> list[Finding]:
+def check_against(obj: Obj, root: Mapping[str, Any], compiled: Compiled,
+                  ratcheted: Ratchet | None = None) -> list[Finding]:
     out: list[Finding] = []
 
-    def add(rule: str, path: tuple, message: str) -> None:
-        out.append(Finding(rule=rule, severity="error", file=obj.file, line=obj.line_of(*path),
+    def add(rule: str, path: tuple, message: str, node: tuple | None = None) -> None:
+        severity = "error"
+        if ratcheted is not None and rule not in (UNKNOWN_FIELD, WRONG_TYPE):
+            kept = ratcheted(path if node is None else node, message)
+            if kept is not None:
+                severity, message = "warning", kept
+        line = obj.line_of(*(path if node is None else node))
+        out.append(Finding(rule=rule, severity=severity, file=obj.file, line=line,
                            message=message, path=field_path(obj.raw, path), object=obj.ref))
 
     for err in compiled.iter_errors(obj.raw):
@@ -213,9 +228,7 @@ def check_against(obj: Obj, root: Mapping[str, Any], compiled: Compiled) -> list
         elif v == "required":
             for key in err.validator_value:
                 if isinstance(err.instance, Mapping) and key not in err.instance:
-                    out.append(Finding(rule=REQUIRED_FIELD, severity="error", file=obj.file,
-                                       line=obj.line_of(*path), message=f"missing required field {key!r}",
-                                       path=field_path(obj.raw, (*path, key)), object=obj.ref))
+                    add(REQUIRED_FIELD, (*path, key), f"missing required field {key!r}", node=path)
         elif v in _TYPE_VALIDATORS:
             want = err.validator_value if v == "type" else "a quantity or number"
             want = " or ".join(want) if isinstance(want, list) else want

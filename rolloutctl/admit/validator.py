@@ -17,7 +17,9 @@ from typing import Any, Callable, Iterator
 
 SUPPORTED = {"$schema", "$id", "$defs", "$ref", "title", "description", "default", "type", "properties",
              "additionalProperties", "required", "items", "enum", "const", "minimum", "maxLength", "pattern", "anyOf",
-             "x-kubernetes-validations"}  # CEL rules: evaluated by admit/cel.py
+             "x-kubernetes-validations",  # CEL rules: evaluated by admit/cel.py
+             # how list items correlate on update: read by admit/ratchet.py
+             "x-kubernetes-list-type", "x-kubernetes-list-map-keys"}
 
 
 @record(frozen=True)

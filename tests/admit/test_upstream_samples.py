@@ -238,10 +238,12 @@ def test_sample_against_its_stored_form_is_unchanged_and_noop(cli, tmp_path, sam
 
 
 @pytest.mark.parametrize("sample", [p for p in SAMPLES if p.name in REFUSED] or _params(), ids=list(REFUSED))
-def test_the_sample_without_role_name_is_refused(cli, sample):
+def test_the_sample_without_role_name_is_refused(cli, sample, tmp_path):
     """roleName is required in the PodCliqueSet CRD (PodCliqueSpec.RoleName has no
     omitempty: operator/api/core/v1alpha1/podclique.go); the API server refuses the
-    create: plan and next exit 2, lint reports an error, diff marks it rejected."""
+    create: plan and next exit 2, lint reports an error, diff marks the create rejected.
+    Against a stored copy that lacks it too, the update is ratcheted: nothing changes,
+    nothing is rejected."""
     if sample is None:
         pytest.skip("../shared/upstream is not present")
     field = REFUSED[sample.name]
@@ -249,7 +251,11 @@ def test_the_sample_without_role_name_is_refused(cli, sample):
         assert_input_error(cli(command, str(sample)), str(sample), f"SC002: {field}: missing required field 'roleName'")
     r = cli("lint", "-o", "json", str(sample))
     assert r.exit_code == 1 and [(f["rule"], f["path"]) for f in r.json()["findings"]] == [("SC002", field)]
-    r = cli("diff", str(sample), "--live", str(sample), "-o", "json")
+    other = write(tmp_path, "live.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n")
+    r = cli("diff", str(sample), "--live", other, "-o", "json")
     assert r.exit_code == 1
     impact = [i for o in r.json()["objects"] for i in o["impact"]]
     assert [(i["effect"], i["paths"]) for i in impact] == [("rejected", [field])]
+    r = cli("diff", str(sample), "--live", str(sample), "-o", "json")
+    assert r.exit_code == 0, r.stdout
+    assert [(o["status"], o["impact"]) for o in r.json()["objects"]] == [("unchanged", [])]
