@@ -56,12 +56,23 @@ def main() -> None:
     big_old = large_pcs(100)
     (tmp / "old.yaml").write_text(yaml.safe_dump(big_old))
     (tmp / "new.yaml").write_text(yaml.safe_dump(with_image(big_old, "engine:2")))
+    # the shape of Grove's e2e scale-up test (operator/e2e/yaml/scale-up.yaml): 250 replicas of one
+    # 2-pod clique, minAvailable 2; a RollingRecreate plan of 1,501 steps as is
+    scale = {"apiVersion": "grove.io/v1alpha1", "kind": "PodCliqueSet", "metadata": {"name": "scale"},
+             "spec": {"replicas": 250, "template": {"cliques": [{"name": "expert", "spec": {
+                 "roleName": "expert", "replicas": 2, "minAvailable": 2, "podSpec": {"containers": [
+                     {"name": "c", "image": "nginx:1", "resources": {"requests": {"memory": "1Mi"}}}]}}}]}}}
+    (tmp / "scale-old.yaml").write_text(yaml.safe_dump(scale))
+    scale["spec"]["template"]["cliques"][0]["spec"]["podSpec"]["containers"][0]["image"] = "nginx:2"
+    (tmp / "scale-new.yaml").write_text(yaml.safe_dump(scale))
     cases = [
         ("Grove sample, unlimited", [str(S / "disaggregated-inference-v2.yaml"), "--observed", str(S / "disaggregated-inference.yaml")]),
         ("Grove sample, 48 GPUs", [str(S / "disaggregated-inference-v2.yaml"), "--observed", str(S / "disaggregated-inference.yaml"),
                                     "--capacity", "nvidia.com/gpu=48"]),
         ("RayService sample", [str(S / "rayservice-text-ml-new-image.yaml"), "--observed", str(S / "rayservice-text-ml.yaml")]),
         ("large_pcs(100): 100 pods", [str(tmp / "new.yaml"), "--observed", str(tmp / "old.yaml")]),
+        ("250 replicas x 2 pods (e2e scale-up shape)", [str(tmp / "scale-new.yaml"), "--observed",
+                                                       str(tmp / "scale-old.yaml")]),
     ]
     print("| change | plan (s) | advise (s) | ratio | candidates planned | exact |")
     print("| --- | ---: | ---: | ---: | ---: | --- |")

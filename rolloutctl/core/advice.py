@@ -68,6 +68,28 @@ class StrategySpace:
 
 
 @record(frozen=True)
+class StepPoint:
+    """One step of a candidate's plan as the charts draw it: its number and the
+    metrics after it (``Step.after``)."""
+
+    step: int
+    after: Mapping[str, Any]
+
+
+@record(frozen=True)
+class Trace:
+    """What ``-o html`` draws of a candidate's plan: its steps' numbers and metrics. The
+    search keeps this, not the Plan: hundreds of candidates of a large PodCliqueSet would
+    otherwise keep every action of every plan alive until the end."""
+
+    steps: tuple[StepPoint, ...]
+
+    @staticmethod
+    def of(plan: Any) -> "Trace":
+        return Trace(tuple(StepPoint(s.step, s.after) for s in plan.steps))
+
+
+@record(frozen=True)
 class Candidate:
     """One planned candidate and how it did against the constraints."""
 
@@ -85,8 +107,8 @@ class Candidate:
     complexity: int
     #: why it fails the constraints (None: it meets them)
     violation: tuple[str, str] | None = None
-    #: the candidate's Plan (for the charts of ``-o html``; not part of the JSON)
-    plan: Any = field(default=None, compare=False, repr=False)
+    #: the candidate's steps (``Trace``, for the charts of ``-o html``; not part of the JSON)
+    plan: Trace | None = field(default=None, compare=False, repr=False)
 
     @property
     def feasible(self) -> bool:

@@ -32,11 +32,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from ...core.advice import SURGE, UNAVAILABLE, Built, Dimension, StrategySpace
 from ...core.model import Obj
 from ...core.world import World
+from . import names as N
 from . import summary as SUM
 from .proposed.compare import REPLICA_RECREATE, ROLLING_RECREATE, ROLLING_UPDATE, with_strategy
 from .spec import PCS
@@ -186,32 +188,89 @@ def _not_both_zero(dims: tuple[Dimension, ...] | list[Dimension]) -> Any:
     return allowed
 
 
+@dataclass(frozen=True)
+class _Floor:
+    """Which PodCliqueSet replicas keep the default floor in one world."""
+
+    #: PodClique name -> the PodCliqueSet replica it belongs to
+    owner: Mapping[str, int]
+    ok: frozenset[int]
+
+
+@dataclass(frozen=True)
+class FloorView:
+    """``World.derived`` description of the default floor of one PodCliqueSet (its
+    shape: standalone cliques and scaling groups with their ``minAvailable``). Built
+    once, then patched from the pods that changed: only the PodCliqueSet replicas whose
+    PodCliques' pods changed are checked again, so watching the floor of every world of
+    a plan costs what the plan changes, not replicas x steps."""
+
+    namespace: str
+    name: str
+    replicas: int
+    #: (clique, minAvailable) of the standalone cliques
+    standalone: tuple[tuple[str, int], ...]
+    #: (group, replicas, minAvailable, ((member clique, minAvailable), ...)) of the scaling groups
+    groups: tuple[tuple[str, int, int, tuple[tuple[str, int], ...]], ...]
+    kinds: ClassVar[tuple[str, ...]] = ("Pod",)
+
+    @staticmethod
+    def of(pcs: PCS) -> "FloorView":
+        return FloorView(pcs.namespace, pcs.name, pcs.replicas,
+                         tuple((c.name, max(1, c.min_available)) for c in pcs.standalone),
+                         tuple((g.name, g.replicas, max(1, g.min_available),
+                                tuple((cn, max(1, pcs.clique_by_name[cn].min_available)) for cn in g.clique_names
+                                      if cn in pcs.clique_by_name)) for g in pcs.groups))
+
+    def _indices(self) -> range:
+        # surge replicas count: a proposed strategy may run up to twice the replicas
+        return range(2 * max(1, self.replicas) + 1)
+
+    def _pclqs(self, i: int) -> list[str]:
+        out = [N.pclq_name(self.name, i, c) for c, _m in self.standalone]
+        for g, g_replicas, _gm, members in self.groups:
+            pcsg = N.pcsg_name(self.name, i, g)
+            out += [N.pclq_name(pcsg, j, cn) for j in range(2 * max(1, g_replicas) + 1) for cn, _m in members]
+        return out
+
+    def _replica_ok(self, i: int, world: World) -> bool:
+        groups = SUM.pod_groups(world, self.namespace, self.name).groups
+
+        def ready(name: str) -> int:
+            s = groups.get(name)
+            return s.act_ready if s is not None else 0
+
+        if not (self.standalone or self.groups):
+            return False
+        if not all(ready(N.pclq_name(self.name, i, c)) >= m for c, m in self.standalone):
+            return False
+        for g, g_replicas, g_min, members in self.groups:
+            pcsg = N.pcsg_name(self.name, i, g)
+            good = sum(1 for j in range(2 * max(1, g_replicas) + 1)
+                       if all(ready(N.pclq_name(pcsg, j, cn)) >= m for cn, m in members))
+            if good < g_min:
+                return False
+        return True
+
+    def build(self, world: World) -> _Floor:
+        owner = {name: i for i in self._indices() for name in self._pclqs(i)}
+        return _Floor(owner, frozenset(i for i in self._indices() if self._replica_ok(i, world)))
+
+    def patch(self, prev: _Floor, changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: World) -> _Floor:
+        dirty = {prev.owner[c] for c in SUM.changed_pclq_names(changes) if c in prev.owner}
+        if not dirty:
+            return prev
+        ok = set(prev.ok)
+        for i in dirty:
+            (ok.add if self._replica_ok(i, world) else ok.discard)(i)
+        return _Floor(prev.owner, frozenset(ok))
+
+
 def available_replicas(pcs: PCS, world: World) -> int:
     """PodCliqueSet replicas (surge replicas included) whose standalone PodCliques all
     have ``minAvailable`` ready pods and whose scaling groups all have ``minAvailable``
-    replicas with every member PodClique at its ``minAvailable``."""
-    groups = SUM.pod_groups(world, pcs.namespace, pcs.name).groups
-
-    def ready(name: str) -> int:
-        s = groups.get(name)
-        return s.act_ready if s is not None else 0
-
-    out = 0
-    for i in range(2 * max(1, pcs.replicas) + 1):
-        ok = all(ready(pcs.standalone_pclq_fqn(i, c.name)) >= max(1, c.min_available) for c in pcs.standalone)
-        if ok:
-            for g in pcs.groups:
-                good = 0
-                for j in range(2 * max(1, g.replicas) + 1):
-                    if all(ready(pcs.member_pclq_fqn(i, g, j, cn)) >= max(1, pcs.clique_by_name[cn].min_available)
-                           for cn in g.clique_names if cn in pcs.clique_by_name):
-                        good += 1
-                if good < max(1, g.min_available):
-                    ok = False
-                    break
-        if ok and (pcs.standalone or pcs.groups):
-            out += 1
-    return out
+    replicas with every member PodClique at its ``minAvailable`` (``FloorView``)."""
+    return len(world.derived(FloorView.of(pcs)).ok)
 
 
 def floor_deficit(pcs: PCS, world: World) -> int:
