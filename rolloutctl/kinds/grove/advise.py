@@ -32,11 +32,11 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from ...core.advice import SURGE, UNAVAILABLE, Built, Dimension, StrategySpace
 from ...core.model import Obj
+from ...core.records import record
 from ...core.world import World
 from . import names as N
 from . import summary as SUM
@@ -188,7 +188,7 @@ def _not_both_zero(dims: tuple[Dimension, ...] | list[Dimension]) -> Any:
     return allowed
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Floor:
     """Which PodCliqueSet replicas keep the default floor in one world."""
 
@@ -197,7 +197,7 @@ class _Floor:
     ok: frozenset[int]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FloorView:
     """``World.derived`` description of the default floor of one PodCliqueSet (its
     shape: standalone cliques and scaling groups with their ``minAvailable``). Built
@@ -212,7 +212,7 @@ class FloorView:
     standalone: tuple[tuple[str, int], ...]
     #: (group, replicas, minAvailable, ((member clique, minAvailable), ...)) of the scaling groups
     groups: tuple[tuple[str, int, int, tuple[tuple[str, int], ...]], ...]
-    kinds: ClassVar[tuple[str, ...]] = ("Pod",)
+    kinds = ("Pod",)  # what the view reads (``World.derived``)
 
     @staticmethod
     def of(pcs: PCS) -> "FloorView":
