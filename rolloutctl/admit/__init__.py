@@ -44,6 +44,7 @@ from ..core.model import Finding, Obj
 from ..core.paths import field_path
 from ..core.records import field, record
 from ..core.trees import copy_tree
+from .listtype import check_list_items
 from .ratchet import RATCHETED, ratchets
 from .schema import (UNSERVED_VERSION, WRONG_TYPE, apply_schema_defaults, check_schema, check_types, load_schema,
                      prune_nulls, quantity_paths)
@@ -172,6 +173,9 @@ def admit_one(obj: Obj, descriptor: KindDescriptor | None, *, side: str = DESIRE
         # misread (a wrong type) stops them; the rest is worth a warning
         schema_findings = [f if f.rule == WRONG_TYPE else _as_warning(f) for f in schema_findings]
     findings.extend(schema_findings)
+    if schema_file:
+        listed = check_list_items(admitted, load_schema(schema_file), old if side == DESIRED else None)
+        findings.extend(listed if side == DESIRED else [_as_warning(f) for f in listed])
     from .meta import check_object_meta
 
     findings.extend(f if side == DESIRED else _as_warning(f) for f in check_object_meta(admitted))

@@ -397,6 +397,28 @@ _BUILTIN: list[tuple[str, str, str, str, str]] = [
 
     Remediation: Give the variants different names or namespaces, or lint them in separate runs.
     """),
+    ("SC014", "duplicate-list-item", "error", "schema", """Two items of a keyed list share their key.
+
+    The CRD declares the list ``x-kubernetes-list-type: map`` (items keyed by
+    ``x-kubernetes-list-map-keys``) or ``set``: env vars by name, container ports by
+    containerPort and protocol, volumes, containers, Grove's cliques. The API server
+    refuses an object with two items of one key (``Duplicate value``). Pods accept
+    repeated env names; the CRD does not. On an update it checks this only when the
+    stored object has no such repeat itself.
+
+    Upstream: k8s.io/apiextensions-apiserver pkg/apiserver/schema/listtype/validation.go#ValidateListSetsAndMaps
+
+    Bad:
+        env:
+        - {name: LOG_LEVEL, value: info}
+        - {name: LOG_LEVEL, value: debug}
+
+    Good:
+        env:
+        - {name: LOG_LEVEL, value: debug}
+
+    Remediation: Keep one item per key (the last one is what a Pod would have used).
+    """),
     ("SP001", "suppression-needs-reason", "error", "suppression", """A ``rolloutctl.dev/ignore`` annotation entry has no reason.
 
     Each entry reads ``ID: reason`` (several IDs may share a reason: ``ID1,ID2: reason``;

@@ -91,3 +91,21 @@ def test_an_error_inside_an_atomic_list_ratchets_only_when_the_list_is_unchanged
     head_new = write(tmp_path, "h-new.yaml", rs(head_ctr=BAD_PORT, head="enableIngress: false"))
     r = cli("diff", head_new, "--live", head_old, "-o", "json")
     assert [i["effect"] for o in r.json()["objects"] for i in o["impact"]] == ["rollout"]
+
+
+def test_a_repeated_env_name_is_refused_unless_the_stored_object_repeats_it(cli, tmp_path):
+    """env is a list-type map keyed by name in the RayService CRD: two LOG_LEVEL entries
+    are refused on create (plan exits 2, SC014) and when an update adds the repeat; an
+    update of an object stored with the repeat already is not (listtype validation is
+    ratcheted as a whole: strategy.go ValidateUpdate)."""
+    dup = "env:\n- {name: LOG_LEVEL, value: info}\n- {name: LOG_LEVEL, value: debug}\n"
+    new = write(tmp_path, "new.yaml", rs(head_ctr=dup))
+    r = cli("plan", new)
+    assert r.exit_code == 2 and "SC014" in r.stderr and "env[name=LOG_LEVEL]" in r.stderr
+    clean = write(tmp_path, "clean.yaml", rs(head_ctr="env:\n- {name: LOG_LEVEL, value: info}\n"))
+    r = cli("diff", new, "--live", clean, "-o", "json")
+    assert [i["message"].split(":")[0] for o in r.json()["objects"] for i in o["impact"]] == ["SC014"]
+    changed = write(tmp_path, "changed.yaml", rs(head_ctr=dup, head="enableIngress: false"))
+    r = cli("diff", changed, "--live", new, "-o", "json")
+    assert r.exit_code == 1
+    assert "rejected" not in [i["effect"] for o in r.json()["objects"] for i in o["impact"]]

@@ -1,0 +1,109 @@
+"""Uniqueness of list-type map and set items (``SC014``): the API server refuses a custom
+resource whose ``x-kubernetes-list-type: map`` list has two items with the same key
+values (two env vars named alike in a pod template of a RayService, two containers or
+cliques of one name), or whose ``set`` list repeats a value.
+
+Upstream (k8s.io/apiextensions-apiserver at 1aa2717a):
+``pkg/apiserver/schema/listtype/validation.go`` ``ValidateListSetsAndMaps``
+(``validateListMap``, ``validateListSet``: the second appearance of each repeated key is
+the error, ``field.Duplicate``), called by ``pkg/registry/customresource/strategy.go``
+``Validate`` on create and, on update, ``ValidateUpdate`` only when the stored object
+has no such error itself (the whole check is ratcheted at once).
+
+The walk enters only the parts of an object that lead to a list-type list
+(``schema.Reach``); its prepared nodes live here per schema and process, as the CEL and
+quantity walks' do.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterator, Mapping
+
+from ..core.model import Finding, Obj
+from ..core.paths import field_path
+from .schema import Reach, resolve
+
+DUPLICATE_LIST_ITEM = "SC014"
+_LIST_TYPES = ("map", "set")
+
+
+def _node(root: Mapping[str, Any], node: Any) -> Mapping[str, Any]:
+    node = resolve(root, node)
+    return node if isinstance(node, dict) else {}
+
+
+def _children(node: Mapping[str, Any]) -> list[Any]:
+    items, extra = node.get("items"), node.get("additionalProperties")
+    return [*(node.get("properties") or {}).values(), *([items] if isinstance(items, dict) else []),
+            *([extra] if isinstance(extra, dict) else [])]
+
+
+#: per schema (loaded once per process): which nodes lead to a list-type list
+_PREPARED: dict[int, tuple[Mapping[str, Any], Reach]] = {}
+
+
+def _reach(root: Mapping[str, Any]) -> Reach:
+    held = _PREPARED.get(id(root))
+    if held is None or held[0] is not root:
+        held = _PREPARED[id(root)] = (root, Reach(lambda n: _node(root, n),
+                                                  lambda n: n.get("x-kubernetes-list-type") in _LIST_TYPES, _children))
+    return held[1]
+
+
+def duplicates(root: Mapping[str, Any], value: Any) -> Iterator[tuple[tuple, str]]:
+    """(path, message) of every repeated item of a list-type map or set list in ``value``
+    (``ValidateListSetsAndMaps``)."""
+    below = _reach(root)
+
+    def walk(v: Any, node: Any, path: tuple) -> Iterator[tuple[tuple, str]]:
+        node = _node(root, node)
+        if isinstance(v, dict):
+            props = node.get("properties") or {}
+            extra = node.get("additionalProperties")
+            for key, item in v.items():
+                sub = props.get(key, extra if isinstance(extra, dict) else None)
+                if sub is not None and below(sub):
+                    yield from walk(item, sub, (*path, key))
+        elif isinstance(v, list):
+            kind = node.get("x-kubernetes-list-type")
+            if kind == "set":
+                for i in _repeated([_canonical(x) for x in v]):
+                    yield (*path, i), f"duplicate value {json.dumps(v[i])[:80]} in a set list"
+            elif kind == "map":
+                keys = list(node.get("x-kubernetes-list-map-keys") or ())
+                found = [{k: x[k] for k in keys if k in x} if isinstance(x, dict) else {} for x in v]
+                for i in _repeated([_canonical(f) for f in found]):
+                    shown = ", ".join(f"{k}={json.dumps(found[i][k])}" for k in keys if k in found[i]) or "no key"
+                    yield (*path, i), (f"duplicate item ({shown}): the list is keyed by {', '.join(keys)} "
+                                       "(x-kubernetes-list-type: map)")
+            items = node.get("items")
+            if isinstance(items, dict) and below(items):
+                for i, item in enumerate(v):
+                    yield from walk(item, items, (*path, i))
+
+    yield from walk(value, root, ())
+
+
+def _canonical(x: Any) -> str:
+    return json.dumps(x, sort_keys=True)
+
+
+def _repeated(keys: list[str]) -> list[int]:
+    """The index of each key's second appearance (``validateListSet``)."""
+    seen: dict[str, int] = {}
+    out = []
+    for i, k in enumerate(keys):
+        seen[k] = seen.get(k, 0) + 1
+        if seen[k] == 2:
+            out.append(i)
+    return out
+
+
+def check_list_items(obj: Obj, root: Mapping[str, Any], old: Obj | None = None) -> list[Finding]:
+    """``SC014`` findings of ``obj``; on an update from ``old``, none when ``old`` has such
+    an error itself (``strategy.go`` ``ValidateUpdate``)."""
+    if old is not None and next(duplicates(root, old.raw), None) is not None:
+        return []
+    return [Finding(DUPLICATE_LIST_ITEM, "error", obj.file, obj.line_of(*path), message, field_path(obj.raw, path),
+                    obj.ref) for path, message in duplicates(root, obj.raw)]
