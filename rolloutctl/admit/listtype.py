@@ -39,46 +39,64 @@ def _children(node: Mapping[str, Any]) -> list[Any]:
             *([extra] if isinstance(extra, dict) else [])]
 
 
-#: per schema (loaded once per process): which nodes lead to a list-type list
-_PREPARED: dict[int, tuple[Mapping[str, Any], Reach]] = {}
+class _Nodes:
+    """One schema's nodes as the walk needs them, each prepared once per process: the
+    sub-schemas of its properties, additional properties and items that lead to a
+    list-type list (``schema.Reach``), and its own list type and keys."""
+
+    def __init__(self, root: Mapping[str, Any]) -> None:
+        self.root = root
+        self.below = Reach(lambda n: _node(root, n), lambda n: n.get("x-kubernetes-list-type") in _LIST_TYPES,
+                           _children)
+        self._prepared: dict[int, tuple[dict[str, Any], Any, Any, Any, tuple[str, ...]]] = {}
+
+    def node(self, node: Any) -> tuple[dict[str, Any], Any, Any, Any, tuple[str, ...]]:
+        node = _node(self.root, node)
+        got = self._prepared.get(id(node))
+        if got is None:
+            extra, items = node.get("additionalProperties"), node.get("items")
+            got = self._prepared[id(node)] = (
+                {k: v for k, v in (node.get("properties") or {}).items() if self.below(v)},
+                extra if isinstance(extra, dict) and self.below(extra) else None,
+                items if isinstance(items, dict) and self.below(items) else None,
+                node.get("x-kubernetes-list-type"), tuple(node.get("x-kubernetes-list-map-keys") or ()))
+        return got
 
 
-def _reach(root: Mapping[str, Any]) -> Reach:
+#: per schema (loaded once per process); the schema is kept with its nodes so that its id stays its own
+_PREPARED: dict[int, tuple[Mapping[str, Any], _Nodes]] = {}
+
+
+def _nodes(root: Mapping[str, Any]) -> _Nodes:
     held = _PREPARED.get(id(root))
     if held is None or held[0] is not root:
-        held = _PREPARED[id(root)] = (root, Reach(lambda n: _node(root, n),
-                                                  lambda n: n.get("x-kubernetes-list-type") in _LIST_TYPES, _children))
+        held = _PREPARED[id(root)] = (root, _Nodes(root))
     return held[1]
 
 
 def duplicates(root: Mapping[str, Any], value: Any) -> Iterator[tuple[tuple, str]]:
     """(path, message) of every repeated item of a list-type map or set list in ``value``
     (``ValidateListSetsAndMaps``)."""
-    below = _reach(root)
+    nodes = _nodes(root)
 
     def walk(v: Any, node: Any, path: tuple) -> Iterator[tuple[tuple, str]]:
-        node = _node(root, node)
+        props, extra, items, kind, keys = nodes.node(node)
         if isinstance(v, dict):
-            props = node.get("properties") or {}
-            extra = node.get("additionalProperties")
             for key, item in v.items():
-                sub = props.get(key, extra if isinstance(extra, dict) else None)
-                if sub is not None and below(sub):
+                sub = props.get(key, extra)
+                if sub is not None:
                     yield from walk(item, sub, (*path, key))
         elif isinstance(v, list):
-            kind = node.get("x-kubernetes-list-type")
-            if kind == "set":
+            if kind == "set" and len(v) > 1:
                 for i in _repeated([_canonical(x) for x in v]):
                     yield (*path, i), f"duplicate value {json.dumps(v[i])[:80]} in a set list"
-            elif kind == "map":
-                keys = list(node.get("x-kubernetes-list-map-keys") or ())
+            elif kind == "map" and len(v) > 1:
                 found = [{k: x[k] for k in keys if k in x} if isinstance(x, dict) else {} for x in v]
                 for i in _repeated([_canonical(f) for f in found]):
                     shown = ", ".join(f"{k}={json.dumps(found[i][k])}" for k in keys if k in found[i]) or "no key"
                     yield (*path, i), (f"duplicate item ({shown}): the list is keyed by {', '.join(keys)} "
                                        "(x-kubernetes-list-type: map)")
-            items = node.get("items")
-            if isinstance(items, dict) and below(items):
+            if items is not None:
                 for i, item in enumerate(v):
                     yield from walk(item, items, (*path, i))
 
