@@ -45,7 +45,7 @@ from ..core.paths import field_path
 from ..core.records import field, record
 from ..core.trees import copy_tree
 from .listtype import check_list_items
-from .ratchet import RATCHETED, ratchets
+from .ratchet import ratcheted
 from .schema import (UNSERVED_VERSION, WRONG_TYPE, apply_schema_defaults, check_schema, check_types, load_schema,
                      prune_nulls, quantity_paths)
 
@@ -195,11 +195,7 @@ def _ratchet(raw: dict, old: Obj, schema_file: str) -> Callable[[tuple, str], st
     """On an update, errors on parts the update leaves unchanged are warnings
     (``admit.ratchet``: CRD validation ratcheting)."""
     root = load_schema(schema_file)
-
-    def ratcheted(path: tuple, message: str) -> str | None:
-        return f"{message} ({RATCHETED})" if ratchets(root, raw, old.raw, path) else None
-
-    return ratcheted
+    return lambda path, message: ratcheted(root, raw, old.raw, path, message)
 
 
 def _admitted(raw: dict, obj: Obj) -> Obj:

@@ -30,8 +30,8 @@ from typing import Any, Iterator
 from ..core.model import Finding, Obj
 from ..core.paths import field_path
 from . import cel_core
-from .ratchet import RATCHETED, ratchets
-from .schema import Reach, resolve
+from .ratchet import ratcheted
+from .schema import Reach, prepared, resolve
 
 RULE_FAILED = "SC011"
 NOT_EVALUATED = "SC012"
@@ -128,16 +128,8 @@ class _RuleNodes:
         self.below = Reach(lambda n: _resolve(root, n), lambda n: bool(n.get(KEYWORD)), _rule_children)
 
 
-#: the prepared nodes of each schema read (schemas are loaded once per process); the schema is
-#: kept with them so that its id stays its own
-_PREPARED: dict[int, tuple[Mapping[str, Any], _RuleNodes]] = {}
-
-
 def _rule_nodes(schema: Mapping[str, Any]) -> _RuleNodes:
-    held = _PREPARED.get(id(schema))
-    if held is None or held[0] is not schema:
-        held = _PREPARED[id(schema)] = (schema, _RuleNodes(schema))
-    return held[1]
+    return prepared(schema, _RuleNodes)
 
 
 def _rules_at(nodes: _RuleNodes, value: Any, old: Any, node: Mapping[str, Any],
@@ -188,11 +180,9 @@ def check_cel(obj: Obj, schema: Mapping[str, Any], old: Obj | None = None) -> li
             continue
         if not ok:
             message = str(rule.get("message") or f"failed rule: {text}")
-            if not transition and old_raw is not _ABSENT and ratchets(schema, obj.raw, old_raw, path):
-                out.append(Finding(RULE_FAILED, "warning", obj.file, line, f"{message} ({RATCHETED})", shown,
-                                   obj.ref))
-                continue
-            out.append(Finding(RULE_FAILED, "error", obj.file, line, message, shown, obj.ref))
+            kept = None if transition or old_raw is _ABSENT else ratcheted(schema, obj.raw, old_raw, path, message)
+            out.append(Finding(RULE_FAILED, "error" if kept is None else "warning", obj.file, line,
+                               message if kept is None else kept, shown, obj.ref))
     return out
 
 

@@ -1,7 +1,7 @@
 """Uniqueness of list-type map and set items (``SC014``): the API server refuses a custom
 resource whose ``x-kubernetes-list-type: map`` list has two items with the same key
-values (two env vars named alike in a pod template of a RayService, two containers or
-cliques of one name), or whose ``set`` list repeats a value.
+values (two env vars of one name in an embedded pod template, two containers of one
+name), or whose ``set`` list repeats a value.
 
 Upstream (k8s.io/apiextensions-apiserver at 1aa2717a):
 ``pkg/apiserver/schema/listtype/validation.go`` ``ValidateListSetsAndMaps``
@@ -11,8 +11,8 @@ the error, ``field.Duplicate``), called by ``pkg/registry/customresource/strateg
 has no such error itself (the whole check is ratcheted at once).
 
 The walk enters only the parts of an object that lead to a list-type list
-(``schema.Reach``); its prepared nodes live here per schema and process, as the CEL and
-quantity walks' do.
+(``schema.Reach``); its nodes are prepared once per schema and process
+(``schema.prepared``), as the CEL walk's are.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any, Iterator, Mapping
 
 from ..core.model import Finding, Obj
 from ..core.paths import field_path
-from .schema import Reach, resolve
+from .schema import Reach, prepared, resolve
 
 DUPLICATE_LIST_ITEM = "SC014"
 _LIST_TYPES = ("map", "set")
@@ -63,21 +63,10 @@ class _Nodes:
         return got
 
 
-#: per schema (loaded once per process); the schema is kept with its nodes so that its id stays its own
-_PREPARED: dict[int, tuple[Mapping[str, Any], _Nodes]] = {}
-
-
-def _nodes(root: Mapping[str, Any]) -> _Nodes:
-    held = _PREPARED.get(id(root))
-    if held is None or held[0] is not root:
-        held = _PREPARED[id(root)] = (root, _Nodes(root))
-    return held[1]
-
-
 def duplicates(root: Mapping[str, Any], value: Any) -> Iterator[tuple[tuple, str]]:
     """(path, message) of every repeated item of a list-type map or set list in ``value``
     (``ValidateListSetsAndMaps``)."""
-    nodes = _nodes(root)
+    nodes = prepared(root, _Nodes)
 
     def walk(v: Any, node: Any, path: tuple) -> Iterator[tuple[tuple, str]]:
         props, extra, items, kind, keys = nodes.node(node)

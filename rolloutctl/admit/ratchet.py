@@ -94,3 +94,9 @@ def ratchets(root: Mapping[str, Any], new: Any, old: Any, path: tuple) -> bool:
     on an update from ``old`` (``shouldRatchetError``)."""
     pair = correlated(root, new, old, path)
     return pair is not None and deep_equal(*pair)
+
+
+def ratcheted(root: Mapping[str, Any], new: Any, old: Any, path: tuple, message: str) -> str | None:
+    """The message of an error at ``path`` as the ratcheted warning it becomes, or None
+    when the error stands."""
+    return f"{message} ({RATCHETED})" if ratchets(root, new, old, path) else None

@@ -15,7 +15,7 @@ import difflib
 import json
 from functools import lru_cache
 from collections.abc import Mapping
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from ..core.model import Finding, Obj
 from ..core.trees import copy_tree
@@ -30,6 +30,7 @@ BAD_VALUE = "SC004"
 UNSERVED_VERSION = "SC005"
 
 _TYPE_VALIDATORS = {"type", "anyOf", "oneOf"}
+T = TypeVar("T")
 
 
 def load_schema(filename: str) -> dict[str, Any]:
@@ -173,7 +174,19 @@ def _short(v: Any, limit: int = 60) -> str:
     return r if len(r) <= limit else r[: limit - 4] + "…" + r[-3:]
 
 
-_INLINE: dict[int, tuple[Mapping[str, Any], Compiled]] = {}
+#: what a walk prepared of one schema, per (schema, preparation): schemas are loaded once per
+#: process and never change; each is kept with what was made of it, so that its id stays its own
+_PREPARED: dict[tuple[int, Callable[..., Any]], tuple[Mapping[str, Any], Any]] = {}
+
+
+def prepared(root: Mapping[str, Any], make: Callable[[Mapping[str, Any]], T]) -> T:
+    """``make(root)``, made once per schema and process (``Compiled`` validators of inline
+    schemas, the CEL and keyed-list walks' prepared nodes)."""
+    key = (id(root), make)
+    held = _PREPARED.get(key)
+    if held is None or held[0] is not root:
+        held = _PREPARED[key] = (root, make(root))
+    return held[1]  # type: ignore[no-any-return]
 
 
 #: ``ratcheted(path, message)``: the finding at ``path`` (of the object's raw tree) as a
@@ -194,10 +207,7 @@ def check_schema(obj: Obj, filename: str | None, ratcheted: Ratchet | None = Non
 def check_types(obj: Obj, root: Mapping[str, Any]) -> list[Finding]:
     """Wrong types (SC003) of ``obj`` against an inline schema of types (the observed
     side's read schemas); the schema is compiled once per process."""
-    hit = _INLINE.get(id(root))
-    if hit is None or hit[0] is not root:
-        hit = _INLINE[id(root)] = (root, Compiled(root))
-    return [f for f in check_against(obj, root, hit[1]) if f.rule == WRONG_TYPE]
+    return [f for f in check_against(obj, root, prepared(root, Compiled)) if f.rule == WRONG_TYPE]
 
 
 def check_against(obj: Obj, root: Mapping[str, Any], compiled: Compiled,
@@ -205,13 +215,13 @@ def check_against(obj: Obj, root: Mapping[str, Any], compiled: Compiled,
     out: list[Finding] = []
 
     def add(rule: str, path: tuple, message: str, node: tuple | None = None) -> None:
+        at = path if node is None else node  # a missing field is the object's: its line, its correlation
         severity = "error"
         if ratcheted is not None and rule not in (UNKNOWN_FIELD, WRONG_TYPE):
-            kept = ratcheted(path if node is None else node, message)
+            kept = ratcheted(at, message)
             if kept is not None:
                 severity, message = "warning", kept
-        line = obj.line_of(*(path if node is None else node))
-        out.append(Finding(rule=rule, severity=severity, file=obj.file, line=line,
+        out.append(Finding(rule=rule, severity=severity, file=obj.file, line=obj.line_of(*at),
                            message=message, path=field_path(obj.raw, path), object=obj.ref))
 
     for err in compiled.iter_errors(obj.raw):
