@@ -47,7 +47,7 @@ from ..core.trees import copy_tree
 from .listtype import check_list_items
 from .ratchet import ratcheted
 from .schema import (UNSERVED_VERSION, WRONG_TYPE, apply_schema_defaults, check_schema, check_types, load_schema,
-                     prune_nulls, quantity_paths)
+                     canonical_quantities, prune_nulls)
 
 DESIRED = "desired"
 OBSERVED = "observed"
@@ -115,14 +115,8 @@ def _normalise_quantities(raw: dict, schema_file: str) -> None:
     values that are not quantities stay as written (validation reports them)."""
     from ..core.quantity import QuantityError, canonical_quantity
 
-    for path in list(quantity_paths(raw, schema_file)):
-        parent: Any = raw
-        for p in path[:-1]:
-            parent = parent[p]
-        try:
-            parent[path[-1]] = canonical_quantity(parent[path[-1]])
-        except (QuantityError, TypeError, ValueError, OverflowError, ZeroDivisionError):
-            pass
+    canonical_quantities(raw, load_schema(schema_file), canonical_quantity,
+                         (QuantityError, TypeError, ValueError, OverflowError, ZeroDivisionError))
 
 
 def admit_one(obj: Obj, descriptor: KindDescriptor | None, *, side: str = DESIRED,

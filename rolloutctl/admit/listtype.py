@@ -18,7 +18,7 @@ The walk enters only the parts of an object that lead to a list-type list
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator, Mapping
+from typing import Any, Mapping
 
 from ..core.model import Finding, Obj
 from ..core.paths import field_path
@@ -51,49 +51,66 @@ class _Nodes:
         self._prepared: dict[int, tuple[dict[str, Any], Any, Any, Any, tuple[str, ...]]] = {}
 
     def node(self, node: Any) -> tuple[dict[str, Any], Any, Any, Any, tuple[str, ...]]:
-        node = _node(self.root, node)
+        """(properties, additional properties, items, list type, map keys) of a resolved
+        node: the sub-schemas resolved, and only those that lead to a list-type list."""
         got = self._prepared.get(id(node))
         if got is None:
+            root, below = self.root, self.below
             extra, items = node.get("additionalProperties"), node.get("items")
             got = self._prepared[id(node)] = (
-                {k: v for k, v in (node.get("properties") or {}).items() if self.below(v)},
-                extra if isinstance(extra, dict) and self.below(extra) else None,
-                items if isinstance(items, dict) and self.below(items) else None,
+                {k: _node(root, v) for k, v in (node.get("properties") or {}).items() if below(v)},
+                _node(root, extra) if isinstance(extra, dict) and below(extra) else None,
+                _node(root, items) if isinstance(items, dict) and below(items) else None,
                 node.get("x-kubernetes-list-type"), tuple(node.get("x-kubernetes-list-map-keys") or ()))
         return got
 
 
-def duplicates(root: Mapping[str, Any], value: Any) -> Iterator[tuple[tuple, str]]:
+def duplicates(root: Mapping[str, Any], value: Any) -> list[tuple[tuple, str]]:
     """(path, message) of every repeated item of a list-type map or set list in ``value``
     (``ValidateListSetsAndMaps``)."""
     nodes = prepared(root, _Nodes)
+    node = nodes.node
+    out: list[tuple[tuple, str]] = []
 
-    def walk(v: Any, node: Any, path: tuple) -> Iterator[tuple[tuple, str]]:
-        props, extra, items, kind, keys = nodes.node(node)
-        if isinstance(v, dict):
+    def walk(v: Any, prep: tuple[dict[str, Any], Any, Any, Any, tuple[str, ...]], path: tuple) -> None:
+        props, extra, items, kind, keys = prep
+        if v.__class__ is dict:
             for key, item in v.items():
                 sub = props.get(key, extra)
-                if sub is not None:
-                    yield from walk(item, sub, (*path, key))
-        elif isinstance(v, list):
+                if sub is not None and (item.__class__ is dict or item.__class__ is list):
+                    walk(item, node(sub), (*path, key))
+        elif v.__class__ is list:
             if kind == "set" and len(v) > 1:
                 for i in _repeated([_canonical(x) for x in v]):
-                    yield (*path, i), f"duplicate value {json.dumps(v[i])[:80]} in a set list"
+                    out.append(((*path, i), f"duplicate value {json.dumps(v[i])[:80]} in a set list"))
             elif kind == "map" and len(v) > 1:
                 found = [{k: x[k] for k in keys if k in x} if isinstance(x, dict) else {} for x in v]
-                for i in _repeated([_canonical(f) for f in found]):
+                for i in _repeated([_item_key(f) for f in found]):
                     shown = ", ".join(f"{k}={json.dumps(found[i][k])}" for k in keys if k in found[i]) or "no key"
-                    yield (*path, i), (f"duplicate item ({shown}): the list is keyed by {', '.join(keys)} "
-                                       "(x-kubernetes-list-type: map)")
+                    out.append(((*path, i), f"duplicate item ({shown}): the list is keyed by {', '.join(keys)} "
+                                            "(x-kubernetes-list-type: map)"))
             if items is not None:
+                sp = node(items)
                 for i, item in enumerate(v):
-                    yield from walk(item, items, (*path, i))
+                    if item.__class__ is dict or item.__class__ is list:
+                        walk(item, sp, (*path, i))
 
-    yield from walk(value, root, ())
+    walk(value, node(_node(root, root)), ())
+    return out
 
 
 def _canonical(x: Any) -> str:
     return json.dumps(x, sort_keys=True)
+
+
+def _item_key(found: dict[str, Any]) -> Any:
+    """A map list item's key values, compared as their JSON (``_canonical``); keys of
+    only strings and integers (names, ports: the usual ones) as a tuple, which compares
+    the same way without writing JSON."""
+    for v in found.values():
+        if v.__class__ is not str and v.__class__ is not int:
+            return _canonical(found)
+    return tuple(found.items())
 
 
 def _repeated(keys: list[str]) -> list[int]:
@@ -110,7 +127,7 @@ def _repeated(keys: list[str]) -> list[int]:
 def check_list_items(obj: Obj, root: Mapping[str, Any], old: Obj | None = None) -> list[Finding]:
     """``SC014`` findings of ``obj``; on an update from ``old``, none when ``old`` has such
     an error itself (``strategy.go`` ``ValidateUpdate``)."""
-    if old is not None and next(duplicates(root, old.raw), None) is not None:
+    if old is not None and duplicates(root, old.raw):
         return []
     return [Finding(DUPLICATE_LIST_ITEM, "error", obj.file, obj.line_of(*path), message, field_path(obj.raw, path),
                     obj.ref) for path, message in duplicates(root, obj.raw)]

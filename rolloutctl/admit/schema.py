@@ -57,15 +57,17 @@ def resolve(root: Mapping[str, Any], node: Mapping[str, Any]) -> Mapping[str, An
 
 class _Defaulter:
     """``structuraldefaulting.Default`` for one schema, each object node prepared once per
-    process (the schema does not change): the properties that have a default, in schema
-    order, and the resolved sub-schema of every property. Walking an object then costs
-    its own fields, not every property the schema lists (a pod spec lists hundreds)."""
+    process (``prepared``; the schema does not change): the properties that have a
+    default, in schema order, and the resolved sub-schema of every property and of the
+    items. Walking an object then costs its own fields, not every property the schema
+    lists (a pod spec lists hundreds)."""
 
     def __init__(self, root: Mapping[str, Any]) -> None:
         self.root = root
         self._nodes: dict[int, tuple[list[tuple[str, Any]], dict[str, Mapping[str, Any]], Any]] = {}
 
-    def _node(self, node: Mapping[str, Any]) -> tuple[list[tuple[str, Any]], dict[str, Mapping[str, Any]], Any]:
+    def node(self, node: Mapping[str, Any]) -> tuple[list[tuple[str, Any]], dict[str, Mapping[str, Any]], Any]:
+        """(defaults, {property: sub-schema}, items) of a resolved node."""
         prepared = self._nodes.get(id(node))
         if prepared is None:
             defaults, subs = [], {}
@@ -75,35 +77,39 @@ class _Defaulter:
                     defaults.append((key, sub_r["default"]))
                 subs[key] = sub_r
             items = node.get("items")
-            prepared = self._nodes[id(node)] = (defaults, subs, items if isinstance(items, dict) else None)
+            prepared = self._nodes[id(node)] = (defaults, subs, resolve(self.root, items)
+                                                if isinstance(items, dict) else None)
         return prepared
 
-    def fill(self, node: Mapping[str, Any], value: Any) -> None:
-        defaults, subs, items = self._node(resolve(self.root, node))
-        if isinstance(value, dict):
-            for key, default in defaults:
-                if key not in value:
-                    value[key] = copy_tree(default)
-            for key, item in value.items():
-                sub = subs.get(key)
-                if sub is not None:
-                    self.fill(sub, item)
-        elif isinstance(value, list) and items is not None:
-            for item in value:
-                self.fill(items, item)
+    def fill(self, value: Any) -> None:
+        """The defaults of the schema filled into ``value`` (its root), in place."""
+        node = self.node
 
+        def walk(value: Any, prep: tuple[list[tuple[str, Any]], dict[str, Mapping[str, Any]], Any]) -> None:
+            defaults, subs, items = prep
+            if value.__class__ is dict:
+                for key, default in defaults:
+                    if key not in value:
+                        value[key] = copy_tree(default)
+                for key, item in value.items():
+                    if item.__class__ is dict or item.__class__ is list:
+                        sub = subs.get(key)
+                        if sub is not None:
+                            walk(item, node(sub))
+            elif value.__class__ is list and items is not None:
+                sp = node(items)
+                for item in value:
+                    if item.__class__ is dict or item.__class__ is list:
+                        walk(item, sp)
 
-@lru_cache(maxsize=None)
-def _defaulter(filename: str) -> _Defaulter:
-    return _Defaulter(load_schema(filename))
+        walk(value, node(resolve(self.root, self.root)))
 
 
 def apply_schema_defaults(raw: dict, filename: str) -> dict:
     """``raw`` (changed in place and returned) with the ``default`` values of its schema
     filled in, nested, as ``structuraldefaulting.Default`` does: a default applies where
     the field is absent and its parent object exists."""
-    d = _defaulter(filename)
-    d.fill(d.root, raw)
+    prepared(load_schema(filename), _Defaulter).fill(raw)
     return raw
 
 
@@ -113,6 +119,42 @@ def _nullable(root: Mapping[str, Any], node: Mapping[str, Any]) -> bool:
     return node.get("nullable") is True or t == "null" or (isinstance(t, list) and "null" in t)
 
 
+_NO_NODE: tuple[dict[str, Any], Any, Any] = ({}, None, None)
+
+
+class _Pruner:
+    """One schema's nodes as ``prune_nulls`` needs them, each prepared once per process
+    (``prepared``): the resolved sub-schemas of its properties, additional properties and
+    items, and which of them are nullable."""
+
+    def __init__(self, root: Mapping[str, Any]) -> None:
+        self.root = root
+        self._nodes: dict[int, tuple[dict[str, Any], Any, Any]] = {}
+        self._nullable: dict[int, bool] = {}
+
+    def node(self, node: Any) -> tuple[dict[str, Any], Any, Any]:
+        """(properties, additional properties, items) of a resolved node, resolved."""
+        if node is None:
+            return _NO_NODE
+        got = self._nodes.get(id(node))
+        if got is None:
+            root = self.root
+            extra, items = node.get("additionalProperties"), node.get("items")
+            got = self._nodes[id(node)] = (
+                {k: resolve(root, v) for k, v in (node.get("properties") or {}).items()},
+                resolve(root, extra) if isinstance(extra, dict) else None,
+                resolve(root, items) if isinstance(items, dict) else None)
+        return got
+
+    def nullable(self, node: Any) -> bool:
+        if node is None:
+            return False
+        got = self._nullable.get(id(node))
+        if got is None:
+            got = self._nullable[id(node)] = _nullable(self.root, node)
+        return got
+
+
 def prune_nulls(raw: Any, filename: str | None) -> Any:
     """Remove ``null`` fields the schema does not mark nullable (in place), as
     ``structuraldefaulting.PruneNonNullableNullsWithoutDefaults`` does for a custom
@@ -120,27 +162,31 @@ def prune_nulls(raw: Any, filename: str | None) -> Any:
     an absent field). Runs before defaulting, so a pruned field with a default gets
     its default. Nulls inside lists are kept (validation reports them)."""
     root = load_schema(filename) if filename else {}
+    p = prepared(root, _Pruner)
+    node, nullable = p.node, p.nullable
 
-    def walk(value: Any, node: Mapping[str, Any] | None) -> None:
-        node = resolve(root, node) if node is not None else None
-        if isinstance(value, dict):
-            props = (node.get("properties") or {}) if node else {}
-            extra = node.get("additionalProperties") if node else None
-            for key in list(value):
-                sub = props.get(key)
-                if sub is None and isinstance(extra, dict):
-                    sub = extra
-                if value[key] is None:
-                    if sub is None or not _nullable(root, sub):
-                        del value[key]
-                    continue
-                walk(value[key], sub)
-        elif isinstance(value, list):
-            items = node.get("items") if node else None
+    def walk(value: Any, prep: tuple[dict[str, Any], Any, Any]) -> None:
+        props, extra, items = prep
+        if value.__class__ is dict:
+            nulls = None
+            for key, item in value.items():
+                if item is None:
+                    if not nullable(props.get(key, extra)):
+                        if nulls is None:
+                            nulls = []
+                        nulls.append(key)
+                elif item.__class__ is dict or item.__class__ is list:
+                    walk(item, node(props.get(key, extra)))
+            if nulls is not None:
+                for key in nulls:
+                    del value[key]
+        elif value.__class__ is list:
+            sp = node(items)
             for item in value:
-                walk(item, items if isinstance(items, dict) else None)
+                if item.__class__ is dict or item.__class__ is list:
+                    walk(item, sp)
 
-    walk(raw, root if filename else None)
+    walk(raw, node(resolve(root, root)) if filename else _NO_NODE)
     return raw
 
 
@@ -313,57 +359,73 @@ class Reach:
 
 class _Quantities:
     """Where a schema's ``resource.Quantity`` values are, each node prepared once per
-    process: whether it is a quantity, its resolved properties, additional properties and
-    items, and whether any quantity lies below it (the walk enters only those parts of an
-    object: a pod's env, ports, probes and volumes hold none)."""
+    process (``prepared``): whether it is a quantity, and the resolved sub-schemas of its
+    properties, additional properties and items that are or hold a quantity (the walk
+    enters only those parts of an object: a pod's env, ports, probes and volumes hold
+    none)."""
 
     def __init__(self, root: Mapping[str, Any]) -> None:
         self.root = root
         self._nodes: dict[int, tuple[bool, dict[str, Any], Any, Any]] = {}
-        self._below = Reach(lambda n: resolve(root, n), lambda n: self.node(n)[0], self._children)
+        self._is: dict[int, bool] = {}
+        self._below = Reach(lambda n: resolve(root, n), self._is_quantity, self._children)
+
+    def _is_quantity(self, node: Mapping[str, Any]) -> bool:
+        got = self._is.get(id(node))
+        if got is None:
+            got = self._is[id(node)] = _is_quantity(self.root, node)
+        return got
+
+    def _children(self, node: Mapping[str, Any]) -> list[Any]:
+        extra, items = node.get("additionalProperties"), node.get("items")
+        return [*(node.get("properties") or {}).values(), *(n for n in (extra, items) if isinstance(n, dict))]
 
     def node(self, node: Mapping[str, Any]) -> tuple[bool, dict[str, Any], Any, Any]:
-        node = resolve(self.root, node)
+        """(is a quantity, {property: sub-schema}, additional properties, items) of a
+        resolved node, the sub-schemas resolved and only those that lead to a quantity."""
         prepared = self._nodes.get(id(node))
         if prepared is None:
+            root, below = self.root, self._below
             extra, items = node.get("additionalProperties"), node.get("items")
             prepared = self._nodes[id(node)] = (
-                _is_quantity(self.root, node), dict(node.get("properties") or {}),
-                extra if isinstance(extra, dict) else None, items if isinstance(items, dict) else None)
+                self._is_quantity(node),
+                {k: resolve(root, v) for k, v in (node.get("properties") or {}).items() if below(v)},
+                resolve(root, extra) if isinstance(extra, dict) and below(extra) else None,
+                resolve(root, items) if isinstance(items, dict) and below(items) else None)
         return prepared
 
-    def below(self, node: Mapping[str, Any]) -> bool:
-        """Whether ``node`` is a quantity or has one in its properties, additional
-        properties or items."""
-        return self._below(node)
 
-    def _children(self, node: Mapping[str, Any]) -> Iterator[Any]:
-        _, props, extra, items = self.node(node)
-        yield from props.values()
-        yield from (n for n in (extra, items) if n is not None)
+def canonical_quantities(raw: Any, root: Mapping[str, Any], canonical: Callable[[Any], Any],
+                         invalid: tuple[type[Exception], ...]) -> None:
+    """Every value of ``raw`` whose schema (``root``) is a ``resource.Quantity`` replaced,
+    in place, by ``canonical(value)``; one that raises ``invalid`` stays as written."""
+    q = prepared(root, _Quantities)
+    node = q.node
 
-
-@lru_cache(maxsize=None)
-def _quantities(filename: str) -> _Quantities:
-    return _Quantities(load_schema(filename))
-
-
-def quantity_paths(raw: Any, filename: str) -> Iterator[tuple]:
-    """Paths of the values of ``raw`` whose schema is a ``resource.Quantity``."""
-    q = _quantities(filename)
-
-    def walk(value: Any, node: Mapping[str, Any], path: tuple) -> Iterator[tuple]:
-        is_quantity, props, extra, items = q.node(node)
-        if is_quantity:
-            yield path
-            return
-        if isinstance(value, dict):
+    def walk(value: Any, prep: tuple[bool, dict[str, Any], Any, Any]) -> None:
+        _, props, extra, items = prep
+        if value.__class__ is dict:
             for key, item in value.items():
                 sub = props.get(key, extra)
-                if sub is not None and q.below(sub):
-                    yield from walk(item, sub, (*path, key))
-        elif isinstance(value, list) and items is not None and q.below(items):
+                if sub is None:
+                    continue
+                sp = node(sub)
+                if sp[0]:
+                    try:
+                        value[key] = canonical(item)
+                    except invalid:
+                        pass
+                elif item.__class__ is dict or item.__class__ is list:
+                    walk(item, sp)
+        elif value.__class__ is list and items is not None:
+            sp = node(items)
             for i, item in enumerate(value):
-                yield from walk(item, items, (*path, i))
+                if sp[0]:
+                    try:
+                        value[i] = canonical(item)
+                    except invalid:
+                        pass
+                elif item.__class__ is dict or item.__class__ is list:
+                    walk(item, sp)
 
-    yield from walk(raw, q.root, ())
+    walk(raw, node(resolve(root, root)))

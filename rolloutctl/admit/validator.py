@@ -76,19 +76,113 @@ def _equal(a: Any, b: Any) -> bool:
     return a == b
 
 
+Valid = Callable[[Any], bool]
+
+
 class Compiled:
-    """``iter_errors(instance)`` for one schema; sub-schemas compiled once and shared."""
+    """``iter_errors(instance)`` for one schema; sub-schemas compiled once and shared.
+    Each schema is compiled twice: into a test of validity (plain calls that stop at the
+    first error, no paths) and into the generators that describe every error; an
+    instance is walked by the second only when the first finds it invalid (most are
+    valid)."""
 
     def __init__(self, root: Mapping[str, Any]) -> None:
         self.root = root
         self._refs: dict[str, Check] = {}
+        self._valid_refs: dict[str, Valid] = {}
         self._check = self._compile(root)
+        self._valid = self._compile_valid(root)
 
     def iter_errors(self, instance: Any) -> Iterator[SchemaError]:
+        if self._valid(instance):
+            return iter(())
         return self._check(instance, ())
 
     def is_valid(self, instance: Any) -> bool:
-        return next(self.iter_errors(instance), None) is None
+        return self._valid(instance)
+
+    # ------------------------------------------------------------------ validity
+    def _valid_ref(self, ref: str) -> Valid:
+        if ref not in self._valid_refs:
+            if not ref.startswith("#/$defs/"):
+                raise ValueError(f"unsupported $ref {ref!r}")
+            holder: list[Valid] = []
+            self._valid_refs[ref] = lambda v: holder[0](v)  # allows recursion
+            holder.append(self._compile_valid(self.root["$defs"][ref[len("#/$defs/"):]]))
+            self._valid_refs[ref] = holder[0]
+        return self._valid_refs[ref]
+
+    def _compile_valid(self, s: Mapping[str, Any]) -> Valid:
+        """Whether an instance meets ``s``: true exactly when ``_compile(s)`` yields no error."""
+        if "$ref" in s:
+            return self._valid_ref(s["$ref"])
+        tests: list[Valid] = []
+        if "type" in s:
+            names = s["type"] if isinstance(s["type"], list) else [s["type"]]
+            kinds = [_TYPES[n] for n in names]
+            tests.append(kinds[0] if len(kinds) == 1 else (lambda v, kinds=kinds: any(t(v) for t in kinds)))
+        if "const" in s:
+            cv = s["const"]
+            tests.append(lambda v: _equal(v, cv))
+        if "enum" in s:
+            ev = s["enum"]
+            tests.append(lambda v: any(_equal(v, e) for e in ev))
+        if "minimum" in s:
+            mv, number = s["minimum"], _TYPES["number"]
+            tests.append(lambda v: not (number(v) and v < mv))
+        if "maxLength" in s:
+            ml = s["maxLength"]
+            tests.append(lambda v: not (isinstance(v, str) and len(v) > ml))
+        if "pattern" in s:
+            rx = re.compile(go_pattern(s["pattern"]))
+            tests.append(lambda v: not isinstance(v, str) or rx.search(v) is not None)
+        if "anyOf" in s:
+            alts = [self._compile_valid(x) for x in s["anyOf"]]
+            tests.append(lambda v: any(alt(v) for alt in alts))
+        if "required" in s:
+            req = list(s["required"])
+            tests.append(lambda v: not isinstance(v, dict) or all(k in v for k in req))
+        if "properties" in s or "additionalProperties" in s:
+            props = {k: self._compile_valid(sub) for k, sub in (s.get("properties") or {}).items()}
+            ap = s.get("additionalProperties", True)
+            ap_valid = self._compile_valid(ap) if isinstance(ap, Mapping) else None
+            closed = ap is False
+
+            def v_props(v: Any) -> bool:
+                if not isinstance(v, dict):
+                    return True
+                for k, item in v.items():
+                    sub = props.get(k)
+                    if sub is not None:
+                        if not sub(item):
+                            return False
+                    elif closed:
+                        return False
+                    elif ap_valid is not None and not ap_valid(item):
+                        return False
+                return True
+            tests.append(v_props)
+        if "items" in s:
+            item_valid = self._compile_valid(s["items"])
+
+            def v_items(v: Any) -> bool:
+                if isinstance(v, list):
+                    for item in v:
+                        if not item_valid(item):
+                            return False
+                return True
+            tests.append(v_items)
+        if not tests:
+            return lambda v: True
+        if len(tests) == 1:
+            return tests[0]
+
+        def v_all(v: Any) -> bool:
+            for t in tests:
+                if not t(v):
+                    return False
+            return True
+        return v_all
 
     # ------------------------------------------------------------------ compile
     def _ref(self, ref: str) -> Check:

@@ -214,5 +214,7 @@ class KindDescriptor:
         return resolve(getattr(self, part))
 
     def default(self, raw: dict) -> dict:
+        """``raw`` as the kind's defaulting leaves it (``defaults``: a function that may
+        fill ``raw`` in place, which is the admission's own copy, and returns it)."""
         fn = self.load("defaults")
         return fn(raw) if fn is not None else raw

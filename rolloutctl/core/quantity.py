@@ -177,6 +177,26 @@ def canonical_quantity(value: object) -> str:
     ``"2000m"`` are ``"2"``; ``"1024Mi"`` is ``"1Gi"``; ``"0.5"`` is ``"500m"``;
     ``1000`` is ``"1k"``; a binary quantity that is not a whole number, or is below
     1024, is printed in decimal SI. Raises ``QuantityError`` for what is not a quantity."""
+    # what manifests mostly hold is already canonical: a positive whole number without
+    # leading zeros and a suffix it cannot move to (not a multiple of 1000, or of 1024
+    # with a binary suffix) prints as written (``_exact_canonical`` does the rest)
+    if value.__class__ is str and len(value) <= 19:
+        m = _CANONICAL.fullmatch(value)
+        if m is not None:
+            suf = m.group(2)
+            if int(m.group(1)) % (1024 if suf in _BIN_SHIFT else 1000):
+                return value
+    elif value.__class__ is int and 0 < value < 10**18 and value % 1000:  # (not bool: its class is bool)
+        return str(value)
+    return _exact_canonical(value)
+
+
+#: a positive whole number without leading zeros and an optional suffix
+_CANONICAL = re.compile(r"([1-9][0-9]*)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])?")
+
+
+def _exact_canonical(value: object) -> str:
+    """``canonical_quantity`` by exact arithmetic."""
     nanos, fmt = _parse_exact(value)
     if nanos == 0:
         return "0"

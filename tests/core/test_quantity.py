@@ -133,3 +133,16 @@ def test_extreme_exponents_are_answered_without_computing_the_power():
                 assert message in str(exc), (text[:20], exc)
             else:
                 raise AssertionError(f"{text[:20]!r} accepted by {f.__name__}")
+
+
+@given(st.integers(0, 10**19) | st.sampled_from([1, 999, 1000, 1023, 1024, 2048, 3000, 10**18 - 1]),
+       st.sampled_from(sorted(SUFFIXES)), st.booleans())
+def test_already_canonical_quantities_print_as_written_and_others_exactly(number, suffix, as_int):
+    """The short cut for what manifests mostly hold (``"500m"``, ``"2Gi"``, ``cpu: 3``)
+    gives what the exact arithmetic gives, and so does everything it passes on
+    (``"1000m"``, ``"1024Mi"``, ``1000``, leading zeros)."""
+    from rolloutctl.core.quantity import _exact_canonical, canonical_quantity
+
+    value = number if as_int else f"{number}{suffix}"
+    assert canonical_quantity(value) == _exact_canonical(value)
+    assert canonical_quantity(f"0{value}") == _exact_canonical(f"0{value}")

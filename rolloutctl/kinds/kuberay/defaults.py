@@ -65,21 +65,18 @@ def _fill(cur: Any, parts: list[str], value: Any) -> None:
     _fill(cur.get(head), rest, value)
 
 
-def apply_crd_defaults(raw: Mapping[str, Any], table: Sequence[tuple[str, Any]]) -> dict:
-    """A deep copy of ``raw`` with the defaults of ``table`` (``fill_crd_defaults``)."""
-    return fill_crd_defaults(copy_tree(dict(raw)), table)
-
-
 def raycluster_spec_defaults(spec: Mapping[str, Any]) -> dict:
     """A copy of a RayCluster spec with its CRD defaults (both sides of a cluster
     comparison)."""
     return fill_crd_defaults({k: copy_tree(x) for k, x in spec.items()}, RAYCLUSTER_SPEC_DEFAULTS)
 
 
-def rayservice_crd_defaults(raw: Mapping[str, Any]) -> dict:
+def rayservice_crd_defaults(raw: dict) -> dict:
     """Only the CRD-level defaults of a RayService (KubeRay has no defaulting webhook
-    for it: ``ray-operator/pkg/webhooks/v1/rayservice_webhook.go`` only validates)."""
-    return apply_crd_defaults(raw, RAYSERVICE_CRD_DEFAULTS)
+    for it: ``ray-operator/pkg/webhooks/v1/rayservice_webhook.go`` only validates),
+    filled in place: the kind's ``defaults`` (``core.kind.KindDescriptor``) gets the
+    admission's own copy of the object."""
+    return fill_crd_defaults(raw, RAYSERVICE_CRD_DEFAULTS)
 
 
 def rayservice_order_matters(list_path: tuple) -> bool:

@@ -14,13 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import yaml
 
 from ...core.model import Obj
 from . import utils as ku
 from .api import DEFAULT_DELETION_DELAY
 from .operator import DEFAULT_CONFIG, OperatorConfig
-from .validation.util import SAFE_LOADER, is_incremental_upgrade_enabled, serve_config_unmarshal_error
+from .validation.util import is_incremental_upgrade_enabled, serve_config, serve_config_unmarshal_error
 
 
 def _m(v: Any) -> Mapping[str, Any]:
@@ -36,10 +35,7 @@ def serve_app_names(config: str) -> list[str]:
     name as ``default``)."""
     if not config or not config.strip():
         return []
-    try:
-        doc = yaml.load(config, Loader=SAFE_LOADER)
-    except Exception:  # noqa: BLE001 - an unparsable config yields no application
-        return []
+    doc, _err = serve_config(config)  # (an unparsable config yields no application)
     names = []
     for a in _l(_m(doc).get("applications")):
         n = _m(a).get("name")
@@ -63,10 +59,7 @@ def serve_config_target_capacity(config: str) -> int | None:
     integral number, a non-number, an absent value or a config that does not parse."""
     if not config or not config.strip():
         return None
-    try:
-        doc = yaml.load(config, Loader=SAFE_LOADER)
-    except Exception:  # noqa: BLE001 - unparsable: no target_capacity read
-        return None
+    doc, _err = serve_config(config)  # (unparsable: no target_capacity read)
     v = _m(doc).get("target_capacity")
     if not isinstance(v, float) or v != v or v in (float("inf"), float("-inf")) or v.is_integer():
         return None

@@ -98,3 +98,31 @@ def test_lint_warns_of_a_serve_config_the_controller_cannot_unmarshal(cli, tmp_p
     assert found[0]["path"] == "spec.serveConfigV2" and "does not unmarshal" in found[0]["message"]
     assert not [f for f in cli("lint", str(SAMPLES / "rayservice-text-ml.yaml"), "-o", "json").json()["findings"]
                 if f["rule"] == "RS036"]
+
+
+def test_a_date_like_value_in_the_serve_config_is_a_string_as_in_go(cli, tmp_path):
+    """go-yaml v2 keeps a timestamp-like scalar a string when it decodes into
+    ``interface{}``; one that is no real date (``2001-13-45``) once stopped plan and
+    lint with an internal error."""
+    text = (SAMPLES / "rayservice-text-ml.yaml").read_text()
+    cfg = yaml.safe_load(text)["spec"]["serveConfigV2"]
+    dated = cfg.replace("applications:\n", "build: 2001-13-45\nreleased: 2024-01-31\napplications:\n", 1)
+    assert dated != cfg
+    f = tmp_path / "dated.yaml"
+    f.write_text(text.replace(cfg.replace("\n", "\n    ").rstrip(" "), dated.replace("\n", "\n    ").rstrip(" "), 1))
+    assert yaml.safe_load(f.read_text())["spec"]["serveConfigV2"] == dated
+    r = cli("lint", str(f), "-o", "json")
+    assert r.exit_code == 0 and not [x for x in r.json()["findings"] if x["rule"] == "RS036"], r.stdout + r.stderr
+    p = cli("plan", str(f), "-o", "json")
+    assert p.exit_code == 0 and p.json()["outcome"] == "converged", p.stderr
+    assert serve_app_names(dated) == ["classify", "summarize"]
+
+
+def test_only_the_first_document_of_a_serve_config_is_read():
+    """go-yaml v2's ``Unmarshal`` decodes the first document and reads no further."""
+    from rolloutctl.kinds.kuberay.validation.util import serve_config_unmarshal_error
+
+    two = "applications:\n  - name: a\n---\napplications: [\n"
+    assert serve_app_names(two) == ["a"]
+    assert serve_config_unmarshal_error(two) is None
+    assert serve_config_unmarshal_error("---\n- a\n---\napplications: []\n") == "the document is a list, not a mapping"

@@ -148,27 +148,44 @@ def v2_env_on(henv: Mapping[str, Mapping[str, Any]]) -> bool:
     return e is not None and str(e.get("value")) in ("1", "true")
 
 
-#: PyYAML's safe loader, on libyaml when built with it (the same constructors and tag
-#: resolution as ``yaml.safe_load``; the C parser is several times faster)
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+class _GoYamlV2Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """PyYAML's safe loader (libyaml's parser when built with it) where go-yaml v2,
+    decoding into ``interface{}``, differs from it: a timestamp stays a string
+    (go-yaml v2 ``decode.go``: "for backward compatibility reasons we set it as a
+    string")."""
+
+
+_GoYamlV2Loader.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_yaml_str)
+
+
+def serve_config(config: str) -> tuple[Any, str | None]:
+    """``spec.serveConfigV2`` as ``yaml.Unmarshal([]byte(spec.ServeConfigV2),
+    &serveConfig)`` reads it in ``updateServeDeployment`` (rayservice_controller.go;
+    ``k8s.io/apimachinery/pkg/util/yaml.Unmarshal`` into ``map[string]any``: go-yaml v2
+    through ``sigs.k8s.io/yaml``, which reads the first document only, a repeated key's
+    last value winning): (the value, None), or (None, why it does not parse)."""
+    try:
+        return next(yaml.load_all(config, Loader=_GoYamlV2Loader), None), None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        return None, f"{exc.problem or exc.context or 'not YAML'}{where}"
+    except yaml.YAMLError as exc:
+        return None, " ".join(str(exc).split())
+    except (ValueError, TypeError, OverflowError) as exc:  # an explicitly tagged scalar that is not its type
+        return None, f"not YAML: {' '.join(str(exc).split())}"
 
 
 def serve_config_unmarshal_error(config: str) -> str | None:
     """Why ``yaml.Unmarshal([]byte(spec.ServeConfigV2), &serveConfig)`` fails, as
     ``updateServeDeployment`` (rayservice_controller.go) runs it before submitting the
-    config (``k8s.io/apimachinery/pkg/util/yaml.Unmarshal`` into ``map[string]any``): a
-    YAML syntax error, or a document that is not a mapping (a list, a string). None when
-    it decodes; an empty config decodes (to nothing)."""
+    config (``serve_config``): a YAML syntax error, or a document that is not a mapping
+    (a list, a string). None when it decodes; an empty config decodes (to nothing)."""
     if not config or not config.strip():
         return None
-    try:
-        doc = yaml.load(config, Loader=SAFE_LOADER)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        return f"{exc.problem or exc.context or 'not YAML'}{where}"
-    except yaml.YAMLError as exc:
-        return " ".join(str(exc).split())
+    doc, err = serve_config(config)
+    if err is not None:
+        return err
     if doc is None or isinstance(doc, dict):
         return None
     kind = "list" if isinstance(doc, list) else "string" if isinstance(doc, str) else "scalar"
