@@ -81,8 +81,8 @@ def test_wheel_holds_the_schemas_and_samples(wheel):
 
 def test_wheel_has_both_console_scripts(wheel):
     entry_points = _dist_info(wheel, "entry_points.txt")
-    assert "rolloutctl = rolloutctl.cli:main" in entry_points
-    assert "kubectl-rolloutctl = rolloutctl.cli:kubectl_plugin_main" in entry_points
+    assert "rolloutctl = rolloutctl.launch:main" in entry_points
+    assert "kubectl-rolloutctl = rolloutctl.launch:kubectl_plugin_main" in entry_points
 
 
 def _third_party_imports() -> dict[str, str]:
