@@ -180,7 +180,9 @@ def admit_one(obj: Obj, descriptor: KindDescriptor | None, *, side: str = DESIRE
         from .cel import check_cel
 
         findings.extend(check_cel(admitted, load_schema(schema_file), old))
-    if schema_file and not any(f.severity == "error" for f in findings):
+    if schema_file:
+        # (a value that is not a quantity stays as written: an object with errors is
+        # still compared, by diff, with its stored form)
         _normalise_quantities(raw, schema_file)
     return _admitted(raw, obj), findings
 
