@@ -94,8 +94,15 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
 
     errors = controller_errors(desired, cfg)
     if errors:
-        put("rejected", f"the controller fails the RayService (Ready=False/ValidationFailed): {errors[0].message} "
-            "(rayservice_controller.go#validateRayService)", errors[0].path or "spec")
+        # validateRayService runs before anything else in Reconcile: the pass ends there,
+        # so no change of this manifest reaches a cluster, a Service or the dashboard
+        msg = (f"the controller fails the RayService (Ready=False/ValidationFailed) and does nothing else with it: "
+               f"{errors[0].message} (rayservice_controller.go#validateRayService)")
+        put("rejected", msg, errors[0].path or "spec")
+        for ch in changes:
+            put("rejected", "spec.managedBy is immutable (CRD validation rule)" if ch.path == "spec.managedBy" else msg,
+                ch.path)
+        return [Impact(e, m, tuple(sorted(set(paths)))) for (e, m), paths in sorted(buckets.items())]
     cluster = _live_cluster(live, version)
     full = is_cluster_spec_hash_equal(desired, cluster, False)
     partial = not full and is_cluster_spec_hash_equal(desired, cluster, True)
