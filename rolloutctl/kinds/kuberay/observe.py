@@ -72,11 +72,8 @@ def observe(model: Any, desired: Obj | None, observed: Sequence[Obj], env: Envir
                     and (o.labels.get(L_CRD) == RS
                          or any(r.get("kind") in (RS, RC) for r in o.owner_references))]
         if not rs_obs.status and not children:
-            world = _settled(model, rs_obs)
-            notes.append(Warning("ObservedFromManifest",
-                                 "only the RayService manifest was observed: assuming a settled service with one "
-                                 f"ready active RayCluster ({rs_obs.name}-<random>), its Services and Serve "
-                                 "applications RUNNING", ""))
+            world, settled = _settled(model, rs_obs)
+            notes.append(Warning("ObservedFromManifest", _settled_note(rs_obs, world, settled), ""))
         else:
             world = _live(model, rs_obs, children, notes)
         world = _retarget(model, world, rs_obs, target)
@@ -90,7 +87,7 @@ def observe(model: Any, desired: Obj | None, observed: Sequence[Obj], env: Envir
     return world.replace(memory={**without_outcome(world.memory), MEM_NOTES: tuple(notes)})
 
 
-def _settled(model: Any, prev: Obj) -> World:
+def _settled(model: Any, prev: Obj) -> tuple[World, Any]:
     """Simulate the previous manifest from scratch until it settles."""
     raw = copy_tree(dict(prev.raw))
     raw.pop("status", None)
@@ -103,9 +100,26 @@ def _settled(model: Any, prev: Obj) -> World:
     env = Environment(max_steps=200)
     box: list[World] = []
     probe = _Recorder(model, box)
-    simulate(probe, base, world, env)
+    plan = simulate(probe, base, world, env)
     final = box[-1] if box else world
-    return World({k: final.get(*k) for k in final.keys()}, 0, {})
+    return World({k: final.get(*k) for k in final.keys()}, 0, {}), plan
+
+
+def _settled_note(prev: Obj, world: World, plan: Any) -> str:
+    """What ``ObservedFromManifest`` says of the world derived from the previous manifest:
+    a serving service, or, when its creation gets stuck (a Serve port missing, an empty
+    Serve config), where it stops."""
+    head = "only the RayService manifest was observed: "
+    rs = world.get(RS, prev.namespace, prev.name)
+    active = _m(_m(rs.status if rs is not None else {}).get("activeServiceStatus")).get("rayClusterName")
+    if plan.outcome != "stuck" and active:
+        return (head + f"assuming a settled service with one ready active RayCluster ({prev.name}-<random>), its "
+                "Services and Serve applications RUNNING")
+    clusters = sorted(o.name for o in world.of_kind(RC))
+    why = f"stuck: {plan.stuck.reason}" if plan.stuck is not None else "it settles without one"
+    return (head + f"its creation does not reach a serving service ({why}): planning from where that "
+            f"creation stops: {'RayCluster ' + ', '.join(clusters) if clusters else 'no RayCluster'}, "
+            f"{'active RayCluster ' + active if active else 'no active RayCluster'}")
 
 
 def _live(model: Any, rs: Obj, children: list[Obj], notes: list[Warning]) -> World:
