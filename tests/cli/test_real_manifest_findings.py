@@ -1,0 +1,77 @@
+"""What a sweep of 138 real RayService manifests (public blueprints and tutorials) found:
+``diff`` of a manifest the API server or the operator refuses reports the refusal as the
+effect, with the comparison to the stored object exact (a RayService with an unknown
+field and ``cpu: 2`` diffed against itself showed ``"2" → 2``), and no rollout after a
+refusal by the controller; the note on a world derived from the previous manifest says
+where that manifest's creation stops when it never serves."""
+
+from __future__ import annotations
+
+import yaml
+
+from tests.conftest import SAMPLES
+
+
+def _sample() -> dict:
+    return yaml.safe_load((SAMPLES / "rayservice-text-ml.yaml").read_text())
+
+
+def _head(d: dict) -> dict:
+    return d["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]["containers"][0]
+
+
+def test_a_rejected_manifest_against_its_stored_copy_shows_no_quantity_changes(cli, tmp_path):
+    d = _sample()
+    d["spec"]["bogusField"] = 1
+    _head(d).setdefault("resources", {}).setdefault("requests", {})["cpu"] = 2
+    _head(d)["resources"]["requests"]["memory"] = "2048Mi"
+    f = tmp_path / "rs.yaml"
+    f.write_text(yaml.safe_dump(d))
+    r = cli("diff", str(f), "--live", str(f), "-o", "json")
+    out = r.json()
+    assert [o["status"] for o in out["objects"]] == ["unchanged"], r.stdout
+    assert out["objects"][0]["changes"] == []
+    assert [i["message"].split(":")[0] for i in out["objects"][0]["impact"]] == ["SC001"]
+
+
+def test_a_change_the_controller_fails_validation_on_causes_nothing_else(cli, tmp_path):
+    """validateRayService ends the pass before any upgrade decision (plan: stuck,
+    ValidationFailed, nothing created), so diff reports the refusal and no rollout. Real
+    blueprints set ``headService.metadata.name``, which KubeRay refuses."""
+    live = _sample()
+    live["spec"]["rayClusterConfig"]["headGroupSpec"]["headService"] = {"metadata": {"name": "my-head"}}
+    new = yaml.safe_load(yaml.safe_dump(live))
+    _head(new)["image"] = _head(new)["image"] + "-new"
+    lf, nf = tmp_path / "live.yaml", tmp_path / "new.yaml"
+    lf.write_text(yaml.safe_dump(live))
+    nf.write_text(yaml.safe_dump(new))
+    r = cli("diff", str(nf), "--live", str(lf), "-o", "json")
+    impact = r.json()["objects"][0]["impact"]
+    assert [i["effect"] for i in impact] == ["rejected"], impact
+    assert any(p.endswith(".image") for p in impact[0]["paths"])
+    p = cli("plan", str(nf), "--observed", str(lf), "-o", "json").json()
+    assert p["outcome"] == "stuck" and p["stuck"]["reason"] == "ValidationFailed"
+
+
+def test_the_observed_manifest_note_says_where_a_creation_that_gets_stuck_stops(cli, tmp_path):
+    """A previously applied manifest whose creation never serves (here: the head
+    declares ports but none named ``serve``, so the serve Service is never built):
+    the note says so instead of assuming a ready active RayCluster."""
+    old = _sample()
+    ports = _head(old)["ports"]
+    assert [p for p in ports if p["name"] == "serve"]
+    _head(old)["ports"] = [p for p in ports if p["name"] != "serve"]
+    new = yaml.safe_load(yaml.safe_dump(old))
+    _head(new)["image"] = _head(new)["image"] + "-new"
+    lf, nf = tmp_path / "old.yaml", tmp_path / "new.yaml"
+    lf.write_text(yaml.safe_dump(old))
+    nf.write_text(yaml.safe_dump(new))
+    notes = [w["message"] for w in cli("plan", str(nf), "--observed", str(lf), "-o", "json").json()["warnings"]
+             if w["code"] == "ObservedFromManifest"]
+    assert len(notes) == 1 and "stuck: ServeServiceNotBuilt" in notes[0] and "no active RayCluster" in notes[0]
+    assert "assuming a settled service" not in notes[0]
+    # the bundled sample, which does serve, keeps the settled-service note
+    good = [w["message"] for w in cli("plan", str(SAMPLES / "rayservice-text-ml-new-image.yaml"), "--observed",
+                                      str(SAMPLES / "rayservice-text-ml.yaml"), "-o", "json").json()["warnings"]
+            if w["code"] == "ObservedFromManifest"]
+    assert len(good) == 1 and "assuming a settled service with one ready active RayCluster" in good[0]
