@@ -203,7 +203,9 @@ class Search:
     def key(self, c: Candidate) -> tuple:
         metrics = {"steps": c.steps, "peak": self.peak_of(c), "time": c.time or 0}
         order = [self.objective] + [o for o in OBJECTIVES if o != self.objective]
-        return (*(metrics[o] for o in order), c.proposed, c.complexity,
+        # (the manifest as given, whose patch is empty, wins a tie: no change beats one that
+        # sets the operator's default)
+        return (*(metrics[o] for o in order), c.proposed, bool(c.patch), c.complexity,
                 json.dumps(c.patch, sort_keys=True, default=str))
 
     # -- the search --------------------------------------------------------------------------
@@ -297,7 +299,8 @@ class Search:
             grid_info.append(GridInfo(s.strategy, tuple((d.label, d.values) for d in s.dimensions), size, planned,
                                       pruned, size - planned - pruned))
         evals = list(self.done.values())
-        feasible = sorted((e.cand for e in evals if e.cand.feasible), key=self.key)
+        feasible = sorted([e.cand for e in evals if e.cand.feasible] + ([current.cand] if current.cand.feasible else []),
+                          key=self.key)
         for s in usable:
             mine = [e.cand for e in evals if e.cand.strategy == s.strategy]
             if mine and not any(c.feasible for c in mine):

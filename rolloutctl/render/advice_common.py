@@ -47,6 +47,10 @@ def summary_line(c: Candidate, a: Advice) -> str:
     return ", ".join(parts)
 
 
+#: what the recommendation says when it is the manifest as given
+AS_IS = "No patch: the manifest as given is already the best candidate."
+
+
 def patch_yaml(c: Candidate) -> str:
     from .data import to_yaml
 

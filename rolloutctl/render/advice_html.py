@@ -9,7 +9,7 @@ from html import escape
 from typing import Any, Sequence
 
 from ..core.advice import Advice, Candidate
-from .advice_common import (PROPOSED_NOTE, constraints_line, frontier_cells, header, label, patch_yaml, search_line,
+from .advice_common import (AS_IS, PROPOSED_NOTE, constraints_line, frontier_cells, header, label, patch_yaml, search_line,
                             summary_line, title)
 from .plan_html import _notes, _num, _page, chart
 
@@ -47,7 +47,8 @@ def render(advices: Sequence[Advice]) -> str:
         else:
             body.append(f'<p class="recommendation"><b>Recommendation: {escape(label(r))}</b>: '
                         f"{escape(summary_line(r, a))}</p>")
-            body.append(f'<pre class="patch"><code>{escape(patch_yaml(r))}</code></pre>')
+            body.append(f'<pre class="patch"><code>{escape(patch_yaml(r))}</code></pre>' if r.patch
+                        else f"<p>{escape(AS_IS)}</p>")
         if a.current is not None:
             body.append(f'<p class="dim">As is ({escape(a.current.strategy)}): {escape(summary_line(a.current, a))}</p>')
         if a.frontier:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..core.advice import Advice
-from .advice_common import (PROPOSED_NOTE, constraints_line, frontier_cells, header, label, patch_yaml, search_line, summary_line,
+from .advice_common import (AS_IS, PROPOSED_NOTE, constraints_line, frontier_cells, header, label, patch_yaml, search_line, summary_line,
                             title)
 
 
@@ -21,8 +21,8 @@ def render(advices: Sequence[Advice]) -> str:
         if r is None:
             out += ["**No candidate meets the constraints.**", ""]
         else:
-            out += [f"**Recommendation: {label(r)}** — {summary_line(r, a)}", "", "```yaml",
-                    patch_yaml(r).rstrip("\n"), "```", ""]
+            out += [f"**Recommendation: {label(r)}** — {summary_line(r, a)}", ""]
+            out += ["```yaml", patch_yaml(r).rstrip("\n"), "```", ""] if r.patch else [AS_IS, ""]
         if a.current is not None:
             cur = a.current
             state = cur.outcome if cur.violation is None else f"{cur.outcome}, fails: {cur.violation[0]}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..core.advice import Advice
-from .advice_common import (PROPOSED_NOTE, constraints_line, frontier_cells, header, label, patch_yaml, search_line, summary_line,
+from .advice_common import (AS_IS, PROPOSED_NOTE, constraints_line, frontier_cells, header, label, patch_yaml, search_line, summary_line,
                             title)
 from .console import buffer_console
 
@@ -26,9 +26,12 @@ def render(advices: Sequence[Advice], color: bool, width: int = 110) -> str:
             console.print(Text("No candidate meets the constraints.", style="bold red"))
         else:
             console.print(Text(f"Recommendation: {label(r)}: {summary_line(r, a)}", style="bold green"))
-            console.print(Text("Patch (merge into the manifest; list items by name):"))
-            for line in patch_yaml(r).rstrip("\n").split("\n"):
-                console.print(Text("  " + line))
+            if not r.patch:
+                console.print(Text(AS_IS))
+            else:
+                console.print(Text("Patch (merge into the manifest; list items by name):"))
+                for line in patch_yaml(r).rstrip("\n").split("\n"):
+                    console.print(Text("  " + line))
         if a.current is not None:
             cur = a.current
             state = cur.outcome if cur.violation is None else f"{cur.outcome}, fails: {cur.violation[0]}"

@@ -78,6 +78,18 @@ def test_none_is_never_recommended_for_a_change_it_does_not_roll_out():
     assert all(c.strategy != "None" for c in a.frontier)
 
 
+def test_the_manifest_as_given_is_recommended_without_a_patch_when_nothing_beats_it(cli):
+    """The sample already gets NewCluster (the default): advise says to keep it, not to
+    add ``upgradeStrategy.type: NewCluster``, which changes nothing (found on real
+    blueprints, all of which got that patch)."""
+    a = advise(RS_NEW, RS_OLD)
+    assert a.recommendation == a.current and dict(a.recommendation.patch) == {}
+    assert a.frontier[0].patch == {}
+    r = cli("advise", RS_NEW, "--observed", RS_OLD, "--no-color")
+    assert r.exit_code == 0 and "No patch: the manifest as given is already the best candidate." in r.stdout
+    assert "upgradeStrategy" not in r.stdout.split("As is")[0]
+
+
 def test_none_is_a_candidate_when_the_change_needs_no_new_cluster(tmp_path):
     """A Serve-config-only change reaches the running cluster under every strategy;
     None ties with NewCluster on every metric and loses on the simplest manifest."""
