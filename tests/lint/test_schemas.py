@@ -263,3 +263,21 @@ def test_compiled_validator_agrees_with_jsonschema_on_every_keyword(instance):
                   key=repr)
     assert sorted({(e.validator, e.absolute_path) for e in mine.iter_errors(instance)}, key=repr) == want
     assert mine.is_valid(instance) == (not want)
+
+
+@pytest.mark.parametrize("ours", sorted(CRDS))
+def test_served_versions_and_their_deprecation_warnings_are_the_crds(ours):
+    """SC008 says what the API server sends for a deprecated version: the CRD's
+    ``deprecationWarning`` (or its generic text when the CRD sets none)."""
+    from rolloutctl.kinds import KINDS
+
+    rel, _version, kind, _op = CRDS[ours]
+    p = UPSTREAM / rel
+    if not p.is_file():
+        pytest.skip("../shared/upstream is not available")
+    crd = yaml.load(p.read_text(), Loader=yaml.CSafeLoader)
+    group = crd["spec"]["group"]
+    want = {v["name"]: (v.get("deprecationWarning") or f"{group}/{v['name']} {kind} is deprecated")
+            if v.get("deprecated") else "" for v in crd["spec"]["versions"] if v.get("served")}
+    [d] = [d for d in KINDS if d.kind == kind and d.group == group and d.version]
+    assert dict(d.served) == want
