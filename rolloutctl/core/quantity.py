@@ -123,9 +123,18 @@ def format_quantity(milli: int, resource: str = "") -> str:
         return f"{milli}m"
     units = milli // 1000
     if resource in ("memory", "ephemeral-storage") or resource.endswith("storage"):
+        # the shorter of the binary and the decimal spelling (binary on a tie): 8Gi + 12Gi
+        # is 20Gi, 8G + 12G is 20G (not 19531250Ki)
+        binary = decimal = str(units)
         for suf in ("Ei", "Pi", "Ti", "Gi", "Mi", "Ki"):
             if units and units % _BIN[suf] == 0:
-                return f"{units // _BIN[suf]}{suf}"
+                binary = f"{units // _BIN[suf]}{suf}"
+                break
+        for suf in ("E", "P", "T", "G", "M", "k"):
+            if units and units % _WHOLE[suf] == 0:
+                decimal = f"{units // _WHOLE[suf]}{suf}"
+                break
+        return decimal if len(decimal) < len(binary) else binary
     return str(units)
 
 

@@ -146,3 +146,22 @@ def test_already_canonical_quantities_print_as_written_and_others_exactly(number
     value = number if as_int else f"{number}{suffix}"
     assert canonical_quantity(value) == _exact_canonical(value)
     assert canonical_quantity(f"0{value}") == _exact_canonical(f"0{value}")
+
+
+@given(st.integers(1, 10**6), st.sampled_from(["k", "M", "G", "T", "Ki", "Mi", "Gi", "Ti"]),
+       st.integers(1, 10**6), st.sampled_from(["k", "M", "G", "T", "Ki", "Mi", "Gi", "Ti"]))
+def test_a_memory_total_is_printed_in_its_shortest_exact_spelling(a, sa, b, sb):
+    """Peak memory in a plan's summary: 8G + 12G is ``20G`` (not ``19531250Ki``), 8Gi +
+    12Gi is ``20Gi``; whatever the spelling, it parses back to the same amount and no
+    spelling of the amount in one suffix is shorter."""
+    from rolloutctl.core.quantity import format_quantity
+
+    total = parse_quantity(f"{a}{sa}") + parse_quantity(f"{b}{sb}")
+    shown = format_quantity(total, "memory")
+    assert parse_quantity(shown) == total
+    units = total // 1000
+    spellings = [str(units)] + [f"{units // m}{s}" for s, m in (("k", 10**3), ("M", 10**6), ("G", 10**9), ("T", 10**12),
+                                                               ("P", 10**15), ("E", 10**18), ("Ki", 2**10), ("Mi", 2**20),
+                                                               ("Gi", 2**30), ("Ti", 2**40), ("Pi", 2**50), ("Ei", 2**60))
+                                if units % m == 0]
+    assert len(shown) == min(len(x) for x in spellings)
