@@ -140,8 +140,8 @@ def targets(objs: Sequence[Obj], source: str | Sequence[str]) -> list[Obj]:
         names = [source] if isinstance(source, str) else list(source) or ["-"]
         from .kinds import modelled_kinds
 
-        wanted = " or ".join(f"{d.kind} ({d.api_version})" for d in sorted(modelled_kinds(), key=lambda d: d.kind,
-                                                                            reverse=True))
+        wanted = " or ".join(f"{d.kind} ({', '.join(f'{d.group}/{v}' for v in d.served)})"
+                             for d in sorted(modelled_kinds(), key=lambda d: d.kind, reverse=True))
         raise InputProblem([InputError("<stdin>" if n == "-" else n, 1, f"no {wanted} found") for n in names])
     return found
 

@@ -110,7 +110,7 @@ def test_bad_input_exits_2_with_one_line_and_no_stdout(cli, args, message):
 def test_file_without_modelled_objects(cli, tmp_path):
     p = write(tmp_path, "cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n")
     r = cli("plan", p)
-    assert r.exit_code == 2 and "no RayService (ray.io/v1) or PodCliqueSet (grove.io/v1alpha1) found" in r.stderr
+    assert r.exit_code == 2 and "no RayService (ray.io/v1, ray.io/v1alpha1) or PodCliqueSet (grove.io/v1alpha1) found" in r.stderr
 
 
 def test_duplicate_desired_objects(cli, tmp_path):

@@ -16,7 +16,7 @@ from tests.hardening.helpers import PCS_SAMPLE, assert_input_error, mutated, pla
 
 PLANNERS = ["plan", "next"]
 CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"
-NOT_FOUND = "no RayService (ray.io/v1) or PodCliqueSet (grove.io/v1alpha1) found"
+NOT_FOUND = "no RayService (ray.io/v1, ray.io/v1alpha1) or PodCliqueSet (grove.io/v1alpha1) found"
 
 
 def _bomb() -> str:
