@@ -75,3 +75,20 @@ def test_the_observed_manifest_note_says_where_a_creation_that_gets_stuck_stops(
                                       str(SAMPLES / "rayservice-text-ml.yaml"), "-o", "json").json()["warnings"]
             if w["code"] == "ObservedFromManifest"]
     assert len(good) == 1 and "assuming a settled service with one ready active RayCluster" in good[0]
+
+
+def test_a_status_that_names_a_cluster_missing_from_the_input_is_pointed_out(cli, tmp_path):
+    """A live RayService (``kubectl get -o yaml``) observed without its RayCluster: the
+    plan prepares a new cluster, as the controller would if that cluster were gone, and
+    says which cluster the input lacks."""
+    live = _sample()
+    live["status"] = {"activeServiceStatus": {"rayClusterName": "text-ml-qxzkq"}, "serviceStatus": "Running"}
+    f = tmp_path / "live.yaml"
+    f.write_text(yaml.safe_dump(live))
+    r = cli("plan", str(SAMPLES / "rayservice-text-ml.yaml"), "--observed", str(f), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    notes = [w for w in r.json()["warnings"] if w["code"] == "ObservedClusterMissing"]
+    assert len(notes) == 1 and "text-ml-qxzkq" in notes[0]["message"]
+    assert not [w for w in cli("plan", str(SAMPLES / "rayservice-text-ml-new-image.yaml"), "--observed",
+                               str(SAMPLES / "rayservice-text-ml.yaml"), "-o", "json").json()["warnings"]
+                if w["code"] == "ObservedClusterMissing"]

@@ -160,6 +160,13 @@ def _live(model: Any, rs: Obj, children: list[Obj], notes: list[Warning]) -> Wor
                 objs.append(Obj(sa_object(rs.namespace, o.name, config, sub.get("targetCapacity"), apps)))
         else:
             objs.append(o)
+    present = {o.name for o in objs if o.kind == RC}
+    for name, key in sorted((n, k) for n, k in names.items() if n):
+        if name not in present:
+            notes.append(Warning("ObservedClusterMissing", f"the RayService status names RayCluster {name} "
+                                 f"({key}), which is not in the observed input: planned as if it did not exist (the "
+                                 "controller finds no such cluster and prepares a new one); observe it too, or "
+                                 "use --from-cluster, if it is running", f"RayService/{rs.name}.status.{key}.rayClusterName"))
     return World(objs)
 
 
