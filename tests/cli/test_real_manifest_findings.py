@@ -2,8 +2,9 @@
 ``diff`` of a manifest the API server or the operator refuses reports the refusal as the
 effect, with the comparison to the stored object exact (a RayService with an unknown
 field and ``cpu: 2`` diffed against itself showed ``"2" → 2``), and no rollout after a
-refusal by the controller; the note on a world derived from the previous manifest says
-where that manifest's creation stops when it never serves."""
+refusal by the controller, and no promised switch to a cluster that never serves; the
+note on a world derived from the previous manifest says where that manifest's creation
+stops when it never serves, and a status naming a cluster the input lacks is pointed out."""
 
 from __future__ import annotations
 
@@ -92,3 +93,25 @@ def test_a_status_that_names_a_cluster_missing_from_the_input_is_pointed_out(cli
     assert not [w for w in cli("plan", str(SAMPLES / "rayservice-text-ml-new-image.yaml"), "--observed",
                                str(SAMPLES / "rayservice-text-ml.yaml"), "-o", "json").json()["warnings"]
                 if w["code"] == "ObservedClusterMissing"]
+
+
+def test_diff_says_a_rollout_to_a_cluster_that_never_serves_never_switches(cli, tmp_path):
+    """An image change of a RayService whose head declares no serve port: a new cluster
+    is created but the serve Service is never built, so the Services never switch (plan:
+    stuck, ServeServiceNotBuilt); diff no longer promises the switch."""
+    live = _sample()
+    _head(live)["ports"] = [p for p in _head(live)["ports"] if p["name"] != "serve"]
+    new = yaml.safe_load(yaml.safe_dump(live))
+    _head(new)["image"] = _head(new)["image"] + "-new"
+    lf, nf = tmp_path / "live.yaml", tmp_path / "new.yaml"
+    lf.write_text(yaml.safe_dump(live))
+    nf.write_text(yaml.safe_dump(new))
+    [rollout] = [i for i in cli("diff", str(nf), "--live", str(lf), "-o", "json").json()["objects"][0]["impact"]
+                 if i["effect"] == "rollout"]
+    assert "they never do" in rollout["message"] and "RS032" in rollout["message"]
+    p = cli("plan", str(nf), "--observed", str(lf), "-o", "json").json()
+    assert p["outcome"] == "stuck" and p["stuck"]["reason"] == "ServeServiceNotBuilt"
+    ok = [i for i in cli("diff", str(SAMPLES / "rayservice-text-ml-new-image.yaml"), "--live",
+                         str(SAMPLES / "rayservice-text-ml.yaml"), "-o", "json").json()["objects"][0]["impact"]
+          if i["effect"] == "rollout"]
+    assert ok and "never" not in ok[0]["message"]

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...core.model import Change, Impact, Obj
 from .spec import serve_svc_name
-from .validation import controller_errors
+from .validation import NEVER_SERVES, controller_errors, validate
 from .validation.util import INITIALIZING_TIMEOUT_ANNOTATION, is_incremental_upgrade_enabled
 from .operator import DEFAULT_CONFIG, OperatorConfig
 from .decisions import (KUBERAY_VERSION_ANNOTATION, NUM_WORKER_GROUPS_ANNOTATION, is_cluster_spec_hash_equal,
@@ -122,6 +122,10 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
             cluster_msg = ("a new pending RayCluster is created; the Services switch to it once its Serve "
                            "applications are RUNNING and the old cluster is deleted after "
                            "rayClusterDeletionDelaySeconds (rayservice_controller.go#shouldPrepareNewCluster)")
+            never = [f for f in validate(desired, cfg=cfg) if f.rule in NEVER_SERVES]
+            if never:
+                cluster_msg += (f"; with this manifest they never do: the new cluster never serves "
+                                f"({never[0].rule}: {never[0].message})")
     else:
         cluster_effect = "ignored"
         cluster_msg = (f"upgradeStrategy {strategy_name(desired, cfg)}: no new cluster is created and the running "

@@ -33,7 +33,8 @@ from ..operator import DEFAULT_CONFIG, OperatorConfig
 from .controller_checks import build_serve_service, validate_managed_by, validate_worker_group_names
 from .hazards import (construct_ray_cluster_for_ray_service, deprecated_fields, get_and_check_serve_status,
                       update_serve_deployment)
-from .rules import ADMISSION_RULES, ALL, EXAMPLES, R_TIMEOUT, Check, Ctx, Rule, documented, enforced_by
+from .rules import (ADMISSION_RULES, ALL, EXAMPLES, R_NO_SERVE_CONFIG, R_SERVE_CONFIG_YAML, R_SERVE_PORT, R_TIMEOUT, Check,
+                    Ctx, Rule, documented, enforced_by)
 from .utils_validation import (validate_initializing_timeout, validate_ray_cluster_upgrade_options,
                                validate_ray_service_metadata, validate_ray_service_spec)
 
@@ -47,6 +48,12 @@ __all__ = ["EXAMPLES", "RULES", "controller_errors", "enforced_by", "first_error
 #: The controller's own checks, in ``validateRayService`` order (metadata, then spec).
 CONTROLLER_CHECKS: tuple[Check, ...] = (validate_ray_service_metadata, validate_initializing_timeout, validate_ray_service_spec)
 
+
+#: the findings after which a new cluster is created but never serves, so the Services never
+#: switch to it: no serve Service can be built (``BuildServeService``), no Serve application
+#: is configured (``getAndCheckServeStatus``), the config never unmarshals
+#: (``updateServeDeployment``); plan gets stuck, diff says so
+NEVER_SERVES = (R_SERVE_PORT.id, R_NO_SERVE_CONFIG.id, R_SERVE_CONFIG_YAML.id)
 
 #: Checks applied later, by other components or as advice.
 EXTRA_CHECKS: tuple[Check, ...] = (validate_ray_cluster_upgrade_options, validate_worker_group_names, build_serve_service,
