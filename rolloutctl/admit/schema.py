@@ -407,25 +407,20 @@ def canonical_quantities(raw: Any, root: Mapping[str, Any], canonical: Callable[
         if value.__class__ is dict:
             for key, item in value.items():
                 sub = props.get(key, extra)
-                if sub is None:
-                    continue
-                sp = node(sub)
-                if sp[0]:
-                    try:
-                        value[key] = canonical(item)
-                    except invalid:
-                        pass
-                elif item.__class__ is dict or item.__class__ is list:
-                    walk(item, sp)
+                if sub is not None:
+                    at(value, key, item, node(sub))
         elif value.__class__ is list and items is not None:
             sp = node(items)
             for i, item in enumerate(value):
-                if sp[0]:
-                    try:
-                        value[i] = canonical(item)
-                    except invalid:
-                        pass
-                elif item.__class__ is dict or item.__class__ is list:
-                    walk(item, sp)
+                at(value, i, item, sp)
+
+    def at(parent: Any, key: Any, item: Any, prep: tuple[bool, dict[str, Any], Any, Any]) -> None:
+        if prep[0]:
+            try:
+                parent[key] = canonical(item)
+            except invalid:
+                pass
+        elif item.__class__ is dict or item.__class__ is list:
+            walk(item, prep)
 
     walk(raw, node(resolve(root, root)))

@@ -79,6 +79,19 @@ def _equal(a: Any, b: Any) -> bool:
 Valid = Callable[[Any], bool]
 
 
+def _by_ref(root: Mapping[str, Any], ref: str, made: dict[str, Any], compile: Callable[[Mapping[str, Any]], Any]) -> Any:
+    """What ``compile`` makes of the local ``$ref`` ``ref``, made once (``made``); a schema
+    that refers to itself gets a forwarder while it is being compiled."""
+    if ref not in made:
+        if not ref.startswith("#/$defs/"):
+            raise ValueError(f"unsupported $ref {ref!r}")
+        holder: list[Any] = []
+        made[ref] = lambda *a: holder[0](*a)  # allows recursion
+        holder.append(compile(root["$defs"][ref[len("#/$defs/"):]]))
+        made[ref] = holder[0]
+    return made[ref]
+
+
 class Compiled:
     """``iter_errors(instance)`` for one schema; sub-schemas compiled once and shared.
     Each schema is compiled twice: into a test of validity (plain calls that stop at the
@@ -103,14 +116,7 @@ class Compiled:
 
     # ------------------------------------------------------------------ validity
     def _valid_ref(self, ref: str) -> Valid:
-        if ref not in self._valid_refs:
-            if not ref.startswith("#/$defs/"):
-                raise ValueError(f"unsupported $ref {ref!r}")
-            holder: list[Valid] = []
-            self._valid_refs[ref] = lambda v: holder[0](v)  # allows recursion
-            holder.append(self._compile_valid(self.root["$defs"][ref[len("#/$defs/"):]]))
-            self._valid_refs[ref] = holder[0]
-        return self._valid_refs[ref]
+        return _by_ref(self.root, ref, self._valid_refs, self._compile_valid)
 
     def _compile_valid(self, s: Mapping[str, Any]) -> Valid:
         """Whether an instance meets ``s``: true exactly when ``_compile(s)`` yields no error."""
@@ -186,14 +192,7 @@ class Compiled:
 
     # ------------------------------------------------------------------ compile
     def _ref(self, ref: str) -> Check:
-        if ref not in self._refs:
-            if not ref.startswith("#/$defs/"):
-                raise ValueError(f"unsupported $ref {ref!r}")
-            holder: list[Check] = []
-            self._refs[ref] = lambda v, p: holder[0](v, p)  # allows recursion
-            holder.append(self._compile(self.root["$defs"][ref[len("#/$defs/"):]]))
-            self._refs[ref] = holder[0]
-        return self._refs[ref]
+        return _by_ref(self.root, ref, self._refs, self._compile)
 
     def _compile(self, s: Mapping[str, Any]) -> Check:
         unknown = set(s) - SUPPORTED
