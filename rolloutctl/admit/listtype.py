@@ -58,7 +58,8 @@ class _Nodes:
             root, below = self.root, self.below
             extra, items = node.get("additionalProperties"), node.get("items")
             got = self._prepared[id(node)] = (
-                {k: _node(root, v) for k, v in (node.get("properties") or {}).items() if below(v)},
+                # (a declared property that holds none maps to None: no additionalProperties fallback)
+                {k: _node(root, v) if below(v) else None for k, v in (node.get("properties") or {}).items()},
                 _node(root, extra) if isinstance(extra, dict) and below(extra) else None,
                 _node(root, items) if isinstance(items, dict) and below(items) else None,
                 node.get("x-kubernetes-list-type"), tuple(node.get("x-kubernetes-list-map-keys") or ()))

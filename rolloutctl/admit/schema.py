@@ -120,6 +120,8 @@ def _nullable(root: Mapping[str, Any], node: Mapping[str, Any]) -> bool:
 
 
 _NO_NODE: tuple[dict[str, Any], Any, Any] = ({}, None, None)
+#: the root of an object without a schema (one object: ``prepared`` holds what is made per root)
+_NO_SCHEMA: dict[str, Any] = {}
 
 
 class _Pruner:
@@ -161,7 +163,7 @@ def prune_nulls(raw: Any, filename: str | None) -> Any:
     resource and as Go's JSON decoding does for a built-in object (a nil pointer is
     an absent field). Runs before defaulting, so a pruned field with a default gets
     its default. Nulls inside lists are kept (validation reports them)."""
-    root = load_schema(filename) if filename else {}
+    root = load_schema(filename) if filename else _NO_SCHEMA
     p = prepared(root, _Pruner)
     node, nullable = p.node, p.nullable
 
@@ -389,7 +391,9 @@ class _Quantities:
             extra, items = node.get("additionalProperties"), node.get("items")
             prepared = self._nodes[id(node)] = (
                 self._is_quantity(node),
-                {k: resolve(root, v) for k, v in (node.get("properties") or {}).items() if below(v)},
+                # (a declared property that holds none maps to None: it never falls back to
+                # additionalProperties)
+                {k: resolve(root, v) if below(v) else None for k, v in (node.get("properties") or {}).items()},
                 resolve(root, extra) if isinstance(extra, dict) and below(extra) else None,
                 resolve(root, items) if isinstance(items, dict) and below(items) else None)
         return prepared

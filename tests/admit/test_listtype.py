@@ -25,3 +25,24 @@ def test_a_repeated_key_is_one_whose_key_values_are_equal_as_json(a, b):
     assert bool(found) == (key(a) == key(b))
     if found:
         assert found[0][0] == ("xs", 1)
+
+
+def test_a_declared_property_never_falls_back_to_additional_properties():
+    """A schema with both ``properties`` and a schema-valued ``additionalProperties``: a
+    declared property is walked by its own schema only (``quantity`` and keyed lists),
+    and an object without a schema is pruned without growing what is held per schema."""
+    from rolloutctl.admit import schema as S
+
+    q = {"type": "string", "pattern": S.QUANTITY_PATTERN}
+    root = {"type": "object", "properties": {"name": {"type": "string"}}, "additionalProperties": q}
+    raw = {"name": "2000m", "cpu": "2000m"}
+    S.canonical_quantities(raw, root, lambda v: "canonical", (ValueError,))
+    assert raw == {"name": "2000m", "cpu": "canonical"}
+    keyed = {"type": "object", "properties": {"name": {"type": "string"}}, "additionalProperties": _ROOT["properties"]["xs"]}
+    assert duplicates(keyed, {"name": "x", "ys": [{"name": "a"}, {"name": "a"}]}) == duplicates(
+        keyed, {"ys": [{"name": "a"}, {"name": "a"}]})
+    assert duplicates(keyed, {"name": [{"name": "a"}, {"name": "a"}]}) == []
+    before = len(S._PREPARED)
+    for _ in range(100):
+        S.prune_nulls({"a": None}, None)
+    assert len(S._PREPARED) <= before + 1

@@ -108,10 +108,22 @@ def test_diff_says_a_rollout_to_a_cluster_that_never_serves_never_switches(cli, 
     nf.write_text(yaml.safe_dump(new))
     [rollout] = [i for i in cli("diff", str(nf), "--live", str(lf), "-o", "json").json()["objects"][0]["impact"]
                  if i["effect"] == "rollout"]
-    assert "they never do" in rollout["message"] and "RS032" in rollout["message"]
+    assert "that never happens" in rollout["message"] and "RS032" in rollout["message"]
     p = cli("plan", str(nf), "--observed", str(lf), "-o", "json").json()
     assert p["outcome"] == "stuck" and p["stuck"]["reason"] == "ServeServiceNotBuilt"
     ok = [i for i in cli("diff", str(SAMPLES / "rayservice-text-ml-new-image.yaml"), "--live",
                          str(SAMPLES / "rayservice-text-ml.yaml"), "-o", "json").json()["objects"][0]["impact"]
           if i["effect"] == "rollout"]
     assert ok and "never" not in ok[0]["message"]
+
+
+def test_diff_leaves_its_inputs_as_they_were(tmp_path):
+    """The kind's defaults for diff work on a copy (DiffHooks never change their input)."""
+    import copy
+
+    from rolloutctl.kinds.kuberay.model import RayServiceModel
+
+    raw = _sample()
+    kept = copy.deepcopy(raw)
+    out = RayServiceModel().defaults(dict(raw))
+    assert raw == kept and out != kept

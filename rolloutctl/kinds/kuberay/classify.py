@@ -122,14 +122,16 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
             cluster_msg = ("a new pending RayCluster is created; the Services switch to it once its Serve "
                            "applications are RUNNING and the old cluster is deleted after "
                            "rayClusterDeletionDelaySeconds (rayservice_controller.go#shouldPrepareNewCluster)")
-            never = [f for f in validate(desired, cfg=cfg) if f.rule in NEVER_SERVES]
-            if never:
-                cluster_msg += (f"; with this manifest they never do: the new cluster never serves "
-                                f"({never[0].rule}: {never[0].message})")
+
     else:
         cluster_effect = "ignored"
         cluster_msg = (f"upgradeStrategy {strategy_name(desired, cfg)}: no new cluster is created and the running "
                        "cluster keeps its spec (rayservice_controller.go#isZeroDowntimeUpgradeEnabled)")
+    if cluster_effect == "rollout":
+        never = [f for f in validate(desired, cfg=cfg) if f.rule in NEVER_SERVES]
+        if never:
+            cluster_msg += (f"; with this manifest that never happens: the new cluster never serves "
+                            f"({never[0].rule}: {never[0].message})")
 
     strategy_msg = upgrade_strategy_effect(desired, live, cfg) if not errors else None
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.environment import Environment, add
 from ...core.kind import Progress
 from ...core.model import Action, Finding, Obj, Stuck, Warning
+from ...core.trees import copy_tree
 from ...core.world import World
 from . import KIND, defaults, phases, provenance
 from .api import (API, FINALIZER, HEAD_NONE, HEAD_READY, HEAD_STARTING, L_CLUSTER, MEM_NOTES, MEM_REQUEUE, RC, ROUTE, RS, SVC,
@@ -241,8 +242,9 @@ class RayServiceModel:
         return rejected_at_admission(finding)
 
     def defaults(self, raw: dict) -> dict:
-        """The RayService as the API server stores it (CRD defaults), for ``diff``."""
-        return defaults.rayservice_crd_defaults(raw)
+        """The RayService as the API server stores it (CRD defaults), for ``diff``: a copy
+        (``DiffHooks`` never change their input; the kind's admission hook fills its own copy)."""
+        return defaults.rayservice_crd_defaults(copy_tree(dict(raw)))
 
     def order_matters(self, list_path: tuple) -> bool:
         return defaults.rayservice_order_matters(list_path)

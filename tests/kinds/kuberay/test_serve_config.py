@@ -126,3 +126,15 @@ def test_only_the_first_document_of_a_serve_config_is_read():
     assert serve_app_names(two) == ["a"]
     assert serve_config_unmarshal_error(two) is None
     assert serve_config_unmarshal_error("---\n- a\n---\napplications: []\n") == "the document is a list, not a mapping"
+
+
+@pytest.mark.parametrize("config", ["a: !!bool x", 'a: !!bool ""', 'a: !!int ""', "a: !!int _", "a: !!float _",
+                                    "a: !!int x", "a: !!python/object:os.system x"])
+def test_a_bad_tagged_scalar_is_an_unmarshal_error_not_a_crash(config):
+    """Explicitly tagged scalars that are not their type: the config does not unmarshal
+    (RS036, ServeConfigInvalid); the app names and target capacity read nothing."""
+    from rolloutctl.kinds.kuberay.spec import serve_config_target_capacity
+    from rolloutctl.kinds.kuberay.validation.util import serve_config_unmarshal_error
+
+    assert serve_config_unmarshal_error(config)
+    assert serve_app_names(config) == [] and serve_config_target_capacity(config) is None

@@ -172,8 +172,8 @@ def serve_config(config: str) -> tuple[Any, str | None]:
         return None, f"{exc.problem or exc.context or 'not YAML'}{where}"
     except yaml.YAMLError as exc:
         return None, " ".join(str(exc).split())
-    except (ValueError, TypeError, OverflowError) as exc:  # an explicitly tagged scalar that is not its type
-        return None, f"not YAML: {' '.join(str(exc).split())}"
+    except Exception as exc:  # noqa: BLE001 - an explicitly tagged scalar that is not its type (!!bool x, !!int "")
+        return None, f"not YAML: {type(exc).__name__}: {' '.join(str(exc).split())}"
 
 
 def serve_config_unmarshal_error(config: str) -> str | None:
