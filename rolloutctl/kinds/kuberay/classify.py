@@ -102,7 +102,7 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
         for ch in changes:
             put("rejected", "spec.managedBy is immutable (CRD validation rule)" if ch.path == "spec.managedBy" else msg,
                 ch.path)
-        return [Impact(e, m, tuple(sorted(set(paths)))) for (e, m), paths in sorted(buckets.items())]
+        return _impacts(buckets)
     cluster = _live_cluster(live, version)
     full = is_cluster_spec_hash_equal(desired, cluster, False)
     partial = not full and is_cluster_spec_hash_equal(desired, cluster, True)
@@ -122,7 +122,6 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
             cluster_msg = ("a new pending RayCluster is created; the Services switch to it once its Serve "
                            "applications are RUNNING and the old cluster is deleted after "
                            "rayClusterDeletionDelaySeconds (rayservice_controller.go#shouldPrepareNewCluster)")
-
     else:
         cluster_effect = "ignored"
         cluster_msg = (f"upgradeStrategy {strategy_name(desired, cfg)}: no new cluster is created and the running "
@@ -133,7 +132,7 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
             cluster_msg += (f"; with this manifest that never happens: the new cluster never serves "
                             f"({never[0].rule}: {never[0].message})")
 
-    strategy_msg = upgrade_strategy_effect(desired, live, cfg) if not errors else None
+    strategy_msg = upgrade_strategy_effect(desired, live, cfg)
 
     serve_rename = serve_service_rename(desired, live, cfg)
 
@@ -190,6 +189,10 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
                     "updated in place (rayservice_controller.go#constructRayClusterForRayService)", p)
         else:
             put("none", "no effect on the running service", p)
-    return [Impact(e, m, tuple(sorted(paths))) for (e, m), paths in sorted(buckets.items())]
+    return _impacts(buckets)
+
+
+def _impacts(buckets: Mapping[tuple[str, str], list[str]]) -> list[Impact]:
+    return [Impact(e, m, tuple(sorted(set(paths)))) for (e, m), paths in sorted(buckets.items())]
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-
 from ...core.model import Obj
 from . import utils as ku
 from .api import DEFAULT_DELETION_DELAY
