@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping
 from .environment import Environment
 from .kind import KindModel
 from .model import STUCK_MAX_STEPS, STUCK_NO_PROGRESS, Obj, Phase, Plan, Step, Stuck, Warning, describe_actions
+from .process import is_command
 from .quantity import format_quantity
 from .queue import WorkQueue
 from .world import World
@@ -78,7 +79,15 @@ class _Collector:
     them), so while a plan runs the collector is off and runs once every
     ``max(MIN_PASSES, len(world))`` reconcile passes, for whatever cycles other code
     makes: its cost per pass stays constant. A plan inside another one (or with
-    collection switched off) leaves it alone."""
+    collection switched off) leaves it alone.
+
+    When the outermost plan of a console command ends, everything it made is moved to
+    the collector's permanent generation (``gc.freeze``) before the collector is on
+    again. The objects allocated while it was off are still counted as the youngest
+    generation, so otherwise the first allocation after the plan traversed all of them
+    (0.36 s of a 100,000-pod creation plan) to free nearly nothing: the command keeps
+    its plans until it exits. Code that imports the package (``core.process``) keeps
+    its collector as it was."""
 
     MIN_PASSES = 2000
 
@@ -98,6 +107,8 @@ class _Collector:
 
     def close(self) -> None:
         if self.on:
+            if is_command():
+                gc.freeze()
             gc.enable()
 
 

@@ -4,11 +4,15 @@ phases that cover every step once."""
 
 from __future__ import annotations
 
+import gc
 from typing import Any, Mapping, Sequence
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import pytest
+
+from rolloutctl.core import process
 from rolloutctl.core import simulate as S
 from rolloutctl.core.environment import Environment
 from rolloutctl.core.kind import Progress
@@ -172,3 +176,52 @@ def test_next_of_a_plan_stuck_from_the_start_shows_the_pass_waiting_for_what_blo
     n = S.first_step(p)
     (step,) = n.steps
     assert step.actions == () and step.wait_for == ("cannot move",) and n.stuck.reason == "Toy"
+
+
+@pytest.fixture
+def collector_on():
+    was = gc.isenabled()
+    gc.enable()
+    gc.unfreeze()
+    yield
+    gc.unfreeze()
+    if not was:
+        gc.disable()
+
+
+def test_a_command_plan_hands_what_it_made_to_the_permanent_generation(collector_on, monkeypatch):
+    # given a console command's process (rolloutctl.launch marks it)
+    monkeypatch.setitem(process._state, "command", True)
+    # when a plan ends
+    p = plan(Walk([1, 2, 3, 3], 3), 0)
+    # then the collector is on again and the plan's objects are out of its young
+    # generations (the next young collection does not traverse them)
+    assert p.outcome == "converged"
+    assert gc.isenabled()
+    assert gc.get_freeze_count() > 0
+    assert gc.get_count()[0] < 1000
+
+
+def test_a_library_plan_keeps_the_collector_as_it_was(collector_on):
+    # given code that imports the package (not marked as a command)
+    assert not process.is_command()
+    # when a plan ends, nothing was frozen and the collector is on as before
+    p = plan(Walk([1, 2, 3, 3], 3), 0)
+    assert p.outcome == "converged"
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_plan_with_the_collector_off_leaves_it_off(monkeypatch):
+    monkeypatch.setitem(process._state, "command", True)
+    was = gc.isenabled()
+    gc.disable()
+    gc.unfreeze()
+    try:
+        plan(Walk([1, 2, 3, 3], 3), 0)
+        assert not gc.isenabled()
+        assert gc.get_freeze_count() == 0
+    finally:
+        gc.unfreeze()
+        if was:
+            gc.enable()
