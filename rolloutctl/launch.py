@@ -10,10 +10,10 @@ of ``--help`` and of a RayService plan, and 20 % of ``lint`` over 10,000 objects
 Collecting the youngest objects every 100,000 net allocations instead of every 700
 keeps most of that time and about the memory of collecting often (``lint`` of 10,000
 objects, CPU and peak RSS: 4.7 s and 225 MiB, against 5.5 s and 221 MiB with the
-defaults and 4.3 s and 246 MiB never collecting). A plan
-switches the collector off while it runs and, in a command's process (``core.process``),
-moves what it made to the permanent generation when it ends (``core.simulate``). Code that imports the
-package (the tests, a library user) keeps the collector as it is."""
+defaults and 4.3 s and 246 MiB never collecting). A plan switches the collector off
+while it runs and, in a command's process (``core.process``), moves what it made to the
+permanent generation when it ends (``core.simulate``). Code that imports the package
+(the tests, a library user) keeps the collector as it is."""
 
 from __future__ import annotations
 

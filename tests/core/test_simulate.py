@@ -7,10 +7,9 @@ from __future__ import annotations
 import gc
 from typing import Any, Mapping, Sequence
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import pytest
 
 from rolloutctl.core import process
 from rolloutctl.core import simulate as S
