@@ -21,6 +21,8 @@ from .decisions import (KUBERAY_VERSION_ANNOTATION, NUM_WORKER_GROUPS_ANNOTATION
                         is_zero_downtime_upgrade_enabled, strategy_name)
 
 CLUSTER = "spec.rayClusterConfig"
+#: a change of spec.managedBy: the CRD's transition rule ``self == oldSelf`` refuses it
+MANAGED_BY_IMMUTABLE = "spec.managedBy is immutable (CRD validation rule)"
 _WORKER_IGNORED = re.compile(r"^spec\.rayClusterConfig\.workerGroupSpecs\[[^\]]*\]\.(replicas|minReplicas|maxReplicas|"
                              r"scaleStrategy\.workersToDelete)(\.|\[|$)")
 _SCHED_IGNORED = re.compile(r"^spec\.rayClusterConfig\.(headGroupSpec|workerGroupSpecs\[[^\]]*\])\.template\.spec\."
@@ -100,8 +102,7 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
                f"{errors[0].message} (rayservice_controller.go#validateRayService)")
         put("rejected", msg, errors[0].path or "spec")
         for ch in changes:
-            put("rejected", "spec.managedBy is immutable (CRD validation rule)" if ch.path == "spec.managedBy" else msg,
-                ch.path)
+            put("rejected", MANAGED_BY_IMMUTABLE if ch.path == "spec.managedBy" else msg, ch.path)
         return _impacts(buckets)
     cluster = _live_cluster(live, version)
     full = is_cluster_spec_hash_equal(desired, cluster, False)
@@ -146,7 +147,7 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
                 put("rollout", "resuming creates a new RayCluster from the current spec, as for a new RayService "
                     "(rayservice_controller.go#handleSuspend, Case 1)", p)
         elif p == "spec.managedBy":
-            put("rejected", "spec.managedBy is immutable (CRD validation rule)", p)
+            put("rejected", MANAGED_BY_IMMUTABLE, p)
         elif _under(p, f"{CLUSTER}.suspend"):
             put("ignored", "rayClusterConfig.suspend is copied only when a RayCluster is created; the live cluster "
                 "keeps its value (rayservice_controller.go#rayClusterSpecForHashing, #modifyRayCluster)", p)
