@@ -29,7 +29,6 @@ from typing import Any, Iterator
 
 from ..core.model import Finding, Obj
 from ..core.paths import field_path
-from . import cel_core
 from .ratchet import ratcheted
 from .schema import Reach, prepared, resolve
 
@@ -69,7 +68,12 @@ _EMPTY_OPTIONAL = object()
 
 def _evaluate(rule: str, bindings: Mapping[str, Any]) -> bool:
     """The rule's result: by ``cel_core`` when the rule is in its subset and evaluates
-    cleanly (no CEL parser to build), else by ``cel-python``."""
+    cleanly (no CEL parser to build), else by ``cel-python``. (``cel_core`` is imported
+    here, when a rule is first evaluated: the RayService CRD's rules sit on fields most
+    manifests leave out, ``managedBy`` and the GCS fault-tolerance backend, and a
+    command that evaluates none does not pay for the module.)"""
+    from . import cel_core
+
     try:
         return cel_core.evaluate(rule, {k: cel_core.EMPTY if v is _EMPTY_OPTIONAL else v for k, v in bindings.items()})
     except (cel_core.Unsupported, cel_core.EvalError):

@@ -92,23 +92,32 @@ def _by_ref(root: Mapping[str, Any], ref: str, made: dict[str, Any], compile: Ca
     return made[ref]
 
 
+def _supported(s: Mapping[str, Any]) -> None:
+    unknown = set(s) - SUPPORTED
+    if unknown:
+        raise ValueError(f"unsupported schema keywords: {sorted(unknown)}")
+
+
 class Compiled:
     """``iter_errors(instance)`` for one schema; sub-schemas compiled once and shared.
     Each schema is compiled twice: into a test of validity (plain calls that stop at the
     first error, no paths) and into the generators that describe every error; an
     instance is walked by the second only when the first finds it invalid (most are
-    valid)."""
+    valid). The second is compiled when the first instance fails the test: a command
+    whose inputs are all valid (most plans) never builds it."""
 
     def __init__(self, root: Mapping[str, Any]) -> None:
         self.root = root
         self._refs: dict[str, Check] = {}
         self._valid_refs: dict[str, Valid] = {}
-        self._check = self._compile(root)
+        self._check: Check | None = None
         self._valid = self._compile_valid(root)
 
     def iter_errors(self, instance: Any) -> Iterator[SchemaError]:
         if self._valid(instance):
             return iter(())
+        if self._check is None:
+            self._check = self._compile(self.root)
         return self._check(instance, ())
 
     def is_valid(self, instance: Any) -> bool:
@@ -120,6 +129,7 @@ class Compiled:
 
     def _compile_valid(self, s: Mapping[str, Any]) -> Valid:
         """Whether an instance meets ``s``: true exactly when ``_compile(s)`` yields no error."""
+        _supported(s)
         if "$ref" in s:
             return self._valid_ref(s["$ref"])
         tests: list[Valid] = []
@@ -195,9 +205,7 @@ class Compiled:
         return _by_ref(self.root, ref, self._refs, self._compile)
 
     def _compile(self, s: Mapping[str, Any]) -> Check:
-        unknown = set(s) - SUPPORTED
-        if unknown:
-            raise ValueError(f"unsupported schema keywords: {sorted(unknown)}")
+        _supported(s)
         if "$ref" in s:
             return self._ref(s["$ref"])
         checks: list[Check] = []

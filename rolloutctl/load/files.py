@@ -5,7 +5,6 @@ limit and the text encodings YAML allows); each text is split into objects by
 
 from __future__ import annotations
 
-import glob
 import os
 import sys
 from pathlib import Path
@@ -64,7 +63,10 @@ def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[InputError]]:
         elif os.path.exists(p):
             out.append(p)
         elif any(c in p for c in "*?["):
-            # a pattern the shell did not expand (quoted in a CI file, or matching nothing)
+            # a pattern the shell did not expand (quoted in a CI file, or matching nothing);
+            # ``glob`` is imported here, on the one path that needs it
+            import glob
+
             hits = sorted(h for h in glob.glob(p, recursive=True)
                           if os.path.isfile(h) and h.lower().endswith(SUFFIXES))
             if hits:

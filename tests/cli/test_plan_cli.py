@@ -141,6 +141,21 @@ def test_installed_console_script_help_is_fast_to_import():
     assert not imported & {"rich", "jsonschema", "deepdiff", "yaml"}
 
 
+def test_a_rayservice_plan_imports_only_what_it_uses():
+    """The bundled RayService rollout (whose manifests set no field a CRD's CEL rule sits
+    on) plans without importing the CEL evaluators, the table renderer, the reference
+    validator, the diff library or the glob module."""
+    p = subprocess.run([*rolloutctl_argv("-X", "importtime"), "plan", "samples/rayservice-text-ml-new-image.yaml",
+                        "--observed", "samples/rayservice-text-ml.yaml", "-o", "json"], cwd=REPO,
+                       capture_output=True, text=True, env=rolloutctl_env())
+    assert p.returncode == 0 and json.loads(p.stdout)["kind"] == "Plan"
+    imported = {line.split("|")[-1].strip() for line in p.stderr.splitlines() if "|" in line}
+    tops = {m.split(".")[0] for m in imported}
+    assert "rolloutctl.admit.cel" in imported and "yaml" in tops  # (it did import, and read YAML)
+    assert not imported & {"rolloutctl.admit.cel_core", "glob"}
+    assert not tops & {"celpy", "rich", "jsonschema", "deepdiff"}
+
+
 def test_the_process_leaves_with_every_byte_written_and_its_exit_code(tmp_path):
     """The CLI process ends without the interpreter's teardown: what it wrote to a pipe
     still arrives whole, and the exit code is the command's (0 converged, 2 bad input

@@ -265,6 +265,29 @@ def test_compiled_validator_agrees_with_jsonschema_on_every_keyword(instance):
     assert mine.is_valid(instance) == (not want)
 
 
+@pytest.mark.parametrize("schema_", [{"type": "object", "format": "date"},
+                                     {"properties": {"a": {"items": {"oneOf": []}}}}])
+def test_a_schema_keyword_the_validator_does_not_know_is_refused_when_it_is_built(schema_):
+    """The validator builds its error reports only for the first invalid instance; an
+    unsupported keyword (which it would silently ignore) is still refused up front."""
+    from rolloutctl.lint.validator import Compiled
+
+    with pytest.raises(ValueError, match="unsupported schema keywords"):
+        Compiled(schema_)
+
+
+def test_errors_are_reported_the_same_after_the_validator_has_passed_valid_instances():
+    """A validator that first meets valid instances (and so has not built its error
+    reports yet) reports an invalid one fully, and keeps doing so."""
+    from rolloutctl.lint.validator import Compiled
+
+    mine = Compiled(_EVERY_KEYWORD)
+    assert list(mine.iter_errors({"name": "abc"})) == []
+    first = sorted((e.validator, e.absolute_path) for e in mine.iter_errors({"name": "A", "n": -1}))
+    assert first == [("minimum", ("n",)), ("pattern", ("name",))]
+    assert sorted((e.validator, e.absolute_path) for e in mine.iter_errors({"name": "A", "n": -1})) == first
+
+
 @pytest.mark.parametrize("ours", sorted(CRDS))
 def test_served_versions_and_their_deprecation_warnings_are_the_crds(ours):
     """SC008 says what the API server sends for a deprecated version: the CRD's
