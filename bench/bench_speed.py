@@ -15,6 +15,11 @@ rendering; minimum of ``--runs``) and the growth exponent
 the last (1.0 is linear). ``create`` plans the PodCliqueSet as new; the strategies
 plan an image change of every clique with ``--observed`` the old manifest
 (``workloads.with_strategy``: RollingUpdate with ``maxSurge: 1, maxUnavailable: 0``).
+Each cell's process is set up as ``rolloutctl``'s console entry point sets up its own
+(``rolloutctl.launch``: the collector's thresholds, ``core.process.mark_command``), so the
+cell plans as a user's ``rolloutctl plan`` does; ``--library`` plans in a plain process
+that imports the package instead, whose collector runs as Python's defaults have it (one
+young collection after each plan walks every object the plan made).
 
 ``floor`` compares the whole ``rolloutctl plan NEW --observed OLD -o json`` (wall
 seconds, start-up included) with a floor process: a Python process that parses the
@@ -49,6 +54,12 @@ PLANS = ("create", "RollingRecreate", "RollingUpdate", "ReplicaRecreate", "OnDel
 _CELL = """
 import sys, time
 sys.path.insert(0, {root!r})
+if {command!r}:
+    import gc
+    from rolloutctl.core.process import mark_command
+    from rolloutctl.launch import THRESHOLDS
+    gc.set_threshold(*THRESHOLDS)
+    mark_command()
 from bench.workloads import large_pcs, with_image, with_strategy
 from rolloutctl.core.environment import Environment
 from rolloutctl.core.model import Obj
@@ -65,8 +76,8 @@ print(time.process_time() - t, len(result.steps), result.outcome)
 """
 
 
-def _cell(pods: int, plan: str) -> tuple[float, int, str]:
-    code = _CELL.format(root=str(ROOT), pods=pods, plan=plan)
+def _cell(pods: int, plan: str, command: bool = True) -> tuple[float, int, str]:
+    code = _CELL.format(root=str(ROOT), pods=pods, plan=plan, command=command)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     secs, steps, outcome = out.stdout.split()
     return float(secs), int(steps), outcome
@@ -76,14 +87,15 @@ def _exponent(n1: int, t1: float, n2: int, t2: float) -> float:
     return math.log(t2 / t1) / math.log(n2 / n1)
 
 
-def growth(pods: list[int], plans: list[str], runs: int) -> None:
+def growth(pods: list[int], plans: list[str], runs: int, command: bool = True) -> None:
+    print(f"each cell plans in {'a console command' if command else 'a library'}'s process\n")
     print("| plan | pods | CPU seconds | steps | outcome | exponent from the size before |")
     print("| --- | ---: | ---: | ---: | --- | ---: |")
     summary = []
     for plan in plans:
         cells = []
         for n in pods:
-            got = [_cell(n, plan) for _ in range(runs)]
+            got = [_cell(n, plan, command) for _ in range(runs)]
             secs = min(g[0] for g in got)
             exp = f"{_exponent(cells[-1][0], cells[-1][1], n, secs):.2f}" if cells else ""
             cells.append((n, secs))
@@ -146,6 +158,9 @@ def main() -> None:
     g.add_argument("--pods", type=int, nargs="+", default=[1500, 5000, 15000])
     g.add_argument("--plans", nargs="+", choices=PLANS, default=list(PLANS))
     g.add_argument("--runs", type=int, default=1, help="runs per cell (minimum)")
+    g.add_argument("--library", action="store_true",
+                   help="plan in a process that imports the package (its collector as it was), "
+                        "not as a console command's process does")
     f = sub.add_parser("floor")
     f.add_argument("--pods", type=int, default=1500)
     f.add_argument("--plan", choices=PLANS[1:], default="RollingRecreate")
@@ -155,7 +170,7 @@ def main() -> None:
     args = ap.parse_args()
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
     if args.what == "growth":
-        growth(args.pods, args.plans, args.runs)
+        growth(args.pods, args.plans, args.runs, command=not args.library)
     elif args.what == "floor":
         floor(args.pods, args.plan, args.runs)
     else:
