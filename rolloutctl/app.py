@@ -16,7 +16,7 @@ from .core.generated_names import always_new_message, is_generated, with_generat
 from .core.model import Obj, Warning
 from .core.quantity import QuantityError, parse_quantities, parse_quantity
 from .core.records import field, record
-from .kinds import is_modelled, model_for
+from .kinds import is_modelled, model_for, unselected_warnings
 from .load.errors import InputError
 from .load.files import Loaded, load_paths
 from .load.limits import Limits
@@ -384,8 +384,10 @@ def _related(obj: Obj, observed: Sequence[Obj]) -> list[Obj]:
             (not is_modelled(o) or (o.kind == obj.kind and o.name == obj.name))]
 
 
-def _input_warnings(obj: Obj, observed: Sequence[Obj]) -> tuple[Warning, ...]:
-    return _generated_warning(obj)
+def _input_warnings(obj: Obj, observed: Sequence[Obj], opts: PlanOptions) -> tuple[Warning, ...]:
+    """What the plan of ``obj`` says of its input before any model runs: a generated name,
+    and what an integration whose option is not given would do (``kinds.unselected_warnings``)."""
+    return _generated_warning(obj) + tuple(unselected_warnings(obj, opts.model_options))
 
 
 # ----------------------------------------------------------------------------- diff (issue 6)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..app import (InputProblem, PlanOptions, _match_key, _plan_model, _previous, _related, checked_inputs,
-                   environment, reject_invalid, targets)
+from ..app import (InputProblem, PlanOptions, _input_warnings, _match_key, _plan_model, _previous, _related,
+                   checked_inputs, environment, reject_invalid, targets)
 from ..core.records import field, record
 from ..load.errors import InputError
 
@@ -58,7 +58,7 @@ def advise(paths: Sequence[str], opts: AdviseOptions, *, kubectl_run: Any = None
         search = Search(lambda o=obj: _plan_model(o, opts.plan, desired, observed), obj, _related(obj, observed),
                         old, env, floor, opts.objective, exhaustive=opts.exhaustive,
                         capacity_order=tuple(env.capacity), proposed=opts.proposed,
-                        warnings=inputs.warnings.get(_match_key(obj), ()),
+                        warnings=_input_warnings(obj, observed, opts.plan) + inputs.warnings.get(_match_key(obj), ()),
                         on_candidate=(lambda n, used, ref=obj.ref: opts.progress(ref, n, used)) if opts.progress else None)
         out.append(search.run())
     return out

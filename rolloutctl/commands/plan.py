@@ -24,7 +24,7 @@ def plan(paths: Sequence[str], opts: PlanOptions, *, kubectl_run: Any = None) ->
         reject_invalid(model, obj, old)
         world = model.observe(obj, _related(obj, observed), env)
         on_step = (lambda n, ref=obj.ref: opts.progress(ref, n)) if opts.progress is not None else None
-        plans.append(simulate(model, obj, world, env, extra_warnings=_input_warnings(obj, observed)
+        plans.append(simulate(model, obj, world, env, extra_warnings=_input_warnings(obj, observed, opts)
                               + inputs.warnings.get(_match_key(obj), ()), on_step=on_step))
     return plans
 

@@ -167,7 +167,9 @@ class KindDescriptor:
     ``model(option value, desired=..., observed=..., **other options)``, and its
     ``live_reads`` replace the kind's. ``capacity_reads`` (``() -> [LiveRead]``) and
     ``capacity_limits`` (``objects -> [{resource: limit}]``) cap
-    ``--capacity from-cluster``."""
+    ``--capacity from-cluster``. ``unselected`` (``obj -> Warning | None``) is what a
+    plan made without the option says of an object the integration would act on (the
+    plan models the kind's operator alone)."""
 
     group: str
     kind: str
@@ -197,6 +199,7 @@ class KindDescriptor:
     option: str = ""
     capacity_reads: str | None = None
     capacity_limits: str | None = None
+    unselected: str | None = None
     #: what ``plan --compare`` says of the kind when its model compares nothing
     compare_note: str = ""
     upstream: str = ""

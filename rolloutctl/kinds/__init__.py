@@ -52,6 +52,18 @@ def _selected(obj: Obj, options: Mapping[str, Any]) -> KindDescriptor | None:
     return None
 
 
+def unselected_warnings(obj: Obj, options: Mapping[str, Any]) -> list[Any]:
+    """What the integrations acting on ``obj`` whose option is not given say of it (its
+    plan models its kind's operator alone): each one's ``unselected`` warning, if any."""
+    out = []
+    for d in acting_on(obj):
+        if d.integration and d.unselected and not options.get(d.option):
+            w = d.load("unselected")(obj)
+            if w is not None:
+                out.append(w)
+    return out
+
+
 def integration_options() -> frozenset[str]:
     """The model options that select an integration's model (``kueue``)."""
     return frozenset(d.option for d in KINDS if d.integration)

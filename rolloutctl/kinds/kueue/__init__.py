@@ -19,6 +19,7 @@ KIND = KindDescriptor(
     live_reads=_P + "live:live_reads",
     capacity_reads=_P + "live:capacity_reads",
     capacity_limits=_P + "live:capacity_limits",
+    unselected=_P + "validation:unselected",
     compare_note="with --kueue MODEL it compares the three Kueue integration models",
     upstream="pkg/controller/jobs/rayservice (kubernetes-sigs/kueue)",
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.model import Finding, Obj
+from ...core.model import Finding, Obj, Warning
 from ...core.records import record
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
@@ -134,6 +134,23 @@ def validate_update(obj: Obj, old: Obj, mode: str) -> list[Finding]:
           f"label {PRIORITY_LABEL} ({p_old}) cannot be removed ({R_PRIORITY_CLASS.upstream})",
           f"metadata.labels[{PRIORITY_LABEL}]")
     return out
+
+
+def unselected(obj: Obj) -> Warning | None:
+    """A plan made without ``--kueue`` of a RayService with a queue label models KubeRay
+    alone, while a cluster whose Kueue manages RayServices or RayClusters holds the
+    service back, suspended, until a ClusterQueue admits its Workload (the webhooks'
+    ``Default`` suspends the RayService's clusters, or under the top-level proposal the
+    RayService; KubeRay copies the RayService's labels onto its RayClusters): say so,
+    and how to plan both."""
+    queue = obj.labels.get(QUEUE_LABEL) if obj.kind == "RayService" else None
+    if not queue:
+        return None
+    return Warning("KueueNotModelled", f"the RayService has the queue label {QUEUE_LABEL}: {queue}; where Kueue "
+                   "manages RayServices or RayClusters, it holds the service back, suspended, until a "
+                   "ClusterQueue admits it, and this prediction models KubeRay alone; plan --kueue nested, "
+                   "legacy or top-level (the Kueue integration models, docs/kueue.md) models both operators",
+                   f"metadata.labels[{QUEUE_LABEL}]")
 
 
 def validate(obj: Obj, old: Obj | None = None, mode: str | None = None) -> list[Finding]:

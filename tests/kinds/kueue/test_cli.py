@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import jsonschema
 
 from rolloutctl.schemas_access import schema
@@ -71,3 +73,34 @@ def test_compare_three_kueue_models_json(cli):
 def test_compare_rayservice_without_kueue_says_how(cli):
     r = cli("plan", "--compare", NEW, "--observed", RS)
     assert r.exit_code == 2 and "--kueue MODEL" in r.stderr
+
+
+def _codes(doc):
+    return [w["code"] for w in doc["warnings"]]
+
+
+def test_a_queue_labelled_rayservice_planned_without_kueue_says_kueue_is_not_modelled(cli):
+    """Without --kueue the plan is KubeRay's alone; a RayService with a queue label says
+    so (where Kueue runs, it holds the service back until admitted), in plan, next and
+    advise, and names the label."""
+    r = cli("plan", NEW, "--observed", RS, "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    [w] = [w for w in r.json()["warnings"] if w["code"] == "KueueNotModelled"]
+    assert "user-queue" in w["message"] and "--kueue" in w["message"]
+    assert w["path"] == "metadata.labels[kueue.x-k8s.io/queue-name]"
+    assert "KueueNotModelled" in _codes(cli("next", NEW, "--observed", RS, "-o", "json").json())
+    advice = cli("advise", NEW, "--observed", RS, "-o", "json")
+    assert "KueueNotModelled" in _codes(advice.json())
+    table = cli("plan", NEW, "--observed", RS, "--no-color")
+    assert "KueueNotModelled" in table.stdout
+
+
+def test_kueue_not_modelled_is_not_said_under_kueue_nor_without_a_queue_label(cli, tmp_path):
+    r = cli("plan", "--kueue", "nested", RS, "--observed", Q1, "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert "KueueNotModelled" not in _codes(r.json())
+    unlabelled = tmp_path / "svc.yaml"
+    unlabelled.write_text(Path(RS).read_text().replace("kueue.x-k8s.io/queue-name: user-queue", "team: a"))
+    r = cli("plan", str(unlabelled), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert "KueueNotModelled" not in _codes(r.json())
