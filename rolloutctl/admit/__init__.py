@@ -9,9 +9,11 @@ decoding path in ``pkg/apiserver/customresource_handler.go``), run offline:
 1. decode as kubectl does (``sigs.k8s.io/yaml``: go-yaml v2's YAML 1.1 scalar
    rules, then JSON) — done by the loader, ``load/files.py``, which keeps lines;
 2. version: every served version of the CRD is accepted; a deprecated one gives
-   the CRD's ``deprecationWarning``; the object is converted to the version the
-   models read (the CRDs use ``conversion.strategy: None``: only ``apiVersion``
-   changes; ``pkg/apiserver/conversion/nop_converter.go``);
+   the CRD's ``deprecationWarning``; a field of the models' version that the
+   object's own version lacks (the registry's ``absent``) is an unknown field there
+   and is dropped; the object is converted to the version the models read (the CRDs
+   use ``conversion.strategy: None``: only ``apiVersion`` changes;
+   ``pkg/apiserver/conversion/nop_converter.go``);
 3. ``metadata.namespace`` defaulted from ``-n`` or ``default`` (kubectl apply);
    ``null`` fields the schema does not mark nullable are pruned
    (``structuraldefaulting.PruneNonNullableNullsWithoutDefaults``), then the
@@ -46,8 +48,8 @@ from ..core.records import field, record
 from ..core.trees import copy_tree
 from .listtype import check_list_items
 from .ratchet import ratcheted
-from .schema import (UNSERVED_VERSION, WRONG_TYPE, apply_schema_defaults, check_schema, check_types, load_schema,
-                     canonical_quantities, prune_nulls)
+from .schema import (UNKNOWN_FIELD, UNSERVED_VERSION, WRONG_TYPE, apply_schema_defaults, canonical_quantities,
+                     check_schema, check_types, load_schema, prune_nulls)
 
 DESIRED = "desired"
 OBSERVED = "observed"
@@ -150,6 +152,12 @@ def admit_one(obj: Obj, descriptor: KindDescriptor | None, *, side: str = DESIRE
     warning = descriptor.served[version]
     if warning and side == DESIRED:
         findings.append(finding(DEPRECATED_VERSION, "warning", ("apiVersion",), warning))
+    if side == DESIRED and descriptor.absent.get(version):
+        # decoded at its own version: fields only the models' version has are unknown there
+        for path, key in _drop_absent(raw, descriptor.absent[version]):
+            findings.append(finding(UNKNOWN_FIELD, "error", (*path, key),
+                                    f"unknown field {key!r}: {descriptor.group}/{version} {kind} has no such field, "
+                                    f"{descriptor.api_version} has (apiVersion: {descriptor.api_version})"))
     raw["apiVersion"] = descriptor.api_version
     schema_file = f"{descriptor.schema}.schema.json" if descriptor.schema else None
     prune_nulls(raw, schema_file)
@@ -185,6 +193,33 @@ def admit_one(obj: Obj, descriptor: KindDescriptor | None, *, side: str = DESIRE
         # still compared, by diff, with its stored form)
         _normalise_quantities(raw, schema_file)
     return _admitted(raw, obj), findings
+
+
+def _drop_absent(raw: dict, dotted: Iterable[str]) -> list[tuple[tuple, str]]:
+    """Remove from ``raw`` the fields at the dotted paths (``[]``: every item of a list)
+    and return where each removed one was: (path of its parent, its name), in order."""
+    out: list[tuple[tuple, str]] = []
+    for d in dotted:
+        parts = d.replace("[]", ".[]").split(".")
+        nodes: list[tuple[tuple, Any]] = [((), raw)]
+        for part in parts[:-1]:
+            nxt: list[tuple[tuple, Any]] = []
+            for at, node in nodes:
+                if part == "[]":
+                    if isinstance(node, list):
+                        nxt.extend(((*at, i), item) for i, item in enumerate(node))
+                elif isinstance(node, dict) and part in node:
+                    nxt.append(((*at, part), node[part]))
+            nodes = nxt
+        for at, node in nodes:
+            if isinstance(node, dict) and parts[-1] in node:
+                out.append((at, parts[-1]))
+    for at, key in out:
+        node: Any = raw
+        for part in at:
+            node = node[part]
+        del node[key]
+    return sorted(out, key=lambda p: (len(p[0]), repr(p)))
 
 
 def _ratchet(raw: dict, old: Obj, schema_file: str) -> Callable[[tuple, str], str | None]:

@@ -142,6 +142,10 @@ class KindDescriptor:
     Admission (``admit/``): ``served`` maps every served version to its deprecation
     warning ("" when not deprecated); ``version`` is the one the models see (the CRDs
     use ``conversion.strategy: None``, so conversion only rewrites ``apiVersion``);
+    ``absent`` maps a served version to the fields of ``version``'s schema that its own
+    schema lacks (dotted paths, ``[]`` for a list's items): in a manifest of that version
+    they are unknown fields, which strict field validation refuses and which the API
+    server otherwise drops before storing the object;
     ``schema`` names a bundled JSON Schema (``schemas/NAME.schema.json``); ``defaults``
     is the operator's defaulting (``raw -> raw``: CRD defaults and defaulting webhook,
     applied after the structural defaults, and by ``diff`` to both sides); ``overlays``
@@ -175,6 +179,7 @@ class KindDescriptor:
     kind: str
     version: str = ""
     served: Mapping[str, str] = field(default_factory=dict)
+    absent: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: the package under ``kinds/`` and the ``operator`` of its rules
     operator: str = ""
     #: who the rules are for, in ``docs/rules.md`` ("Grove PodCliqueSet")

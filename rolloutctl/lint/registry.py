@@ -147,6 +147,9 @@ _BUILTIN: list[tuple[str, str, str, str, str]] = [
 
     The API server rejects unknown fields (strict field validation) or drops them
     silently; either way the setting has no effect. A close known name is suggested.
+    A manifest of an older served version is decoded with that version's schema:
+    a field only a newer version has (``upgradeStrategy`` in a ``ray.io/v1alpha1``
+    RayService) is unknown there, and the message names the version that has it.
 
     Upstream: CRD openAPIV3Schema (ray.io_rayservices.yaml, grove.io_podcliquesets.yaml); apiserver strict field validation
 

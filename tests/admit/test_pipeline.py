@@ -134,6 +134,29 @@ def test_served_deprecated_version_is_accepted_with_the_crd_warning_and_converte
     assert any(w["code"] == "SC008" for w in doc["warnings"])
 
 
+def test_a_v1_only_field_in_a_v1alpha1_manifest_is_an_unknown_field(cli, tmp_path):
+    """ray.io_rayservices.yaml's v1alpha1 schema lacks the fields added since (v1alpha1
+    "receives no new fields"); a v1alpha1 request is decoded with that schema, so kubectl's
+    strict field validation refuses spec.upgradeStrategy, spec.suspend or a worker group's
+    numOfHosts there (else the API server would drop them: a None upgrade strategy, a
+    suspend, would not be what the operator reads). The same manifest as v1 is fine."""
+    v1 = rs(spec="upgradeStrategy:\n  type: None\nsuspend: false", worker="numOfHosts: 1")
+    p = write(tmp_path, "in.yaml", v1.replace("apiVersion: ray.io/v1\n", "apiVersion: ray.io/v1alpha1\n"))
+    r, findings = _lint(cli, p)
+    assert r.exit_code == 1
+    unknown = sorted((f["path"], f["severity"]) for f in findings if f["rule"] == "SC001")
+    assert unknown == [("spec.rayClusterConfig.workerGroupSpecs[groupName=small].numOfHosts", "error"),
+                       ("spec.suspend", "error"), ("spec.upgradeStrategy", "error")]
+    assert all("ray.io/v1alpha1 RayService has no such field, ray.io/v1 has" in f["message"]
+               for f in findings if f["rule"] == "SC001")
+    lines = assert_input_error(cli("plan", p), p, "SC001: spec.upgradeStrategy: unknown field 'upgradeStrategy'")
+    assert len(lines) == 3
+    ok = write(tmp_path, "v1.yaml", v1)
+    r, findings = _lint(cli, ok)
+    assert r.exit_code == 0 and not [f for f in findings if f["rule"] == "SC001"]
+    assert _plan(cli, ok)["strategy"] == "None"
+
+
 def test_unserved_version_is_refused(cli, tmp_path):
     p = write(tmp_path, "in.yaml", rs().replace("apiVersion: ray.io/v1\n", "apiVersion: ray.io/v2\n"))
     r = cli("plan", p)

@@ -304,3 +304,27 @@ def test_served_versions_and_their_deprecation_warnings_are_the_crds(ours):
             if v.get("deprecated") else "" for v in crd["spec"]["versions"] if v.get("served")}
     [d] = [d for d in KINDS if d.kind == kind and d.group == group and d.version]
     assert dict(d.served) == want
+
+
+@pytest.mark.parametrize("ours", sorted(CRDS))
+def test_the_fields_an_older_served_version_lacks_are_the_crds(ours):
+    """A manifest of an older served version is decoded with that version's schema: the
+    spec fields our registry lists as absent there are exactly those of the models'
+    version that the CRD's schema of that version lacks (the outermost of each)."""
+    from rolloutctl.kinds import KINDS
+
+    rel, version, kind, _op = CRDS[ours]
+    p = UPSTREAM / rel
+    if not p.is_file():
+        pytest.skip("../shared/upstream is not available")
+    crd = yaml.load(p.read_text(), Loader=yaml.CSafeLoader)
+    [d] = [d for d in KINDS if d.kind == kind and d.group == crd["spec"]["group"] and d.version]
+    assert d.version == version
+    models = {x for x in _crd_paths(_crd(rel, version)) if x[0] == "spec"}
+    for other in d.served:
+        if other == version:
+            continue
+        lacking = models - _crd_paths(_crd(rel, other))
+        outermost = {x for x in lacking if not any(x[:i] in lacking for i in range(1, len(x)))}
+        want = sorted(".".join(x).replace(".[]", "[]") for x in outermost)
+        assert sorted(d.absent.get(other, ())) == want, other

@@ -9,11 +9,30 @@ _P = "rolloutctl.kinds.kuberay."
 _V1ALPHA1 = ("ray.io/v1alpha1 RayService is deprecated; use ray.io/v1 RayService. v1alpha1 receives no new "
              "fields and will be unavailable in KubeRay 1.9.")
 
+_V1ALPHA1_ABSENT = (
+    "spec.excludeHeadPodFromServeSvc", "spec.managedBy", "spec.rayClusterDeletionDelaySeconds", "spec.suspend",
+    "spec.upgradeStrategy",
+    "spec.rayClusterConfig.authOptions", "spec.rayClusterConfig.gcsFaultToleranceOptions",
+    "spec.rayClusterConfig.historyServerOptions", "spec.rayClusterConfig.managedBy",
+    "spec.rayClusterConfig.networkPolicy", "spec.rayClusterConfig.tlsOptions", "spec.rayClusterConfig.upgradeStrategy",
+    "spec.rayClusterConfig.autoscalerOptions.args", "spec.rayClusterConfig.autoscalerOptions.command",
+    "spec.rayClusterConfig.autoscalerOptions.version",
+    "spec.rayClusterConfig.headGroupSpec.ingressOptions", "spec.rayClusterConfig.headGroupSpec.labels",
+    "spec.rayClusterConfig.headGroupSpec.resources",
+    "spec.rayClusterConfig.workerGroupSpecs[].idleTimeoutSeconds", "spec.rayClusterConfig.workerGroupSpecs[].labels",
+    "spec.rayClusterConfig.workerGroupSpecs[].numOfHosts", "spec.rayClusterConfig.workerGroupSpecs[].priority",
+    "spec.rayClusterConfig.workerGroupSpecs[].resources", "spec.rayClusterConfig.workerGroupSpecs[].suspend",
+)
+
 KIND = KindDescriptor(
     group="ray.io", kind="RayService", version="v1",
     # ray-operator/config/crd/bases/ray.io_rayservices.yaml: v1 (storage) and v1alpha1
     # (served, deprecated: +kubebuilder:deprecatedversion in apis/ray/v1alpha1/rayservice_types.go)
     served={"v1": "", "v1alpha1": _V1ALPHA1},
+    # the spec fields of the CRD's v1 schema that its v1alpha1 schema lacks (v1alpha1
+    # "receives no new fields"); a v1alpha1 manifest that sets one is refused by kubectl's
+    # strict field validation, or stored without it
+    absent={"v1alpha1": _V1ALPHA1_ABSENT},
     operator="kuberay", title="KubeRay RayService", resource="rayservices.ray.io",
     schema="rayservice",
     # KubeRay has no defaulting webhook for RayService; these are the CRD-level defaults
