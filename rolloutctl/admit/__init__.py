@@ -16,7 +16,8 @@ decoding path in ``pkg/apiserver/customresource_handler.go``), run offline:
    ``pkg/apiserver/conversion/nop_converter.go``);
 3. ``metadata.namespace`` defaulted from ``-n`` or ``default`` (kubectl apply);
    ``null`` fields the schema does not mark nullable are pruned
-   (``structuraldefaulting.PruneNonNullableNullsWithoutDefaults``), then the
+   (``structuraldefaulting.PruneNonNullableNullsWithoutDefaults``; an unknown
+   field stays, to be reported, null or not), then the
    schema's structural ``default`` values are applied, nested
    (``structuraldefaulting.Default``, KEP-575);
 4. the operator's defaulting webhook mutates the object (after the CRD

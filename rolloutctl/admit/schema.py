@@ -120,6 +120,8 @@ def _nullable(root: Mapping[str, Any], node: Mapping[str, Any]) -> bool:
 
 
 _NO_NODE: tuple[dict[str, Any], Any, Any] = ({}, None, None)
+#: ``_Pruner.node``'s additional properties of an object that allows none
+_CLOSED: dict[str, Any] = {}
 #: the root of an object without a schema (one object: ``prepared`` holds what is made per root)
 _NO_SCHEMA: dict[str, Any] = {}
 
@@ -135,7 +137,8 @@ class _Pruner:
         self._nullable: dict[int, bool] = {}
 
     def node(self, node: Any) -> tuple[dict[str, Any], Any, Any]:
-        """(properties, additional properties, items) of a resolved node, resolved."""
+        """(properties, additional properties, items) of a resolved node, resolved
+        (additional properties ``_CLOSED``: the node allows none)."""
         if node is None:
             return _NO_NODE
         got = self._nodes.get(id(node))
@@ -144,7 +147,7 @@ class _Pruner:
             extra, items = node.get("additionalProperties"), node.get("items")
             got = self._nodes[id(node)] = (
                 {k: resolve(root, v) for k, v in (node.get("properties") or {}).items()},
-                resolve(root, extra) if isinstance(extra, dict) else None,
+                resolve(root, extra) if isinstance(extra, dict) else _CLOSED if extra is False else None,
                 resolve(root, items) if isinstance(items, dict) else None)
         return got
 
@@ -162,7 +165,11 @@ def prune_nulls(raw: Any, filename: str | None) -> Any:
     ``structuraldefaulting.PruneNonNullableNullsWithoutDefaults`` does for a custom
     resource and as Go's JSON decoding does for a built-in object (a nil pointer is
     an absent field). Runs before defaulting, so a pruned field with a default gets
-    its default. Nulls inside lists are kept (validation reports them)."""
+    its default. Nulls inside lists are kept (validation reports them), and so is a null
+    field of a name the schema does not know where it allows no other: the API server
+    prunes unknown fields first (``unstructuredSchemaCoercer.apply``:
+    ``structuralpruning.PruneWithOptions``, then ``PruneNonNullableNullsWithoutDefaults``),
+    so strict field validation reports it as unknown whatever its value."""
     root = load_schema(filename) if filename else _NO_SCHEMA
     p = prepared(root, _Pruner)
     node, nullable = p.node, p.nullable
@@ -172,13 +179,18 @@ def prune_nulls(raw: Any, filename: str | None) -> Any:
         if value.__class__ is dict:
             nulls = None
             for key, item in value.items():
+                sub = props.get(key)
+                if sub is None:
+                    if extra is _CLOSED:
+                        continue  # an unknown field: validation reports it (SC001)
+                    sub = extra
                 if item is None:
-                    if not nullable(props.get(key, extra)):
+                    if not nullable(sub):
                         if nulls is None:
                             nulls = []
                         nulls.append(key)
                 elif item.__class__ is dict or item.__class__ is list:
-                    walk(item, node(props.get(key, extra)))
+                    walk(item, node(sub))
             if nulls is not None:
                 for key in nulls:
                     del value[key]

@@ -78,6 +78,22 @@ def test_non_nullable_nulls_are_pruned_not_refused(cli, tmp_path, text):
     assert _plan(cli, p)["outcome"] == "converged"
 
 
+@pytest.mark.parametrize("text", [
+    rs(spec="serveConfigV3: null"),
+    pcs(spec="updateStrategi: null"),
+], ids=["rs-unknown-null", "pcs-unknown-null"])
+def test_a_null_in_a_field_the_schema_does_not_know_is_an_unknown_field(cli, tmp_path, text):
+    """The API server prunes unknown fields before nulls (apiextensions-apiserver
+    customresource_handler.go ``unstructuredSchemaCoercer.apply``: ``PruneWithOptions``,
+    then ``PruneNonNullableNullsWithoutDefaults``), so strict field validation refuses a
+    misspelt field whatever its value, null included."""
+    p = write(tmp_path, "in.yaml", text)
+    r, findings = _lint(cli, p)
+    assert r.exit_code == 1
+    assert [(f["rule"], f["severity"]) for f in findings if f["severity"] == "error"] == [("SC001", "error")]
+    assert_input_error(cli("plan", p), p, "SC001", "unknown field")
+
+
 def test_a_null_with_a_default_gets_the_default(cli, tmp_path):
     """Pruned first, then defaulted (structuraldefaulting.Default): `replicas: null` in a
     worker group is the CRD's default 0, so the desired world has no workers."""

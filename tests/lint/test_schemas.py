@@ -4,7 +4,6 @@ proposed-design and post-snapshot fields). Skipped when ../shared is absent."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
