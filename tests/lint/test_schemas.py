@@ -327,3 +327,34 @@ def test_the_fields_an_older_served_version_lacks_are_the_crds(ours):
         outermost = {x for x in lacking if not any(x[:i] in lacking for i in range(1, len(x)))}
         want = sorted(".".join(x).replace(".[]", "[]") for x in outermost)
         assert sorted(d.absent.get(other, ())) == want, other
+
+
+@pytest.mark.parametrize("ours", sorted(CRDS))
+def test_where_our_schema_allows_no_other_field_it_declares_every_field_of_the_crd(ours):
+    """The converse of test_we_declare_no_field_the_crd_lacks: a node of our schema that
+    refuses other fields (``additionalProperties: false``, an SC001 error) lists every
+    property the CRD has there, so no field the API server accepts is ever called unknown."""
+    from rolloutctl.admit.schema import resolve
+
+    rel, version, _kind, _op = CRDS[ours]
+    crd, root = _crd(rel, version), load_schema(ours)
+    missing: list[str] = []
+
+    def walk(o: Any, c: Any, path: tuple) -> None:
+        o = resolve(root, o)
+        if not isinstance(o, dict) or not isinstance(c, dict):
+            return
+        for alt in o.get("anyOf") or ():
+            walk(alt, c, path)
+        props, theirs = o.get("properties") or {}, c.get("properties") or {}
+        if o.get("additionalProperties") is False:
+            missing.extend(".".join((*path, k)) for k in theirs if k not in props)
+        for k, v in props.items():
+            if k in theirs:
+                walk(v, theirs[k], (*path, k))
+        for key, step in (("items", "[]"), ("additionalProperties", "*")):
+            if isinstance(o.get(key), dict) and isinstance(c.get(key), dict):
+                walk(o[key], c[key], (*path, step))
+
+    walk(root, crd, ())
+    assert not missing, f"fields the CRD accepts that our schema calls unknown: {missing[:20]}"
