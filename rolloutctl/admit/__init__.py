@@ -198,7 +198,7 @@ def admit_one(obj: Obj, descriptor: KindDescriptor | None, *, side: str = DESIRE
 
 def _drop_absent(raw: dict, dotted: Iterable[str]) -> list[tuple[tuple, str]]:
     """Remove from ``raw`` the fields at the dotted paths (``[]``: every item of a list)
-    and return where each removed one was: (path of its parent, its name), in order."""
+    and return where each removed one was: (path of its parent, its name), outermost first."""
     out: list[tuple[tuple, str]] = []
     for d in dotted:
         parts = d.replace("[]", ".[]").split(".")
