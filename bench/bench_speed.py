@@ -11,15 +11,17 @@ Run from the repository root with the package installed:
 ``growth`` plans ``bench/workloads.py``'s ``large_pcs(pods)`` in a fresh process per
 cell and reports the CPU seconds of ``observe`` + ``simulate`` (no start-up, no
 rendering; minimum of ``--runs``) and the growth exponent
-``log(t2 / t1) / log(n2 / n1)`` between consecutive sizes and from the first size to
-the last (1.0 is linear). ``create`` plans the PodCliqueSet as new; the strategies
-plan an image change of every clique with ``--observed`` the old manifest
-(``workloads.with_strategy``: RollingUpdate with ``maxSurge: 1, maxUnavailable: 0``).
-Each cell's process is set up as ``rolloutctl``'s console entry point sets up its own
-(``rolloutctl.launch``: the collector's thresholds, ``core.process.mark_command``), so the
-cell plans as a user's ``rolloutctl plan`` does; ``--library`` plans in a plain process
-that imports the package instead, whose collector runs as Python's defaults have it (one
-young collection after each plan walks every object the plan made).
+``log(t2 / t1) / log(n2 / n1)`` between consecutive sizes, and from the first size to
+the last as the median of the runs (1.0 is linear); each run plans every size in
+turn. ``create`` plans the PodCliqueSet as new; the strategies plan an image change of
+every clique with ``--observed`` the old manifest (``workloads.with_strategy``:
+RollingUpdate with ``maxSurge: 1, maxUnavailable: 0``). Each cell's process is set up
+as ``rolloutctl``'s console entry point sets up its own (``rolloutctl.launch``: the
+collector's thresholds, ``core.process.mark_command``), so the cell plans as a user's
+``rolloutctl plan`` does;
+``--library`` plans in a plain process that imports the package instead, whose collector
+runs as Python's defaults have it (one young collection after each plan walks every
+object the plan made).
 
 ``floor`` compares the whole ``rolloutctl plan NEW --observed OLD -o json`` (wall
 seconds, start-up included) with a floor process: a Python process that parses the
@@ -38,6 +40,7 @@ import argparse
 import json
 import math
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -88,24 +91,28 @@ def _exponent(n1: int, t1: float, n2: int, t2: float) -> float:
 
 
 def growth(pods: list[int], plans: list[str], runs: int, command: bool = True) -> None:
+    """Each run plans every size in turn (1,500 then 15,000, then again): a machine whose
+    speed drifts moves both sizes of a run alike. The table shows each size's minimum;
+    the summary exponent is the median of the runs' own exponents (first size to last)."""
     print(f"each cell plans in {'a console command' if command else 'a library'}'s process\n")
     print("| plan | pods | CPU seconds | steps | outcome | exponent from the size before |")
     print("| --- | ---: | ---: | ---: | --- | ---: |")
     summary = []
     for plan in plans:
+        got = [[_cell(n, plan, command) for n in pods] for _ in range(runs)]
         cells = []
-        for n in pods:
-            got = [_cell(n, plan, command) for _ in range(runs)]
-            secs = min(g[0] for g in got)
+        for i, n in enumerate(pods):
+            secs = min(r[i][0] for r in got)
             exp = f"{_exponent(cells[-1][0], cells[-1][1], n, secs):.2f}" if cells else ""
             cells.append((n, secs))
-            print(f"| {plan} | {n} | {secs:.2f} | {got[0][1]} | {got[0][2]} | {exp} |", flush=True)
+            print(f"| {plan} | {n} | {secs:.2f} | {got[0][i][1]} | {got[0][i][2]} | {exp} |", flush=True)
         if len(cells) > 1:
-            summary.append((plan, _exponent(cells[0][0], cells[0][1], cells[-1][0], cells[-1][1])))
+            per_run = sorted(_exponent(pods[0], r[0][0], pods[-1], r[-1][0]) for r in got)
+            summary.append((plan, statistics.median(per_run), per_run))
     if summary:
-        print(f"\n| plan | exponent {pods[0]} -> {pods[-1]} pods |\n| --- | ---: |")
-        for plan, e in summary:
-            print(f"| {plan} | {e:.2f} |")
+        print(f"\n| plan | exponent {pods[0]} -> {pods[-1]} pods (median of runs) | each run |\n| --- | ---: | --- |")
+        for plan, e, per_run in summary:
+            print(f"| {plan} | {e:.2f} | {', '.join(f'{x:.2f}' for x in per_run)} |")
 
 
 def _wall(cmd: list[str], runs: int, stdout: "int | None" = subprocess.DEVNULL) -> float:
