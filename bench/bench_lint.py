@@ -113,7 +113,7 @@ def main() -> None:
             ("1 file", timed(ours + ["lint", files[0]], args.runs), timed(cj + [files[0]], args.runs)),
             (f"{args.files:,} files", timed(ours + ["lint", *files], args.runs), timed(cj + files, args.runs)),
         ]
-    print(f"| case | rolloutctl lint | check-jsonschema | speed-up |\n| --- | --- | --- | --- |")
+    print("| case | rolloutctl lint | check-jsonschema | speed-up |\n| --- | --- | --- | --- |")
     for name, (a, arc), (b, brc) in rows:
         print(f"| {name} | {a:.2f} s (exit {arc}) | {b:.2f} s (exit {brc}) | {b / a:.1f}x |")
 

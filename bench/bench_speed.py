@@ -138,7 +138,7 @@ def floor(pods: int, plan: str, runs: int) -> None:
                       f"sys.stdout.buffer.write(open({str(out)!r}, 'rb').read())\n")
         fl = [sys.executable, "-c", floor_code]
         t_cli, t_floor = _wall(cli, runs), _wall(fl, runs)
-        print(f"| plan | pods | JSON bytes | rolloutctl plan (s) | floor (s) | ratio |\n| --- | ---: | ---: | ---: | ---: | ---: |")
+        print("| plan | pods | JSON bytes | rolloutctl plan (s) | floor (s) | ratio |\n| --- | ---: | ---: | ---: | ---: | ---: |")
         print(f"| {plan} | {old['spec']['replicas'] * 50} "
               f"| {out.stat().st_size} | {t_cli:.2f} | {t_floor:.2f} | {t_cli / t_floor:.1f}x |")
 

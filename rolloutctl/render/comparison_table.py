@@ -13,7 +13,6 @@ OUTCOME_STYLE = {"converged": "green", "noop": "", "stuck": "bold red"}
 
 
 def render(comparisons: Sequence[Comparison], color: bool, width: int = 110) -> str:
-    from rich.table import Table
     from rich.text import Text
 
     console, buf = buffer_console(color, width)

@@ -106,7 +106,7 @@ def _details(p: Plan, budget: int) -> str:
         ph = opens.get(s.step)
         lines = []
         if ph is not None:
-            lines.append(f"| |" + (" |" if timed else "") + f" **{escape(ph.title, names)}** | | |")
+            lines.append("| |" + (" |" if timed else "") + f" **{escape(ph.title, names)}** | | |")
         lines.append(_step_row(p, s, timed, names))
         cost = sum(len(x) + 1 for x in lines)
         if size + cost > budget:

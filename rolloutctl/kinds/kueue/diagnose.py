@@ -46,7 +46,7 @@ def priority_class_stuck(workloads: Sequence[Obj], world: World, rs: Obj) -> Stu
                  f"Fields: RayService metadata.labels[{PRIORITY_LABEL}] → WorkloadPriorityClass metadata.name",
                  (ObjectRef(RS, rs.namespace, rs.name, RAY_API), ObjectRef(WPC, "", name, KUEUE_API)),
                  (f"create WorkloadPriorityClass {name} (include it in the input)",
-                  f"or, while the RayService is suspended, set the label to an existing class (it cannot be removed "
+                  "or, while the RayService is suspended, set the label to an existing class (it cannot be removed "
                   "once set)"))
 
 
