@@ -46,7 +46,7 @@ from ..core.kind import KindDescriptor
 from ..core.model import Finding, Obj
 from ..core.paths import field_path
 from ..core.records import field, record
-from ..core.trees import copy_tree
+from ..core.trees import copy_tree, pattern_parents
 from .listtype import check_list_items
 from .ratchet import ratcheted
 from .schema import (UNKNOWN_FIELD, UNSERVED_VERSION, WRONG_TYPE, apply_schema_defaults, canonical_quantities,
@@ -201,25 +201,11 @@ def _drop_absent(raw: dict, dotted: Iterable[str]) -> list[tuple[tuple, str]]:
     and return where each removed one was: (path of its parent, its name), outermost first."""
     out: list[tuple[tuple, str]] = []
     for d in dotted:
-        parts = d.replace("[]", ".[]").split(".")
-        nodes: list[tuple[tuple, Any]] = [((), raw)]
-        for part in parts[:-1]:
-            nxt: list[tuple[tuple, Any]] = []
-            for at, node in nodes:
-                if part == "[]":
-                    if isinstance(node, list):
-                        nxt.extend(((*at, i), item) for i, item in enumerate(node))
-                elif isinstance(node, dict) and part in node:
-                    nxt.append(((*at, part), node[part]))
-            nodes = nxt
-        for at, node in nodes:
-            if isinstance(node, dict) and parts[-1] in node:
-                out.append((at, parts[-1]))
-    for at, key in out:
-        node: Any = raw
-        for part in at:
-            node = node[part]
-        del node[key]
+        name, parents = pattern_parents(raw, d)
+        for at, parent in parents:
+            if name in parent:
+                del parent[name]
+                out.append((at, name))
     return sorted(out, key=lambda p: (len(p[0]), repr(p)))
 
 

@@ -14,3 +14,21 @@ def copy_tree(v: Any) -> Any:
     if isinstance(v, list):
         return [copy_tree(x) for x in v]
     return v
+
+
+def pattern_parents(tree: Any, pattern: str) -> tuple[str, list[tuple[tuple, dict]]]:
+    """The field a dotted ``pattern`` names (``[]``: every item of a list, as in
+    ``spec.workerGroupSpecs[].replicas``) and every object of ``tree`` that would hold
+    it: (the field's name, [(raw path of the object, the object)]), in document order."""
+    parts = pattern.replace("[]", ".[]").split(".")
+    nodes: list[tuple[tuple, Any]] = [((), tree)]
+    for part in parts[:-1]:
+        nxt: list[tuple[tuple, Any]] = []
+        for at, node in nodes:
+            if part == "[]":
+                if isinstance(node, list):
+                    nxt.extend(((*at, i), item) for i, item in enumerate(node))
+            elif isinstance(node, dict) and part in node:
+                nxt.append(((*at, part), node[part]))
+        nodes = nxt
+    return parts[-1], [(at, node) for at, node in nodes if isinstance(node, dict)]

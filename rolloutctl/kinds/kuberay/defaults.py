@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...core.trees import copy_tree
+from ...core.trees import copy_tree, pattern_parents
 
 
 def _pod_template_defaults(prefix: str) -> list[tuple[str, Any]]:
@@ -45,24 +45,11 @@ def fill_crd_defaults(tree: dict, table: Sequence[tuple[str, Any]]) -> dict:
     ``spec.rayClusterConfig.workerGroupSpecs[].replicas``. A default is set only where
     its parent object exists and the field is absent (or null)."""
     for pattern, value in table:
-        _fill(tree, pattern.replace("[]", ".[]").split("."), value)
+        name, parents = pattern_parents(tree, pattern)
+        for _at, parent in parents:
+            if parent.get(name) is None:
+                parent[name] = copy_tree(value)
     return tree
-
-
-def _fill(cur: Any, parts: list[str], value: Any) -> None:
-    head, rest = parts[0], parts[1:]
-    if head == "[]":
-        if isinstance(cur, list):
-            for item in cur:
-                _fill(item, rest, value)
-        return
-    if not isinstance(cur, dict):
-        return
-    if not rest:
-        if cur.get(head) is None:
-            cur[head] = copy_tree(value)
-        return
-    _fill(cur.get(head), rest, value)
 
 
 def raycluster_spec_defaults(spec: Mapping[str, Any]) -> dict:

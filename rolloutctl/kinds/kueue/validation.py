@@ -142,7 +142,12 @@ def unselected(obj: Obj) -> Warning | None:
     service back, suspended, until a ClusterQueue admits its Workload (the webhooks'
     ``Default`` suspends the RayService's clusters, or under the top-level proposal the
     RayService; KubeRay copies the RayService's labels onto its RayClusters): say so,
-    and how to plan both."""
+    and how to plan both.
+
+    Upstream: kueue pkg/controller/jobs/rayservice/rayservice_webhook.go and
+    pkg/controller/jobs/raycluster/raycluster_webhook.go (``Default``: ``Suspend()``);
+    kuberay ray-operator/controllers/ray/rayservice_controller.go
+    (``constructRayClusterForRayService`` copies the labels)."""
     queue = obj.labels.get(QUEUE_LABEL) if obj.kind == "RayService" else None
     if not queue:
         return None
