@@ -170,6 +170,8 @@ def _field_impact(c: Change, seg: list[Any], new: PCS, old: PCS, strategy: str,
         if rest[:2] == ("spec", "autoScalingConfig"):
             return Impact("in-place", f"clique {clique}: its HorizontalPodAutoscaler is updated; no pod is replaced",
                           (c.path,))
+        if rest[:3] == ("spec", "podSpec", "priorityClassName"):
+            return _clique_priority_impact(c, clique, new, strategy)
     if t[:3] == _GROUPS and len(t) >= 5 and isinstance(t[3], Key):
         group = t[3].value
         rest = t[4:]
@@ -185,10 +187,29 @@ def _field_impact(c: Change, seg: list[Any], new: PCS, old: PCS, strategy: str,
                           "replaced", (c.path,))
     if t[:3] == ("spec", "template", "headlessServiceConfig"):
         return Impact("in-place", "the headless Services of every replica are updated in place", (c.path,))
+    if t[:2] in (("metadata", "labels"), ("metadata", "annotations")) and not (
+            len(t) >= 3 and str(t[2]).startswith("grove.io/")):
+        # podgang.go buildResource: mirrorPCSMetadata copies every entry outside grove.io/
+        return Impact("in-place", f"the PodCliqueSet's {t[1]} are mirrored onto every PodGang; no pod is replaced",
+                      (c.path,))
     if t[:2] == ("spec", "updateStrategy"):
         return Impact("none", "the update strategy applies to the next pod-template change; nothing rolls now",
                       (c.path,))
     return Impact("none", "not part of any pod template: no pod is replaced", (c.path,))
+
+
+def _clique_priority_impact(c: Change, clique: str, new: PCS, strategy: str) -> Impact:
+    """A clique's own ``podSpec.priorityClassName``: the pod template hash takes the
+    PodCliqueSet's instead (``ComputePCLQPodTemplateHash``), so no pod rolls, but the
+    PodClique specs that get patched carry it into every pod made later. Standalone
+    PodCliques are patched on every sync (``podcliqueset/components/podclique``
+    ``buildResource``); scaling-group members only under OnDelete (``podcliquescalinggroup/
+    components/podclique/sync.go``: ``createOrUpdatePCLQs``, else ``createExpectedPCLQs``)."""
+    if new.group_of_clique.get(clique) is None or strategy == "OnDelete":
+        return Impact("in-place", f"clique {clique}: its PodCliques' pod spec is patched in place; running pods keep "
+                      "their priority class, pods created later get the new one; no pod is replaced", (c.path,))
+    return Impact("ignored", f"clique {clique}: a scaling-group member's PodCliques are not patched under {strategy}; "
+                  "only PodCliques created later (new or recreated replicas) get it; no pod is replaced", (c.path,))
 
 
 def _replicas_message(c: Change) -> str:

@@ -306,12 +306,22 @@ def initial_warnings(pcs: PCS, world: World) -> tuple[Warning, ...]:
                         "Ready pod whenever readyReplicas is not below minAvailable, so each replacement drops the "
                         "clique below minAvailable until the new pod is Ready (upstream issue #697, PR #698)",
                         f"spec.template.cliques[{c.index}].spec.minAvailable"))
-                out.append(Warning(
-                    "UpdateEndsBeforeReady",
-                    f"clique {c.name}: the PodClique marks its update ended once the last old pod is deleted, "
-                    "before the replacement is Ready; do not read status.updateProgress.updateEndedAt as "
-                    "'rollout healthy' (upstream issue #786, PR #785)",
-                    f"spec.template.cliques[{c.index}]"))
+                unready = sorted(
+                    pod.name for p in pclqs if U.is_standalone_pclq(p) and U.clique_of(pcs, p) == c
+                    for pod in U.pods_of(world, p)
+                    if not pod.terminating and U.pod_outdated(pod, c.template_hash)
+                    and U.classify_old_pod(pod) != U.READY_POD)
+                if unready:
+                    # processPendingUpdates waits for a selected Ready pod's replacement
+                    # (isCurrentPodUpdateComplete); pods deleted by deleteOldNonReadyPods skip that
+                    out.append(Warning(
+                        "UpdateEndsBeforeReady",
+                        f"clique {c.name}: old-template pod{'s' if len(unready) > 1 else ''} {', '.join(unready)} "
+                        f"{'are' if len(unready) > 1 else 'is'} not Ready (or counted unhealthy) and deleted at once, "
+                        "outside the one-at-a-time selection, so the PodClique can mark its update ended before "
+                        "the replacements are Ready; do not read status.updateProgress.updateEndedAt as "
+                        "'rollout healthy' (upstream issue #786)",
+                        f"spec.template.cliques[{c.index}]"))
             crashed = []
             for p in pclqs:
                 if U.is_standalone_pclq(p) and U.clique_of(pcs, p) == c:

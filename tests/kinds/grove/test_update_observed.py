@@ -115,3 +115,25 @@ def test_ready_pod_with_past_crash_is_deleted_at_once_and_warned():
     assert len(first) == 2
     assert any("#697" in a.reason for a in first)
     assert "ReadyPodDeletedAtOnce" in {w.code for w in p.warnings}
+
+
+def test_update_ends_before_ready_is_warned_for_an_old_pod_that_is_not_ready():
+    """Issue #786: old pods that are not Ready (or counted unhealthy) are deleted by
+    deleteOldNonReadyPods, outside the one-at-a-time selection whose end waits for the
+    replacement (isCurrentPodUpdateComplete); the warning names them. A world whose old
+    pods are all Ready does not get it."""
+    old = workload1()
+    new = with_image(old, "pc-a", "busybox:v2")
+    _p, settled = run(GroveModel(), Obj(old), GroveModel().observe(Obj(old), [], Environment()), Environment())
+    live = as_live(settled, old)
+    p, _ = run(GroveModel(), Obj(new), GroveModel().observe(Obj(new), live, Environment()), Environment())
+    assert "UpdateEndsBeforeReady" not in {w.code for w in p.warnings}
+    pods = [o for o in live if o.kind == "Pod" and o.name.startswith("workload1-0-pc-a-")]
+    starting = max(pods, key=lambda p: p.name)
+    raw = copy.deepcopy(dict(starting.raw))
+    raw["status"]["conditions"] = [{"type": "Ready", "status": "False"}]
+    raw["status"]["containerStatuses"] = [{"name": "pc-a", "ready": False, "started": True}]
+    live = [Obj(raw) if o is starting else o for o in live]
+    p, _ = run(GroveModel(), Obj(new), GroveModel().observe(Obj(new), live, Environment()), Environment())
+    w = [w for w in p.warnings if w.code == "UpdateEndsBeforeReady"]
+    assert len(w) == 1 and starting.name in w[0].message

@@ -63,11 +63,15 @@ def sync_standalone_podcliques(pcs: PCS, world: World, n: int | None = None, que
 
 
 def pclq_needs_patch(cur: Obj, raw: dict[str, Any]) -> list[str]:
-    """What a create-or-patch of an existing PodClique would change: the template
-    hash label (and with it the pod template), the clique's own template labels and
-    annotations, or the autoscaler config. ``replicas`` is never patched (an HPA or
-    the scale subresource owns it); live-only fields (finalizers, injected env) are
-    not compared, since the hash label already says whether the template moved."""
+    """What a create-or-patch of an existing PodClique would change. ``buildResource``
+    replaces the labels, the annotations and the whole spec from the clique template,
+    keeping only ``replicas`` (an HPA or the scale subresource owns it), and
+    ``CreateOrPatch`` writes whatever differs: the template hash label (and with it the
+    pod template), the clique's own template labels, the autoscaler config, or a spec
+    field the hash leaves out (the clique's ``podSpec.priorityClassName``: the hash
+    takes the PodCliqueSet's instead, ``ComputePCLQPodTemplateHash`` in
+    ``common/component/utils/podclique.go``), which no running pod sees but every pod
+    made later does. Live-only fields (finalizers, injected env) are not compared."""
     changed = []
     if cur.labels.get(N.L_TEMPLATE_HASH) != raw["metadata"]["labels"].get(N.L_TEMPLATE_HASH):
         changed.append("pod template")
@@ -76,7 +80,25 @@ def pclq_needs_patch(cur: Obj, raw: dict[str, Any]) -> list[str]:
         changed.append("labels")
     if cur.spec.get("autoScalingConfig") != raw["spec"].get("autoScalingConfig"):
         changed.append("autoScalingConfig")
+    if not changed:
+        changed.extend(_unhashed_spec_changes(cur.spec, raw["spec"]))
     return changed
+
+
+def _unhashed_spec_changes(have: Any, want: dict[str, Any]) -> list[str]:
+    """The spec fields, besides ``replicas`` and ``autoScalingConfig``, in which the
+    PodClique differs from its template while its hash label matches (the pod spec
+    by field: ``podSpec.priorityClassName``)."""
+    out = []
+    for k in sorted(set(have) | set(want)):
+        if k in ("replicas", "autoScalingConfig") or have.get(k) == want.get(k):
+            continue
+        if k == "podSpec" and isinstance(have.get(k), dict) and isinstance(want.get(k), dict):
+            hp, wp = have[k], want[k]
+            out.extend(f"podSpec.{f}" for f in sorted(set(hp) | set(wp)) if hp.get(f) != wp.get(f))
+        else:
+            out.append(k)
+    return out
 
 
 def patch_podclique(cur: Obj, raw: dict[str, Any], rule: str, *, index: int | None = None) -> Action | None:

@@ -1,0 +1,93 @@
+"""Changes the PodClique template hash leaves out, and the #786 warning's condition.
+
+A clique's own ``podSpec.priorityClassName`` does not reach the hash
+(``ComputePCLQPodTemplateHash`` takes the PodCliqueSet's), so no pod rolls; but
+``buildResource`` copies the whole template spec into the PodClique and
+``CreateOrPatch`` writes it: standalone PodCliques always, scaling-group members only
+under OnDelete (``createOrUpdatePCLQs``; auto strategies only create missing members).
+Upstream: ai-dynamo/grove @ fcc3b3bb, ``podcliqueset/components/podclique/podclique.go``,
+``podcliquescalinggroup/components/podclique/sync.go``."""
+
+from __future__ import annotations
+
+import copy
+
+import yaml
+
+from tests.conftest import SAMPLES
+
+
+def _sample() -> dict:
+    return yaml.safe_load((SAMPLES / "disaggregated-inference.yaml").read_text())
+
+
+def _clique(d: dict, name: str) -> dict:
+    return next(c for c in d["spec"]["template"]["cliques"] if c["name"] == name)
+
+
+def _write(tmp_path, name: str, d: dict) -> str:
+    f = tmp_path / name
+    f.write_text(yaml.safe_dump(d))
+    return str(f)
+
+
+def _plan(cli, new: dict, old: dict, tmp_path) -> dict:
+    r = cli("plan", _write(tmp_path, "new.yaml", new), "--observed", _write(tmp_path, "old.yaml", old), "-o", "json")
+    assert r.exit_code == 0, r.stdout
+    return r.json()
+
+
+def _updates(plan: dict) -> list[tuple[str, list[str]]]:
+    return [(a["name"], a["fields"].get("changed")) for s in plan["steps"] for a in s["actions"]
+            if a["verb"] == "update" and a["kind"] == "PodClique"]
+
+
+def test_a_standalone_cliques_priority_class_patches_its_podclique_and_replaces_no_pod(cli, tmp_path):
+    old = _sample()
+    new = copy.deepcopy(old)
+    _clique(new, "frontend")["spec"]["podSpec"]["priorityClassName"] = "high-priority"
+    p = _plan(cli, new, old, tmp_path)
+    assert p["outcome"] == "converged"
+    assert _updates(p) == [("llm-0-frontend", ["podSpec.priorityClassName"])]
+    assert not [a for s in p["steps"] for a in s["actions"] if a["kind"] == "Pod" and a["verb"] == "delete"]
+    d = cli("diff", _write(tmp_path, "n.yaml", new), "--live", _write(tmp_path, "o.yaml", old), "-o", "json").json()
+    assert [i["effect"] for i in d["objects"][0]["impact"]] == ["in-place"]
+
+
+def test_a_members_priority_class_is_patched_only_under_ondelete(cli, tmp_path):
+    old = _sample()
+    new = copy.deepcopy(old)
+    _clique(new, "pworker")["spec"]["podSpec"]["priorityClassName"] = "high-priority"
+    rolling = _plan(cli, new, old, tmp_path)
+    assert rolling["outcome"] == "noop" and _updates(rolling) == []
+    d = cli("diff", _write(tmp_path, "n.yaml", new), "--live", _write(tmp_path, "o.yaml", old), "-o", "json").json()
+    assert [i["effect"] for i in d["objects"][0]["impact"]] == ["ignored"]
+
+    for x in (old, new):
+        x["spec"]["updateStrategy"] = {"type": "OnDelete"}
+    ondelete = _plan(cli, new, old, tmp_path)
+    assert sorted(n for n, _ in _updates(ondelete)) == ["llm-0-prefill-0-pworker", "llm-0-prefill-1-pworker"]
+    assert {tuple(c) for _, c in _updates(ondelete)} == {("podSpec.priorityClassName",)}
+
+
+def test_pcs_labels_diff_as_mirrored_onto_podgangs(cli, tmp_path):
+    old = _sample()
+    new = copy.deepcopy(old)
+    new["metadata"].setdefault("labels", {})["team"] = "infra"
+    d = cli("diff", _write(tmp_path, "n.yaml", new), "--live", _write(tmp_path, "o.yaml", old), "-o", "json").json()
+    impact = d["objects"][0]["impact"]
+    assert [i["effect"] for i in impact] == ["in-place"] and "PodGang" in impact[0]["message"]
+    p = _plan(cli, new, old, tmp_path)
+    assert {a["kind"] for s in p["steps"] for a in s["actions"] if a["verb"] == "update"} == {"PodGang"}
+
+
+def test_update_ends_before_ready_is_warned_only_with_old_pods_that_are_not_ready(cli, tmp_path):
+    """processPendingUpdates waits for a selected Ready pod's replacement
+    (isCurrentPodUpdateComplete); only old pods deleted by deleteOldNonReadyPods let the
+    update end early (upstream issue #786). A settled cluster has only Ready pods."""
+    old = _sample()
+    new = copy.deepcopy(old)
+    _clique(new, "frontend")["spec"]["podSpec"]["containers"][0]["image"] = "frontend:2"
+    p = _plan(cli, new, old, tmp_path)
+    assert "UpdateEndsBeforeReady" not in [w["code"] for w in p["warnings"]]
+    # (with a pod that is not Ready: tests/kinds/grove/test_update_observed.py)
