@@ -176,11 +176,14 @@ def _defaulted(obj: Obj, hooks: Any) -> Obj:
 
 
 def diff_hooks(obj: Obj, model: Any) -> Any:
-    """What the kind adds to the generic diff: its defaulting (``model.defaults``) and
-    which list orders matter (``model.order_matters``)."""
+    """What the kind adds to the generic diff: its defaulting (``model.defaults``),
+    which list orders matter (``model.order_matters``) and, where the kind has the
+    optional hook, which empty mappings count (``model.keeps_empty``)."""
     from ..core import diff as D
 
-    return D.DiffHooks(defaults=model.defaults, order_matters=model.order_matters)
+    keeps = getattr(model, "keeps_empty", None)
+    return D.DiffHooks(defaults=model.defaults, order_matters=model.order_matters,
+                       **({"keeps_empty": keeps} if keeps is not None else {}))
 
 
 def _model_for(obj: Obj, options: Mapping[str, Any]) -> Any:

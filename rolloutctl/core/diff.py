@@ -80,10 +80,15 @@ class DiffHooks:
     the operator's defaulting webhook), applied to both sides; must not mutate its input.
     ``order_matters(list_path) -> bool``: whether a reordering of the keyed list at
     ``list_path`` (a tuple of keys and ``Key`` segments) changes what the operator does.
+    ``keeps_empty(path) -> bool``: whether an empty mapping at ``path`` (field names;
+    list items as positions or ``Key`` segments) differs from an absent one for the
+    operator (KubeRay hashes Go's JSON, which writes ``rayStartParams: {}`` and an empty
+    struct behind a pointer, but leaves a nil one out); elsewhere empties are absent.
     """
 
     defaults: Callable[[dict], dict] = _identity
     order_matters: Callable[[tuple], bool] = _never
+    keeps_empty: Callable[[tuple], bool] = _never
 
 
 # ----------------------------------------------------------------------------- paths
@@ -181,16 +186,19 @@ def _empty(v: Any) -> bool:
     return v is None or v == {} or v == []
 
 
-def _normalize(v: Any, other: Any, name: Any = None) -> Any:
+def _normalize(v: Any, other: Any, name: Any = None, path: tuple = (),
+               keeps: Callable[[tuple], bool] = _never) -> Any:
     """Keyed lists become ``{marker: item}`` dicts (key chosen with ``other``, the
-    same place on the other side, so both sides agree); empties pruned; integral
+    same place on the other side, so both sides agree); empties pruned, except an empty
+    mapping where ``keeps`` says the operator tells it from an absent one; integral
     floats become ints."""
     if isinstance(v, dict):
         out = {}
         o = other if isinstance(other, dict) else {}
         for k, x in v.items():
-            nx = _normalize(x, o.get(k), k)
-            if not _empty(nx):
+            here = (*path, k)
+            nx = _normalize(x, o.get(k), k, here, keeps)
+            if not _empty(nx) or (nx == {} and keeps is not _never and keeps(here)):
                 out[k] = nx
         return out
     if isinstance(v, list):
@@ -202,10 +210,10 @@ def _normalize(v: Any, other: Any, name: Any = None) -> Any:
             out = {}
             for it in v:
                 kv = str(it.get(key))
-                nx = _normalize(it, others.get(kv), None)
+                nx = _normalize(it, others.get(kv), None, (*path, Key(key, kv)), keeps)
                 out[_marker(key, kv)] = nx if nx else {key: it.get(key)}
             return out
-        return [_normalize(x, other[i] if isinstance(other, list) and i < len(other) else None, None)
+        return [_normalize(x, other[i] if isinstance(other, list) and i < len(other) else None, None, (*path, i), keeps)
                 for i, x in enumerate(v)]
     return _num(v)
 
@@ -335,9 +343,10 @@ class _Ctx:
     orders: list[Change] = field(default_factory=list)
 
 
-def normalized(raw: Mapping[str, Any], other: Mapping[str, Any] | None = None) -> dict:
+def normalized(raw: Mapping[str, Any], other: Mapping[str, Any] | None = None,
+               keeps_empty: Callable[[tuple], bool] = _never) -> dict:
     """The comparable form of an already stripped and defaulted object."""
-    return _normalize(dict(raw), dict(other) if other is not None else None)
+    return _normalize(dict(raw), dict(other) if other is not None else None, keeps=keeps_empty)
 
 
 def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), ownership: Any = None,
@@ -354,10 +363,11 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
 
     d_raw = hooks.defaults(strip_server_fields(desired.raw))
     l_raw = hooks.defaults(strip_server_fields(live.raw))
-    d_n = normalized(d_raw, l_raw)
-    l_n = normalized(l_raw, d_raw)
+    d_n = normalized(d_raw, l_raw, hooks.keeps_empty)
+    l_n = normalized(l_raw, d_raw, hooks.keeps_empty)
     applied = last_applied(live) if ownership is None else None
-    a_n = normalized(hooks.defaults(strip_server_fields(applied)), l_raw) if applied is not None else None
+    a_n = normalized(hooks.defaults(strip_server_fields(applied)), l_raw, hooks.keeps_empty) \
+        if applied is not None else None
 
     def _user_set(_a_n: Any, path: Sequence[Any]) -> bool:
         if ownership is not None:

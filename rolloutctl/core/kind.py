@@ -68,7 +68,8 @@ class KindModel(Protocol):
         """Whether reordering the list at ``list_path`` changes what the operator does."""
         ...
 
-    # Optional hooks (``core.simulate`` falls back to generic behaviour without them):
+    # Optional hooks (``core.simulate`` and ``diff`` fall back to generic behaviour without them):
+    #   keeps_empty(path) -> bool                           diff: an empty mapping at path is not absent
     #   phase_of(desired, step) -> hashable label | None   which phase a step belongs to
     #   phase_title(desired, label, steps) -> str | None    the phase's title, e.g.
     #                                                       "replica 3: frontend pods replaced one by one"

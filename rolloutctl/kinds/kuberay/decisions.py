@@ -45,19 +45,104 @@ def _m(v: Any) -> Mapping[str, Any]:
     return v if isinstance(v, dict) or isinstance(v, Mapping) else {}  # dict first: the common case, cheaper
 
 
-def _prune(v: Any) -> Any:
-    """Drop None, empty mappings, empty lists and empty strings (omitempty on both sides)."""
+# ``json.Marshal`` (``utils.GenerateJsonHash``) of the Go types under ``RayClusterSpec``
+# (apis/ray/v1/raycluster_types.go, k8s.io/api/core/v1/types.go), where an empty value
+# is not the same as an absent one. Fields that are pointers to structs: nil is left out,
+# an empty struct is written as ``{}`` (``securityContext: {}`` hashes unlike no
+# ``securityContext``). Non-pointer structs (a container's ``resources``, ``metadata``)
+# are written whole even when empty, so there ``{}`` and absent agree.
+GO_POINTER_STRUCTS = frozenset({
+    # raycluster_types.go
+    "autoscalerOptions", "gcsFaultToleranceOptions", "headService", "authOptions", "networkPolicy",
+    "tlsOptions", "historyServerOptions", "ingressOptions", "collectorOptions", "redisUsername",
+    "redisPassword", "storage",
+    # core/v1: pod and container
+    "securityContext", "affinity", "nodeAffinity", "podAffinity", "podAntiAffinity", "dnsConfig", "os",
+    "livenessProbe", "readinessProbe", "startupProbe", "lifecycle", "postStart", "preStop",
+    "httpGet", "tcpSocket", "exec", "grpc", "sleep", "valueFrom", "secretKeyRef", "configMapKeyRef",
+    "fieldRef", "resourceFieldRef", "fileKeyRef", "configMapRef", "secretRef", "seLinuxOptions",
+    "seccompProfile", "appArmorProfile", "capabilities", "windowsOptions", "labelSelector",
+    "namespaceSelector", "requiredDuringSchedulingIgnoredDuringExecution",
+    # core/v1: volume sources
+    "emptyDir", "hostPath", "configMap", "secret", "persistentVolumeClaim", "projected", "downwardAPI",
+    "csi", "nfs", "ephemeral", "image", "iscsi", "rbd", "cephfs", "fc", "azureFile", "azureDisk",
+    "awsElasticBlockStore", "gcePersistentDisk", "gitRepo", "glusterfs", "flexVolume", "flocker",
+    "vsphereVolume", "quobyte", "photonPersistentDisk", "portworxVolume", "scaleIO", "storageos",
+    "clusterTrustBundle", "podCertificate", "serviceAccountToken", "volumeClaimTemplate",
+    "nodePublishSecretRef",
+})
+# ``resources`` is a pointer only in these structs (a container's is a plain struct; a
+# group's is a ``map[string]string``)
+_POINTER_RESOURCES_IN = frozenset({"autoscalerOptions", "collectorOptions"})
+# Go maps: every entry is written, an empty string value too
+GO_MAPS = frozenset({"labels", "annotations", "nodeSelector", "rayStartParams", "limits", "requests",
+                     "matchLabels", "headServiceAnnotations", "volumeAttributes", "options"})
+# Maps without ``omitempty``: nil is written as null, an empty map as ``{}``
+GO_MAPS_ALWAYS = frozenset({"rayStartParams"})
+# the groups whose ``resources`` is a ``map[string]string`` (``HeadGroupSpec``, ``WorkerGroupSpec``)
+_GROUP_KEYS = frozenset({"headGroupSpec", "workerGroupSpecs"})
+_ABSENT = object()
+
+
+def go_keeps_empty(key: Any, owner: Any) -> bool:
+    """Whether ``json.Marshal`` writes an empty mapping held by field ``key`` of the
+    struct held by field ``owner``: a pointer to a struct (``GO_POINTER_STRUCTS``;
+    ``resources`` where it is one) or a map without ``omitempty`` (``rayStartParams``)."""
+    if key == "resources":
+        return owner in _POINTER_RESOURCES_IN
+    return key in GO_POINTER_STRUCTS or key in GO_MAPS_ALWAYS
+
+
+def keeps_empty_at(path: tuple) -> bool:
+    """``go_keeps_empty`` at ``path`` inside a ``RayClusterSpec`` (field names, list items
+    as other segments: the struct of an item is named by its list's field)."""
+    names = [p for p in path if isinstance(p, str)]
+    if not names or not isinstance(path[-1], str):
+        return False
+    owner = names[-2] if len(names) > 1 else None
+    return go_keeps_empty(path[-1], owner)
+
+
+def _go_form(v: Any, key: str | None = None, owner: str | None = None) -> Any:
+    """What ``json.Marshal`` writes for ``v``, the value of field ``key`` of the struct
+    held by field ``owner`` (a list element has no ``key``; its struct is named by the
+    list's field), as far as equality goes: an omitted value is ``_ABSENT``. Empty
+    strings, lists and maps of ``omitempty`` fields are omitted; an empty struct behind a
+    pointer is written ``{}`` (``go_keeps_empty``); a Go map's entries are all written, an
+    empty string value too; ``rayStartParams`` has no ``omitempty``, so an empty one is
+    written ``{}``."""
+    if v is None:
+        return _ABSENT
     if isinstance(v, dict) or isinstance(v, Mapping):
+        is_map = owner in _GROUP_KEYS if key == "resources" else key in GO_MAPS
+        if is_map:
+            out = {k: x for k, x in v.items() if x is not None}
+            return out if out or key in GO_MAPS_ALWAYS else _ABSENT
+        here = key if key is not None else owner
         out = {}
         for k, x in v.items():
-            px = _prune(x)
-            if px is None or px == {} or px == [] or px == "":
-                continue
-            out[k] = px
-        return out
+            px = _go_form(x, k, here)
+            if px is not _ABSENT:
+                out[k] = px
+        return out if out or go_keeps_empty(key, owner) else _ABSENT
     if isinstance(v, list):
-        return [_prune(x) for x in v]
+        if not v:
+            return _ABSENT
+        return [_element(x, key) for x in v]
+    if v == "":
+        return _ABSENT
     return v
+
+
+def _element(x: Any, list_key: str | None) -> Any:
+    px = _go_form(x, None, list_key)
+    return {} if px is _ABSENT else px
+
+
+def _prune(v: Any) -> Any:
+    """The comparison form of a cluster spec: ``_go_form`` with omitted values dropped."""
+    got = _go_form(v)
+    return {} if got is _ABSENT else got
 
 
 # Non-pointer ``omitempty`` fields of the corev1 types in a pod template, with the zero
@@ -69,6 +154,10 @@ CONTAINER_GO_ZERO = (("stdin", False), ("stdinOnce", False), ("tty", False))
 VOLUME_MOUNTS = "volumeMounts"
 PROBE_GO_ZERO = tuple((f, 0) for f in ("initialDelaySeconds", "timeoutSeconds", "periodSeconds",
                                          "successThreshold", "failureThreshold"))
+# volume sources whose ``readOnly`` is a plain ``bool`` with ``omitempty`` (``csi``'s is a pointer)
+VOLUME_READ_ONLY = ("persistentVolumeClaim", "awsElasticBlockStore", "gcePersistentDisk", "nfs", "iscsi",
+                    "rbd", "cephfs", "fc", "azureFile", "glusterfs", "flexVolume", "flocker", "quobyte",
+                    "portworxVolume", "scaleIO", "storageos")
 
 
 def _drop_zero(m: Any, fields: tuple[tuple[str, Any], ...]) -> None:
@@ -82,10 +171,11 @@ def _drop_zero(m: Any, fields: tuple[tuple[str, Any], ...]) -> None:
 def drop_go_zero_values(pod_spec: dict) -> None:
     """``utils.GenerateJsonHash`` (utils/util.go): ``json.Marshal`` of the Go pod spec omits
     the zero value of a non-pointer ``omitempty`` field, so ``readOnly: false`` on a volume
-    mount, ``initialDelaySeconds: 0`` on a probe, ``stdin: false`` or ``hostNetwork: false``
-    hash as if absent, and the RayCluster KubeRay created does not carry them: drop them
-    from the comparison form (in place). Covers the pod spec's host namespaces and each
-    container's stdin/tty, port ``hostPort``, mount ``readOnly`` and probe counters."""
+    mount or a volume source, ``initialDelaySeconds: 0`` on a probe, ``stdin: false`` or
+    ``hostNetwork: false`` hash as if absent, and the RayCluster KubeRay created does not
+    carry them: drop them from the comparison form (in place). Covers the pod spec's host
+    namespaces, each container's stdin/tty, port ``hostPort``, mount ``readOnly`` and probe
+    counters, and the volume sources' ``readOnly``."""
     _drop_zero(pod_spec, POD_GO_ZERO)
     for key in ("containers", "initContainers", "ephemeralContainers"):
         for c in pod_spec.get(key) or ():
@@ -98,6 +188,10 @@ def drop_go_zero_values(pod_spec: dict) -> None:
                 _drop_zero(mount, (("readOnly", False),))
             for probe in ("livenessProbe", "readinessProbe", "startupProbe"):
                 _drop_zero(c.get(probe), PROBE_GO_ZERO)
+    for vol in pod_spec.get("volumes") or ():
+        if isinstance(vol, dict):
+            for src in VOLUME_READ_ONLY:
+                _drop_zero(vol.get(src), (("readOnly", False),))
 
 
 def _strip_template(template: Any) -> Any:

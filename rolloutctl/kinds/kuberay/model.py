@@ -33,7 +33,7 @@ from . import KIND, defaults, phases, provenance
 from .api import (API, FINALIZER, HEAD_NONE, HEAD_READY, HEAD_STARTING, L_CLUSTER, MEM_NOTES, MEM_REQUEUE, RC, ROUTE, RS, SVC,
                   cluster_requests, desired_workers, display, head_phase, route_name)
 from .conditions import find_condition, is_true
-from .decisions import strategy_name
+from .decisions import keeps_empty_at, strategy_name
 from .diagnose import diagnose
 from .incremental_upgrade import weights_from_http_route
 from .observe import observe as observe_world
@@ -248,6 +248,11 @@ class RayServiceModel:
 
     def order_matters(self, list_path: tuple) -> bool:
         return defaults.rayservice_order_matters(list_path)
+
+    def keeps_empty(self, path: tuple) -> bool:
+        """An empty mapping inside ``rayClusterConfig`` that Go's JSON writes (and so the
+        cluster hash sees): ``decisions.keeps_empty_at``."""
+        return tuple(path[:2]) == ("spec", "rayClusterConfig") and keeps_empty_at(tuple(path[2:]))
 
     def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]:
         return KIND.load("classify")(changes, desired, live, self.version, self.config)
