@@ -49,7 +49,7 @@ from ..core.records import field, record
 from ..core.trees import copy_tree, pattern_parents
 from .listtype import check_list_items
 from .ratchet import ratcheted
-from .schema import (UNKNOWN_FIELD, UNSERVED_VERSION, WRONG_TYPE, apply_schema_defaults, canonical_quantities,
+from .schema import (REQUIRED_FIELD, UNKNOWN_FIELD, UNSERVED_VERSION, WRONG_TYPE, apply_schema_defaults, canonical_quantities,
                      check_schema, check_types, load_schema, prune_nulls)
 
 DESIRED = "desired"
@@ -162,6 +162,12 @@ def admit_one(obj: Obj, descriptor: KindDescriptor | None, *, side: str = DESIRE
     raw["apiVersion"] = descriptor.api_version
     schema_file = f"{descriptor.schema}.schema.json" if descriptor.schema else None
     prune_nulls(raw, schema_file)
+    if side == DESIRED and descriptor.required.get(version):
+        # validated at its own version: what only that version's schema requires
+        for path, key in _missing(raw, descriptor.required[version]):
+            findings.append(finding(REQUIRED_FIELD, "error", path,
+                                    f"missing required field {key!r}: {descriptor.group}/{version} {kind} requires it "
+                                    f"({descriptor.api_version} does not)"))
     if schema_file:
         apply_schema_defaults(raw, schema_file)
     try:
@@ -206,6 +212,16 @@ def _drop_absent(raw: dict, dotted: Iterable[str]) -> list[tuple[tuple, str]]:
             if name in parent:
                 del parent[name]
                 out.append((at, name))
+    return sorted(out, key=lambda p: (len(p[0]), repr(p)))
+
+
+def _missing(raw: dict, dotted: Iterable[str]) -> list[tuple[tuple, str]]:
+    """Where a field at the dotted paths is missing from a parent that is there:
+    (path of the parent, the field's name), outermost first."""
+    out: list[tuple[tuple, str]] = []
+    for d in dotted:
+        name, parents = pattern_parents(raw, d)
+        out.extend((at, name) for at, parent in parents if name not in parent)
     return sorted(out, key=lambda p: (len(p[0]), repr(p)))
 
 

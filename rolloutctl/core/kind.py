@@ -146,7 +146,9 @@ class KindDescriptor:
     ``absent`` maps a served version to the fields of ``version``'s schema that its own
     schema lacks (dotted paths, ``[]`` for a list's items): in a manifest of that version
     they are unknown fields, which strict field validation refuses and which the API
-    server otherwise drops before storing the object;
+    server otherwise drops before storing the object; ``required`` maps a served version
+    to the fields its schema requires and ``version``'s does not (same paths): a
+    manifest of that version without one is refused (where its parent is there);
     ``schema`` names a bundled JSON Schema (``schemas/NAME.schema.json``); ``defaults``
     is the operator's defaulting (``raw -> raw``: CRD defaults and defaulting webhook,
     applied after the structural defaults, and by ``diff`` to both sides); ``overlays``
@@ -181,6 +183,7 @@ class KindDescriptor:
     version: str = ""
     served: Mapping[str, str] = field(default_factory=dict)
     absent: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    required: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: the package under ``kinds/`` and the ``operator`` of its rules
     operator: str = ""
     #: who the rules are for, in ``docs/rules.md`` ("Grove PodCliqueSet")

@@ -329,6 +329,68 @@ def test_the_fields_an_older_served_version_lacks_are_the_crds(ours):
         assert sorted(d.absent.get(other, ())) == want, other
 
 
+def _crd_required(node: Any, path: tuple = (), out: set | None = None) -> set:
+    out = set() if out is None else out
+    if not isinstance(node, dict):
+        return out
+    for r in node.get("required") or ():
+        out.add((*path, r))
+    for k, v in (node.get("properties") or {}).items():
+        _crd_required(v, (*path, k), out)
+    if isinstance(node.get("items"), dict):
+        _crd_required(node["items"], (*path, "[]"), out)
+    return out
+
+
+@pytest.mark.parametrize("ours", sorted(CRDS))
+def test_the_fields_only_an_older_served_version_requires_are_the_crds(ours):
+    """A manifest of an older served version is validated with that version's schema:
+    the fields our registry lists as required there are exactly those that schema
+    requires and the models' version does not (among the fields both have)."""
+    from rolloutctl.kinds import KINDS
+
+    rel, version, kind, _op = CRDS[ours]
+    crd = _crd(rel, version)
+    doc = yaml.load((UPSTREAM / rel).read_text(), Loader=yaml.CSafeLoader)
+    [d] = [d for d in KINDS if d.kind == kind and d.group == doc["spec"]["group"] and d.version]
+    both = _crd_paths(crd)
+    for other in d.served:
+        if other == version:
+            continue
+        only = {x for x in _crd_required(_crd(rel, other)) - _crd_required(crd) if x in both}
+        want = sorted(".".join(x).replace(".[]", "[]") for x in only)
+        assert sorted(d.required.get(other, ())) == want, other
+
+
+def test_a_v1alpha1_worker_group_without_ray_start_params_is_refused(cli, tmp_path):
+    """v1alpha1's schema requires ``rayStartParams`` on every group (v1's does not): the
+    API server refuses such a manifest, and lint and plan say where."""
+    f = tmp_path / "rs.yaml"
+    f.write_text("""apiVersion: ray.io/v1alpha1
+kind: RayService
+metadata: {name: svc}
+spec:
+  serveConfigV2: "applications: []"
+  rayClusterConfig:
+    headGroupSpec:
+      rayStartParams: {}
+      template: {spec: {containers: [{name: ray-head, image: rayproject/ray:2.9.0}]}}
+    workerGroupSpecs:
+    - groupName: gpu
+      minReplicas: 1
+      maxReplicas: 1
+      template: {spec: {containers: [{name: w, image: rayproject/ray:2.9.0}]}}
+""")
+    r = cli("lint", str(f), "-o", "json")
+    assert r.exit_code == 1
+    errors = [x for x in r.json()["findings"] if x["severity"] == "error"]
+    assert [(x["rule"], x["line"]) for x in errors] == [("SC002", 11)], errors
+    assert "rayStartParams" in errors[0]["message"]
+    assert cli("plan", str(f), "-o", "json").exit_code == 2
+    f.write_text(f.read_text().replace("    - groupName: gpu\n", "    - groupName: gpu\n      rayStartParams: {}\n"))
+    assert cli("lint", str(f)).exit_code == 0
+
+
 @pytest.mark.parametrize("ours", sorted(CRDS))
 def test_where_our_schema_allows_no_other_field_it_declares_every_field_of_the_crd(ours):
     """The converse of test_we_declare_no_field_the_crd_lacks: a node of our schema that

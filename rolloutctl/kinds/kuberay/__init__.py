@@ -33,6 +33,9 @@ KIND = KindDescriptor(
     # "receives no new fields"); a v1alpha1 manifest that sets one is refused by kubectl's
     # strict field validation, or stored without it
     absent={"v1alpha1": _V1ALPHA1_ABSENT},
+    # v1alpha1's schema requires rayStartParams on every group; v1's does not
+    required={"v1alpha1": ("spec.rayClusterConfig.headGroupSpec.rayStartParams",
+                           "spec.rayClusterConfig.workerGroupSpecs[].rayStartParams")},
     operator="kuberay", title="KubeRay RayService", resource="rayservices.ray.io",
     schema="rayservice",
     # KubeRay has no defaulting webhook for RayService; these are the CRD-level defaults

@@ -86,18 +86,18 @@ def pclq_needs_patch(cur: Obj, raw: dict[str, Any]) -> list[str]:
 
 
 def _unhashed_spec_changes(have: Any, want: dict[str, Any]) -> list[str]:
-    """The spec fields, besides ``replicas`` and ``autoScalingConfig``, in which the
-    PodClique differs from its template while its hash label matches (the pod spec
-    by field: ``podSpec.priorityClassName``)."""
+    """The spec fields outside the template hash in which the PodClique differs from its
+    template: the pod spec's ``priorityClassName`` (the hash takes the PodCliqueSet's) and
+    the clique's ``roleName`` and ``minAvailable`` (which the webhook keeps immutable).
+    With the hash label equal, the rest of the pod spec is the template's, up to what the
+    builders add after hashing (scaling-group env vars, MNNVL claims), which a live
+    PodClique carries and a built one here does not."""
     out = []
-    for k in sorted(set(have) | set(want)):
-        if k in ("replicas", "autoScalingConfig") or have.get(k) == want.get(k):
-            continue
-        if k == "podSpec" and isinstance(have.get(k), dict) and isinstance(want.get(k), dict):
-            hp, wp = have[k], want[k]
-            out.extend(f"podSpec.{f}" for f in sorted(set(hp) | set(wp)) if hp.get(f) != wp.get(f))
-        else:
-            out.append(k)
+    hp, wp = have.get("podSpec"), want.get("podSpec")
+    hp, wp = (hp if isinstance(hp, dict) else {}), (wp if isinstance(wp, dict) else {})
+    if hp.get("priorityClassName") != wp.get("priorityClassName"):
+        out.append("podSpec.priorityClassName")
+    out.extend(k for k in ("roleName", "minAvailable") if have.get(k) != want.get(k))
     return out
 
 
