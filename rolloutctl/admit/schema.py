@@ -311,6 +311,8 @@ def check_against(obj: Obj, root: Mapping[str, Any], compiled: Compiled,
             add(BAD_VALUE, path, f"unsupported value {_short(err.instance)}: must be one of {allowed}")
         elif v == "minimum":
             add(BAD_VALUE, path, f"must be greater than or equal to {err.validator_value} (got {_short(err.instance)})")
+        elif v == "maximum":
+            add(BAD_VALUE, path, f"must be less than or equal to {err.validator_value} (got {_short(err.instance)})")
         elif v == "maxLength":
             add(BAD_VALUE, path, f"must be no more than {err.validator_value} characters (got {len(err.instance)})")
         elif v == "pattern":

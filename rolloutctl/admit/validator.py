@@ -1,7 +1,7 @@
 """A small JSON Schema validator compiled once per schema, for the keywords our
 input schemas use (``type``, ``properties``, ``additionalProperties``, ``required``,
-``items``, ``enum``, ``const``, ``minimum``, ``maxLength``, ``pattern``, ``anyOf``,
-local ``$ref``). It is several times faster to import and to run than the
+``items``, ``enum``, ``const``, ``minimum``, ``maximum``, ``maxLength``, ``pattern``,
+``anyOf``, local ``$ref``). It is several times faster to import and to run than the
 general-purpose jsonschema package, which the tests use to check that both agree.
 
 Errors mimic the fields of ``jsonschema.ValidationError`` that ``lint.schema``
@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any, Callable, Iterator
 
 SUPPORTED = {"$schema", "$id", "$defs", "$ref", "title", "description", "default", "type", "properties",
-             "additionalProperties", "required", "items", "enum", "const", "minimum", "maxLength", "pattern", "anyOf",
+             "additionalProperties", "required", "items", "enum", "const", "minimum", "maximum", "maxLength", "pattern", "anyOf",
              "x-kubernetes-validations",  # CEL rules: evaluated by admit/cel.py
              # how list items correlate on update: read by admit/ratchet.py
              "x-kubernetes-list-type", "x-kubernetes-list-map-keys"}
@@ -146,6 +146,9 @@ class Compiled:
         if "minimum" in s:
             mv, number = s["minimum"], _TYPES["number"]
             tests.append(lambda v: not (number(v) and v < mv))
+        if "maximum" in s:
+            xv, number = s["maximum"], _TYPES["number"]
+            tests.append(lambda v: not (number(v) and v > xv))
         if "maxLength" in s:
             ml = s["maxLength"]
             tests.append(lambda v: not (isinstance(v, str) and len(v) > ml))
@@ -239,6 +242,13 @@ class Compiled:
                 if _TYPES["number"](v) and v < mv:
                     yield SchemaError("minimum", mv, v, s, p)
             checks.append(c_min)
+        if "maximum" in s:
+            xv = s["maximum"]
+
+            def c_max(v: Any, p: tuple) -> Iterator[SchemaError]:
+                if _TYPES["number"](v) and v > xv:
+                    yield SchemaError("maximum", xv, v, s, p)
+            checks.append(c_max)
         if "maxLength" in s:
             ml = s["maxLength"]
 

@@ -48,7 +48,7 @@ RS_CASES: dict[str, Case] = {
     "RS021": Case(fail=rs(cluster="historyServerOptions: {collectorOptions: {}}"), ok=rs()),
     "RS022": Case(fail=rs(cluster="authOptions: {mode: token}"),
                   ok=rs(cluster="authOptions: {mode: token}").replace("2.46.0", "2.52.0")),
-    "RS023": Case(fail=rs(cluster="networkPolicy: {mode: deny-all}"), ok=rs()),
+    "RS023": Case(fail=rs(cluster="networkPolicy: {mode: DenyAll}"), ok=rs()),
     "RS024": Case(fail=rs(cluster="tlsOptions: {enabled: true}"), ok=rs()),
     "RS025": Case(fail=rs(head="headService: {metadata: {name: my-head}}"),
                   ok=rs(head="headService: {metadata: {labels: {a: b}}}")),

@@ -11,7 +11,7 @@ import yaml
 from hypothesis import example, given, settings, strategies as st
 
 from rolloutctl.lint.schema import iter_property_names, load_schema
-from tests.conftest import UPSTREAM as SHARED_UPSTREAM
+from tests.conftest import REPO, UPSTREAM as SHARED_UPSTREAM
 
 UPSTREAM = SHARED_UPSTREAM
 
@@ -389,6 +389,88 @@ spec:
     assert cli("plan", str(f), "-o", "json").exit_code == 2
     f.write_text(f.read_text().replace("    - groupName: gpu\n", "    - groupName: gpu\n      rayStartParams: {}\n"))
     assert cli("lint", str(f)).exit_code == 0
+
+
+_INT_RANGE = {"int32": (-2**31, 2**31 - 1), "int64": (-2**63, 2**63 - 1)}
+
+
+def _value_rules_missing(crd: dict, ours_root: dict) -> list[str]:
+    """Where our schema has a node the CRD constrains, the constraints the API server
+    checks on values that our node lacks: an ``enum``, the range of ``format: int32`` /
+    ``int64`` (kube-openapi's ``IsValueValidAgainstRange``), a ``map`` list type and its
+    keys (``ValidateListSetsAndMaps``)."""
+    from rolloutctl.admit.schema import resolve
+
+    out: list[str] = []
+
+    def walk(c: Any, o: Any, path: tuple) -> None:
+        if not isinstance(c, dict) or not isinstance(o, dict):
+            return
+        o = resolve(ours_root, o) if "$ref" in o else o
+        if not o:
+            return
+        where = ".".join(path)
+        if "enum" in c and sorted(map(str, o.get("enum", ()))) != sorted(map(str, c["enum"])):
+            out.append(f"{where}: enum {c['enum']}")
+        rng = _INT_RANGE.get(c.get("format"))
+        if rng and c.get("type") == "integer" and (o.get("minimum", -2**70) < rng[0] or o.get("maximum", 2**70) > rng[1]):
+            out.append(f"{where}: {c['format']} range")
+        if c.get("x-kubernetes-list-type") == "map" and (
+                o.get("x-kubernetes-list-type") != "map"
+                or list(o.get("x-kubernetes-list-map-keys") or ()) != list(c.get("x-kubernetes-list-map-keys") or ())):
+            out.append(f"{where}: list-type map {c.get('x-kubernetes-list-map-keys')}")
+        for k, v in (c.get("properties") or {}).items():
+            sub = (o.get("properties") or {}).get(k)
+            if sub is not None:
+                walk(v, sub, (*path, k))
+        if isinstance(c.get("items"), dict) and isinstance(o.get("items"), dict):
+            walk(c["items"], o["items"], (*path, "[]"))
+
+    walk(crd, ours_root, ())
+    return out
+
+
+@pytest.mark.parametrize("ours", sorted(CRDS))
+def test_our_schema_checks_the_values_the_crd_constrains(ours):
+    """Enums, integer formats and map list keys of the CRD hold in our schema wherever it
+    declares the field: ``autoscalerOptions: {upscalingMode: Fast}``, ``maxReplicas:
+    3000000000`` or two ``initContainers`` named alike are refused by the API server, so
+    lint and plan refuse them too."""
+    rel, version, _kind, _op = CRDS[ours]
+    # the one deliberate difference: the proposed Grove strategies (docs/grove-proposed.md)
+    # are values our schema takes, with GV201 saying the CRD does not have them yet
+    proposed = {"spec.updateStrategy.type: enum ['RollingRecreate', 'OnDelete']"}
+    assert [m for m in _value_rules_missing(_crd(rel, version), load_schema(ours)) if m not in proposed] == []
+
+
+@pytest.mark.parametrize("text, rule", [
+    ("autoscalerOptions: {upscalingMode: Fast}", "SC004"),
+    ("autoscalerOptions: {version: v3}", "SC004"),
+])
+def test_an_autoscaler_option_outside_its_enum_is_refused(cli, tmp_path, text, rule):
+    doc = yaml.safe_load((REPO / "samples" / "rayservice-text-ml.yaml").read_text())
+    doc["spec"]["rayClusterConfig"]["enableInTreeAutoscaling"] = True
+    doc["spec"]["rayClusterConfig"].update(yaml.safe_load(text))
+    f = tmp_path / "rs.yaml"
+    f.write_text(yaml.safe_dump(doc))
+    r = cli("lint", str(f), "-o", "json")
+    assert r.exit_code == 1
+    assert rule in [x["rule"] for x in r.json()["findings"] if x["severity"] == "error"]
+
+
+def test_an_int32_overflow_and_a_duplicate_init_container_are_refused(cli, tmp_path):
+    doc = yaml.safe_load((REPO / "samples" / "rayservice-text-ml.yaml").read_text())
+    rcc = doc["spec"]["rayClusterConfig"]
+    rcc["workerGroupSpecs"][0]["maxReplicas"] = 3000000000
+    rcc["headGroupSpec"]["template"]["spec"]["initContainers"] = [{"name": "i", "image": "busybox"},
+                                                                   {"name": "i", "image": "alpine"}]
+    f = tmp_path / "rs.yaml"
+    f.write_text(yaml.safe_dump(doc))
+    r = cli("lint", str(f), "-o", "json")
+    assert r.exit_code == 1
+    paths = sorted(x["path"] for x in r.json()["findings"] if x["severity"] == "error")
+    assert any(p.endswith("maxReplicas") for p in paths), paths
+    assert any("initContainers" in p for p in paths), paths
 
 
 @pytest.mark.parametrize("ours", sorted(CRDS))

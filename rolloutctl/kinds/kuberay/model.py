@@ -231,7 +231,7 @@ class RayServiceModel:
         return provenance.operators(desired, self.version, self.config.gates)
 
     def not_modelled(self, desired: Obj, world: World) -> list[Warning]:
-        return provenance.not_modelled(desired)
+        return provenance.not_modelled(desired, self.config)
 
     def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]:
         return validate(obj, old, self.config)

@@ -54,6 +54,7 @@ GATES_MODELLED = ("RayServiceIncrementalUpgrade", "RayJobDeletionPolicy", "RayCl
 ENV_MODELLED: Mapping[str, str] = MappingProxyType({
     "ENABLE_ZERO_DOWNTIME": "true",
     "ENABLE_RAY_HEAD_CLUSTER_IP_SERVICE": "false",
+    "ENABLE_GCS_FT_REDIS_CLEANUP": "true",
 })
 
 
@@ -81,6 +82,11 @@ class OperatorConfig:
     def gate(self, name: str) -> bool:
         """``features.Enabled(name)``."""
         return bool(self.gates.get(name, DEFAULT_FEATURE_GATES.get(name, False)))
+
+    def redis_cleanup_env(self) -> bool:
+        """``os.Getenv(ENABLE_GCS_FT_REDIS_CLEANUP)`` (raycluster_controller.go
+        ``rayClusterReconcile``): only ``false`` (any case) disables the cleanup finalizer."""
+        return str(self.env.get("ENABLE_GCS_FT_REDIS_CLEANUP", "")).lower() != "false"
 
     def zero_downtime_env(self) -> bool:
         """``os.Getenv(ENABLE_ZERO_DOWNTIME)``: only ``false`` (any case) disables it."""

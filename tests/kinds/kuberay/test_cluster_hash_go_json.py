@@ -144,3 +144,20 @@ def test_diff_shows_an_empty_struct_the_hash_sees_and_its_rollout(cli, tmp_path)
     of.write_text(yaml.safe_dump(old2))
     nf.write_text(yaml.safe_dump(new2))
     assert cli("diff", str(nf), "--live", str(of), "-o", "json").json()["objects"][0]["status"] == "unchanged"
+
+
+def test_gcs_fault_tolerance_with_redis_warns_that_the_cleanup_finalizer_is_not_modelled(cli, tmp_path):
+    """rayClusterReconcile keeps a deleted RayCluster until a Redis cleanup Job finishes
+    when GCS fault tolerance uses Redis; the plan says it does not model that, unless the
+    operator runs with ENABLE_GCS_FT_REDIS_CLEANUP=false or the backend is embedded."""
+    d = _sample()
+    _rcc(d)["gcsFaultToleranceOptions"] = {"redisAddress": "redis://redis:6379"}
+    f = tmp_path / "rs.yaml"
+    f.write_text(yaml.safe_dump(d))
+    codes = [w["code"] for w in cli("plan", str(f), "-o", "json").json()["warnings"]]
+    assert "NotModelledRedisCleanup" in codes
+    off = cli("plan", str(f), "--kuberay-env", "ENABLE_GCS_FT_REDIS_CLEANUP=false", "-o", "json").json()
+    assert "NotModelledRedisCleanup" not in [w["code"] for w in off["warnings"]]
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(yaml.safe_dump(_sample()))
+    assert "NotModelledRedisCleanup" not in [w["code"] for w in cli("plan", str(plain), "-o", "json").json()["warnings"]]

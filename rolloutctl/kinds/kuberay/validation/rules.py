@@ -178,7 +178,7 @@ EXAMPLES: Mapping[str, tuple[str, str]] = MappingProxyType({
               "# without the RayClusterHistoryServer gate, leave historyServerOptions out\n" + _RC + "    rayVersion: '2.46.0'\n"),
     "RS022": (_RC + "    rayVersion: '2.46.0'\n    authOptions:\n      mode: token\n",
               _RC + "    rayVersion: '2.52.0'\n    authOptions:\n      mode: token\n"),
-    "RS023": (_RC + "    networkPolicy:\n      mode: deny-all\n",
+    "RS023": (_RC + "    networkPolicy:\n      mode: DenyAll\n",
               "# without the RayClusterNetworkPolicy gate, leave networkPolicy out\n" + _RC + "    rayVersion: '2.46.0'\n"),
     "RS024": (_RC + "    tlsOptions:\n      enabled: true\n",
               "# without the RayClusterMTLS gate, leave tlsOptions out\n" + _RC + "    rayVersion: '2.46.0'\n"),
