@@ -164,6 +164,12 @@ def _field_impact(c: Change, seg: list[Any], new: PCS, old: PCS, strategy: str,
             if group is not None and group.name in recreated_groups or strategy == "ReplicaRecreate":
                 return Impact("recreate", f"clique {clique}: new replicas apply to the PodCliques recreated by "
                               "this update", (c.path,))
+            if group is not None and strategy == "OnDelete":
+                # createOrUpdatePCLQs rebuilds every member: GROVE_PCSG_TEMPLATE_NUM_PODS moves
+                return Impact("in-place", f"clique {clique}: existing PodCliques keep their replicas, but under "
+                              f"OnDelete every member PodClique of scaling group {group.name} is patched with the "
+                              "group's new template size (env GROVE_PCSG_TEMPLATE_NUM_PODS), which pods created "
+                              "later see; no pod is replaced", (c.path,))
             return Impact("ignored", f"clique {clique}: replicas is read only when a PodClique is created; "
                           "existing PodCliques keep their replicas (new PodCliqueSet replicas and recreated "
                           "scaling-group replicas use it)", (c.path,))

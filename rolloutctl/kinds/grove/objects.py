@@ -177,11 +177,46 @@ def build_member_pclq(pcs: PCS, replica: int, group: Group, j: int, clique: Cliq
     })
     if j >= group.min_available:
         labels[N.L_BASE_PODGANG] = N.base_podgang_name(pcs.name, replica)
+    spec = _pclq_spec(pcs, tmpl, tmpl.replicas, pcs.member_starts_after(replica, group, j, tmpl))
+    spec["podSpec"] = _with_pcsg_env(spec["podSpec"], pcsg_template_num_pods(pcs, group))
     return {
         "apiVersion": N.API_CORE, "kind": "PodClique",
         "metadata": _meta(fqn, pcs.namespace, labels, annotations=pclq_annotations(tmpl)),
-        "spec": _pclq_spec(pcs, tmpl, tmpl.replicas, pcs.member_starts_after(replica, group, j, tmpl)),
+        "spec": spec,
     }
+
+
+#: the env var ``addEnvironmentVariablesToPodContainerSpecs`` gives the size of a
+#: scaling-group replica by the template
+PCSG_TEMPLATE_NUM_PODS = "GROVE_PCSG_TEMPLATE_NUM_PODS"
+
+
+def pcsg_template_num_pods(pcs: PCS, group: Group) -> int:
+    """``getPCSGTemplateNumPods``: the template ``replicas`` of the group's cliques, summed
+    (a live replica's own counts do not enter). Upstream:
+    ``podcliquescalinggroup/components/podclique/podclique.go``."""
+    return sum(pcs.clique_by_name[n].replicas for n in group.clique_names if n in pcs.clique_by_name)
+
+
+def _with_pcsg_env(pod_spec: dict[str, Any], num_pods: int) -> dict[str, Any]:
+    """``addEnvironmentVariablesToPodContainerSpecs`` (``podcliquescalinggroup/components/
+    podclique/podclique.go``) through ``PrependEnvVarsToContainers`` (``common/component/
+    utils/pod.go``): the scaling group's name, replica index (from the pod's labels) and
+    template size go first in every container's and init container's env, replacing
+    entries of the same names."""
+    env = [
+        {"name": "GROVE_PCSG_NAME", "valueFrom": {"fieldRef": {"fieldPath": f"metadata.labels['{N.L_PCSG}']"}}},
+        {"name": PCSG_TEMPLATE_NUM_PODS, "value": str(num_pods)},
+        {"name": "GROVE_PCSG_INDEX", "valueFrom": {"fieldRef": {"fieldPath": f"metadata.labels['{N.L_PCSG_REPLICA}']"}}},
+    ]
+    names = {e["name"] for e in env}
+    out = dict(pod_spec)
+    for key in ("containers", "initContainers"):
+        cs = out.get(key)
+        if isinstance(cs, list):
+            out[key] = [dict(c, env=env + [e for e in (c.get("env") or []) if not (isinstance(e, Mapping) and e.get("name") in names)])
+                        if isinstance(c, dict) else c for c in cs]
+    return out
 
 
 def _pclq_spec(pcs: PCS, clique: Clique, replicas: int, starts_after: list[str]) -> dict[str, Any]:

@@ -91,3 +91,26 @@ def test_update_ends_before_ready_is_warned_only_with_old_pods_that_are_not_read
     p = _plan(cli, new, old, tmp_path)
     assert "UpdateEndsBeforeReady" not in [w["code"] for w in p["warnings"]]
     # (with a pod that is not Ready: tests/kinds/grove/test_update_observed.py)
+
+
+def test_a_members_template_replicas_repatch_the_group_size_env_only_under_ondelete(cli, tmp_path):
+    """``buildResource`` of a member PodClique prepends ``GROVE_PCSG_TEMPLATE_NUM_PODS``,
+    the template replicas of the group's cliques summed (``getPCSGTemplateNumPods``):
+    under OnDelete ``createOrUpdatePCLQs`` rewrites it on every member of the group,
+    replicas kept; auto strategies leave existing members alone."""
+    old = _sample()
+    new = copy.deepcopy(old)
+    w = _clique(new, "pworker")["spec"]
+    w["minAvailable"] = w.get("minAvailable", w["replicas"])
+    _clique(old, "pworker")["spec"]["minAvailable"] = w["minAvailable"]
+    w["replicas"] += 1
+    rolling = _plan(cli, new, old, tmp_path)
+    assert _updates(rolling) == []
+    for x in (old, new):
+        x["spec"]["updateStrategy"] = {"type": "OnDelete"}
+    ondelete = _plan(cli, new, old, tmp_path)
+    assert sorted(_updates(ondelete)) == [(f"llm-0-prefill-{j}-{c}", ["env GROVE_PCSG_TEMPLATE_NUM_PODS"])
+                                          for j in (0, 1) for c in ("pleader", "pworker")]
+    assert "TemplateReplicasIgnored" in [x["code"] for x in ondelete["warnings"]]
+    d = cli("diff", _write(tmp_path, "n.yaml", new), "--live", _write(tmp_path, "o.yaml", old), "-o", "json").json()
+    assert "in-place" in [i["effect"] for i in d["objects"][0]["impact"]]

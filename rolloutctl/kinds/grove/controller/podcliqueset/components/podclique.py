@@ -88,7 +88,9 @@ def pclq_needs_patch(cur: Obj, raw: dict[str, Any]) -> list[str]:
 def _unhashed_spec_changes(have: Any, want: dict[str, Any]) -> list[str]:
     """The spec fields outside the template hash in which the PodClique differs from its
     template: the pod spec's ``priorityClassName`` (the hash takes the PodCliqueSet's) and
-    the clique's ``roleName`` and ``minAvailable`` (which the webhook keeps immutable).
+    the clique's ``roleName`` and ``minAvailable`` (which the webhook keeps immutable), and a
+    scaling-group member's ``GROVE_PCSG_TEMPLATE_NUM_PODS`` (the template replicas of the
+    group's cliques, which the hash of one clique does not see).
     With the hash label equal, the rest of the pod spec is the template's, up to what the
     builders add after hashing (scaling-group env vars, MNNVL claims), which a live
     PodClique carries and a built one here does not."""
@@ -98,7 +100,17 @@ def _unhashed_spec_changes(have: Any, want: dict[str, Any]) -> list[str]:
     if hp.get("priorityClassName") != wp.get("priorityClassName"):
         out.append("podSpec.priorityClassName")
     out.extend(k for k in ("roleName", "minAvailable") if have.get(k) != want.get(k))
+    if _template_num_pods(hp) != _template_num_pods(wp):
+        out.append(f"env {O.PCSG_TEMPLATE_NUM_PODS}")
     return out
+
+
+def _template_num_pods(pod_spec: dict[str, Any]) -> list[Any]:
+    """The ``GROVE_PCSG_TEMPLATE_NUM_PODS`` values in a pod spec's containers (a
+    scaling-group member's; none elsewhere)."""
+    return [e.get("value") for key in ("containers", "initContainers") for c in (pod_spec.get(key) or ())
+            if isinstance(c, dict) for e in (c.get("env") or ()) if isinstance(e, dict)
+            and e.get("name") == O.PCSG_TEMPLATE_NUM_PODS]
 
 
 def patch_podclique(cur: Obj, raw: dict[str, Any], rule: str, *, index: int | None = None) -> Action | None:
