@@ -127,3 +127,21 @@ def test_diff_leaves_its_inputs_as_they_were(tmp_path):
     kept = copy.deepcopy(raw)
     out = RayServiceModel().defaults(dict(raw))
     assert raw == kept and out != kept
+
+
+def test_an_empty_serve_config_is_the_blocker_before_the_serve_port(cli, tmp_path):
+    """Reconcile builds the Services (BuildServeService) only once a cluster is ready,
+    and a cluster is ready only with Serve applications (getAndCheckServeStatus): a
+    manifest with neither a Serve config nor a port named ``serve`` (operolabs/browserstation)
+    is stuck on the empty config, not on the port."""
+    d = _sample()
+    del d["spec"]["serveConfigV2"]
+    for c in d["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]["containers"]:
+        c["ports"] = [{"containerPort": 8265, "name": "dashboard"}]
+    f = tmp_path / "rs.yaml"
+    f.write_text(yaml.safe_dump(d))
+    p = cli("plan", str(f), "-o", "json").json()
+    assert p["outcome"] == "stuck" and p["stuck"]["reason"] == "NeverReady", p["stuck"]
+    d["spec"]["serveConfigV2"] = _sample()["spec"]["serveConfigV2"]
+    f.write_text(yaml.safe_dump(d))
+    assert cli("plan", str(f), "-o", "json").json()["stuck"]["reason"] == "ServeServiceNotBuilt"

@@ -20,7 +20,7 @@ from .api import (API, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD, L_NAME, R
                   has_head_pod, head_phase, is_generated)
 from .conditions import is_true
 from .operator import DEFAULT_CONFIG, OperatorConfig
-from .spec import incremental, serve_config_error, serve_config_target_capacity
+from .spec import incremental, serve_app_names, serve_config_error, serve_config_target_capacity
 from .status import is_initializing_timeout
 from .validation import first_error
 from .validation.utils_validation import ray_cluster_upgrade_options_error
@@ -45,6 +45,11 @@ def serve_service_error(desired: Obj, world: World, cfg: OperatorConfig = DEFAUL
         except ksvc.ServeServiceError as exc:
             return str(exc)
     return None
+
+
+def serve_config_apps(desired: Obj) -> list[str]:
+    """The application names of the RayService's ``spec.serveConfigV2``."""
+    return serve_app_names(str(desired.spec.get("serveConfigV2") or ""))
 
 
 def diagnose(cfg: OperatorConfig, desired: Obj, world: World, env: Environment) -> Stuck:
@@ -80,7 +85,9 @@ def diagnose(cfg: OperatorConfig, desired: Obj, world: World, env: Environment) 
                      "Services do not switch and the status is not written; a running cluster keeps serving its "
                      "current applications (rayservice_controller.go#updateServeDeployment)", (ref,),
                      ("fix the YAML of spec.serveConfigV2 (it must be a mapping with applications: [...])",))
-    serve_err = serve_service_error(desired, world, cfg)
+    # reconcileServicesToReadyCluster (and so BuildServeService) runs only once a cluster
+    # is ready, which needs a Serve application: without one, the empty config is the blocker
+    serve_err = serve_service_error(desired, world, cfg) if desired.derived(serve_config_apps) else None
     if serve_err:
         return Stuck("ServeServiceNotBuilt", f"{serve_err} (common/service.go#BuildServeService): "
                      "reconcileServices fails on every pass, so no Service is created and the status is not "
