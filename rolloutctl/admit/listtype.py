@@ -22,7 +22,7 @@ from typing import Any, Mapping
 
 from ..core.model import Finding, Obj
 from ..core.paths import field_path
-from .schema import Reach, prepared, resolve
+from .schema import LazyProperties, Reach, prepared, resolve
 
 DUPLICATE_LIST_ITEM = "SC014"
 _LIST_TYPES = ("map", "set")
@@ -48,9 +48,9 @@ class _Nodes:
         self.root = root
         self.below = Reach(lambda n: _node(root, n), lambda n: n.get("x-kubernetes-list-type") in _LIST_TYPES,
                            _children)
-        self._prepared: dict[int, tuple[dict[str, Any], Any, Any, Any, tuple[str, ...]]] = {}
+        self._prepared: dict[int, tuple[LazyProperties, Any, Any, Any, tuple[str, ...]]] = {}
 
-    def node(self, node: Any) -> tuple[dict[str, Any], Any, Any, Any, tuple[str, ...]]:
+    def node(self, node: Any) -> tuple[LazyProperties, Any, Any, Any, tuple[str, ...]]:
         """(properties, additional properties, items, list type, map keys) of a resolved
         node: the sub-schemas resolved, and only those that lead to a list-type list."""
         got = self._prepared.get(id(node))
@@ -59,7 +59,7 @@ class _Nodes:
             extra, items = node.get("additionalProperties"), node.get("items")
             got = self._prepared[id(node)] = (
                 # (a declared property that holds none maps to None: no additionalProperties fallback)
-                {k: _node(root, v) if below(v) else None for k, v in (node.get("properties") or {}).items()},
+                LazyProperties(node.get("properties") or {}, lambda v: _node(root, v), below),
                 _node(root, extra) if isinstance(extra, dict) and below(extra) else None,
                 _node(root, items) if isinstance(items, dict) and below(items) else None,
                 node.get("x-kubernetes-list-type"), tuple(node.get("x-kubernetes-list-map-keys") or ()))
@@ -73,7 +73,7 @@ def duplicates(root: Mapping[str, Any], value: Any) -> list[tuple[tuple, str]]:
     node = nodes.node
     out: list[tuple[tuple, str]] = []
 
-    def walk(v: Any, prep: tuple[dict[str, Any], Any, Any, Any, tuple[str, ...]], path: tuple) -> None:
+    def walk(v: Any, prep: tuple[LazyProperties, Any, Any, Any, tuple[str, ...]], path: tuple) -> None:
         props, extra, items, kind, keys = prep
         if v.__class__ is dict:
             for key, item in v.items():

@@ -373,6 +373,31 @@ class Reach:
         return known
 
 
+_UNSET = object()
+
+
+class LazyProperties:
+    """A node's ``{property: resolved sub-schema, or None when nothing the walk wants is
+    at or below it}``, each property's answer found the first time an object has it (a
+    pod spec's affinity and volumes are explored only for objects that set them).
+    ``get(key, default)``: ``default`` for an undeclared property."""
+
+    __slots__ = ("_props", "_resolve", "_below", "_got")
+
+    def __init__(self, props: Mapping[str, Any], resolve: Callable[[Any], Any], below: Callable[[Any], bool]) -> None:
+        self._props, self._resolve, self._below = props, resolve, below
+        self._got: dict[str, Any] = {}
+
+    def get(self, key: str, default: Any = None) -> Any:
+        got = self._got.get(key, _UNSET)
+        if got is _UNSET:
+            sub = self._props.get(key, _UNSET)
+            if sub is _UNSET:
+                return default
+            got = self._got[key] = self._resolve(sub) if self._below(sub) else None
+        return got
+
+
 class _Quantities:
     """Where a schema's ``resource.Quantity`` values are, each node prepared once per
     process (``prepared``): whether it is a quantity, and the resolved sub-schemas of its
@@ -382,7 +407,7 @@ class _Quantities:
 
     def __init__(self, root: Mapping[str, Any]) -> None:
         self.root = root
-        self._nodes: dict[int, tuple[bool, dict[str, Any], Any, Any]] = {}
+        self._nodes: dict[int, tuple[bool, "LazyProperties", Any, Any]] = {}
         self._is: dict[int, bool] = {}
         self._below = Reach(lambda n: resolve(root, n), self._is_quantity, self._children)
 
@@ -396,7 +421,7 @@ class _Quantities:
         extra, items = node.get("additionalProperties"), node.get("items")
         return [*(node.get("properties") or {}).values(), *(n for n in (extra, items) if isinstance(n, dict))]
 
-    def node(self, node: Mapping[str, Any]) -> tuple[bool, dict[str, Any], Any, Any]:
+    def node(self, node: Mapping[str, Any]) -> tuple[bool, "LazyProperties", Any, Any]:
         """(is a quantity, {property: sub-schema}, additional properties, items) of a
         resolved node, the sub-schemas resolved and only those that lead to a quantity."""
         prepared = self._nodes.get(id(node))
@@ -407,7 +432,7 @@ class _Quantities:
                 self._is_quantity(node),
                 # (a declared property that holds none maps to None: it never falls back to
                 # additionalProperties)
-                {k: resolve(root, v) if below(v) else None for k, v in (node.get("properties") or {}).items()},
+                LazyProperties(node.get("properties") or {}, lambda v: resolve(root, v), below),
                 resolve(root, extra) if isinstance(extra, dict) and below(extra) else None,
                 resolve(root, items) if isinstance(items, dict) and below(items) else None)
         return prepared
@@ -420,7 +445,7 @@ def canonical_quantities(raw: Any, root: Mapping[str, Any], canonical: Callable[
     q = prepared(root, _Quantities)
     node = q.node
 
-    def walk(value: Any, prep: tuple[bool, dict[str, Any], Any, Any]) -> None:
+    def walk(value: Any, prep: tuple[bool, "LazyProperties", Any, Any]) -> None:
         _, props, extra, items = prep
         if value.__class__ is dict:
             for key, item in value.items():
@@ -432,7 +457,7 @@ def canonical_quantities(raw: Any, root: Mapping[str, Any], canonical: Callable[
             for i, item in enumerate(value):
                 at(value, i, item, sp)
 
-    def at(parent: Any, key: Any, item: Any, prep: tuple[bool, dict[str, Any], Any, Any]) -> None:
+    def at(parent: Any, key: Any, item: Any, prep: tuple[bool, "LazyProperties", Any, Any]) -> None:
         if prep[0]:
             try:
                 parent[key] = canonical(item)

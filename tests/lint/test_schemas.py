@@ -502,3 +502,27 @@ def test_where_our_schema_allows_no_other_field_it_declares_every_field_of_the_c
 
     walk(root, crd, ())
     assert not missing, f"fields the CRD accepts that our schema calls unknown: {missing[:20]}"
+
+
+_TYPOS = [
+    ("containers", "livenessProbe", {"httpGet": {"port": 8000, "pth": "/x"}}, "pth"),
+    ("containers", "securityContext", {"privilegd": True}, "privilegd"),
+    ("pod", "tolerations", [{"key": "a", "opertor": "Exists"}], "opertor"),
+    ("pod", "affinity", {"nodeAffinty": {}}, "nodeAffinty"),
+    ("pod", "volumes", [{"name": "v", "emptyDirr": {}}], "emptyDirr"),
+]
+
+
+@pytest.mark.parametrize("where, field, value, typo", _TYPOS, ids=[t[3] for t in _TYPOS])
+def test_a_mistyped_field_in_a_pod_spec_is_an_unknown_field(cli, tmp_path, where, field, value, typo):
+    """kubectl's strict field validation refuses an unknown field anywhere the CRD's
+    schema is structural, pod specs included."""
+    doc = yaml.safe_load((REPO / "samples" / "rayservice-text-ml.yaml").read_text())
+    pod = doc["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]
+    (pod["containers"][0] if where == "containers" else pod)[field] = value
+    f = tmp_path / "rs.yaml"
+    f.write_text(yaml.safe_dump(doc))
+    r = cli("lint", str(f), "-o", "json")
+    assert r.exit_code == 1
+    errors = [x for x in r.json()["findings"] if x["severity"] == "error"]
+    assert [x["rule"] for x in errors] == ["SC001"] and errors[0]["path"].endswith(typo), errors
