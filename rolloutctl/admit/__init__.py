@@ -177,6 +177,11 @@ def admit_one(obj: Obj, descriptor: KindDescriptor | None, *, side: str = DESIRE
     admitted = Obj(raw, obj.file, obj.line, obj.lines, obj.cols)
     schema_findings = check_schema(admitted, schema_file, _ratchet(raw, old, schema_file)
                                    if side == DESIRED and old is not None and schema_file else None)
+    if side == DESIRED and descriptor.optional.get(version):
+        # validated at its own version: what only the models' version requires is not
+        not_required = set(descriptor.optional[version])
+        schema_findings = [f for f in schema_findings
+                           if not (f.rule == REQUIRED_FIELD and _dotted(f.path) in not_required)]
     if side == OBSERVED:
         # the API server never re-validates a stored object: only what the models would
         # misread (a wrong type) stops them; the rest is worth a warning
@@ -213,6 +218,21 @@ def _drop_absent(raw: dict, dotted: Iterable[str]) -> list[tuple[tuple, str]]:
                 del parent[name]
                 out.append((at, name))
     return sorted(out, key=lambda p: (len(p[0]), repr(p)))
+
+
+def _dotted(path: str) -> str:
+    """A finding's path in the registry's dotted form: list items, by index or by key, as ``[]``."""
+    out, depth = [], 0
+    for ch in path:
+        if ch == "[":
+            if depth == 0:
+                out.append("[]")
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out)
 
 
 def _missing(raw: dict, dotted: Iterable[str]) -> list[tuple[tuple, str]]:

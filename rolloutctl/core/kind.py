@@ -149,6 +149,8 @@ class KindDescriptor:
     server otherwise drops before storing the object; ``required`` maps a served version
     to the fields its schema requires and ``version``'s does not (same paths): a
     manifest of that version without one is refused (where its parent is there);
+    ``optional`` the converse: fields ``version``'s schema requires and that served
+    version's does not (a manifest of that version may leave them out);
     ``schema`` names a bundled JSON Schema (``schemas/NAME.schema.json``); ``defaults``
     is the operator's defaulting (``raw -> raw``: CRD defaults and defaulting webhook,
     applied after the structural defaults, and by ``diff`` to both sides); ``overlays``
@@ -184,6 +186,7 @@ class KindDescriptor:
     served: Mapping[str, str] = field(default_factory=dict)
     absent: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     required: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    optional: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: the package under ``kinds/`` and the ``operator`` of its rules
     operator: str = ""
     #: who the rules are for, in ``docs/rules.md`` ("Grove PodCliqueSet")

@@ -526,3 +526,40 @@ def test_a_mistyped_field_in_a_pod_spec_is_an_unknown_field(cli, tmp_path, where
     assert r.exit_code == 1
     errors = [x for x in r.json()["findings"] if x["severity"] == "error"]
     assert [x["rule"] for x in errors] == ["SC001"] and errors[0]["path"].endswith(typo), errors
+
+
+@pytest.mark.parametrize("ours", sorted(CRDS))
+def test_the_fields_only_the_models_version_requires_are_the_crds(ours):
+    """The converse: what the models' version requires and an older served version does
+    not (v1 requires ``rayClusterConfig``, v1alpha1 does not) is our registry's ``optional``."""
+    from rolloutctl.kinds import KINDS
+
+    rel, version, kind, _op = CRDS[ours]
+    crd = _crd(rel, version)
+    doc = yaml.load((UPSTREAM / rel).read_text(), Loader=yaml.CSafeLoader)
+    [d] = [d for d in KINDS if d.kind == kind and d.group == doc["spec"]["group"] and d.version]
+    for other in d.served:
+        if other == version:
+            continue
+        older = _crd(rel, other)
+        only = {x for x in _crd_required(crd) - _crd_required(older) if x in _crd_paths(older)}
+        want = sorted(".".join(x).replace(".[]", "[]") for x in only)
+        assert sorted(d.optional.get(other, ())) == want, other
+
+
+@pytest.mark.parametrize("text", [
+    "apiVersion: ray.io/v1\nkind: RayService\nmetadata: {name: svc}\n",
+    "apiVersion: ray.io/v1\nkind: RayService\nmetadata: {name: svc}\nspec: null\n",
+    "apiVersion: ray.io/v1alpha1\nkind: RayService\nmetadata: {name: svc}\nspec: {serveConfigV2: 'applications: []'}\n",
+], ids=["no spec", "null spec", "v1alpha1 without rayClusterConfig"])
+def test_a_rayservice_the_api_server_stores_is_failed_by_the_controller_instead(cli, tmp_path, text):
+    """Neither served version requires ``spec`` and v1alpha1 does not require
+    ``rayClusterConfig``: the API server stores such a RayService and the controller
+    fails it (``ValidateRayServiceSpec``: the head group has no container)."""
+    f = tmp_path / "rs.yaml"
+    f.write_text(text)
+    r = cli("lint", str(f), "-o", "json")
+    assert r.exit_code == 1
+    assert [x["rule"] for x in r.json()["findings"] if x["severity"] == "error"] == ["RS005"]
+    p = cli("plan", str(f), "-o", "json").json()
+    assert p["outcome"] == "stuck" and p["stuck"]["reason"] == "ValidationFailed"

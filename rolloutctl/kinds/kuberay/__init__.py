@@ -36,6 +36,8 @@ KIND = KindDescriptor(
     # v1alpha1's schema requires rayStartParams on every group; v1's does not
     required={"v1alpha1": ("spec.rayClusterConfig.headGroupSpec.rayStartParams",
                            "spec.rayClusterConfig.workerGroupSpecs[].rayStartParams")},
+    # and v1 requires rayClusterConfig, v1alpha1 does not
+    optional={"v1alpha1": ("spec.rayClusterConfig",)},
     operator="kuberay", title="KubeRay RayService", resource="rayservices.ray.io",
     schema="rayservice",
     # KubeRay has no defaulting webhook for RayService; these are the CRD-level defaults
