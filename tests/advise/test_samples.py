@@ -146,3 +146,24 @@ def test_upstream_incremental_sample_fastest_safe_upgrade(upstream, tmp_path):
     plan, watch, _ = replan(patched(str(new), dict(r.patch), tmp_path), str(old))
     assert plan.outcome == "converged" and not watch.breached
     assert plan.steps[-1].time == r.time and plan.summary["steps"] == r.steps
+
+
+def test_an_ondelete_manifest_is_not_the_advice_for_a_change_it_never_rolls_out(cli, tmp_path):
+    """Under OnDelete the pods keep the old template until deleted (GREP-291): the
+    manifest as given does not roll the change out, so advise recommends a strategy
+    that does (docs/advise.md: "the change is rolled out")."""
+    import yaml
+
+    from tests.conftest import SAMPLES
+
+    old = yaml.safe_load((SAMPLES / "disaggregated-inference.yaml").read_text())
+    old["spec"]["updateStrategy"] = {"type": "OnDelete"}
+    new = yaml.safe_load(yaml.safe_dump(old))
+    for c in new["spec"]["template"]["cliques"]:
+        c["spec"]["podSpec"]["containers"][0]["image"] += "-v2"
+    nf, of = tmp_path / "new.yaml", tmp_path / "old.yaml"
+    nf.write_text(yaml.safe_dump(new))
+    of.write_text(yaml.safe_dump(old))
+    d = cli("advise", str(nf), "--observed", str(of), "-o", "json").json()
+    assert d["recommendation"] is not None and d["recommendation"]["strategy"] != "OnDelete", d["recommendation"]
+    assert d["recommendation"]["patch"]["spec"]["updateStrategy"]["type"] != "OnDelete"

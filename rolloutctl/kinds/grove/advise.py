@@ -42,6 +42,7 @@ from . import names as N
 from . import summary as SUM
 from .proposed.compare import REPLICA_RECREATE, ROLLING_RECREATE, ROLLING_UPDATE, with_strategy
 from .spec import PCS
+from .ondelete import outdated_pod_warnings
 
 
 def _items(raw: Mapping[str, Any], key: str) -> list[dict]:
@@ -287,7 +288,14 @@ def desired_pods(pcs: PCS) -> int:
     return pcs.replicas * per
 
 
-def rolls_out(desired: Obj, world: World) -> tuple[str, str] | None:
-    """Every Grove strategy the search offers rolls the change out."""
-    return None
+def rolls_out(pcs: PCS, world: World) -> tuple[str, str] | None:
+    """None when every pod of the PodCliqueSet runs its clique's desired template at the
+    end of the plan. The strategies the search offers all get there; the manifest as
+    given may not: under OnDelete the pods keep the old template until someone deletes
+    them (GREP-291, ``ondelete.outdated_pod_warnings``), so the change is not rolled out."""
+    left = outdated_pod_warnings(pcs, world)
+    if not left:
+        return None
+    return ("NotRolledOut", f"updateStrategy {pcs.strategy_type}: " + left[0].message.split(" (OnDelete")[0]
+            + ", so the change is not rolled out")
 

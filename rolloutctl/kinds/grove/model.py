@@ -270,7 +270,7 @@ class GroveModel:
         return resolve(_P + "advise:desired_pods")(self.pcs(desired))  # type: ignore[no-any-return]
 
     def rolls_out(self, desired: Obj, world: World) -> tuple[str, str] | None:
-        return None
+        return resolve(_P + "advise:rolls_out")(self.pcs(desired), world)  # type: ignore[no-any-return]
 
     def defaults(self, raw: dict) -> dict:
         """The PodCliqueSet as the API server stores it, for ``diff``."""

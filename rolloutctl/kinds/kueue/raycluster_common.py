@@ -29,12 +29,11 @@ def _l(v: Any) -> list[Any]:
 
 
 def effective_worker_count(group: Mapping[str, Any]) -> int:
-    """``effectiveWorkerCount`` (raycluster/common.go): ``replicas`` (CRD default 0)
-    times ``numOfHosts`` when above one; a suspended group counts zero."""
-    if group.get("suspend") is True:
-        return 0
+    """``effectiveWorkerCount`` (raycluster/common.go): ``replicas`` (1 when unset; the
+    CRD defaults it to 0 on admission) times ``numOfHosts`` when above one. A suspended
+    group (``suspend: true``) counts its replicas all the same: Kueue does not look at it."""
     r = group.get("replicas")
-    r = r if isinstance(r, int) and not isinstance(r, bool) else 0
+    r = r if isinstance(r, int) and not isinstance(r, bool) else 1
     h = group.get("numOfHosts")
     h = h if isinstance(h, int) and h > 1 else 1
     return max(0, r) * h

@@ -104,3 +104,26 @@ def test_kueue_not_modelled_is_not_said_under_kueue_nor_without_a_queue_label(cl
     r = cli("plan", str(unlabelled), "-o", "json")
     assert r.exit_code == 0, r.stderr
     assert "KueueNotModelled" not in _codes(r.json())
+
+
+def test_a_suspended_worker_group_counts_its_replicas_in_the_workload(cli, tmp_path):
+    """``effectiveWorkerCount`` (raycluster/common.go) does not look at a worker group's
+    ``suspend``: the Workload asks for its replicas × numOfHosts, and a queue too small
+    for them never admits it."""
+    import yaml
+
+    doc = yaml.safe_load(Path(RS).read_text())
+    head = doc["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]["containers"][0]
+    g = {"groupName": "small-group", "suspend": True, "replicas": 3, "numOfHosts": 2, "minReplicas": 1,
+         "maxReplicas": 5, "rayStartParams": {},
+         "template": {"spec": {"containers": [{"name": "ray-worker", "image": head["image"],
+                                               "resources": {"requests": {"cpu": "1", "memory": "2Gi"}}}]}}}
+    doc["spec"]["rayClusterConfig"]["workerGroupSpecs"] = [g]
+    doc["spec"]["rayClusterConfig"].pop("enableInTreeAutoscaling", None)
+    f = tmp_path / "rs.yaml"
+    f.write_text(yaml.safe_dump(doc))
+    p = cli("plan", "--kueue", "nested", str(f), "--observed", Q1, "-o", "json").json()
+    created = [a["fields"]["podSets"] for s in p["steps"] for a in s["actions"]
+               if a["kind"] == "Workload" and a["verb"] == "create"]
+    assert created and created[0][g["groupName"]] == 6, created
+    assert p["outcome"] == "stuck" and p["stuck"]["reason"] == "QuotaExceeded"
