@@ -145,3 +145,17 @@ def test_an_empty_serve_config_is_the_blocker_before_the_serve_port(cli, tmp_pat
     d["spec"]["serveConfigV2"] = _sample()["spec"]["serveConfigV2"]
     f.write_text(yaml.safe_dump(d))
     assert cli("plan", str(f), "-o", "json").json()["stuck"]["reason"] == "ServeServiceNotBuilt"
+
+
+def test_under_incremental_upgrade_a_missing_serve_port_blocks_even_without_a_serve_config(cli, tmp_path, upstream):
+    """With NewClusterWithIncrementalUpgrade, reconcilePerClusterServeService builds each
+    cluster's serve Service (BuildServeService) before any readiness check, so a missing
+    serve port fails every pass whatever the Serve config."""
+    d = yaml.safe_load((upstream / "kuberay" / "samples" / "ray-service.incremental-upgrade.yaml").read_text())
+    d["spec"]["serveConfigV2"] = ""
+    for c in d["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]["containers"]:
+        c["ports"] = [p for p in c.get("ports") or [] if not str(p.get("name", "")).startswith("serve")]
+    f = tmp_path / "rs.yaml"
+    f.write_text(yaml.safe_dump(d))
+    p = cli("plan", str(f), "-o", "json").json()
+    assert p["outcome"] == "stuck" and p["stuck"]["reason"] == "ServeServiceNotBuilt", p["stuck"]

@@ -96,16 +96,19 @@ def test_grove_sample_without_role_name_is_rejected_by_both():
     assert bad == ["multinode-disaggregated-with-frontend.yaml"]
 
 
-def _crd_paths(node: Any, path: tuple = (), out: set | None = None) -> set:
-    out = set() if out is None else out
+def _crd_nodes(node: Any, path: tuple = ()):
+    """(path, node) of every node of a CRD schema, list items as ``[]``."""
     if not isinstance(node, dict):
-        return out
+        return
+    yield path, node
     for k, v in (node.get("properties") or {}).items():
-        out.add((*path, k))
-        _crd_paths(v, (*path, k), out)
+        yield from _crd_nodes(v, (*path, k))
     if isinstance(node.get("items"), dict):
-        _crd_paths(node["items"], (*path, "[]"), out)
-    return out
+        yield from _crd_nodes(node["items"], (*path, "[]"))
+
+
+def _crd_paths(node: Any) -> set:
+    return {path for path, _n in _crd_nodes(node) if path}
 
 
 @pytest.mark.parametrize("ours", sorted(CRDS))
@@ -329,17 +332,8 @@ def test_the_fields_an_older_served_version_lacks_are_the_crds(ours):
         assert sorted(d.absent.get(other, ())) == want, other
 
 
-def _crd_required(node: Any, path: tuple = (), out: set | None = None) -> set:
-    out = set() if out is None else out
-    if not isinstance(node, dict):
-        return out
-    for r in node.get("required") or ():
-        out.add((*path, r))
-    for k, v in (node.get("properties") or {}).items():
-        _crd_required(v, (*path, k), out)
-    if isinstance(node.get("items"), dict):
-        _crd_required(node["items"], (*path, "[]"), out)
-    return out
+def _crd_required(node: Any) -> set:
+    return {(*path, r) for path, n in _crd_nodes(node) for r in n.get("required") or ()}
 
 
 @pytest.mark.parametrize("ours", sorted(CRDS))

@@ -86,8 +86,10 @@ def diagnose(cfg: OperatorConfig, desired: Obj, world: World, env: Environment) 
                      "current applications (rayservice_controller.go#updateServeDeployment)", (ref,),
                      ("fix the YAML of spec.serveConfigV2 (it must be a mapping with applications: [...])",))
     # reconcileServicesToReadyCluster (and so BuildServeService) runs only once a cluster
-    # is ready, which needs a Serve application: without one, the empty config is the blocker
-    serve_err = serve_service_error(desired, world, cfg) if desired.derived(serve_config_apps) else None
+    # is ready, which needs a Serve application: without one, the empty config is the blocker;
+    # under incremental upgrade reconcilePerClusterServeService builds it before any readiness
+    serve_err = serve_service_error(desired, world, cfg) \
+        if incremental(desired, cfg) or desired.derived(serve_config_apps) else None
     if serve_err:
         return Stuck("ServeServiceNotBuilt", f"{serve_err} (common/service.go#BuildServeService): "
                      "reconcileServices fails on every pass, so no Service is created and the status is not "
