@@ -27,7 +27,7 @@ from .cli_common import (ALLOW_EMPTY_HELP, CAPACITY_HELP, COLOR_HELP, COMPARE_HE
                          EXIT_FINDINGS, EXIT_OK, EXIT_TOOL, FROM_CLUSTER_HELP, GATE_HELP, KUBECONFIG_HELP,
                          KUBERAY_ENV_HELP, KUEUE_HELP, NAMESPACE_HELP, NEVER_READY_HELP, OBSERVED_HELP,
                          TIMEOUT_HELP, ColorMode, KueueModel, LintFormat, OutputFailed, PlanFormat, emit, err,
-                         examples, kuberay_options, repo_config, report_specs, run_guarded, stdout_gone,
+                         examples, exit_now, kuberay_options, repo_config, report_specs, run_guarded, stdout_gone,
                          step_summary, table_width, use_color, write_reports)
 
 app = typer.Typer(
@@ -562,26 +562,6 @@ def _app_for(argv: List[str]) -> typer.Typer:
     return one
 
 
-def _exit_now(code: object) -> None:
-    """End the process with ``code`` (a ``SystemExit`` code) once standard output and
-    error are flushed, without the interpreter's teardown: freeing every module, class
-    and function one by one and a last full collection cost a fifth of ``--help`` and
-    more of a plan, and nothing is left to release (files are closed by their ``with``
-    blocks, subprocesses waited for, nothing registers ``atexit`` work). A code that is
-    not an integer, or a stream that cannot be flushed (a reader that went away), takes
-    the interpreter's ordinary way out, which reports it as before."""
-    if code is None:
-        code = 0
-    if not isinstance(code, int):
-        raise SystemExit(code)
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        raise SystemExit(code) from None
-    os._exit(code)
-
-
 def run(**kw: str) -> None:
     """The command line of this process (``sys.argv``), in this process: ends with
     ``SystemExit`` carrying the exit code, as any click program does. ``main`` is the
@@ -603,12 +583,12 @@ def run(**kw: str) -> None:
 
 
 def _main(**kw: str) -> None:
-    """The process entry points: run the command line, then leave (``_exit_now``)."""
+    """The process entry points: run the command line, then leave (``cli_common.exit_now``)."""
     try:
         run(**kw)
     except SystemExit as exc:
-        _exit_now(exc.code)
-    _exit_now(0)
+        exit_now(exc.code)
+    exit_now(0)
 
 
 def main() -> None:

@@ -293,3 +293,23 @@ def kuberay_options(version: str | None, gates: List[str], env: List[str]) -> di
     from .app import model_options
 
     return model_options({"kuberay_version": version, "feature_gates": gates, "kuberay_env": env})
+
+
+def exit_now(code: object) -> None:
+    """End the process with ``code`` (a ``SystemExit`` code) once standard output and
+    error are flushed, without the interpreter's teardown: freeing every module, class
+    and function one by one and a last full collection cost a fifth of ``--help`` and
+    more of a plan, and nothing is left to release (files are closed by their ``with``
+    blocks, subprocesses waited for, nothing registers ``atexit`` work). A code that is
+    not an integer, or a stream that cannot be flushed (a reader that went away), takes
+    the interpreter's ordinary way out, which reports it as before."""
+    if code is None:
+        code = 0
+    if not isinstance(code, int):
+        raise SystemExit(code)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        raise SystemExit(code) from None
+    os._exit(code)

@@ -6,11 +6,11 @@ changes the old one.
 from __future__ import annotations
 
 from bisect import bisect_left
-from math import isqrt
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from .model import Action, Obj
+from .overlay import ABSENT, Overlay, delta_limit
 
 Key = tuple[str, str, str]
 
@@ -129,7 +129,7 @@ class World:
         # The objects are a shared base map plus this world's own small delta (key ->
         # object, or None when removed); neither is changed once the world exists, so
         # a derived world copies only the delta, and folds it into a new base when it
-        # grows past ``_delta_limit`` (amortised: a world costs what changed).
+        # grows past ``delta_limit`` (amortised: a world costs what changed).
         if _store is not None:
             self._base, self._delta, self._n, self._nk = _store
         else:
@@ -180,13 +180,13 @@ class World:
         return self._lookup(key) is not None
 
     def _lookup(self, k: Key) -> Obj | None:
-        o = self._delta.get(k, _ABSENT)
-        return self._base.get(k) if o is _ABSENT else o  # type: ignore[return-value]
+        o = self._delta.get(k, ABSENT)
+        return self._base.get(k) if o is ABSENT else o  # type: ignore[return-value]
 
     def get(self, kind: str, namespace: str, name: str) -> Obj | None:
         k = (kind, namespace, name)
-        o = self._delta.get(k, _ABSENT)
-        return self._base.get(k) if o is _ABSENT else o  # type: ignore[return-value]
+        o = self._delta.get(k, ABSENT)
+        return self._base.get(k) if o is ABSENT else o  # type: ignore[return-value]
 
     def of_kind(self, kind: str) -> list[Obj]:
         """Objects of ``kind`` in key order (deterministic)."""
@@ -264,7 +264,7 @@ class World:
                 idx, ikeys = lidx[ik], likeys[ik]
                 break
             base_idx, base_ikeys = lidx[ik], likeys[ik]
-            idx, ikeys = _Groups.over(base_idx), _Groups.over(base_ikeys)
+            idx, ikeys = Overlay.over(base_idx), Overlay.over(base_ikeys)
             touched: dict[str, list[tuple[Key, Obj | None]]] = {}
             for k, old, new in todo:
                 vo = old.labels.get(label) if old is not None else None
@@ -337,7 +337,7 @@ class World:
                         v = o.labels.get(label)
                         if v is not None:
                             touched.add(v)
-            out = _Groups.over(prev)
+            out = Overlay.over(prev)
             for v in sorted(touched):
                 group = idx.get(v)
                 if group:
@@ -430,7 +430,7 @@ class World:
                 delta.pop(k, None)
             else:
                 delta[k] = new
-        if len(delta) > _delta_limit(len(base)):
+        if len(delta) > delta_limit(len(base)):
             merged = dict(base)
             for k, o in delta.items():
                 if o is None:
@@ -516,113 +516,6 @@ class World:
         if not changes:
             return self
         return self._derive(changes, self.now, self.memory)
-
-
-_ABSENT = object()
-
-
-class _Groups(Mapping):
-    """An ``index`` view derived from an ancestor's: the ancestor's groups (shared,
-    never changed) plus this view's own edits, iterating exactly as a copy of the
-    ancestor's dict with the same edits made would (a replaced group keeps its
-    place; a new or re-added group comes last; a dropped one is gone). Folded into a
-    plain dict when the edits grow past ``_delta_limit`` of the groups."""
-
-    __slots__ = ("_base", "_repl", "_tail", "_n")
-
-    def __init__(self, base: Mapping, repl: dict, tail: dict, n: int) -> None:
-        self._base, self._repl, self._tail, self._n = base, repl, tail, n
-
-    @classmethod
-    def over(cls, view: Mapping) -> "_Groups":
-        """A view to edit, starting from ``view`` (a dict or another ``_Groups``)."""
-        if isinstance(view, _Groups):
-            return cls(view._base, dict(view._repl), dict(view._tail), view._n)
-        return cls(view, {}, {}, len(view))
-
-    # editing (only while the view is being derived) ---------------------------
-    def put(self, v: str, group: Any) -> None:
-        tail = self._tail
-        if v in tail:
-            tail[v] = group
-        elif v in self._base and self._repl.get(v, _ABSENT) is not None:
-            self._repl[v] = group
-        else:
-            tail[v] = group
-            self._n += 1
-
-    def drop(self, v: str) -> None:
-        if v in self._tail:
-            del self._tail[v]
-            self._n -= 1
-        elif v in self._base and self._repl.get(v, _ABSENT) is not None:
-            self._repl[v] = None
-            self._n -= 1
-
-    def settled(self) -> "Mapping":
-        if len(self._repl) + len(self._tail) > _delta_limit(len(self._base)):
-            return dict(self.items())
-        return self
-
-    # reading ------------------------------------------------------------------
-    def get(self, v: Any, default: Any = None) -> Any:
-        got = self._tail.get(v, _ABSENT)
-        if got is not _ABSENT:
-            return got
-        got = self._repl.get(v, _ABSENT)
-        if got is _ABSENT:
-            return self._base.get(v, default)
-        return default if got is None else got
-
-    def __getitem__(self, v: Any) -> Any:
-        got = self.get(v, _ABSENT)
-        if got is _ABSENT:
-            raise KeyError(v)
-        return got
-
-    def __contains__(self, v: object) -> bool:
-        return self.get(v, _ABSENT) is not _ABSENT
-
-    def __len__(self) -> int:
-        return self._n
-
-    def count(self, kind: str) -> int:
-        """How many objects of ``kind`` there are (kept by every change, not counted)."""
-        return self._nk.get(kind, 0)
-
-    def __iter__(self) -> Iterator[str]:
-        repl = self._repl
-        for v in self._base:
-            if repl.get(v, _ABSENT) is not None:
-                yield v
-        yield from self._tail
-
-    def items(self) -> Any:  # type: ignore[override]
-        return list(self._items())
-
-    def _items(self) -> Iterator[tuple[str, Any]]:
-        repl = self._repl
-        for v, group in self._base.items():
-            got = repl.get(v, _ABSENT)
-            if got is _ABSENT:
-                yield v, group
-            elif got is not None:
-                yield v, got
-        yield from self._tail.items()
-
-    def values(self) -> Any:  # type: ignore[override]
-        return [g for _v, g in self._items()]
-
-
-#: a mapping derived from another by a few edits, sharing the rest (for world views)
-Overlay = _Groups
-
-
-def _delta_limit(n: int) -> int:
-    """How many entries a world's delta may hold before it is folded into a new base:
-    about the square root of the base, so copying a delta and the amortised share of
-    a fold both stay small."""
-    return 32 + 2 * isqrt(n)
 
 
 def mark_terminating(obj: Obj) -> Obj:

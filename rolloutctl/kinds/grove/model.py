@@ -12,13 +12,14 @@ from ...core.kind import Progress
 from ...core.model import Action, Change, Comparison, Finding, Impact, Obj, Stuck, Warning, describe_actions
 from ...core.queue import Controller, Round, WorkQueue
 from ...core.simulate import run
-from ...core.world import Overlay, World
+from ...core.overlay import Overlay
+from ...core.world import World
 from . import admission as ADM
 from . import cluster
 from .controller.common import by_names, owned, pods_of
 from .controller.podcliquescalinggroup.components.podclique.sync import sync_scaling_group_podcliques
 from .controller.podcliqueset.components.podgang import live_pcsg_replicas
-from .controller.podcliqueset.reconcilespec import sync_podcliqueset
+from .controller.podcliqueset.reconcilespec import process_generation_hash_change, sync_podcliqueset
 from . import gang_terminate as GT
 from . import names as N
 from . import objects as O
@@ -125,7 +126,7 @@ class GroveModel:
         # PodCliqueSet controller: generation hash, update orchestration, components
         live = world.get("PodCliqueSet", pcs.namespace, pcs.name)
         status = U.live_pcs_status(pcs, world)
-        pass_actions = U.process_generation_hash_change(pcs, world, status) if live is not None else []
+        pass_actions = process_generation_hash_change(pcs, world, status) if live is not None else []
         first_hash: list[Action] = []
         if pass_actions and not status.get("currentGenerationHash"):
             # the very first reconcile only stores the hash; listed after the creations

@@ -14,7 +14,8 @@ from typing import Any
 
 from ...core.model import Action, Obj
 from ...core.queue import EVERY_KEY, Round
-from ...core.world import Overlay, World
+from ...core.overlay import Overlay
+from ...core.world import World
 from .controller.common import by_names
 from . import gang_terminate as GT
 from . import names as N

@@ -14,7 +14,8 @@ from typing import Any, Mapping, Sequence
 
 from ...core.environment import add, pod_requests
 from ...core.model import Obj
-from ...core.world import Overlay, World
+from ...core.overlay import Overlay
+from ...core.world import World
 from . import names as N
 from . import objects as O
 from ...core.records import record
@@ -215,7 +216,7 @@ class PodGroupsView:
         return self._patched(prev, sorted(dirty, key=lambda v: (v is None, v or "")), world)
 
     def _patched(self, prev: PodGroups | None, names: Sequence[str | None], world: World) -> PodGroups:
-        # the groups of ``prev`` shared, plus this world's edits (``core.world.Overlay``)
+        # the groups of ``prev`` shared, plus this world's edits (``core.overlay.Overlay``)
         groups = Overlay.over(prev.groups) if prev is not None else Overlay.over({})
         n_active, act_ready, act_sched, n_pods = (prev.n_active, prev.act_ready, prev.act_sched, prev.n_pods) \
             if prev is not None else (0, 0, 0, 0)

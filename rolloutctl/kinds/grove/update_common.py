@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ...core.model import Action, Obj
-from ...core.world import Overlay, World
+from ...core.model import Obj
+from ...core.overlay import Overlay
+from ...core.world import World
 from . import names as N
 from . import objects as O
 from ...core.records import field, record
@@ -560,40 +561,7 @@ def progress_deadline(ru: Mapping[str, Any] | None) -> str | None:
     return str(v) if v else None
 
 
-# ----------------------------------------------------------------------------- generation hash
-
-
-def process_generation_hash_change(pcs: PCS, world: World, status: Mapping[str, Any]) -> list[Any]:
-    """First reconcile stores the generation hash; a later change of the hash starts
-    an update: ``updateProgress`` reset (a running rollout's ``currentlyUpdating`` is
-    dropped), ``updatedReplicas`` 0, and for OnDelete ``updateEndedAt`` stamped at once.
-    Upstream: ``operator/internal/controller/podcliqueset/reconcilespec.go``
-    ``processGenerationHashChange`` / ``initUpdateProgress``."""
-    cur = status.get("currentGenerationHash")
-    new = pcs.generation_hash
-    if cur == new:
-        return []
-    rule = f"{R_PCS_SPEC}#processGenerationHashChange"
-    if not cur:
-        return [Action(verb="status", kind="PodCliqueSet", name=pcs.name, namespace=pcs.namespace,
-                       reason="first reconcile stores the generation hash; no update is started", rule=rule,
-                       fields={"currentGenerationHash": new})]
-    now = stamp(world)
-    up: dict[str, Any] = {"updateStartedAt": now}
-    was = status.get("updateProgress")
-    restarting = isinstance(was, Mapping) and not was.get("updateEndedAt") and is_auto_update_strategy(pcs)
-    if not is_auto_update_strategy(pcs):
-        up["updateEndedAt"] = now
-        reason = ("pod templates changed: new generation hash recorded; OnDelete patches the PodClique specs "
-                  "and replaces no pod")
-    elif restarting:
-        reason = ("pod templates changed again during a rolling update: the update restarts from the first "
-                  "replica in order (upstream issues #400, #565)")
-    else:
-        reason = "pod templates changed: a rolling update starts, one PodCliqueSet replica at a time"
-    return [Action(verb="status", kind="PodCliqueSet", name=pcs.name, namespace=pcs.namespace, reason=reason,
-                   rule=f"{R_PCS_SPEC}#initUpdateProgress",
-                   fields={"currentGenerationHash": new, "updateProgress": up, "updatedReplicas": 0})]
+# ----------------------------------------------------------------------------- PodCliqueSet status
 
 
 def live_pcs_status(pcs: PCS, world: World) -> dict[str, Any]:

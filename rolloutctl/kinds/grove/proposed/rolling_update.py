@@ -15,7 +15,8 @@ from typing import Any, Mapping
 
 from ....core.environment import Environment
 from ....core.model import Action, Obj, Stuck, Warning
-from ....core.world import Overlay, World
+from ....core.overlay import Overlay
+from ....core.world import World
 from ..controller.common import pod_display_name, replica_of
 from ..controller.podclique.components.pod.syncflow import sync_pods
 from .. import gang_terminate as GT

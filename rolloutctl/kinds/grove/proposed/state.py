@@ -20,7 +20,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ....core.model import Action, Obj
-from ....core.world import Overlay, World
+from ....core.overlay import Overlay
+from ....core.world import World
 from ..controller import common as C
 from .. import gang_terminate as GT
 from .. import names as N

@@ -24,7 +24,8 @@ from ....core.environment import Environment
 from ....core.model import (STUCK_GANG_GATED, STUCK_INSUFFICIENT_CAPACITY, STUCK_NEVER_READY, Obj, ObjectRef, Stuck,
                             Warning)
 from ....core.quantity import format_quantity
-from ....core.world import Overlay, World
+from ....core.overlay import Overlay
+from ....core.world import World
 from .. import cluster
 from ..controller import common as C
 from .. import names as N
