@@ -40,6 +40,8 @@ SA_API = "rolloutctl.dev/v1alpha1"
 REQUEUE = 2  # ServiceDefaultRequeueDuration
 DEFAULT_DELETION_DELAY = 60  # RayClusterDeletionDelayDuration
 FINALIZER = "ray.io/rayservice-finalizer"
+#: utils.GCSFaultToleranceRedisCleanupFinalizer (RayCluster, GCS fault tolerance with Redis)
+REDIS_CLEANUP_FINALIZER = "ray.io/gcs-ft-redis-cleanup-finalizer"
 L_NAME = "ray.io/originated-from-cr-name"
 L_CRD = "ray.io/originated-from-crd"
 L_CLUSTER = "ray.io/cluster"
@@ -47,6 +49,9 @@ L_SERVE = "ray.io/serve"
 
 MEM_TIMERS = "kuberay/deletionTimers"
 MEM_NOTES = "kuberay/notes"
+#: the starting world's RayClusters whose deletion waits for the Redis cleanup
+#: (provenance.observed_redis_cleanup), for the warnings at the plan's end
+MEM_REDIS_CLEANUP = "kuberay/redisCleanup"
 #: how the reconcile pass a world is handed to ends (controller-runtime's requeue of the
 #: RayService key, with what the pass waits for): written when the world is built
 #: (``observe``) or moves on (``world.Advance``), kept through the pass's own writes, read

@@ -87,12 +87,14 @@ class RayServiceModel:
     # -- observe (observe.py) ------------------------------------------------------------
     def observe(self, desired: Obj | None, observed: Sequence[Obj], env: Environment) -> World:
         """Build the world: nothing (a new RayService), a settled world derived from the
-        previously applied manifest, or the live objects as given."""
-        return observe_world(self, desired, observed, env)
+        previously applied manifest, or the live objects as given. It remembers its
+        RayClusters that a Redis cleanup holds once deleted (``not_modelled``)."""
+        return provenance.with_observed_clusters(observe_world(self, desired, observed, env), self.config)
 
     def with_notes(self, desired: Obj, world: World) -> World:
-        """``world`` with the observation warnings of ``desired`` (for a world built elsewhere)."""
-        return with_notes(self, desired, world)
+        """``world`` with the observation warnings of ``desired`` (for a world built
+        elsewhere), remembering its RayClusters as ``observe`` does."""
+        return provenance.with_observed_clusters(with_notes(self, desired, world), self.config)
 
     # -- KindModel ---------------------------------------------------------------------
     def strategy(self, desired: Obj) -> str:
@@ -231,7 +233,7 @@ class RayServiceModel:
         return provenance.operators(desired, self.version, self.config.gates)
 
     def not_modelled(self, desired: Obj, world: World) -> list[Warning]:
-        return provenance.not_modelled(desired, self.config)
+        return provenance.not_modelled(desired, self.config, world)
 
     def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]:
         return validate(obj, old, self.config)

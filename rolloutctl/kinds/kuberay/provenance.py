@@ -7,7 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core.model import Obj, Operator, Warning
+from ...core.world import World
 
+from .api import MEM_REDIS_CLEANUP, RC, REDIS_CLEANUP_FINALIZER
 from .operator import DEFAULT_CONFIG, MODELLED_COMMIT, OperatorConfig
 from .validation.util import FT_ENABLED_ANNOTATION
 
@@ -32,37 +34,98 @@ def _templates(rc: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return out
 
 
-def redis_cleanup_finalizer(desired: Obj, cfg: OperatorConfig = DEFAULT_CONFIG) -> bool:
-    """Whether the RayClusters of this RayService get the Redis cleanup finalizer
-    (``ray.io/gcs-ft-redis-cleanup-finalizer``): ``rayClusterReconcile``
-    (raycluster_controller.go) adds it when ``ENABLE_GCS_FT_REDIS_CLEANUP`` is not
-    ``false`` and ``utils.IsGCSFaultToleranceEnabled`` (the ``ray.io/ft-enabled``
-    annotation, which the clusters take from the RayService, or
-    ``gcsFaultToleranceOptions``) holds without ``utils.IsGCSFaultToleranceEmbedded``
-    (backend ``rocksdb``)."""
-    rc = desired.spec.get("rayClusterConfig")
-    rc = rc if isinstance(rc, Mapping) else {}
-    ft = rc.get("gcsFaultToleranceOptions")
-    enabled = str(desired.annotations.get(FT_ENABLED_ANNOTATION, "")).lower() == "true" or isinstance(ft, Mapping)
+def _cleans_up_redis(spec: Mapping[str, Any], annotations: Mapping[str, Any], cfg: OperatorConfig) -> bool:
+    """The condition of the Redis cleanup block of ``rayClusterReconcile``
+    (raycluster_controller.go) for a RayCluster with this spec and these annotations:
+    ``ENABLE_GCS_FT_REDIS_CLEANUP`` is not ``false``, ``utils.IsGCSFaultToleranceEnabled``
+    (the ``ray.io/ft-enabled`` annotation, or ``gcsFaultToleranceOptions``) holds, and
+    ``utils.IsGCSFaultToleranceEmbedded`` (backend ``rocksdb``) does not. While it holds,
+    the controller adds the finalizer to a live cluster and, once the cluster is deleted,
+    removes it only after the cleanup Job (or the deletion timeout)."""
+    ft = spec.get("gcsFaultToleranceOptions")
+    enabled = str(annotations.get(FT_ENABLED_ANNOTATION, "")).lower() == "true" or isinstance(ft, Mapping)
     embedded = isinstance(ft, Mapping) and str(ft.get("backend") or "redis") == "rocksdb"
     return cfg.redis_cleanup_env() and enabled and not embedded
 
 
-def not_modelled(desired: Obj, cfg: OperatorConfig = DEFAULT_CONFIG) -> list[Warning]:
+def redis_cleanup_finalizer(desired: Obj, cfg: OperatorConfig = DEFAULT_CONFIG) -> bool:
+    """Whether the RayClusters of this RayService get the Redis cleanup finalizer
+    (``ray.io/gcs-ft-redis-cleanup-finalizer``): ``rayClusterReconcile``
+    (raycluster_controller.go) adds it when ``_cleans_up_redis`` holds for the cluster,
+    which takes its spec from ``rayClusterConfig`` and the ``ray.io/ft-enabled``
+    annotation from the RayService."""
+    rc = desired.spec.get("rayClusterConfig")
+    return _cleans_up_redis(rc if isinstance(rc, Mapping) else {}, desired.annotations, cfg)
+
+
+def observed_redis_cleanup(world: World, cfg: OperatorConfig = DEFAULT_CONFIG) -> tuple[tuple[str, str, bool], ...]:
+    """The RayClusters of the starting world whose deletion waits for the Redis cleanup
+    (``_cleans_up_redis`` on their own spec and annotations, whatever the desired spec now
+    says: the cleanup block of ``rayClusterReconcile`` reads the cluster being deleted), as
+    (namespace, name, whether it carries the finalizer already). One that does not carries
+    it as soon as the RayCluster controller reconciles it (``AddFinalizer`` comes before
+    any other reconcile step)."""
+    out = []
+    for rc in world.of_kind(RC):
+        if _cleans_up_redis(rc.spec, rc.annotations, cfg):
+            fins = rc.metadata.get("finalizers")
+            out.append((rc.namespace, rc.name, isinstance(fins, list) and REDIS_CLEANUP_FINALIZER in fins))
+    return tuple(out)
+
+
+def with_observed_clusters(world: World, cfg: OperatorConfig = DEFAULT_CONFIG) -> World:
+    """``world`` (a starting world) remembering ``observed_redis_cleanup`` for
+    ``not_modelled``, which is handed the plan's last world, where a deleted cluster is gone."""
+    return world.with_memory(**{MEM_REDIS_CLEANUP: observed_redis_cleanup(world, cfg)})
+
+
+def _names(names: list[str]) -> str:
+    return ("RayCluster " if len(names) == 1 else "RayClusters ") + ", ".join(names)
+
+
+def not_modelled(desired: Obj, cfg: OperatorConfig = DEFAULT_CONFIG, world: World | None = None) -> list[Warning]:
+    """What the model leaves out that matters for this plan; ``world`` is the plan's last
+    world (its memory holds ``with_observed_clusters`` of the starting world)."""
     rc = desired.spec.get("rayClusterConfig")
     rc = rc if isinstance(rc, Mapping) else {}
     out: list[Warning] = []
-    if redis_cleanup_finalizer(desired, cfg):
+    spec_ft = redis_cleanup_finalizer(desired, cfg)
+    removed: list[str] = []  # observed, deleted by the plan, removed by it at once
+    held: list[str] = []  # observed, deleted by the plan, held by the finalizer to its end
+    if world is not None:
+        for ns, name, carries in world.memory.get(MEM_REDIS_CLEANUP, ()):
+            last = world.get(RC, ns, name)
+            if last is not None and not last.terminating:
+                continue  # not deleted by this plan
+            if carries:
+                held.append(name)
+            else:
+                removed.append(name)
+    if spec_ft or removed or held:
+        shown = []
+        if spec_ft:
+            shown.append("the plan removes a deleted RayCluster at once, so the old cluster after an upgrade, and "
+                         "every cluster on suspend, is listed longer than shown, and Suspended comes only after that")
+        elif removed:
+            shown.append(f"the plan removes the observed {_names(removed)} (GCS fault tolerance with Redis in its "
+                         "own spec, whatever the desired spec says) at once, so it is listed longer than shown")
+        if held:
+            shown.append(f"the observed {_names(held)} carries the finalizer: the plan keeps it Terminating to the "
+                         "end, where KubeRay removes it once its cleanup Job has finished or the timeout has passed")
+        if spec_ft:
+            path = ("spec.rayClusterConfig.gcsFaultToleranceOptions" if isinstance(rc.get("gcsFaultToleranceOptions"), Mapping)
+                    else f"metadata.annotations[{FT_ENABLED_ANNOTATION}]")
+        elif held:
+            path = f"RayCluster/{held[0]}.metadata.finalizers"
+        else:
+            path = f"RayCluster/{removed[0]}.spec"
         out.append(Warning(
             "NotModelledRedisCleanup",
             "GCS fault tolerance with Redis: KubeRay's RayCluster controller keeps a deleted RayCluster (finalizer "
-            "ray.io/gcs-ft-redis-cleanup-finalizer) until its head Pod is gone and a Redis cleanup Job has finished, "
-            "or the deletion timeout has passed; the plan removes a deleted RayCluster at once, so the old cluster "
-            "after an upgrade, and every cluster on suspend, is listed longer than shown, and Suspended comes only "
-            "after that (raycluster_controller.go rayClusterReconcile; rayservice_controller.go "
-            "deleteRayServiceOwnedResources)",
-            "spec.rayClusterConfig.gcsFaultToleranceOptions" if isinstance(rc.get("gcsFaultToleranceOptions"), Mapping)
-            else f"metadata.annotations[{FT_ENABLED_ANNOTATION}]"))
+            f"{REDIS_CLEANUP_FINALIZER}) until its head Pod is gone and a Redis cleanup Job has finished, or the "
+            f"deletion timeout has passed; {'; '.join(shown)} (raycluster_controller.go rayClusterReconcile; "
+            "rayservice_controller.go deleteRayServiceOwnedResources)",
+            path))
     if rc.get("enableInTreeAutoscaling"):
         out.append(Warning("NotModelledAutoscaler", "the Ray autoscaler may add or remove worker Pods during the "
                            "upgrade; the plan holds worker replicas at the manifest's values",
