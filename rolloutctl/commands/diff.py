@@ -178,7 +178,7 @@ def _defaulted(obj: Obj, hooks: Any) -> Obj:
 def diff_hooks(obj: Obj, model: Any) -> Any:
     """What the kind adds to the generic diff: its defaulting (``model.defaults``),
     which list orders matter (``model.order_matters``) and, where the kind has the
-    optional hook, which empty mappings count (``model.keeps_empty``)."""
+    optional hook, which empty mappings and lists count (``model.keeps_empty``)."""
     from ..core import diff as D
 
     keeps = getattr(model, "keeps_empty", None)

@@ -80,10 +80,11 @@ class DiffHooks:
     the operator's defaulting webhook), applied to both sides; must not mutate its input.
     ``order_matters(list_path) -> bool``: whether a reordering of the keyed list at
     ``list_path`` (a tuple of keys and ``Key`` segments) changes what the operator does.
-    ``keeps_empty(path) -> bool``: whether an empty mapping at ``path`` (field names;
-    list items as positions or ``Key`` segments) differs from an absent one for the
-    operator (KubeRay hashes Go's JSON, which writes ``rayStartParams: {}`` and an empty
-    struct behind a pointer, but leaves a nil one out); elsewhere empties are absent.
+    ``keeps_empty(path) -> bool``: whether an empty mapping or list at ``path`` (field
+    names; list items as positions or ``Key`` segments) differs from an absent one for
+    the operator (KubeRay hashes Go's JSON, which writes ``rayStartParams: {}`` and an
+    empty struct behind a pointer, but leaves a nil one out; Grove's pod template hash
+    tells a nil map, slice or pointer from an empty one); elsewhere empties are absent.
     """
 
     defaults: Callable[[dict], dict] = _identity
@@ -190,7 +191,7 @@ def _normalize(v: Any, other: Any, name: Any = None, path: tuple = (),
                keeps: Callable[[tuple], bool] = _never) -> Any:
     """Keyed lists become ``{marker: item}`` dicts (key chosen with ``other``, the
     same place on the other side, so both sides agree); empties pruned, except an empty
-    mapping where ``keeps`` says the operator tells it from an absent one; integral
+    mapping or list where ``keeps`` says the operator tells it from an absent one; integral
     floats become ints."""
     if isinstance(v, dict):
         out = {}
@@ -198,11 +199,13 @@ def _normalize(v: Any, other: Any, name: Any = None, path: tuple = (),
         for k, x in v.items():
             here = (*path, k)
             nx = _normalize(x, o.get(k), k, here, keeps)
-            if not _empty(nx) or (nx == {} and keeps is not _never and keeps(here)):
+            if not _empty(nx) or (nx is not None and keeps is not _never and keeps(here)):
                 out[k] = nx
         return out
     if isinstance(v, list):
-        if v and all(_scalar(x) for x in v):
+        if not v:
+            return []
+        if all(_scalar(x) for x in v):
             return [_num(x) for x in v]
         key = _list_key(name, v, other)
         if key is not None:

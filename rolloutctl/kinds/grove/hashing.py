@@ -13,27 +13,57 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from ...core.go_values import SPEW, go_form, keeps_empty_at
+from ...core.k8s_go_types import K8S_GO_TYPES
 from .defaults import default_pod_spec
+
+#: the Go types a clique's pod template is decoded into
+_POD_TYPES = (K8S_GO_TYPES,)
 
 
 def pod_template_inputs(clique: Mapping[str, Any], priority_class_name: str | None) -> dict[str, Any]:
     """The three inputs of a clique's pod template hash: clique labels, clique
     annotations, and the defaulted pod spec with the PodCliqueSet's
-    ``priorityClassName`` injected.
+    ``priorityClassName`` injected, each as Go's ``dump.ForHash`` prints the decoded
+    ``corev1.PodTemplateSpec`` (``core.go_values``): an absent map (nil) differs from an
+    empty one, a plain field's zero value (``stdin: false``, ``workingDir: ""``) is the
+    same as absent, a pointer that is set differs from absent.
 
     Upstream: ``operator/internal/controller/common/component/utils/podclique.go``
-    ``ComputePCLQPodTemplateHash``.
+    ``ComputePCLQPodTemplateHash``; ``operator/internal/utils/kubernetes/pod.go``
+    ``ComputeHash``.
     """
     spec = clique.get("spec") if isinstance(clique.get("spec"), Mapping) else {}
     pod_spec = default_pod_spec(spec.get("podSpec"))
     pod_spec["priorityClassName"] = priority_class_name or ""
-    if not pod_spec["priorityClassName"]:
-        pod_spec.pop("priorityClassName")
     return {
-        "labels": dict(clique.get("labels") or {}),
-        "annotations": dict(clique.get("annotations") or {}),
-        "podSpec": pod_spec,
+        "labels": _go_map(clique.get("labels")),
+        "annotations": _go_map(clique.get("annotations")),
+        "podSpec": go_form(pod_spec, "corev1.PodSpec", _POD_TYPES, SPEW),
     }
+
+
+def _go_map(v: Any) -> dict[str, Any] | None:
+    """A ``map[string]string`` as decoded: None when absent (nil), else its entries."""
+    return dict(v) if isinstance(v, Mapping) else None
+
+
+#: where a diff path names a clique of the PodCliqueSet's template
+_CLIQUES = ("spec", "template", "cliques")
+
+
+def hash_keeps_empty(path: tuple) -> bool:
+    """Whether an empty map, list or struct at ``path`` of a PodCliqueSet (field names,
+    list items as further segments) feeds a clique's pod template hash unlike an absent
+    one: the clique's ``labels`` and ``annotations`` (nil or empty maps), and in its
+    ``spec.podSpec`` a pointer, slice or map field (``pod_template_inputs``)."""
+    if tuple(path[:3]) != _CLIQUES or len(path) < 5 or isinstance(path[3], str):
+        return False
+    rest = tuple(path[4:])
+    if rest in (("labels",), ("annotations",)):
+        return True
+    return rest[:2] == ("spec", "podSpec") and len(rest) > 2 and \
+        keeps_empty_at(rest[2:], "corev1.PodSpec", _POD_TYPES, SPEW)
 
 
 def compute_pclq_pod_template_hash(clique: Mapping[str, Any], priority_class_name: str | None) -> str:

@@ -32,6 +32,7 @@ from . import update_common as U
 from . import register as R
 from ...core.records import record
 from .diagnose import diagnose
+from .hashing import hash_keeps_empty
 from .spec import PCS
 from .strategies import policy_for, policy_named
 
@@ -276,6 +277,11 @@ class GroveModel:
     def defaults(self, raw: dict) -> dict:
         """The PodCliqueSet as the API server stores it, for ``diff``."""
         return resolve(_P + "classify:defaults")(raw)  # type: ignore[no-any-return]
+
+    def keeps_empty(self, path: tuple) -> bool:
+        """An empty map, list or struct that Grove's pod template hash tells from an
+        absent one (``hashing.hash_keeps_empty``)."""
+        return hash_keeps_empty(path)
 
     def order_matters(self, list_path: tuple) -> bool:
         return resolve(_P + "classify:order_matters")(list_path)  # type: ignore[no-any-return]

@@ -103,9 +103,18 @@ def pclq_template_digest(pclq: Obj, priority_class_name: str | None, source: PCS
         topo = (tmpl.raw.get("annotations") or {}).get(N.A_TOPOLOGY_NAME)
         if topo is not None:
             annotations[N.A_TOPOLOGY_NAME] = topo
-    clique = {"labels": labels, "annotations": annotations,
+    # a PodClique's own maps always hold the operator's entries, so whether the template's
+    # map was absent (nil) or empty, which the hash tells apart, is the template's
+    clique = {"labels": labels or _template_map(tmpl, "labels"),
+              "annotations": annotations or _template_map(tmpl, "annotations"),
               "spec": {"podSpec": _strip_mnnvl(_strip_injected(pclq.spec.get("podSpec")))}}
     return _digest(pod_template_inputs(clique, priority_class_name))
+
+
+def _template_map(tmpl: Any, key: str) -> dict[str, Any] | None:
+    """The clique template's empty ``key`` map as written: {} when the template has one,
+    None (nil) when it has none or there is no template."""
+    return {} if tmpl is not None and isinstance(tmpl.raw.get(key), Mapping) else None
 
 
 def _map(token: Any, table: Mapping[str, str]) -> Any:
