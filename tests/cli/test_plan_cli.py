@@ -169,3 +169,33 @@ def test_the_process_leaves_with_every_byte_written_and_its_exit_code(tmp_path):
     assert refused.returncode == 2 and refused.stderr.startswith(f"{bad}:") and refused.stdout == ""
     helped = subprocess.run([*argv, "--help"], cwd=REPO, capture_output=True, text=True, env=env)
     assert helped.returncode == 0 and helped.stdout.startswith("Usage") and helped.stdout.endswith("\n")
+
+
+def test_a_command_process_compiles_pyyamls_reader_pattern_only_when_used():
+    """PyYAML compiles its pure-Python reader's pattern at import (about 9 ms); a
+    command's process (``launch._command_process``) has it compiled at first use: the C
+    loader never uses it, and the pure reader still refuses what it refused."""
+    code = (
+        "import re, yaml, sys\n"
+        "from rolloutctl.launch import PYYAML_NON_PRINTABLE\n"
+        "assert yaml.reader.Reader.NON_PRINTABLE.pattern == PYYAML_NON_PRINTABLE\n"
+    )
+    plain = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert plain.returncode == 0, plain.stderr  # the pattern is still PyYAML's
+    code = (
+        "from rolloutctl.launch import _command_process\n"
+        "_command_process()\n"
+        "import yaml\n"
+        "r = yaml.reader.Reader\n"
+        "assert type(r.NON_PRINTABLE).__name__ == 'DeferredPattern', type(r.NON_PRINTABLE)\n"
+        "assert yaml.load('a: [1, x]', Loader=yaml.CSafeLoader) == {'a': [1, 'x']}\n"
+        "assert r.NON_PRINTABLE._compiled is None\n"
+        "try:\n"
+        "    yaml.load('a: \\x07', Loader=yaml.SafeLoader)\n"
+        "    raise SystemExit('accepted')\n"
+        "except yaml.reader.ReaderError as e:\n"
+        "    assert '#x0007' in str(e)\n"
+        "assert yaml.load('a: \\u00e9', Loader=yaml.SafeLoader) == {'a': '\\u00e9'}\n"
+    )
+    deferred = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert deferred.returncode == 0, deferred.stderr
