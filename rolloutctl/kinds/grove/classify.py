@@ -18,7 +18,13 @@ copy of an operator rule:
   ``sync_scaling_groups``); template ``replicas`` of cliques and scaling groups are read only
   when a PodClique or PodCliqueScalingGroup is created (same functions), so they do not
   touch existing objects; a scaling group's ``annotations`` are patched onto its existing
-  PodCliqueScalingGroups (``patch_pcsg_metadata``).
+  PodCliqueScalingGroups (``patch_pcsg_metadata``);
+- the PodCliqueSet's labels and annotations: which entries reach the PodGangs, from the
+  PodGangs ``objects.build_podgang`` makes of the old and new PodCliqueSet (upstream
+  ``podgang.go`` ``buildResource``: ``mirrorPCSMetadata`` skips ``grove.io/`` entries,
+  and the operator's own labels win), and when: ``register.pcs_update_reconciles``
+  (upstream ``podCliqueSetPredicate``) says whether the update itself makes the
+  PodCliqueSet controller reconcile.
 """
 
 from __future__ import annotations
@@ -28,8 +34,11 @@ from typing import Any, Mapping, Sequence
 from ...core.diff import Key, split_path
 from ...core.model import Change, Impact, Obj
 from . import admission
+from . import names as N
+from . import objects as O
 from .defaults import default_pcs
 from .hashing import pod_template_inputs
+from .register import pcs_update_reconciles
 from .spec import PCS
 
 #: the order in which impacts are listed: most disruptive first
@@ -104,8 +113,13 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]
             impacts.append(Impact("rollout", f"clique {clique.name}: pod template changed; its pods are replaced "
                                   f"one at a time ({strategy}, one PodCliqueSet replica at a time)", tuple(paths)))
 
+    moved = _podgang_metadata_moves(old, new)
+    reconciles = pcs_update_reconciles(live, desired)
     for c, seg in parsed:
         if c.path in claimed:
+            continue
+        if tuple(seg[:2]) in (("metadata", "labels"), ("metadata", "annotations")):
+            impacts.append(_metadata_impact(c, seg, moved, reconciles))
             continue
         impacts.append(_field_impact(c, seg, new, old, strategy, recreated_groups))
     return _merge(impacts)
@@ -193,14 +207,56 @@ def _field_impact(c: Change, seg: list[Any], new: PCS, old: PCS, strategy: str,
                           "replaced", (c.path,))
     if t[:3] == ("spec", "template", "headlessServiceConfig"):
         return Impact("in-place", "the headless Services of every replica are updated in place", (c.path,))
-    if t[:2] in (("metadata", "labels"), ("metadata", "annotations")) and not (
-            len(t) >= 3 and str(t[2]).startswith("grove.io/")):
-        # podgang.go buildResource: mirrorPCSMetadata copies every entry outside grove.io/
-        return Impact("in-place", f"the PodCliqueSet's {t[1]} are mirrored onto every PodGang; no pod is replaced",
-                      (c.path,))
     if t[:2] == ("spec", "updateStrategy"):
         return Impact("none", "the update strategy applies to the next pod-template change; nothing rolls now",
                       (c.path,))
+    return Impact("none", "not part of any pod template: no pod is replaced", (c.path,))
+
+
+def _podgang_metadata_moves(old: PCS, new: PCS) -> dict[str, set[str]]:
+    """The label and annotation keys whose value on a PodGang differs between the old
+    and the new PodCliqueSet: what ``mirrorPCSMetadata`` carries over (not ``grove.io/``
+    entries, nor the labels the operator sets itself: ``getLabels``, which win)."""
+    a = O.build_podgang(old, old.name, [])["metadata"]
+    b = O.build_podgang(new, new.name, [])["metadata"]
+    out = {}
+    for which in ("labels", "annotations"):
+        x, y = a.get(which) or {}, b.get(which) or {}
+        out[which] = {k for k in set(x) | set(y) if x.get(k) != y.get(k)}
+    return out
+
+
+def _metadata_impact(c: Change, seg: list[Any], moved: Mapping[str, set[str]], reconciles: bool) -> Impact:
+    """A change of the PodCliqueSet's labels or annotations (one entry, or the whole map).
+    Upstream: ``podgang.go`` ``buildResource`` mirrors them onto every PodGang when the
+    PodCliqueSet controller reconciles; ``register.go`` ``podCliqueSetPredicate`` lets an
+    update through only on a generation change or a changed ``grove.io/reconcile-trigger``,
+    and neither labels nor annotations bump the generation."""
+    which = str(seg[1])
+    if len(seg) >= 3:
+        keys = {str(seg[2])}
+    else:
+        a = c.old if isinstance(c.old, Mapping) else {}
+        b = c.new if isinstance(c.new, Mapping) else {}
+        keys = {str(k) for k in set(a) | set(b) if a.get(k) != b.get(k)}
+    if keys & moved[which]:
+        skipped = sorted(keys - moved[which])
+        but = f" (not {', '.join(skipped)}: grove.io/ entries are not mirrored, the operator's own labels win)" \
+            if skipped else ""
+        when = "in the reconcile this update triggers" if reconciles else (
+            "at the PodCliqueSet's next reconcile, not now (register.go podCliqueSetPredicate: labels and annotations "
+            f"leave the generation as it is, and only a generation change or a changed {N.A_RECONCILE_TRIGGER} "
+            "annotation starts a reconcile)")
+        return Impact("in-place", f"the PodCliqueSet's {which}{but} are mirrored onto every PodGang {when}; no pod is "
+                      "replaced", (c.path,))
+    if which == "annotations" and N.A_RECONCILE_TRIGGER in keys:
+        return Impact("none", f"{N.A_RECONCILE_TRIGGER} changed: the PodCliqueSet controller reconciles (register.go "
+                      "podCliqueSetPredicate); no pod is replaced", (c.path,))
+    own = sorted(k for k in keys if not k.startswith("grove.io/"))
+    if which == "labels" and own:
+        return Impact("none", f"label {', '.join(own)}: the operator sets its own value on every PodGang, over the "
+                      "PodCliqueSet's (podgang.go buildResource: getLabels wins over mirrorPCSMetadata); nothing is "
+                      "mirrored, no pod is replaced", (c.path,))
     return Impact("none", "not part of any pod template: no pod is replaced", (c.path,))
 
 

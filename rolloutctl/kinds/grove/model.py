@@ -40,6 +40,9 @@ _P = "rolloutctl.kinds.grove."
 
 #: world.memory key: warnings about the starting state, computed once by ``observe``
 MEM_WARNINGS = "grove.warnings"
+#: world.memory key: the update of the observed PodCliqueSet to the desired one does not
+#: make the PodCliqueSet controller reconcile (``register.pcs_update_reconciles``)
+MEM_UPDATE_FILTERED = "grove.updateFiltered"
 
 
 class GroveModel:
@@ -79,7 +82,8 @@ class GroveModel:
         else:
             kids, status = OBS.translate_live(pcs, tops[0] if tops else None, children)
             world = World(list(kids) + [_with_status(desired, status)])
-        return world.with_memory(**{MEM_WARNINGS: OBS.initial_warnings(pcs, world) + OBS.foreign_warnings(pcs, foreign)})
+        return world.with_memory(**{MEM_WARNINGS: OBS.initial_warnings(pcs, world) + OBS.foreign_warnings(pcs, foreign),
+                                    MEM_UPDATE_FILTERED: bool(tops) and not R.pcs_update_reconciles(tops[0], desired)})
 
     def reobserve(self, world: World, desired: Obj, observed: Sequence[Obj], env: Environment) -> World:
         """The starting world of ``desired`` when ``world`` is what ``observe`` built from
@@ -95,7 +99,8 @@ class GroveModel:
         if not tops or children or cur is None:
             return self.observe(desired, observed, env)
         w = world.replace(put=[_with_status(desired, cur.status)])
-        return w.with_memory(**{MEM_WARNINGS: OBS.initial_warnings(pcs, w) + OBS.foreign_warnings(pcs, foreign)})
+        return w.with_memory(**{MEM_WARNINGS: OBS.initial_warnings(pcs, w) + OBS.foreign_warnings(pcs, foreign),
+                                MEM_UPDATE_FILTERED: not R.pcs_update_reconciles(tops[0], desired)})
 
     #: rounds take their keys from the plan's work queue (``core/queue.py``; the
     #: controllers' watches: ``register.py``)
@@ -170,6 +175,11 @@ class GroveModel:
         # PodClique controller
         actions += q.run(R.pclq_spec(pcs, policy.pclq_selection), world,
                          lambda o: policy.pclq_pass(pcs, o, world), lambda o: policy.pclq_requeue(pcs, o, world))
+        if base.memory.get(MEM_UPDATE_FILTERED) and OBS.only_mirrors_metadata(actions, base):
+            # podCliqueSetPredicate (podcliqueset/register.go) drops the update (labels or
+            # annotations only), and nothing else changed: upstream does not reconcile the
+            # PodCliqueSet, whose reconcile is all this round would do
+            return []
         return actions
 
     def advance(self, desired: Obj, world: World, env: Environment, queue: WorkQueue | None = None) -> Progress:
@@ -226,6 +236,8 @@ class GroveModel:
     def warnings(self, desired: Obj, world: World) -> list[Warning]:
         pcs = self.pcs(desired)
         out = list(world.memory.get(MEM_WARNINGS, ()))
+        if world.memory.get(MEM_UPDATE_FILTERED):
+            out += OBS.metadata_not_mirrored(pcs, world)
         out += OBS.hazard_warnings(pcs)
         out += OBS.excess_service_warnings(pcs, world)
         out += policy_for(pcs).warnings(pcs, world)

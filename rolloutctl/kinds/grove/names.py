@@ -36,6 +36,9 @@ C_PODGANG = "podgang"
 
 #: annotation the PodClique builders drop after hashing (``constants.AnnotationTopologyName``)
 A_TOPOLOGY_NAME = "grove.io/topology-name"
+#: annotation whose change alone makes the PodCliqueSet controller reconcile
+#: (``constants.AnnotationReconcileTrigger``, ``podcliqueset/register.go`` ``podCliqueSetPredicate``)
+A_RECONCILE_TRIGGER = "grove.io/reconcile-trigger"
 #: the MNNVL group annotation (``mnnvl.AnnotationMNNVLGroup``, ``operator/internal/mnnvl/constants.go``)
 A_MNNVL_GROUP = "grove.io/mnnvl-group"
 #: pod resource claim the MNNVL injection adds (``mnnvl.MNNVLClaimName``)

@@ -29,6 +29,7 @@ from ...core.world import World
 from . import names as N
 from . import objects as O
 from . import update_common as U
+from .controller.podcliqueset.components.podgang import mirror_pcs_metadata
 from .controller.podcliqueset.components.service import excess_headless_services
 from .diagnose import describe_finished_pod, finished_pods
 from .hashing import _digest, pod_template_inputs
@@ -424,3 +425,41 @@ def template_replicas_warnings(pcs: PCS, world: World) -> list[Warning]:
                     "template value", f"spec.template.cliques[{c.index}].spec.replicas"))
                 break
     return out
+
+
+def only_mirrors_metadata(actions: Sequence[Any], world: World) -> bool:
+    """Whether a round's ``actions`` on ``world`` do nothing but mirror the PodCliqueSet's
+    labels and annotations onto PodGangs (their pod groups, priority class and
+    ``Initialized`` as they are): work only a reconcile of the PodCliqueSet does
+    (``podgang.go`` ``buildResource``, ``mirrorPCSMetadata``), with no other change in the
+    world that would make upstream reconcile it (a status write of a PodClique or scaling
+    group is an action of the round too)."""
+    if not actions:
+        return False
+    for a in actions:
+        if a.verb != "update" or a.kind != "PodGang" or a.hidden or a.payload is None:
+            return False
+        cur = world.get("PodGang", a.namespace, a.name)
+        if cur is None or a.payload.get("spec") != cur.spec or a.fields.get("Initialized") != O.podgang_initialized(cur):
+            return False
+    return True
+
+
+def metadata_not_mirrored(pcs: PCS, world: World) -> list[Warning]:
+    """At the end of a plan whose update the PodCliqueSet controller does not reconcile
+    (``register.pcs_update_reconciles``): PodGangs that do not carry the PodCliqueSet's
+    labels and annotations yet. Upstream: ``podcliqueset/register.go``
+    ``podCliqueSetPredicate``; ``podgang.go`` ``mirrorPCSMetadata``."""
+    for pg in world.index("PodGang", N.L_PART_OF).get(pcs.name, ()):
+        if pg.namespace != pcs.namespace or pg.terminating:
+            continue
+        if mirror_pcs_metadata(pg, O.build_podgang(pcs, pg.name, [])):
+            return [Warning(
+                "MetadataNotMirrored",
+                "the PodGangs do not carry the PodCliqueSet's current labels and annotations, and this update leaves "
+                "its spec (so its generation) as it is: the PodCliqueSet controller reconciles on a generation change "
+                f"or a changed {N.A_RECONCILE_TRIGGER} annotation only (podcliqueset/register.go "
+                "podCliqueSetPredicate), so the plan leaves the PodGangs as they are; mirrorPCSMetadata (podgang.go) "
+                "copies the entries at the next reconcile something else brings: a PodClique status change, a later "
+                f"spec change, a new {N.A_RECONCILE_TRIGGER} value, an operator restart", "metadata")]
+    return []

@@ -70,15 +70,18 @@ def test_a_members_priority_class_is_patched_only_under_ondelete(cli, tmp_path):
     assert {tuple(c) for _, c in _updates(ondelete)} == {("podSpec.priorityClassName",)}
 
 
-def test_pcs_labels_diff_as_mirrored_onto_podgangs(cli, tmp_path):
+def test_pcs_labels_diff_as_mirrored_onto_podgangs_at_the_next_reconcile(cli, tmp_path):
+    """Labels alone leave the generation as it is, and podCliqueSetPredicate
+    (podcliqueset/register.go) drops the update: the plan does nothing for it
+    (tests/kinds/grove/test_podgang_metadata.py)."""
     old = _sample()
     new = copy.deepcopy(old)
     new["metadata"].setdefault("labels", {})["team"] = "infra"
     d = cli("diff", _write(tmp_path, "n.yaml", new), "--live", _write(tmp_path, "o.yaml", old), "-o", "json").json()
     impact = d["objects"][0]["impact"]
-    assert [i["effect"] for i in impact] == ["in-place"] and "PodGang" in impact[0]["message"]
+    assert [i["effect"] for i in impact] == ["in-place"] and "PodGang at the PodCliqueSet's next reconcile" in impact[0]["message"]
     p = _plan(cli, new, old, tmp_path)
-    assert {a["kind"] for s in p["steps"] for a in s["actions"] if a["verb"] == "update"} == {"PodGang"}
+    assert p["outcome"] == "noop" and "MetadataNotMirrored" in [w["code"] for w in p["warnings"]]
 
 
 def test_update_ends_before_ready_is_warned_only_with_old_pods_that_are_not_ready(cli, tmp_path):
