@@ -112,6 +112,7 @@ MODULES: dict[str, str | None] = {
     "kuberay/conditions.py": CLEAN,
     "kuberay/consistency.py": CLEAN,
     "kuberay/decisions.py": CLEAN,
+    "kuberay/go_types.py": CLEAN,
     "kuberay/defaults.py": CLEAN,
     "kuberay/diagnose.py": CLEAN,
     "kuberay/incremental_upgrade.py": CLEAN,

@@ -53,6 +53,16 @@ def go_form(value: Any, type_name: str, tables: Tables, encoder: str) -> Any:
     return _struct(value, type_name, tables, encoder)
 
 
+def field_form(value: Any, struct: str, field: str, tables: Tables, encoder: str) -> Any:
+    """The value of ``struct``'s field ``field`` as ``go_form`` has it, or ``ABSENT``
+    where ``encoder`` writes it as if the field were unset (a field the tables do not
+    know: as written, None absent)."""
+    kind = field_kind(tables, struct, field)
+    if kind is None:
+        return ABSENT if value is None else value
+    return _field(value, kind, tables, encoder)
+
+
 def is_zero(v: Any) -> bool:
     """A plain scalar's Go zero value: ``false``, ``0``, ``""``."""
     return v is False or v == "" or (type(v) in (int, float) and v == 0)

@@ -1,6 +1,7 @@
 """The Go types of the Kubernetes API objects the operators decode (k8s.io/api
-v0.36.0 ``core/v1/types.go`` and k8s.io/apimachinery v0.36.0 ``pkg/apis/meta/v1/types.go``),
-as data: for every struct reachable from ``PodTemplateSpec``, each JSON field's Go kind.
+v0.36.0 ``core/v1/types.go`` and ``networking/v1/types.go``, k8s.io/apimachinery v0.36.0
+``pkg/apis/meta/v1/types.go``), as data: for every struct reachable from ``PodTemplateSpec``
+and the operators' own types, each JSON field's Go kind.
 ``core/go_values.py`` reads it.
 
 A field is one of:
@@ -330,4 +331,17 @@ K8S_GO_TYPES: Mapping[str, Mapping[str, str]] = MappingProxyType({
         "apiVersion": "s!", "blockOwnerDeletion": "p:s", "controller": "p:s", "kind": "s!", "name": "s!",
         "uid": "s!",
     },
+    "networkingv1.IPBlock": {"cidr": "s!", "except": "l:s"},
+    "networkingv1.IngressTLS": {"hosts": "l:s", "secretName": "s"},
+    "networkingv1.NetworkPolicyEgressRule": {
+        "ports": "l:networkingv1.NetworkPolicyPort", "to": "l:networkingv1.NetworkPolicyPeer",
+    },
+    "networkingv1.NetworkPolicyIngressRule": {
+        "from": "l:networkingv1.NetworkPolicyPeer", "ports": "l:networkingv1.NetworkPolicyPort",
+    },
+    "networkingv1.NetworkPolicyPeer": {
+        "ipBlock": "p:networkingv1.IPBlock", "namespaceSelector": "p:metav1.LabelSelector",
+        "podSelector": "p:metav1.LabelSelector",
+    },
+    "networkingv1.NetworkPolicyPort": {"endPort": "p:s", "port": "p:s", "protocol": "p:s"},
 })

@@ -21,11 +21,14 @@ gives the same answer.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any
 
+from ...core.go_values import JSON, field_form, go_form
+from ...core.go_values import keeps_empty_at as go_keeps_empty_at
+from ...core.k8s_go_types import K8S_GO_TYPES
 from ...core.model import Obj
 from .defaults import raycluster_spec_defaults
+from .go_types import RAY_GO_TYPES
 from .operator import DEFAULT_CONFIG, MODELLED_KUBERAY_VERSION, OperatorConfig
 from .validation.util import INCREMENTAL, is_incremental_upgrade_enabled
 
@@ -47,254 +50,33 @@ def _m(v: Any) -> Mapping[str, Any]:
     return v if isinstance(v, dict) or isinstance(v, Mapping) else {}  # dict first: the common case, cheaper
 
 
-# ``json.Marshal`` (``utils.GenerateJsonHash``) of the Go types under ``RayClusterSpec``
-# (ray-operator/apis/ray/v1/raycluster_types.go; k8s.io/api v0.36.0 core/v1/types.go and
-# networking/v1/types.go; k8s.io/apimachinery meta/v1/types.go): where an empty or zero
-# value is not the same as an absent one. The tables name Go fields by their JSON name;
-# ``GO_KIND_AT`` settles the names whose Go type depends on the struct that holds them, by
-# the names of the enclosing fields (a list item's struct is named by its list's field).
-# Every field not listed is a plain one (a non-pointer scalar or struct, an ``omitempty``
-# slice): its zero value, its empty value and its absence are written alike.
-
-#: the Go behaviours of a field (``go_kind``)
-POINTER = "pointer"          # ``*T``: nil is left out, a set value is written even when empty or zero
-MAP = "map"                  # ``map`` with ``omitempty``: every entry is written; empty is left out
-MAP_ALWAYS = "map!"          # ``map`` without ``omitempty``: nil is ``null``, empty is ``{}``
-LIST_ALWAYS = "list!"        # slice without ``omitempty``: nil is ``null``, empty is ``[]``
-PLAIN = "plain"              # everything else: zero, empty and absent are written alike
-#: the shapes of a YAML value (``go_kind``): one name can be a struct in one place and a scalar in another
-MAPPING, LIST, SCALAR = "mapping", "list", "scalar"
-
-# Fields that are pointers to structs: nil is left out, an empty struct is written as
-# ``{}`` (``securityContext: {}`` hashes unlike no ``securityContext``). Non-pointer
-# structs (a container's ``resources``, ``metadata``) are written whole even when empty,
-# so there ``{}`` and absent agree.
-GO_POINTER_STRUCTS = frozenset({
-    # raycluster_types.go
-    "autoscalerOptions", "gcsFaultToleranceOptions", "headService", "authOptions", "networkPolicy",
-    "tlsOptions", "historyServerOptions", "ingressOptions", "collectorOptions", "redisUsername",
-    "redisPassword", "storage", "upgradeStrategy",
-    "head", "worker",  # NetworkPolicyConfig.Head, .Worker: *NetworkPolicyRules
-    # networking/v1: NetworkPolicyPeer
-    "podSelector", "ipBlock",
-    # core/v1: pod and container
-    "securityContext", "affinity", "nodeAffinity", "podAffinity", "podAntiAffinity", "dnsConfig", "os",
-    "schedulingGroup", "livenessProbe", "readinessProbe", "startupProbe", "lifecycle", "postStart", "preStop",
-    "httpGet", "tcpSocket", "exec", "grpc", "sleep", "valueFrom", "secretKeyRef", "configMapKeyRef",
-    "fieldRef", "resourceFieldRef", "fileKeyRef", "configMapRef", "secretRef", "seLinuxOptions",
-    "seccompProfile", "appArmorProfile", "capabilities", "windowsOptions", "labelSelector",
-    "namespaceSelector", "requiredDuringSchedulingIgnoredDuringExecution",
-    "exitCodes",  # ContainerRestartRule.ExitCodes (a container's restartPolicyRules)
-    # core/v1: Service (the head service)
-    "sessionAffinityConfig", "clientIP",
-    # core/v1: PersistentVolumeClaimSpec (an ephemeral volume's claim template)
-    "selector", "dataSource", "dataSourceRef",
-    # core/v1: volume sources
-    "emptyDir", "hostPath", "configMap", "secret", "persistentVolumeClaim", "projected", "downwardAPI",
-    "csi", "nfs", "ephemeral", "image", "iscsi", "rbd", "cephfs", "cinder", "fc", "azureFile", "azureDisk",
-    "awsElasticBlockStore", "gcePersistentDisk", "gitRepo", "glusterfs", "flexVolume", "flocker",
-    "vsphereVolume", "quobyte", "photonPersistentDisk", "portworxVolume", "scaleIO", "storageos",
-    "clusterTrustBundle", "podCertificate", "serviceAccountToken", "volumeClaimTemplate",
-    "nodePublishSecretRef",
-})
-# Scalar fields that are pointers (``*string``, ``*bool``, ``*int32``, ``*int64``,
-# ``*resource.Quantity``, ``*metav1.Time``, pointers to string types): a set value is
-# written even when it is ``""``, ``false`` or ``0`` (``storageClassName: ""`` asks for no
-# storage class and hashes unlike no ``storageClassName``). Every other scalar is a plain
-# one, whose zero value ``json.Marshal`` writes as it writes its absence: left out under
-# ``omitempty`` (``readOnly: false`` on a volume mount or a PVC source, ``hostNetwork:
-# false``, ``partition: 0``, ``sslEnabled: false``), the zero itself without it.
-GO_POINTER_SCALARS = frozenset({
-    # raycluster_types.go
-    "suspend", "managedBy", "enableInTreeAutoscaling", "enabled", "enableK8sTokenAuth", "size",
-    "storageClassName", "deletionPolicy", "idleTimeoutSeconds", "upscalingMode", "version", "enableIngress",
-    "pathType", "replicas", "minReplicas", "maxReplicas", "priority", "mode",
-    # core/v1: PodSpec, PodSecurityContext, SecurityContext, WindowsSecurityContextOptions
-    "activeDeadlineSeconds", "automountServiceAccountToken", "enableServiceLinks", "hostUsers",
-    "hostnameOverride", "preemptionPolicy", "runtimeClassName", "setHostnameAsFQDN", "shareProcessNamespace",
-    "terminationGracePeriodSeconds", "fsGroup", "fsGroupChangePolicy", "seLinuxChangePolicy",
-    "supplementalGroupsPolicy", "runAsGroup", "runAsNonRoot", "runAsUser", "allowPrivilegeEscalation",
-    "privileged", "procMount", "readOnlyRootFilesystem", "localhostProfile", "gmsaCredentialSpec",
-    "gmsaCredentialSpecName", "hostProcess", "runAsUserName",
-    # core/v1: containers, probes, scheduling
-    "mountPropagation", "recursiveReadOnly", "stopSignal", "service", "tolerationSeconds", "minDomains",
-    "nodeAffinityPolicy", "nodeTaintsPolicy", "resourceClaimName", "resourceClaimTemplateName", "podGroupName",
-    # core/v1: volumes, projections, env sources, claim templates
-    "optional", "defaultMode", "sizeLimit", "cachingMode", "initiatorName", "expirationSeconds",
-    "maxExpirationSeconds", "signerName", "volumeMode", "volumeAttributesClassName", "apiGroup",
-    # core/v1: Service, ObjectMeta, OwnerReference, ManagedFieldsEntry
-    "allocateLoadBalancerNodePorts", "appProtocol", "internalTrafficPolicy", "ipFamilyPolicy",
-    "loadBalancerClass", "trafficDistribution", "error", "ipMode", "deletionGracePeriodSeconds",
-    "deletionTimestamp", "blockOwnerDeletion", "controller", "time",
-    # networking/v1: NetworkPolicyPort
-    "endPort",
-})
-# Go maps: every entry is written, an empty string value too
-GO_MAPS = frozenset({"labels", "annotations", "nodeSelector", "rayStartParams", "limits", "requests",
-                     "matchLabels", "headServiceAnnotations", "volumeAttributes", "options",
-                     "overhead",  # PodSpec.Overhead: a ResourceList
-                     "userAnnotations"})  # core/v1 PodCertificateProjection.UserAnnotations
-# Maps without ``omitempty``: nil is written as null, an empty map as ``{}``
-GO_MAPS_ALWAYS = frozenset({"rayStartParams"})
-# Slices without ``omitempty``: nil (absent) is written as null, an empty slice as ``[]``
-# (PodSpec.Containers, NodeSelector.NodeSelectorTerms, ProjectedVolumeSource.Sources,
-# CephFSVolumeSource/RBDVolumeSource.Monitors)
-GO_LISTS_ALWAYS = frozenset({"containers", "nodeSelectorTerms", "sources", "monitors"})
-# Names whose Go type depends on where they are: the trailing field names (the holder's
-# holder, the holder, the field) -> the Go behaviour there. Longer suffixes win.
-GO_KIND_AT: Mapping[tuple[str, ...], str] = MappingProxyType({
-    # ``resources``: a container's and a claim template's are plain structs; a group's is a map
-    ("template", "spec", "resources"): POINTER,  # PodSpec.Resources *ResourceRequirements
-    ("autoscalerOptions", "resources"): POINTER,
-    ("collectorOptions", "resources"): POINTER,
-    ("headGroupSpec", "resources"): MAP,  # HeadGroupSpec.Resources map[string]string
-    ("workerGroupSpecs", "resources"): MAP,
-    ("headService", "spec", "selector"): MAP,  # ServiceSpec.Selector map[string]string
-    # networking/v1 NetworkPolicyPort: *Protocol, *IntOrString (a Service's and a container's are plain)
-    ("ingressRules", "ports", "protocol"): POINTER,
-    ("egressRules", "ports", "protocol"): POINTER,
-    ("ingressRules", "ports", "port"): POINTER,
-    ("egressRules", "ports", "port"): POINTER,
-    # pointers where the same name is plain elsewhere
-    ("autoscalerOptions", "image"): POINTER,
-    ("autoscalerOptions", "imagePullPolicy"): POINTER,
-    ("collectorOptions", "image"): POINTER,
-    ("collectorOptions", "imagePullPolicy"): POINTER,
-    ("authOptions", "secretName"): POINTER,
-    ("ingressOptions", "host"): POINTER,
-    ("ingressOptions", "path"): POINTER,
-    ("upgradeStrategy", "type"): POINTER,
-    ("hostPath", "type"): POINTER,  # HostPathVolumeSource.Type *HostPathType
-    ("csi", "readOnly"): POINTER,
-    ("csi", "fsType"): POINTER,
-    ("azureDisk", "readOnly"): POINTER,
-    ("azureDisk", "fsType"): POINTER,
-    ("azureDisk", "kind"): POINTER,
-    ("fc", "lun"): POINTER,
-    ("clientIP", "timeoutSeconds"): POINTER,
-    ("clusterTrustBundle", "name"): POINTER,
-    ("dataSourceRef", "namespace"): POINTER,
-    ("options", "value"): POINTER,  # PodDNSConfigOption.Value
-    ("containers", "restartPolicy"): POINTER,  # Container.RestartPolicy *ContainerRestartPolicy
-    ("initContainers", "restartPolicy"): POINTER,
-    ("ephemeralContainers", "restartPolicy"): POINTER,
-    # plain where the same name is a pointer elsewhere
-    ("authOptions", "mode"): PLAIN,  # AuthOptions.Mode AuthMode
-    ("podCertificate", "signerName"): PLAIN,
-})
-_ABSENT = object()
-
-
-def go_kind(names: tuple, shape: str) -> str:
-    """The Go behaviour (``POINTER``, ``MAP``, ``MAP_ALWAYS``, ``LIST_ALWAYS``, ``PLAIN``) of
-    the field at the end of ``names`` (the field names down to it, inside a
-    ``RayClusterSpec``) holding a value of ``shape`` (``MAPPING``, ``LIST`` or ``SCALAR``):
-    ``GO_KIND_AT`` by its last three, then two names, then the name tables."""
-    for n in (3, 2):
-        kind = GO_KIND_AT.get(tuple(names[-n:])) if len(names) >= n else None
-        if kind is not None:
-            return kind
-    name = names[-1] if names else None
-    if shape == MAPPING:
-        if name in GO_POINTER_STRUCTS:
-            return POINTER
-        if name in GO_MAPS_ALWAYS:
-            return MAP_ALWAYS
-        return MAP if name in GO_MAPS else PLAIN
-    if shape == LIST:
-        return LIST_ALWAYS if name in GO_LISTS_ALWAYS else PLAIN
-    return POINTER if name in GO_POINTER_SCALARS else PLAIN
-
-
-def go_keeps_empty(names: tuple) -> bool:
-    """Whether ``json.Marshal`` writes an empty mapping held by the field at the end of
-    ``names``: a pointer to a struct (``GO_POINTER_STRUCTS``; a pod spec's ``resources``,
-    ``GO_KIND_AT``) or a map without ``omitempty`` (``rayStartParams``)."""
-    return go_kind(names, MAPPING) in (POINTER, MAP_ALWAYS)
-
-
-def go_is_map(names: tuple) -> bool:
-    """Whether the field at the end of ``names`` is a Go map (``GO_MAPS``, ``GO_KIND_AT``):
-    its entries are data, each written whatever its value, not struct fields."""
-    return go_kind(names, MAPPING) in (MAP, MAP_ALWAYS)
-
-
-def go_keeps_empty_list(names: tuple) -> bool:
-    """Whether ``json.Marshal`` writes an empty slice held by the field at the end of
-    ``names`` as ``[]`` where an absent one (nil) is ``null``: a slice without ``omitempty``
-    (``GO_LISTS_ALWAYS``)."""
-    return go_kind(names, LIST) == LIST_ALWAYS
-
-
-def go_keeps_zero(names: tuple) -> bool:
-    """Whether ``json.Marshal`` writes a zero scalar (``""``, ``false``, ``0``) held by the
-    field at the end of ``names`` unlike an absent one: a pointer (``GO_POINTER_SCALARS``,
-    ``GO_KIND_AT``). A plain field's zero value is written as its absence is."""
-    return go_kind(names, SCALAR) == POINTER
+# ``json.Marshal`` (``utils.GenerateJsonHash``) of the Go types under ``RayClusterSpec``:
+# which empty or zero values are written unlike an absent field is a matter of each
+# field's Go type (``core.go_values``; the types: ``go_types.py`` and
+# ``core/k8s_go_types.py``, k8s.io/api v0.36.0 as kuberay's go.mod pins).
+GO_TYPES = (RAY_GO_TYPES, K8S_GO_TYPES)
+CLUSTER_SPEC = "rayv1.RayClusterSpec"
 
 
 def keeps_empty_at(path: tuple) -> bool:
-    """``go_keeps_empty`` at ``path`` inside a ``RayClusterSpec`` (field names, list items
-    as other segments: the struct of an item is named by its list's field)."""
-    if not path or not isinstance(path[-1], str):
-        return False
-    return go_keeps_empty(tuple(p for p in path if isinstance(p, str))[-3:])
+    """Whether an empty mapping or list at ``path`` inside a ``RayClusterSpec`` (field
+    names, list items as other segments) is written by ``json.Marshal`` unlike an absent
+    one: a pointer (``securityContext: {}``, a pod spec's ``resources: {}``), a map or
+    slice without ``omitempty`` (``rayStartParams: {}``, ``projected.sources: []``)."""
+    return go_keeps_empty_at(path, CLUSTER_SPEC, GO_TYPES, JSON)
 
 
-def _is_zero(v: Any) -> bool:
-    return v == "" or v is False or (isinstance(v, (int, float)) and not isinstance(v, bool) and v == 0)
+def _prune(spec: Any) -> Any:
+    """The comparison form of a cluster spec: what ``json.Marshal`` writes, as equality
+    sees it (``core.go_values.go_form``): ``readOnly: false`` on a volume mount,
+    ``hostNetwork: false`` or an empty ``tolerations`` list are written as their absence
+    is; ``storageClassName: ""`` or ``runAsUser: 0`` (pointers) are not."""
+    return go_form(spec, CLUSTER_SPEC, GO_TYPES, JSON) if isinstance(spec, Mapping) else {}
 
 
-def _go_form(v: Any, names: tuple = ()) -> Any:
-    """What ``json.Marshal`` writes for ``v``, the value of the field at the end of
-    ``names`` (``go_kind``), as far as equality goes: an omitted value, or one written as
-    its absence is, is ``_ABSENT``. An empty struct is ``_ABSENT`` unless it is behind a
-    pointer (``go_keeps_empty``); a Go map's entries are all written, an empty string value
-    too, and an empty map is ``_ABSENT`` unless the map has no ``omitempty``
-    (``rayStartParams: {}`` is ``{}``); an empty slice is ``_ABSENT`` unless the slice has
-    no ``omitempty`` (``go_keeps_empty_list``); a zero scalar is ``_ABSENT`` unless the
-    field is a pointer (``go_keeps_zero``)."""
-    if v is None:
-        return _ABSENT
-    if isinstance(v, dict) or isinstance(v, Mapping):
-        if go_is_map(names):
-            out = {k: x for k, x in v.items() if x is not None}
-            return out if out or go_keeps_empty(names) else _ABSENT
-        out = _struct_form(v, names)
-        return out if out or go_keeps_empty(names) else _ABSENT
-    if isinstance(v, list):
-        if not v and not go_keeps_empty_list(names):
-            return _ABSENT
-        return [_element(x, names) for x in v]
-    if _is_zero(v) and not go_keeps_zero(names):
-        return _ABSENT
-    return v
-
-
-def _struct_form(v: Mapping[str, Any], names: tuple) -> dict:
-    """The written fields of a struct held by the field at the end of ``names``."""
-    out = {}
-    for k, x in v.items():
-        px = _go_form(x, (*names[-2:], k))
-        if px is not _ABSENT:
-            out[k] = px
-    return out
-
-
-def _element(x: Any, names: tuple) -> Any:
-    """A slice item is always written: a struct with its written fields (``{}`` when none),
-    a scalar as it is."""
-    if isinstance(x, dict) or isinstance(x, Mapping):
-        return _struct_form(x, names)
-    if isinstance(x, list):
-        return [_element(y, names) for y in x]
-    return x
-
-
-def _prune(v: Any, names: tuple = ()) -> Any:
-    """The comparison form of a cluster spec: ``_go_form`` with omitted values dropped."""
-    got = _go_form(v, names)
-    return {} if got is _ABSENT else got
+def _field(value: Any, struct: str, field: str) -> Any:
+    """One field's value as ``_prune`` has it (``core.go_values.field_form``)."""
+    return field_form(value, struct, field, GO_TYPES, JSON)
 
 
 def _strip_template(template: Any) -> Any:
@@ -481,7 +263,8 @@ def ignored_differences(goal: Mapping[str, Any], live: Mapping[str, Any]) -> lis
     base = "spec.rayClusterConfig"
     if bool(goal.get("suspend")) != bool(live.get("suspend")):
         out.append(("suspend", f"{base}.suspend"))
-    if _prune(goal.get("upgradeStrategy")) != _prune(live.get("upgradeStrategy")):
+    if _field(goal.get("upgradeStrategy"), CLUSTER_SPEC, "upgradeStrategy") != \
+            _field(live.get("upgradeStrategy"), CLUSTER_SPEC, "upgradeStrategy"):
         out.append(("upgradeStrategy", f"{base}.upgradeStrategy"))
     lg = {str(_m(g).get("groupName")): _m(g) for g in live.get("workerGroupSpecs") or []}
     for g in goal.get("workerGroupSpecs") or []:
@@ -494,13 +277,16 @@ def ignored_differences(goal: Mapping[str, Any], live: Mapping[str, Any]) -> lis
         for f in WORKER_IGNORED:
             if g.get(f) != other.get(f):
                 out.append(("replicas", f"{wp}.{f}"))
-        if _prune(_m(g.get("scaleStrategy")).get("workersToDelete")) != _prune(_m(other.get("scaleStrategy")).get("workersToDelete")):
+        if _field(_m(g.get("scaleStrategy")).get("workersToDelete"), "rayv1.ScaleStrategy", "workersToDelete") != \
+                _field(_m(other.get("scaleStrategy")).get("workersToDelete"), "rayv1.ScaleStrategy", "workersToDelete"):
             out.append(("replicas", f"{wp}.scaleStrategy.workersToDelete"))
         for f in TEMPLATE_IGNORED:
-            if _prune(_m(_m(g.get("template")).get("spec")).get(f)) != _prune(_m(_m(other.get("template")).get("spec")).get(f)):
+            if _field(_m(_m(g.get("template")).get("spec")).get(f), "corev1.PodSpec", f) != \
+                    _field(_m(_m(other.get("template")).get("spec")).get(f), "corev1.PodSpec", f):
                 out.append(("scheduling", f"{wp}.template.spec.{f}"))
     hg, hl = _m(goal.get("headGroupSpec")), _m(live.get("headGroupSpec"))
     for f in TEMPLATE_IGNORED:
-        if _prune(_m(_m(hg.get("template")).get("spec")).get(f)) != _prune(_m(_m(hl.get("template")).get("spec")).get(f)):
+        if _field(_m(_m(hg.get("template")).get("spec")).get(f), "corev1.PodSpec", f) != \
+                _field(_m(_m(hl.get("template")).get("spec")).get(f), "corev1.PodSpec", f):
             out.append(("scheduling", f"{base}.headGroupSpec.template.spec.{f}"))
     return out
