@@ -191,15 +191,19 @@ def _normalize(v: Any, other: Any, name: Any = None, path: tuple = (),
                keeps: Callable[[tuple], bool] = _never) -> Any:
     """Keyed lists become ``{marker: item}`` dicts (key chosen with ``other``, the
     same place on the other side, so both sides agree); empties pruned, except an empty
-    mapping or list where ``keeps`` says the operator tells it from an absent one; integral
-    floats become ints."""
+    mapping or list where ``keeps`` says the operator tells it from an absent one, and an
+    empty list where the other side has items (an apply replaces a list whole, so
+    ``env: []`` empties a live ``env``; an empty mapping merges into the live one and
+    changes nothing); integral floats become ints."""
     if isinstance(v, dict):
         out = {}
         o = other if isinstance(other, dict) else {}
         for k, x in v.items():
             here = (*path, k)
-            nx = _normalize(x, o.get(k), k, here, keeps)
-            if not _empty(nx) or (nx is not None and keeps is not _never and keeps(here)):
+            ox = o.get(k)
+            nx = _normalize(x, ox, k, here, keeps)
+            if not _empty(nx) or (nx is not None and keeps is not _never and keeps(here)) or \
+                    (nx == [] and isinstance(ox, list) and ox):
                 out[k] = nx
         return out
     if isinstance(v, list):

@@ -239,3 +239,35 @@ def test_console_script_subprocess(tmp_path):
                        input=live, capture_output=True, text=True, cwd=REPO, env=rolloutctl_env({"PATH": ""}))
     assert p.returncode == 1, p.stderr
     assert json.loads(p.stdout)["objects"][0]["status"] == "changed"
+
+
+def _without_last_applied(raw: dict) -> None:
+    raw["metadata"]["annotations"].pop("kubectl.kubernetes.io/last-applied-configuration")
+
+
+def test_an_explicitly_emptied_list_replaces_the_live_one(tmp_path):
+    """``env: []`` in the manifest: an apply replaces a list whole, so the live ``env``
+    is emptied, with or without a last-applied annotation (and the cluster hash changes)."""
+    emptied = C.edit(C.RS, lambda r: r["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]
+                     ["containers"][0].update(env=[]))
+    svc = write(tmp_path, "svc.yaml", emptied)
+    for live in (C.live_copy(C.RS), C.live_copy(C.RS, mutate=_without_last_applied)):
+        r = run(svc, "--live", "-", "-o", "json", input=live)
+        assert r.exit_code == 1, r.output
+        (obj,) = json.loads(r.stdout)["objects"]
+        (change,) = obj["changes"]
+        assert change["path"] == "spec.rayClusterConfig.headGroupSpec.template.spec.containers[name=ray-head].env"
+        assert change["new"] == [] and change["old"] == [{"name": "RAY_LOG_LEVEL", "value": "info"}]
+        assert [i["effect"] for i in obj["impact"]] == ["rollout"]
+
+
+def test_an_empty_mapping_merges_into_the_live_one_and_changes_nothing(tmp_path):
+    """``nodeSelector: {}`` against a live one with entries and no last-applied
+    annotation: a merge patch of an empty object leaves the live entries."""
+    live = C.live_copy(C.edit(C.RS, lambda r: r["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]
+                              .update(nodeSelector={"pool": "cpu"})), mutate=_without_last_applied)
+    svc = write(tmp_path, "svc.yaml", C.edit(C.RS, lambda r: r["spec"]["rayClusterConfig"]["headGroupSpec"]
+                                             ["template"]["spec"].update(nodeSelector={})))
+    r = run(svc, "--live", "-", "-o", "json", input=live)
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["objects"][0]["changes"] == []
