@@ -179,6 +179,65 @@ def rolling_components(pcs: PCS, world: World) -> list[Obj]:
     return out
 
 
+#: a PodCliqueSet update that never completes: scaling-group members keep the ended update
+#: of an older generation hash (docs/grove-updates.md, "Stuck reasons")
+STUCK_STALE_MEMBER_PROGRESS = "StaleMemberUpdateProgress"
+
+
+def stale_member_progress(pcs: PCS, world: World, generation_hash: str | None, replica: int) -> dict[str, list[str]]:
+    """The scaling groups of PodCliqueSet replica ``replica`` that do not report
+    ``generation_hash``, each with its member PodCliques on the current template whose
+    ended ``updateProgress`` names another generation hash (every PodClique gets one
+    under OnDelete, ``initOrResetUpdate``). An automatic update resets only standalone
+    PodCliques' progress (``shouldCheckPendingUpdatesForPCLQ``), so such a member keeps
+    its old ``currentPodCliqueSetGenerationHash`` (``mutateCurrentHashes``) and its scaling
+    group never converges (``havePCSGPodCliquesConverged``).
+    Upstream: ``podclique/reconcilespec.go``, ``podclique/reconcilestatus.go``,
+    ``podcliquescalinggroup/reconcilestatus.go``."""
+    out: dict[str, list[str]] = {}
+    if not generation_hash:
+        return out
+    for g in world.index("PodCliqueScalingGroup", N.L_PCS_REPLICA).get(str(replica), ()):
+        if g.terminating or g.labels.get(N.L_PART_OF) != pcs.name or U.is_pcsg_update_complete(g, generation_hash):
+            continue
+        stale = []
+        for m in U.pclqs_of_pcsg(world, g):
+            up = U.update_progress(m)
+            if m.terminating or up is None or not up.get("updateEndedAt") or \
+                    up.get("podCliqueSetGenerationHash") == generation_hash:
+                continue
+            if m.labels.get(N.L_TEMPLATE_HASH) == U.expected_pod_template_hash(pcs, m):
+                stale.append(m.name)
+        if stale:
+            out[g.name] = sorted(stale)
+    return out
+
+
+def diagnose_stale_member_progress(pcs: PCS, world: World, status: Mapping[str, Any]) -> Stuck | None:
+    """``StaleMemberUpdateProgress`` where ``stale_member_progress`` finds members of the
+    replica being updated: upstream's update of that replica never completes."""
+    cur = U.currently_updating(status)
+    gen = status.get("currentGenerationHash")
+    stale = stale_member_progress(pcs, world, gen, cur) if cur is not None else {}
+    if not stale:
+        return None
+    names = [n for ms in stale.values() for n in ms]
+    groups = "; ".join(f"PodCliqueScalingGroup {g} (members {', '.join(ms)})" for g, ms in sorted(stale.items()))
+    msg = (f"rolling update of replica {cur} never completes: {groups} keep the ended update progress of an "
+           "earlier generation hash (an OnDelete update gives every PodClique one), which an automatic update "
+           "resets only for standalone PodCliques (podclique/reconcilespec.go shouldCheckPendingUpdatesForPCLQ); "
+           "so they keep their old currentPodCliqueSetGenerationHash (reconcilestatus.go mutateCurrentHashes), the "
+           "scaling group never reports the new one (podcliquescalinggroup/reconcilestatus.go "
+           "havePCSGPodCliquesConverged) and the PodCliqueSet waits for it")
+    refs = tuple(sorted({*(o.ref for n in names if (o := world.get("PodClique", pcs.namespace, n)) is not None),
+                         *(o.ref for g in stale if (o := world.get("PodCliqueScalingGroup", pcs.namespace, g))
+                           is not None)}))
+    return Stuck(STUCK_STALE_MEMBER_PROGRESS, msg, refs, (
+        "clear the members' update progress: kubectl patch podclique -n " + pcs.namespace + " " + " ".join(names)
+        + " --subresource=status --type=merge -p '{\"status\":{\"updateProgress\":null}}'",
+        "or change the members' pod template as well, so that their scaling group recreates them"))
+
+
 def _component_config(pcs: PCS, o: Obj) -> Mapping[str, Any] | None:
     if o.kind == "PodCliqueScalingGroup":
         g = U.group_of_pcsg(pcs, o)
@@ -201,7 +260,7 @@ def diagnose_update(pcs: PCS, world: World, env: Environment) -> Stuck | None:
     cur = U.currently_updating(live.status)
     waiting = [o for o in rolling_components(pcs, world) if cur is None or U.pcs_replica_of(o) == cur]
     if not waiting:
-        return None
+        return diagnose_stale_member_progress(pcs, world, live.status)
     descr = []
     for o in waiting:
         if o.kind == "PodClique":
