@@ -285,7 +285,10 @@ def initial_warnings(pcs: PCS, world: World) -> tuple[Warning, ...]:
     """Warnings about where the plan starts: a rollout that restarts, cliques whose
     rollout dips below ``minAvailable`` (the ``<`` guard, issue #697), Ready pods with a
     past crash that are deleted at once (#697), an update that ends before the new pods
-    are Ready (#786), template ``replicas`` edits that existing objects ignore."""
+    are Ready (#786: old pods not Ready, or Ready pods already on the desired template
+    that ``isCurrentPodUpdateComplete`` counts), pods a revert would keep that the live
+    objects do not let the plan recognize, template ``replicas`` edits that existing
+    objects ignore."""
     out: list[Warning] = []
     st = U.live_pcs_status(pcs, world)
     auto = U.is_auto_update_strategy(pcs)
@@ -332,6 +335,36 @@ def initial_warnings(pcs: PCS, world: World) -> tuple[Warning, ...]:
                         "the replacements are Ready; do not read status.updateProgress.updateEndedAt as "
                         "'rollout healthy' (upstream issue #786)",
                         f"spec.template.cliques[{c.index}]"))
+                counted = sorted(name for p in pclqs if U.is_standalone_pclq(p) and U.clique_of(pcs, p) == c
+                                 for name in uncounted_new_ready(p, U.pods_of(world, p), c.template_hash,
+                                                                 restarts=gen != pcs.generation_hash))
+                if counted:
+                    out.append(Warning(
+                        "UpdateEndsBeforeReady",
+                        f"clique {c.name}: pod{'s' if len(counted) > 1 else ''} {_some(counted)} already "
+                        f"run{'' if len(counted) > 1 else 's'} the desired template and {'are' if len(counted) > 1 else 'is'} "
+                        "Ready, and the check that a selected pod's update is complete counts every Ready pod on "
+                        "the desired template, not only the replacements, so once a selected old pod is "
+                        "terminating the update moves on without waiting for its replacement (only readyReplicas "
+                        "< minAvailable holds it back) and the PodClique marks its update ended before the last "
+                        "replacements are Ready (a revert, or an update restarted after some pods were replaced); "
+                        "do not read status.updateProgress.updateEndedAt as 'rollout healthy' "
+                        "(rollingupdate.go isCurrentPodUpdateComplete; upstream issue #786)",
+                        f"spec.template.cliques[{c.index}]"))
+                before = sorted(name for p in pclqs if U.is_standalone_pclq(p) and U.clique_of(pcs, p) == c
+                                for name in on_unknown_previous_template(p, U.pods_of(world, p), c.template_hash))
+                if before:
+                    out.append(Warning(
+                        "RevertNotRecognized",
+                        f"clique {c.name}: pod{'s' if len(before) > 1 else ''} {_some(before)} still "
+                        f"run{'' if len(before) > 1 else 's'} "
+                        "the template their PodClique had before its last change (status.currentPodTemplateHash); "
+                        "no observed object holds that template, so the plan takes "
+                        "them as outdated and replaces them. If this change reverts the update, the operator keeps "
+                        "them instead (their hash label is the desired one) and counts them among the Ready pods on "
+                        "the desired template, so it replaces the other pods without waiting for each replacement and "
+                        "ends the update before the replacements are Ready (rollingupdate.go computeUpdateWork, "
+                        "isCurrentPodUpdateComplete)", f"spec.template.cliques[{c.index}]"))
             crashed = []
             for p in pclqs:
                 if U.is_standalone_pclq(p) and U.clique_of(pcs, p) == c:
@@ -361,6 +394,49 @@ def initial_warnings(pcs: PCS, world: World) -> tuple[Warning, ...]:
     out += template_replicas_warnings(pcs, world)
     out += finished_pod_warnings(pcs, world)
     return tuple(out)
+
+
+def _some(names: list[str]) -> str:
+    """Up to five names, and how many more."""
+    return ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+
+
+def uncounted_new_ready(pclq: Obj, pods: Sequence[Obj], target: str, restarts: bool) -> list[str]:
+    """Ready pods of a standalone PodClique already on the ``target`` template beyond
+    those its update has selected so far, when a Ready old pod is left to select: the
+    pods that make ``isCurrentPodUpdateComplete`` (``rollingupdate.go``) pass before a
+    replacement is Ready. It counts every Ready pod on the target template
+    (``computeUpdateWork``: ``newTemplateHashReadyPods``, whatever made them) against the
+    pods selected so far plus the current one (``readyPodsSelectedToUpdate``); the
+    selection starts empty when the update starts or is reset (``restarts``: the
+    PodCliqueSet's generation hash changes, ``initOrResetUpdate`` in
+    ``podclique/reconcilespec.go``; or no update of this PodClique is in progress). Their
+    names, all of them, or none when they do not outnumber the selection."""
+    new_ready = [p.name for p in pods if not p.terminating and not U.pod_outdated(p, target) and O.pod_ready(p)]
+    if not any(not p.terminating and U.pod_outdated(p, target) and U.classify_old_pod(p) == U.READY_POD
+               for p in pods):
+        return []
+    selected = 0
+    up = U.update_progress(pclq)
+    if not restarts and up is not None and not up.get("updateEndedAt"):
+        sel = up.get("readyPodsSelectedToUpdate")
+        if isinstance(sel, Mapping) and sel.get("current"):
+            done = sel.get("completed")
+            selected = 1 + (len(done) if isinstance(done, list) else 0)
+    return new_ready if len(new_ready) > selected else []
+
+
+def on_unknown_previous_template(pclq: Obj, pods: Sequence[Obj], target: str) -> list[str]:
+    """Pods of a PodClique that still carry the template hash its last completed update
+    rolled out (``status.currentPodTemplateHash``, which ``mutateCurrentHashes`` in
+    ``podclique/reconcilestatus.go`` leaves alone while the PodClique's pods are on
+    another template than its spec) when that hash is an opaque token (``translate_live``:
+    no observed PodClique carries the template) and the desired ``target`` is neither the
+    PodClique's template: the pods a revert to that earlier template would keep."""
+    cur = pclq.status.get("currentPodTemplateHash")
+    if not isinstance(cur, str) or not cur.startswith(OPAQUE) or pclq.labels.get(N.L_TEMPLATE_HASH) == target:
+        return []
+    return [p.name for p in pods if not p.terminating and p.labels.get(N.L_TEMPLATE_HASH) == cur]
 
 
 def finished_pod_warnings(pcs: PCS, world: World) -> list[Warning]:

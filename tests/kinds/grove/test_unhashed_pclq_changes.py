@@ -84,16 +84,17 @@ def test_pcs_labels_diff_as_mirrored_onto_podgangs_at_the_next_reconcile(cli, tm
     assert p["outcome"] == "noop" and "MetadataNotMirrored" in [w["code"] for w in p["warnings"]]
 
 
-def test_update_ends_before_ready_is_warned_only_with_old_pods_that_are_not_ready(cli, tmp_path):
+def test_update_ends_before_ready_is_not_warned_for_a_settled_cluster(cli, tmp_path):
     """processPendingUpdates waits for a selected Ready pod's replacement
-    (isCurrentPodUpdateComplete); only old pods deleted by deleteOldNonReadyPods let the
-    update end early (upstream issue #786). A settled cluster has only Ready pods."""
+    (isCurrentPodUpdateComplete); old pods deleted by deleteOldNonReadyPods, or Ready pods
+    already on the desired template that it counts, let the update end early (upstream
+    issue #786). A settled cluster has only Ready pods, all on the old template."""
     old = _sample()
     new = copy.deepcopy(old)
     _clique(new, "frontend")["spec"]["podSpec"]["containers"][0]["image"] = "frontend:2"
     p = _plan(cli, new, old, tmp_path)
     assert "UpdateEndsBeforeReady" not in [w["code"] for w in p["warnings"]]
-    # (with a pod that is not Ready: tests/kinds/grove/test_update_observed.py)
+    # (with a pod that is not Ready, or pods already on the target: tests/kinds/grove/test_update_observed.py)
 
 
 def test_a_members_template_replicas_repatch_the_group_size_env_only_under_ondelete(cli, tmp_path):

@@ -8,12 +8,14 @@ from __future__ import annotations
 import copy
 import json
 
+import yaml
 
 from rolloutctl.core.environment import Environment
 from rolloutctl.core.model import Obj
 from rolloutctl.core.simulate import run
 from rolloutctl.kinds.grove.model import GroveModel
 
+from tests.conftest import SAMPLES
 from tests.kinds.grove.upstream_samples import with_image, workload1
 
 
@@ -137,3 +139,64 @@ def test_update_ends_before_ready_is_warned_for_an_old_pod_that_is_not_ready():
     p, _ = run(GroveModel(), Obj(new), GroveModel().observe(Obj(new), live, Environment()), Environment())
     w = [w for w in p.warnings if w.code == "UpdateEndsBeforeReady"]
     assert len(w) == 1 and starting.name in w[0].message
+
+
+def _frontend_mid_rollout() -> tuple[dict, dict, list[Obj]]:
+    """The bundled sample with 2 replicas and a frontend of 3 pods (minAvailable 1),
+    A -> B (frontend image) stopped after replica 0's first frontend pod was replaced
+    (Ready), as kubectl prints it: (A, B, live objects)."""
+    a = yaml.safe_load((SAMPLES / "disaggregated-inference.yaml").read_text())
+    a["metadata"]["namespace"] = "default"
+    a["spec"]["replicas"] = 2
+    fe = a["spec"]["template"]["cliques"][0]
+    fe["spec"].update(replicas=3, minAvailable=1)
+    b = copy.deepcopy(a)
+    b["spec"]["template"]["cliques"][0]["spec"]["podSpec"]["containers"][0]["image"] = "frontend:2"
+    p, mid = run(GroveModel(), Obj(b), GroveModel().observe(Obj(b), [Obj(a)], Environment()), Environment(max_steps=3))
+    assert [s.title for s in p.steps][-2:] == ["update 1 PodGang; create 1 Pod", "update 1 PodGang"]
+    return a, b, as_live(mid, b)
+
+
+def _plan_codes(cli, tmp_path, desired: dict, live: list[Obj]) -> dict[str, list[str]]:
+    d = tmp_path / "desired.yaml"
+    d.write_text(yaml.safe_dump(desired))
+    o = tmp_path / "live.yaml"
+    o.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": [dict(x.raw) for x in live]}))
+    r = cli("plan", str(d), "--observed", str(o), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    out: dict[str, list[str]] = {}
+    for w in r.json()["warnings"]:
+        out.setdefault(w["code"], []).append(w["message"])
+    return out
+
+
+def test_update_ends_before_ready_is_warned_when_ready_pods_already_on_the_target_are_counted(cli, tmp_path):
+    """isCurrentPodUpdateComplete counts every Ready pod on the desired template
+    (computeUpdateWork: newTemplateHashReadyPods) against the pods selected so far. A
+    change of another clique restarts the update (initOrResetUpdate: the selection is
+    cleared) while replica 0 already has a Ready frontend pod on the desired template, so
+    each selected pod's update counts as complete as soon as it is terminating, and the
+    update ends before the last replacement is Ready. Continuing the same update (the
+    selection recorded in the PodClique's status) is not warned."""
+    _a, b, live = _frontend_mid_rollout()
+    c = copy.deepcopy(b)
+    next(q for q in c["spec"]["template"]["cliques"] if q["name"] == "pleader")["spec"]["podSpec"]["containers"][0][
+        "image"] = "pleader:2"
+    codes = _plan_codes(cli, tmp_path, c, live)
+    [msg] = codes["UpdateEndsBeforeReady"]
+    assert msg.startswith("clique frontend: pod llm-0-frontend-0") and "already runs the desired template" in msg
+    assert "UpdateEndsBeforeReady" not in _plan_codes(cli, tmp_path, b, live)
+
+
+def test_a_revert_the_live_objects_cannot_show_is_warned(cli, tmp_path):
+    """Reverting A -> B mid-rollout: the pods still on A carry the hash the desired
+    template has, so upstream keeps them (computeUpdateWork) and counts them
+    (isCurrentPodUpdateComplete); no observed PodClique carries A any more (every
+    standalone PodClique is patched to B at once), so the plan cannot tell A's token from
+    another template's and replaces them. RevertNotRecognized names them; continuing
+    to B does not get it."""
+    a, b, live = _frontend_mid_rollout()
+    codes = _plan_codes(cli, tmp_path, a, live)
+    [msg] = codes["RevertNotRecognized"]
+    assert msg.startswith("clique frontend: pods llm-0-frontend-1") and "llm-1-frontend-0" in msg
+    assert "RevertNotRecognized" not in _plan_codes(cli, tmp_path, b, live)
