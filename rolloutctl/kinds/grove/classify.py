@@ -192,6 +192,11 @@ def _field_impact(c: Change, seg: list[Any], new: PCS, old: PCS, strategy: str,
                           (c.path,))
         if rest[:3] == ("spec", "podSpec", "priorityClassName"):
             return _clique_priority_impact(c, clique, new, strategy)
+        if rest[:1] in (("labels",), ("annotations",)) or rest[:2] == ("spec", "podSpec"):
+            # an input of the pod template hash that the hash does not tell apart
+            return Impact("none", f"clique {clique}: the pod template is the same once Go decodes it (a plain "
+                          "field's zero value, such as false, 0 or \"\", is its absence), so the pod template hash "
+                          "does not change (utils/kubernetes/pod.go ComputeHash); no pod is replaced", (c.path,))
     if t[:3] == _GROUPS and len(t) >= 5 and isinstance(t[3], Key):
         group = t[3].value
         rest = t[4:]
