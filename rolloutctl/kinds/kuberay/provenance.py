@@ -11,6 +11,7 @@ from ...core.world import World
 
 from .api import MEM_REDIS_CLEANUP, RC, REDIS_CLEANUP_FINALIZER
 from .operator import DEFAULT_CONFIG, MODELLED_COMMIT, OperatorConfig
+from .utils import is_gcs_fault_tolerance_embedded
 from .validation.util import FT_ENABLED_ANNOTATION
 
 #: the upstream tree the model follows (``ray-project/kuberay``)
@@ -44,8 +45,7 @@ def _cleans_up_redis(spec: Mapping[str, Any], annotations: Mapping[str, Any], cf
     removes it only after the cleanup Job (or the deletion timeout)."""
     ft = spec.get("gcsFaultToleranceOptions")
     enabled = str(annotations.get(FT_ENABLED_ANNOTATION, "")).lower() == "true" or isinstance(ft, Mapping)
-    embedded = isinstance(ft, Mapping) and str(ft.get("backend") or "redis") == "rocksdb"
-    return cfg.redis_cleanup_env() and enabled and not embedded
+    return cfg.redis_cleanup_env() and enabled and not is_gcs_fault_tolerance_embedded(ft)
 
 
 def redis_cleanup_finalizer(desired: Obj, cfg: OperatorConfig = DEFAULT_CONFIG) -> bool:

@@ -4,7 +4,7 @@ for the objects the RayService controller owns, in our words.
 Upstream (ray-project/kuberay @ feeaf72f):
 ``ray-operator/controllers/ray/utils/util.go`` ``IsGatewayEqual``, ``IsHTTPRouteEqual``,
 ``IsGatewayReady``, ``IsHTTPRouteReady``, ``GetWeightsFromHTTPRoute``,
-``ManagedByExternalController``;
+``ManagedByExternalController``, ``GetGcsFaultToleranceBackend``, ``IsGCSFaultToleranceEmbedded``;
 ``ray-operator/controllers/ray/common/service.go`` ``GetServePort``;
 ``ray-operator/controllers/ray/utils/constant.go`` (port names and defaults).
 
@@ -35,6 +35,19 @@ def _m(v: Any) -> Mapping[str, Any]:
 
 def _l(v: Any) -> list[Any]:
     return v if isinstance(v, list) else []
+
+
+def get_gcs_fault_tolerance_backend(options: Any) -> str:
+    """``GetGcsFaultToleranceBackend``: ``gcsFaultToleranceOptions.backend``, ``redis``
+    when there are no options or no backend."""
+    backend = options.get("backend") if isinstance(options, Mapping) else None
+    return str(backend) if backend else "redis"
+
+
+def is_gcs_fault_tolerance_embedded(options: Any) -> bool:
+    """``IsGCSFaultToleranceEmbedded``: GCS fault tolerance options with the embedded
+    ``rocksdb`` backend."""
+    return isinstance(options, Mapping) and get_gcs_fault_tolerance_backend(options) == "rocksdb"
 
 
 def managed_by_external_controller(managed_by: Any) -> str | None:

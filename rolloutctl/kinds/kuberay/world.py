@@ -25,14 +25,15 @@ from ...core.kind import Progress
 from ...core.model import Obj
 from ...core.trees import copy_tree
 from ...core.world import World
-from .api import (GW, HEAD_NONE, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD, L_NAME, MEM_REQUEUE, RC, REQUEUE,
-                  ROUTE, RS, SA, SVC, cluster_requests, deletion_timers, desired_workers, display, gateway_name,
+from .api import (GW, HEAD_NONE, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD, L_NAME, MEM_REQUEUE, RC,
+                  REDIS_CLEANUP_FINALIZER, REQUEUE, ROUTE, RS, SA, SVC, cluster_requests, deletion_timers, desired_workers, display, gateway_name,
                   head_phase, is_generated, route_name, with_deletion_timers)
 from .conditions import is_true, set_condition
 from .incremental_upgrade import gateway_ready, http_route_ready
 from .reconciler import REQUEUE_2S, Reconciler, outcome_text
 from .spec import deletion_delay, incremental, managed_by_external_controller, upgrade_options
 from .status import initializing_deadline
+from .utils import is_gcs_fault_tolerance_embedded
 from .validation.utils_validation import ray_cluster_upgrade_options_error
 
 
@@ -53,6 +54,16 @@ def without_outcome(memory: Mapping[str, Any]) -> dict[str, Any]:
 def _pass(p: Reconciler) -> tuple[list, dict[str, Any]]:
     """A pass as ``RayServiceModel.reconcile_pass`` returns it."""
     return p.actions, {MEM_REQUEUE: outcome_text(p)}
+
+
+def _without_stale_redis_finalizer(rc: Obj) -> Obj:
+    """A deleted RayCluster on the embedded GCS backend that still carries the Redis
+    cleanup finalizer (it was created on Redis): the RayCluster controller removes the
+    finalizer at once, there being no Redis to clean up (raycluster_controller.go
+    ``rayClusterReconcile``, before the Redis cleanup block)."""
+    raw = copy_tree(rc.raw)
+    raw["metadata"]["finalizers"] = [f for f in _l(rc.metadata.get("finalizers")) if f != REDIS_CLEANUP_FINALIZER]
+    return Obj(raw, rc.file, rc.line, rc.lines)
 
 
 class Advance:
@@ -113,6 +124,11 @@ class Advance:
         for o in list(self.w):
             if not o.terminating:
                 continue
+            if o.kind == RC and REDIS_CLEANUP_FINALIZER in _l(o.metadata.get("finalizers")) and \
+                    is_gcs_fault_tolerance_embedded(o.spec.get("gcsFaultToleranceOptions")):
+                o = _without_stale_redis_finalizer(o)
+                if _l(o.metadata.get("finalizers")):
+                    self.put[(RC, o.namespace, o.name)] = o
             if _l(o.metadata.get("finalizers")):
                 self.waits.append(f"{o.kind} {display(o.name)} is held by finalizers {o.metadata.get('finalizers')}")
                 continue

@@ -86,3 +86,21 @@ def test_no_warning_for_an_observed_cluster_without_redis(cli, tmp_path):
     assert _redis_warnings(cli, tmp_path, live[0], live) == []
     live = _live(base(), [])
     assert _redis_warnings(cli, tmp_path, live[0], live) == []
+
+
+def test_a_deleted_embedded_backend_cluster_loses_its_stale_redis_finalizer_at_once(cli, tmp_path):
+    """A cluster created on Redis and later switched to the embedded RocksDB backend still
+    carries the Redis finalizer; ``rayClusterReconcile`` removes it when the cluster is
+    deleted (there is no Redis to clean up), so the old cluster goes without staying
+    Terminating. Any other finalizer still holds it."""
+    live = _live(_with_ft(base(), {"backend": "rocksdb"}), [FINALIZER])
+    nf = write(tmp_path, "new.yaml", yaml.safe_dump(live[0]))
+    of = write(tmp_path, "live.yaml", yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": live}))
+    p = cli("plan", nf, "--observed", of, "-o", "json").json()
+    assert p["outcome"] == "converged"
+    assert not [w for s in p["steps"] for w in s["waitFor"] if "held by finalizers" in w]
+    live = _live(_with_ft(base(), {"backend": "rocksdb"}), [FINALIZER, "example.com/keep"])
+    of = write(tmp_path, "live2.yaml", yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": live}))
+    p = cli("plan", nf, "--observed", of, "-o", "json").json()
+    held = [w for s in p["steps"] for w in s["waitFor"] if "held by finalizers" in w]
+    assert held and all("example.com/keep" in w and FINALIZER not in w for w in held)
