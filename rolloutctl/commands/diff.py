@@ -172,18 +172,21 @@ def _diff_objects(desired: Obj, live: Obj, hooks: Any, opts: DiffOptions | None 
 
 
 def _defaulted(obj: Obj, hooks: Any) -> Obj:
-    return Obj(hooks.defaults(dict(obj.raw)), obj.file, obj.line, obj.lines)
+    """``obj`` with the kind's defaults, still knowing how the manifest wrote it."""
+    out = Obj(hooks.defaults(dict(obj.raw)), obj.file, obj.line, obj.lines)
+    out.written = obj.written
+    return out
 
 
 def diff_hooks(obj: Obj, model: Any) -> Any:
     """What the kind adds to the generic diff: its defaulting (``model.defaults``),
     which list orders matter (``model.order_matters``) and, where the kind has the
-    optional hook, which empty mappings and lists count (``model.keeps_empty``)."""
+    optional hooks, which empty mappings and lists count (``model.keeps_empty``) and the
+    form of the object it compares (``model.stored``)."""
     from ..core import diff as D
 
-    keeps = getattr(model, "keeps_empty", None)
-    return D.DiffHooks(defaults=model.defaults, order_matters=model.order_matters,
-                       **({"keeps_empty": keeps} if keeps is not None else {}))
+    optional = {name: hook for name in ("keeps_empty", "stored") if (hook := getattr(model, name, None)) is not None}
+    return D.DiffHooks(defaults=model.defaults, order_matters=model.order_matters, **optional)
 
 
 def _model_for(obj: Obj, options: Mapping[str, Any]) -> Any:

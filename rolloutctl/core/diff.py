@@ -72,6 +72,10 @@ def _never(path: tuple) -> bool:
     return False
 
 
+def _raw(obj: Obj) -> Mapping[str, Any]:
+    return obj.raw
+
+
 @record(frozen=True)
 class DiffHooks:
     """What a kind adds to the generic diff.
@@ -85,11 +89,15 @@ class DiffHooks:
     the operator (KubeRay hashes Go's JSON, which writes ``rayStartParams: {}`` and an
     empty struct behind a pointer, but leaves a nil one out; Grove's pod template hash
     tells a nil map, slice or pointer from an empty one); elsewhere empties are absent.
+    ``stored(obj) -> raw``: the object the diff compares, before ``defaults`` (the
+    admitted object; Grove's with its quantities as written, which its pod template hash
+    tells apart).
     """
 
     defaults: Callable[[dict], dict] = _identity
     order_matters: Callable[[tuple], bool] = _never
     keeps_empty: Callable[[tuple], bool] = _never
+    stored: Callable[[Obj], Mapping[str, Any]] = _raw
 
 
 # ----------------------------------------------------------------------------- paths
@@ -368,8 +376,8 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
     ``(path, managers)``."""
     from deepdiff import DeepDiff  # lazy: ~170 ms of imports
 
-    d_raw = hooks.defaults(strip_server_fields(desired.raw))
-    l_raw = hooks.defaults(strip_server_fields(live.raw))
+    d_raw = hooks.defaults(strip_server_fields(hooks.stored(desired)))
+    l_raw = hooks.defaults(strip_server_fields(hooks.stored(live)))
     d_n = normalized(d_raw, l_raw, hooks.keeps_empty)
     l_n = normalized(l_raw, d_raw, hooks.keeps_empty)
     applied = last_applied(live) if ownership is None else None

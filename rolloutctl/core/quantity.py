@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from collections.abc import Mapping
+from typing import Any
 
 # Exact arithmetic in integers: every quantity is m * 2**b * 10**e for integers m, b, e
 # (the decimal digits scaled by the suffix), so no rational type is needed (fractions
@@ -224,3 +225,43 @@ def _exact_canonical(value: object) -> str:
     if fmt == "DecimalSI" and e in _DEC_SUFFIX:
         return f"{sign}{n}{_DEC_SUFFIX[e]}"
     return f"{sign}{n}" + (f"e{e}" if e else "")
+
+
+# ----------------------------------------------------------------------------- as stored
+
+
+def stored_text(value: object) -> str:
+    """A quantity's text as a manifest has it stored: a string as written, a YAML number
+    as the JSON number kubectl sends (``1.0`` is ``1``, ``0.5`` is ``0.5``), which Go's
+    ``Quantity.UnmarshalJSON`` parses like the string."""
+    if isinstance(value, float):
+        text = repr(value)
+        return text[:-2] if text.endswith(".0") else text
+    return str(value)
+
+
+def as_written(admitted: Any, written: Any) -> Any:
+    """``admitted`` (an object or a part of one whose quantities admission printed in
+    their canonical form, ``canonical_quantity``) with each such quantity back in the
+    form ``written`` (the same place, as the manifest has it) gives it: the API server
+    stores a custom resource's quantities as written, and a Go hash of the decoded
+    ``resource.Quantity`` (which keeps its parsed digits and the text it was read from)
+    tells ``"0.5"`` from ``"500m"``. Everything else is ``admitted``'s."""
+    if isinstance(admitted, dict):
+        if not isinstance(written, Mapping):
+            return admitted
+        return {k: as_written(v, written.get(k)) for k, v in admitted.items()}
+    if isinstance(admitted, list):
+        if not isinstance(written, list) or len(written) != len(admitted):
+            return admitted
+        return [as_written(a, w) for a, w in zip(admitted, written)]
+    if admitted.__class__ is not str or written is None or written.__class__ is bool or \
+            not isinstance(written, (str, int, float)):
+        return admitted
+    text = stored_text(written)
+    if text == admitted:
+        return admitted
+    try:
+        return text if canonical_quantity(written) == admitted else admitted
+    except (QuantityError, TypeError, ValueError, OverflowError, ZeroDivisionError):
+        return admitted

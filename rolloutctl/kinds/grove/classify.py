@@ -90,8 +90,8 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]
         before = old.clique_by_name.get(clique.name)
         if before is None:
             continue
-        a = pod_template_inputs(before.raw, old.priority_class_name)
-        b = pod_template_inputs(clique.raw, new.priority_class_name)
+        a = pod_template_inputs(before.raw, old.priority_class_name, before.written)
+        b = pod_template_inputs(clique.raw, new.priority_class_name, clique.written)
         if a == b:
             continue
         paths = _template_paths(parsed, clique.name, a, b)
@@ -195,7 +195,8 @@ def _field_impact(c: Change, seg: list[Any], new: PCS, old: PCS, strategy: str,
         if rest[:1] in (("labels",), ("annotations",)) or rest[:2] == ("spec", "podSpec"):
             # an input of the pod template hash that the hash does not tell apart
             return Impact("none", f"clique {clique}: the pod template is the same once Go decodes it (a plain "
-                          "field's zero value, such as false, 0 or \"\", is its absence), so the pod template hash "
+                          "field's zero value, such as false, 0 or \"\", is its absence; a quantity's number and "
+                          "its text are kept), so the pod template hash "
                           "does not change (utils/kubernetes/pod.go ComputeHash); no pod is replaced", (c.path,))
     if t[:3] == _GROUPS and len(t) >= 5 and isinstance(t[3], Key):
         group = t[3].value

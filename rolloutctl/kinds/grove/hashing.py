@@ -15,19 +15,23 @@ from typing import Any
 
 from ...core.go_values import SPEW, go_form, keeps_empty_at
 from ...core.k8s_go_types import K8S_GO_TYPES
+from ...core.quantity import as_written
 from .defaults import default_pod_spec
 
 #: the Go types a clique's pod template is decoded into
 _POD_TYPES = (K8S_GO_TYPES,)
 
 
-def pod_template_inputs(clique: Mapping[str, Any], priority_class_name: str | None) -> dict[str, Any]:
+def pod_template_inputs(clique: Mapping[str, Any], priority_class_name: str | None,
+                        written: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The three inputs of a clique's pod template hash: clique labels, clique
     annotations, and the defaulted pod spec with the PodCliqueSet's
     ``priorityClassName`` injected, each as Go's ``dump.ForHash`` prints the decoded
     ``corev1.PodTemplateSpec`` (``core.go_values``): an absent map (nil) differs from an
     empty one, a plain field's zero value (``stdin: false``, ``workingDir: ""``) is the
-    same as absent, a pointer that is set differs from absent.
+    same as absent, a pointer that is set differs from absent. ``written``: the clique as
+    the manifest has it, whose quantities the hash takes as written (``"0.5"`` and
+    ``"500m"`` hash apart: ``core.quantity.as_written``).
 
     Upstream: ``operator/internal/controller/common/component/utils/podclique.go``
     ``ComputePCLQPodTemplateHash``; ``operator/internal/utils/kubernetes/pod.go``
@@ -35,6 +39,9 @@ def pod_template_inputs(clique: Mapping[str, Any], priority_class_name: str | No
     """
     spec = clique.get("spec") if isinstance(clique.get("spec"), Mapping) else {}
     pod_spec = default_pod_spec(spec.get("podSpec"))
+    if isinstance(written, Mapping):
+        wspec = written.get("spec")
+        pod_spec = as_written(pod_spec, wspec.get("podSpec") if isinstance(wspec, Mapping) else None)
     pod_spec["priorityClassName"] = priority_class_name or ""
     return {
         "labels": _go_map(clique.get("labels")),
@@ -66,18 +73,29 @@ def hash_keeps_empty(path: tuple) -> bool:
         keeps_empty_at(rest[2:], "corev1.PodSpec", _POD_TYPES, SPEW)
 
 
-def compute_pclq_pod_template_hash(clique: Mapping[str, Any], priority_class_name: str | None) -> str:
+def compute_pclq_pod_template_hash(clique: Mapping[str, Any], priority_class_name: str | None,
+                                   written: Mapping[str, Any] | None = None) -> str:
     """Digest of ``pod_template_inputs`` (``ComputePCLQPodTemplateHash``)."""
-    return _digest(pod_template_inputs(clique, priority_class_name))
+    return _digest(pod_template_inputs(clique, priority_class_name, written))
 
 
-def compute_generation_hash(template: Mapping[str, Any]) -> str:
+def compute_generation_hash(template: Mapping[str, Any], written: Mapping[str, Any] | None = None) -> str:
     """The PodCliqueSet generation hash over every clique's pod template inputs in
-    ``cliques`` order. Upstream: ``operator/internal/controller/podcliqueset/reconcilespec.go``
+    ``cliques`` order (``written``: the template as the manifest has it).
+    Upstream: ``operator/internal/controller/podcliqueset/reconcilespec.go``
     ``computeGenerationHash``."""
     pcn = template.get("priorityClassName")
     cliques = [c for c in (template.get("cliques") or []) if isinstance(c, Mapping)]
-    return _digest([pod_template_inputs(c, pcn) for c in cliques])
+    return _digest([pod_template_inputs(c, pcn, written_clique(written, c)) for c in cliques])
+
+
+def written_clique(written_template: Any, clique: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The clique of the template as the manifest has it that has ``clique``'s name."""
+    cliques = written_template.get("cliques") if isinstance(written_template, Mapping) else None
+    for c in cliques if isinstance(cliques, list) else ():
+        if isinstance(c, Mapping) and c.get("name") == clique.get("name"):
+            return c
+    return None
 
 
 def _digest(v: Any) -> str:

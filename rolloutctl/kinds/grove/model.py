@@ -13,6 +13,7 @@ from ...core.model import Action, Change, Comparison, Finding, Impact, Obj, Stuc
 from ...core.queue import Controller, Round, WorkQueue
 from ...core.simulate import run
 from ...core.overlay import Overlay
+from ...core.quantity import as_written
 from ...core.world import World
 from . import admission as ADM
 from . import cluster
@@ -289,6 +290,12 @@ class GroveModel:
     def defaults(self, raw: dict) -> dict:
         """The PodCliqueSet as the API server stores it, for ``diff``."""
         return resolve(_P + "classify:defaults")(raw)  # type: ignore[no-any-return]
+
+    def stored(self, obj: Obj) -> Mapping[str, Any]:
+        """The PodCliqueSet ``diff`` compares: the admitted object with its quantities as
+        the manifest wrote them (the API server stores them so, and the pod template hash
+        tells ``0.5`` from ``500m``: ``core.quantity.as_written``)."""
+        return as_written(obj.raw, obj.written.raw) if obj.written is not None else obj.raw
 
     def keeps_empty(self, path: tuple) -> bool:
         """An empty map, list or struct that Grove's pod template hash tells from an

@@ -12,7 +12,7 @@ from ...core.model import Obj
 from . import names
 from ...core.records import field, record
 from .defaults import default_pcs
-from .hashing import compute_generation_hash, compute_pclq_pod_template_hash
+from .hashing import compute_generation_hash, compute_pclq_pod_template_hash, written_clique
 
 IN_ORDER = "CliqueStartupTypeInOrder"
 EXPLICIT = "CliqueStartupTypeExplicit"
@@ -32,6 +32,8 @@ class Clique:
     starts_after: tuple[str, ...]
     raw: Mapping[str, Any] = field(compare=False, repr=False)
     template_hash: str = ""
+    #: the clique as the manifest has it (its quantities as written), None when not known
+    written: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
     update_strategy: Mapping[str, Any] = field(default_factory=dict, compare=False)
     rolling_update: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
@@ -72,6 +74,10 @@ class PCS:
         self.template: Mapping[str, Any] = tmpl
         self.startup_type = str(tmpl.get("cliqueStartupType") or "CliqueStartupTypeAnyOrder")
         self.priority_class_name = tmpl.get("priorityClassName")
+        wspec = obj.written.raw.get("spec") if obj.written is not None else None
+        wtmpl = wspec.get("template") if isinstance(wspec, Mapping) else None
+        #: the template as the manifest has it (None: not known)
+        self.written_template: Mapping[str, Any] | None = wtmpl if isinstance(wtmpl, Mapping) else None
         cliques: list[Clique] = []
         for i, c in enumerate(tmpl.get("cliques") or []):
             if not isinstance(c, Mapping):
@@ -82,7 +88,8 @@ class PCS:
                 replicas=_int(cs.get("replicas"), 1), min_available=_int(cs.get("minAvailable"), 1),
                 role_name=str(cs.get("roleName") or ""),
                 starts_after=tuple(str(x) for x in (cs.get("startsAfter") or []) if isinstance(x, str)),
-                raw=c, template_hash=compute_pclq_pod_template_hash(c, self.priority_class_name),
+                raw=c, written=(wc := written_clique(self.written_template, c)),
+                template_hash=compute_pclq_pod_template_hash(c, self.priority_class_name, wc),
                 update_strategy=c.get("updateStrategy") if isinstance(c.get("updateStrategy"), Mapping) else {},
                 rolling_update=c.get("rollingUpdate") if isinstance(c.get("rollingUpdate"), Mapping) else {},
             ))
@@ -108,7 +115,7 @@ class PCS:
 
     @cached_property
     def generation_hash(self) -> str:
-        return compute_generation_hash(self.template)
+        return compute_generation_hash(self.template, self.written_template)
 
     @staticmethod
     def strategy_of(obj: Obj) -> str:

@@ -1,0 +1,109 @@
+"""Grove's pod template hash sees a quantity as the manifest wrote it.
+
+The API server stores a custom resource's quantities as written; the operator decodes
+them into ``resource.Quantity`` values, which keep the parsed digits and scale (and the
+text, when it is canonical), and ``ComputeHash`` prints them with ``dump.ForHash``
+(``operator/internal/utils/kubernetes/pod.go``, ai-dynamo/grove @ fcc3b3bb;
+k8s.io/apimachinery ``pkg/api/resource/quantity.go`` ``ParseQuantity``). So rewriting
+``memory: 4Gi`` as ``4096Mi`` changes the hash and replaces the pods, while ``cpu: 2``
+and ``cpu: "2"`` (kubectl sends both as the text 2) do not. The PodCliques the operator
+writes hold canonical quantities (``json.Marshal``), so a live PodClique is read
+against the template's text."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+import yaml
+
+from rolloutctl.core.quantity import as_written, stored_text
+from tests.conftest import SAMPLES
+from tests.kinds.grove.operator_world import settled_world
+
+
+def _sample() -> dict:
+    return yaml.safe_load((SAMPLES / "disaggregated-inference.yaml").read_text())
+
+
+def _requests(d: dict) -> dict:
+    return next(c for c in d["spec"]["template"]["cliques"] if c["name"] == "frontend")["spec"]["podSpec"][
+        "containers"][0]["resources"]["requests"]
+
+
+def _plan(cli, tmp_path, new: dict, observed: dict | list) -> dict:
+    (tmp_path / "new.yaml").write_text(yaml.safe_dump(new))
+    doc = observed if isinstance(observed, dict) else {"apiVersion": "v1", "kind": "List", "items": observed}
+    (tmp_path / "old.yaml").write_text(yaml.safe_dump(doc))
+    r = cli("plan", str(tmp_path / "new.yaml"), "--observed", str(tmp_path / "old.yaml"), "-o", "json")
+    assert r.exit_code in (0, 1), r.stderr
+    return r.json()
+
+
+def _pod_deletes(p: dict) -> int:
+    return sum(1 for s in p["steps"] for a in s["actions"] if a["kind"] == "Pod" and a["verb"] == "delete")
+
+
+@pytest.mark.parametrize("old,new,rolls", [
+    ("4Gi", "4096Mi", True),
+    ("2", "2000m", True),
+    ("0.5", "500m", True),
+    ("2", 2, False),
+    (2, 2.0, False),  # kubectl sends the YAML number 2.0 as 2
+    ("4Gi", "4Gi", False),
+])
+def test_a_quantity_rewritten_in_another_form_rolls_the_clique(cli, tmp_path, old, new, rolls):
+    before, after = _sample(), _sample()
+    _requests(before)["cpu" if "i" not in str(old) else "memory"] = old
+    _requests(after)["cpu" if "i" not in str(old) else "memory"] = new
+    p = _plan(cli, tmp_path, after, before)
+    assert (p["outcome"] == "converged") is rolls, p["outcome"]
+    assert _pod_deletes(p) == (2 if rolls else 0)
+
+
+def _canonical_pclqs(world: list[dict]) -> list[dict]:
+    """The live objects as the operator writes them: PodClique pod specs with canonical
+    quantities (``json.Marshal`` of the decoded template)."""
+    out = copy.deepcopy(world)
+    for o in out:
+        if o["kind"] == "PodClique":
+            for c in o["spec"]["podSpec"]["containers"]:
+                req = (c.get("resources") or {}).get("requests") or {}
+                if req.get("cpu") == "0.5":
+                    req["cpu"] = "500m"
+    return out
+
+
+def test_live_podcliques_with_canonical_quantities_match_a_template_that_writes_them_otherwise(cli, tmp_path):
+    manifest = _sample()
+    _requests(manifest)["cpu"] = "0.5"
+    live = _canonical_pclqs(settled_world(manifest))
+    assert _plan(cli, tmp_path, manifest, live)["outcome"] == "noop"
+    # the live PodCliqueSet keeps the text it was applied with: "500m" is a new template
+    again = copy.deepcopy(manifest)
+    _requests(again)["cpu"] = "500m"
+    p = _plan(cli, tmp_path, again, live)
+    assert p["outcome"] == "converged" and _pod_deletes(p) == 2
+
+
+def test_as_written_puts_back_only_the_quantities_admission_rewrote():
+    admitted = {"requests": {"cpu": "500m", "memory": "4Gi"}, "image": "x:1", "args": ["2"]}
+    written = {"requests": {"cpu": 0.5, "memory": "4Gi"}, "image": "x:1", "args": [2]}
+    assert as_written(admitted, written) == {"requests": {"cpu": "0.5", "memory": "4Gi"}, "image": "x:1", "args": ["2"]}
+    assert stored_text(1.0) == "1" and stored_text(0.25) == "0.25" and stored_text(3) == "3"
+
+
+def test_diff_shows_a_quantity_rewritten_in_another_form_and_its_rollout(cli, tmp_path):
+    before, after = _sample(), _sample()
+    _requests(after)["memory"] = "4096Mi"
+    (tmp_path / "n.yaml").write_text(yaml.safe_dump(after))
+    (tmp_path / "o.yaml").write_text(yaml.safe_dump(before))
+    d = cli("diff", str(tmp_path / "n.yaml"), "--live", str(tmp_path / "o.yaml"), "-o", "json").json()
+    (obj,) = d["objects"]
+    assert [(c["old"], c["new"]) for c in obj["changes"]] == [("4Gi", "4096Mi")]
+    assert [i["effect"] for i in obj["impact"]] == ["rollout"]
+    _requests(after)["memory"] = "4Gi"
+    _requests(after)["cpu"] = 2  # "2" in the live object: kubectl sends both as 2
+    (tmp_path / "n.yaml").write_text(yaml.safe_dump(after))
+    d = cli("diff", str(tmp_path / "n.yaml"), "--live", str(tmp_path / "o.yaml"), "-o", "json").json()
+    assert d["objects"][0]["changes"] == []
