@@ -33,6 +33,7 @@ from .incremental_upgrade import gateway_ready, http_route_ready
 from .reconciler import REQUEUE_2S, Reconciler, outcome_text
 from .spec import deletion_delay, incremental, managed_by_external_controller, upgrade_options
 from .status import initializing_deadline
+from . import utils as ku
 from .utils import is_gcs_fault_tolerance_embedded
 from .validation.utils_validation import ray_cluster_upgrade_options_error
 
@@ -125,7 +126,7 @@ class Advance:
             if not o.terminating:
                 continue
             if o.kind == RC and REDIS_CLEANUP_FINALIZER in _l(o.metadata.get("finalizers")) and \
-                    is_gcs_fault_tolerance_embedded(o.spec.get("gcsFaultToleranceOptions")):
+                    self.drops_stale_redis_finalizer(o):
                 o = _without_stale_redis_finalizer(o)
                 if _l(o.metadata.get("finalizers")):
                     self.put[(RC, o.namespace, o.name)] = o
@@ -138,6 +139,18 @@ class Advance:
                 for s in self.w.of_kind(SVC):
                     if any(r.get("kind") == RC and r.get("name") == o.name for r in s.owner_references):
                         self.remove.add((SVC, s.namespace, s.name))
+
+    def drops_stale_redis_finalizer(self, rc: Obj) -> bool:
+        """Whether ``rayClusterReconcile`` (raycluster_controller.go) reaches the removal
+        of a deleted embedded-backend cluster's stale Redis finalizer: the cluster is on
+        the embedded backend (``IsGCSFaultToleranceEmbedded``), no external controller
+        manages it (``ManagedByExternalController`` returns first) and its spec passes
+        ``ValidateRayClusterSpec``, which refuses the embedded backend unless the
+        ``GCSFaultToleranceEmbeddedStorage`` gate is on (``validateGcsFaultToleranceBackend``;
+        the spec's other checks are not repeated here). Otherwise the finalizer stays."""
+        return is_gcs_fault_tolerance_embedded(rc.spec.get("gcsFaultToleranceOptions")) and \
+            ku.managed_by_external_controller(rc.spec.get("managedBy")) is None and \
+            self.m.config.gate("GCSFaultToleranceEmbeddedStorage")
 
     def used(self, exclude: str) -> dict[str, int]:
         """What the RayClusters with running Pods request, but ``exclude``."""

@@ -88,19 +88,28 @@ def test_no_warning_for_an_observed_cluster_without_redis(cli, tmp_path):
     assert _redis_warnings(cli, tmp_path, live[0], live) == []
 
 
+GATE = ("--feature-gate", "GCSFaultToleranceEmbeddedStorage=true")
+
+
+def _held(p: dict) -> list[str]:
+    return [w for s in p["steps"] for w in s["waitFor"] if "held by finalizers" in w]
+
+
 def test_a_deleted_embedded_backend_cluster_loses_its_stale_redis_finalizer_at_once(cli, tmp_path):
     """A cluster created on Redis and later switched to the embedded RocksDB backend still
     carries the Redis finalizer; ``rayClusterReconcile`` removes it when the cluster is
     deleted (there is no Redis to clean up), so the old cluster goes without staying
-    Terminating. Any other finalizer still holds it."""
+    Terminating. Any other finalizer still holds it. Without the
+    GCSFaultToleranceEmbeddedStorage gate ``ValidateRayClusterSpec`` refuses the embedded
+    backend and the reconcile returns before the removal: the finalizer stays."""
     live = _live(_with_ft(base(), {"backend": "rocksdb"}), [FINALIZER])
     nf = write(tmp_path, "new.yaml", yaml.safe_dump(live[0]))
     of = write(tmp_path, "live.yaml", yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": live}))
-    p = cli("plan", nf, "--observed", of, "-o", "json").json()
-    assert p["outcome"] == "converged"
-    assert not [w for s in p["steps"] for w in s["waitFor"] if "held by finalizers" in w]
+    p = cli("plan", nf, "--observed", of, *GATE, "-o", "json").json()
+    assert p["outcome"] == "converged" and not _held(p)
+    held = _held(cli("plan", nf, "--observed", of, "-o", "json").json())
+    assert held and all(FINALIZER in w for w in held)
     live = _live(_with_ft(base(), {"backend": "rocksdb"}), [FINALIZER, "example.com/keep"])
     of = write(tmp_path, "live2.yaml", yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": live}))
-    p = cli("plan", nf, "--observed", of, "-o", "json").json()
-    held = [w for s in p["steps"] for w in s["waitFor"] if "held by finalizers" in w]
+    held = _held(cli("plan", nf, "--observed", of, *GATE, "-o", "json").json())
     assert held and all("example.com/keep" in w and FINALIZER not in w for w in held)
