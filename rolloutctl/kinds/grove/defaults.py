@@ -9,6 +9,7 @@ Upstream: ``operator/internal/webhook/admission/pcs/defaulting/podcliqueset.go``
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from typing import Any
 
 TERMINATION_DELAY_DEFAULT = "4h0m0s"
@@ -30,7 +31,8 @@ def default_pod_spec(pod_spec: Any) -> dict:
 
 
 def default_pcs(raw: dict) -> dict:
-    """A defaulted deep copy of a PodCliqueSet (``defaultPodCliqueSet``).
+    """A defaulted deep copy of a PodCliqueSet: the CRD's defaults, then the defaulting
+    webhook's (``defaultPodCliqueSet``).
 
     Quirk kept on purpose: ``minAvailable`` defaults to the clique's *original*
     ``replicas``, so an explicit ``replicas: 0`` becomes replicas 1 with
@@ -38,21 +40,36 @@ def default_pcs(raw: dict) -> dict:
     Malformed fields are left as they are for validation to report.
     """
     pcs = copy.deepcopy(raw)
+    _crd_defaults(pcs)
+    _webhook_defaults(pcs)
+    return pcs
+
+
+def _crd_defaults(pcs: dict) -> None:
+    """The CRD's defaults and the request's namespace, in place (the API server's, before
+    any webhook)."""
     md = pcs.setdefault("metadata", {})
     if isinstance(md, dict) and not md.get("namespace"):
         md["namespace"] = "default"
     spec = pcs.get("spec")
     if not isinstance(spec, dict):
-        return pcs
-    # CRD defaults
+        return
     spec.setdefault("replicas", 0)
     us = spec.get("updateStrategy")
     if isinstance(us, dict) and not us.get("type"):
         us["type"] = "RollingRecreate"
     tmpl = spec.get("template")
+    if isinstance(tmpl, dict):
+        tmpl.setdefault("cliqueStartupType", ANY_ORDER)
+
+
+def _webhook_defaults(pcs: dict) -> None:
+    """``defaultPodCliqueSet`` (``webhook/admission/pcs/defaulting/podcliqueset.go``), in
+    place."""
+    spec = pcs.get("spec")
+    tmpl = spec.get("template") if isinstance(spec, dict) else None
     if not isinstance(tmpl, dict):
-        return pcs
-    tmpl.setdefault("cliqueStartupType", ANY_ORDER)
+        return
     cliques = tmpl.get("cliques")
     if isinstance(cliques, list):
         for c in cliques:
@@ -82,4 +99,20 @@ def default_pcs(raw: dict) -> dict:
         tmpl["terminationDelay"] = TERMINATION_DELAY_DEFAULT
     if tmpl.get("headlessServiceConfig") is None:
         tmpl["headlessServiceConfig"] = {"publishNotReadyAddresses": True}
-    return pcs
+
+
+def stores_as_written(written: Mapping[str, Any]) -> bool:
+    """Whether the API server stores this PodCliqueSet (``written``: as the manifest has
+    it) with its quantities as written. Grove's defaulting webhook is a controller-runtime
+    ``CustomDefaulter`` (``webhook/admission/pcs/defaulting/register.go``
+    ``WithCustomDefaulter``): when defaulting changes nothing it answers without a patch
+    (``defaulterForType.Handle``: ``reflect.DeepEqual``) and the request is stored as
+    sent; otherwise its patch, from the request to the re-marshalled object, also writes
+    every quantity in its canonical form (``json.Marshal`` of ``resource.Quantity``), and
+    only the removals the round trip made are dropped (``dropSchemeRemovals``). The
+    webhook sees the request with the CRD's defaults."""
+    before = copy.deepcopy(dict(written))
+    _crd_defaults(before)
+    after = copy.deepcopy(before)
+    _webhook_defaults(after)
+    return after == before

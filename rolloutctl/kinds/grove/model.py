@@ -32,6 +32,7 @@ from . import summary as SUM
 from . import update_common as U
 from . import register as R
 from ...core.records import record
+from .defaults import stores_as_written
 from .diagnose import diagnose
 from .hashing import hash_keeps_empty
 from .spec import PCS
@@ -292,10 +293,13 @@ class GroveModel:
         return resolve(_P + "classify:defaults")(raw)  # type: ignore[no-any-return]
 
     def stored(self, obj: Obj) -> Mapping[str, Any]:
-        """The PodCliqueSet ``diff`` compares: the admitted object with its quantities as
-        the manifest wrote them (the API server stores them so, and the pod template hash
-        tells ``0.5`` from ``500m``: ``core.quantity.as_written``)."""
-        return as_written(obj.raw, obj.written.raw) if obj.written is not None else obj.raw
+        """The PodCliqueSet ``diff`` compares: the admitted object, with its quantities as
+        the manifest wrote them where the API server stores them so (``defaults.stores_as_written``:
+        the defaulting webhook has nothing to add) and the pod template hash tells ``0.5``
+        from ``500m`` (``core.quantity.as_written``)."""
+        if obj.written is None or not stores_as_written(obj.written.raw):
+            return obj.raw
+        return as_written(obj.raw, obj.written.raw)
 
     def keeps_empty(self, path: tuple) -> bool:
         """An empty map, list or struct that Grove's pod template hash tells from an

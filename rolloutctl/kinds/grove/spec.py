@@ -11,7 +11,7 @@ from typing import Any
 from ...core.model import Obj
 from . import names
 from ...core.records import field, record
-from .defaults import default_pcs
+from .defaults import default_pcs, stores_as_written
 from .hashing import compute_generation_hash, compute_pclq_pod_template_hash, written_clique
 
 IN_ORDER = "CliqueStartupTypeInOrder"
@@ -74,9 +74,10 @@ class PCS:
         self.template: Mapping[str, Any] = tmpl
         self.startup_type = str(tmpl.get("cliqueStartupType") or "CliqueStartupTypeAnyOrder")
         self.priority_class_name = tmpl.get("priorityClassName")
-        wspec = obj.written.raw.get("spec") if obj.written is not None else None
+        # the quantities as written, where the API server stores them so (``stores_as_written``)
+        wspec = obj.written.raw.get("spec") if obj.written is not None and stores_as_written(obj.written.raw) else None
         wtmpl = wspec.get("template") if isinstance(wspec, Mapping) else None
-        #: the template as the manifest has it (None: not known)
+        #: the template as the manifest has it (None: not known, or stored otherwise)
         self.written_template: Mapping[str, Any] | None = wtmpl if isinstance(wtmpl, Mapping) else None
         cliques: list[Clique] = []
         for i, c in enumerate(tmpl.get("cliques") or []):

@@ -4,11 +4,14 @@ The API server stores a custom resource's quantities as written; the operator de
 them into ``resource.Quantity`` values, which keep the parsed digits and scale (and the
 text, when it is canonical), and ``ComputeHash`` prints them with ``dump.ForHash``
 (``operator/internal/utils/kubernetes/pod.go``, ai-dynamo/grove @ fcc3b3bb;
-k8s.io/apimachinery ``pkg/api/resource/quantity.go`` ``ParseQuantity``). So rewriting
-``memory: 4Gi`` as ``4096Mi`` changes the hash and replaces the pods, while ``cpu: 2``
-and ``cpu: "2"`` (kubectl sends both as the text 2) do not. The PodCliques the operator
-writes hold canonical quantities (``json.Marshal``), so a live PodClique is read
-against the template's text."""
+k8s.io/apimachinery ``pkg/api/resource/quantity.go`` ``ParseQuantity``). Where the
+defaulting webhook has something to add, its patch (controller-runtime
+``CustomDefaulter``: from the request to the re-marshalled object) writes every quantity
+in its canonical form, so only a manifest the webhook leaves as it is keeps its text. For
+such a manifest rewriting ``memory: 4Gi`` as ``4096Mi`` changes the hash and replaces the
+pods, while ``cpu: 2`` and ``cpu: "2"`` (kubectl sends both as the text 2) do not. The
+PodCliques the operator writes hold canonical quantities (``json.Marshal``), so a live
+PodClique is read against the template's text."""
 
 from __future__ import annotations
 
@@ -19,11 +22,13 @@ import yaml
 
 from rolloutctl.core.quantity import as_written, stored_text
 from tests.conftest import SAMPLES
-from tests.kinds.grove.operator_world import settled_world
+from tests.kinds.grove.operator_world import settled_world, webhook_defaults
 
 
-def _sample() -> dict:
-    return yaml.safe_load((SAMPLES / "disaggregated-inference.yaml").read_text())
+def _sample(complete: bool = True) -> dict:
+    """The bundled sample; ``complete``: with every default the webhook would add."""
+    d = yaml.safe_load((SAMPLES / "disaggregated-inference.yaml").read_text())
+    return webhook_defaults(d) if complete else d
 
 
 def _requests(d: dict) -> dict:
@@ -53,12 +58,24 @@ def _pod_deletes(p: dict) -> int:
     ("4Gi", "4Gi", False),
 ])
 def test_a_quantity_rewritten_in_another_form_rolls_the_clique(cli, tmp_path, old, new, rolls):
+    """A manifest the defaulting webhook leaves as it is: stored as written."""
     before, after = _sample(), _sample()
     _requests(before)["cpu" if "i" not in str(old) else "memory"] = old
     _requests(after)["cpu" if "i" not in str(old) else "memory"] = new
     p = _plan(cli, tmp_path, after, before)
     assert (p["outcome"] == "converged") is rolls, p["outcome"]
     assert _pod_deletes(p) == (2 if rolls else 0)
+
+
+@pytest.mark.parametrize("old,new", [("4Gi", "4096Mi"), ("2", "2000m"), ("0.5", "500m")])
+def test_where_the_webhook_defaults_the_manifest_its_patch_stores_quantities_canonical(cli, tmp_path, old, new):
+    """The webhook adds defaults (this manifest sets no terminationDelay, minAvailable,
+    restartPolicy ...), so both forms are stored canonical: nothing rolls."""
+    before, after = _sample(complete=False), _sample(complete=False)
+    key = "cpu" if "i" not in old else "memory"
+    _requests(before)[key], _requests(after)[key] = old, new
+    p = _plan(cli, tmp_path, after, before)
+    assert p["outcome"] == "noop" and _pod_deletes(p) == 0
 
 
 def _canonical_pclqs(world: list[dict]) -> list[dict]:
@@ -83,6 +100,11 @@ def test_live_podcliques_with_canonical_quantities_match_a_template_that_writes_
     again = copy.deepcopy(manifest)
     _requests(again)["cpu"] = "500m"
     p = _plan(cli, tmp_path, again, live)
+    assert p["outcome"] == "converged" and _pod_deletes(p) == 2
+    # a manifest the webhook defaults is stored "500m" whatever it says: a new template too
+    partial = _sample(complete=False)
+    _requests(partial)["cpu"] = "0.5"
+    p = _plan(cli, tmp_path, partial, live)
     assert p["outcome"] == "converged" and _pod_deletes(p) == 2
 
 
