@@ -182,11 +182,12 @@ def diff_hooks(obj: Obj, model: Any) -> Any:
     """What the kind adds to the generic diff: its defaulting (``model.defaults``),
     which list orders matter (``model.order_matters``) and, where the kind has the
     optional hooks, which empty mappings and lists count (``model.keeps_empty``) and the
-    form of the object it compares (``model.stored``)."""
+    form of the object it compares (``model.stored``); patched as a custom resource."""
     from ..core import diff as D
 
     optional = {name: hook for name in ("keeps_empty", "stored") if (hook := getattr(model, name, None)) is not None}
-    return D.DiffHooks(defaults=model.defaults, order_matters=model.order_matters, **optional)
+    # every kind the tool diffs is a custom resource: client-side apply sends a JSON merge patch
+    return D.DiffHooks(defaults=model.defaults, order_matters=model.order_matters, merge_patch=True, **optional)
 
 
 def _model_for(obj: Obj, options: Mapping[str, Any]) -> Any:

@@ -92,12 +92,17 @@ class DiffHooks:
     ``stored(obj) -> raw``: the object the diff compares, before ``defaults`` (the
     admitted object; Grove's with its quantities as written, which its pod template hash
     tells apart).
+    ``merge_patch``: the object is a custom resource, which client-side ``kubectl apply``
+    patches with a JSON merge patch (``CreateThreeWayJSONMergePatch``): a list that
+    differs is sent whole, so what only the live copy has inside a list goes. Otherwise
+    (a strategic merge patch) list items merge by key.
     """
 
     defaults: Callable[[dict], dict] = _identity
     order_matters: Callable[[tuple], bool] = _never
     keeps_empty: Callable[[tuple], bool] = _never
     stored: Callable[[Obj], Mapping[str, Any]] = _raw
+    merge_patch: bool = False
 
 
 # ----------------------------------------------------------------------------- paths
@@ -385,9 +390,14 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
         if applied is not None else None
 
     def _user_set(_a_n: Any, path: Sequence[Any]) -> bool:
+        """Whether the apply removes what only the live copy has at ``path``: under
+        server-side apply, a field the manager owns; under client-side apply, a field the
+        last-applied configuration has, and for a custom resource (``merge_patch``)
+        anything inside a list (a list that differs is sent whole, so the live items'
+        extra fields and extra items go)."""
         if ownership is not None:
             return ownership.removes(path, l_n)
-        return _applied_has(a_n, path)
+        return (hooks.merge_patch and _through_list(path)) or _applied_has(a_n, path)
 
     secret = is_secret(desired.raw)
     found: dict[str, Change] = {}
@@ -468,6 +478,13 @@ def _scalar_list_cut(path: Sequence[Any], a: Any, b: Any) -> int | None:
                 return i
     # the whole value at the path may itself be a list of scalars; that is fine as is
     return None
+
+
+def _through_list(path: Sequence[Any]) -> bool:
+    """Whether a normalized path goes through a list item (a position, or a keyed list's
+    marker)."""
+    return any((isinstance(p, int) and not isinstance(p, bool)) or (isinstance(p, str) and p.startswith(_PREFIX))
+               for p in path)
 
 
 def _applied_has(applied_n: Any, path: Sequence[Any]) -> bool:

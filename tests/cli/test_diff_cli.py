@@ -271,3 +271,21 @@ def test_an_empty_mapping_merges_into_the_live_one_and_changes_nothing(tmp_path)
     r = run(svc, "--live", "-", "-o", "json", input=live)
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["objects"][0]["changes"] == []
+
+
+def test_inside_a_list_a_field_only_the_live_copy_has_is_removed_by_the_apply(tmp_path):
+    """Client-side ``kubectl apply`` of a custom resource sends a JSON merge patch, which
+    replaces a list that differs whole: a field only a live list item has goes, with or
+    without a last-applied annotation. Outside lists, such a field stays unless the
+    last-applied configuration has it (it was set by someone else)."""
+    def extra(r: dict) -> None:
+        r["spec"]["rayClusterConfig"]["workerGroupSpecs"][0]["template"]["spec"]["nodeSelector"] = {"pool": "cpu"}
+        r["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]["nodeSelector"] = {"pool": "head"}
+        _without_last_applied(r)
+    svc = write(tmp_path, "svc.yaml", C.RS)
+    r = run(svc, "--live", "-", "-o", "json", input=C.live_copy(C.RS, mutate=extra))
+    assert r.exit_code == 1, r.output
+    (obj,) = json.loads(r.stdout)["objects"]
+    assert [(c["path"], c["op"]) for c in obj["changes"]] == [
+        ("spec.rayClusterConfig.workerGroupSpecs[groupName=cpu].template.spec.nodeSelector", "remove")]
+    assert [i["effect"] for i in obj["impact"]] == ["rollout"]

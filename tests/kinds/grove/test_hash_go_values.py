@@ -148,3 +148,17 @@ def test_keeps_empty_at_follows_the_go_types(path, spew, json_):
     t = (K8S_GO_TYPES,)
     assert keeps_empty_at(path, "corev1.PodSpec", t, SPEW) is spew
     assert keeps_empty_at(path, "corev1.PodSpec", t, JSON) is json_
+
+
+def test_diff_and_plan_agree_on_an_empty_map_only_the_live_clique_has(cli, tmp_path):
+    """The live clique has ``labels: {}``, the manifest none: the apply (a JSON merge patch
+    sends the changed ``cliques`` list whole) leaves the labels nil, and the hash changes."""
+    desired = _sample()
+    live = copy.deepcopy(desired)
+    _frontend(live)["labels"] = {}
+    assert _plan(cli, desired, live, tmp_path)["outcome"] == "converged"
+    assert _diff_effects(cli, desired, live, tmp_path) == ["rollout"]
+    _frontend(live).pop("labels")
+    _frontend(live)["spec"]["podSpec"]["nodeSelector"] = {"pool": "cpu"}
+    _frontend(desired)["spec"]["podSpec"]["nodeSelector"] = {}
+    assert _diff_effects(cli, desired, live, tmp_path) == ["rollout"]
