@@ -16,6 +16,10 @@ A field is one of:
 A trailing ``!`` marks a field without ``omitempty``. Inline (embedded) structs are
 merged into the struct that embeds them (``Volume`` holds ``VolumeSource``'s fields,
 ``Probe`` ``ProbeHandler``'s). Fields marked ``json:"-"`` are left out.
+
+KubeRay pins k8s.io/api v0.36.0; Grove pins v0.35.5, whose ``PodSpec`` has ``workloadRef``
+and no ``schedulingGroup``. A field the tables do not know is taken as written, and the
+CRDs prune the fields their own version does not have, so one table serves both.
 """
 
 from __future__ import annotations

@@ -234,7 +234,9 @@ def diagnose_stale_member_progress(pcs: PCS, world: World, status: Mapping[str, 
                            is not None)}))
     return Stuck(STUCK_STALE_MEMBER_PROGRESS, msg, refs, (
         "clear the members' update progress: kubectl patch podclique -n " + pcs.namespace + " " + " ".join(names)
-        + " --subresource=status --type=merge -p '{\"status\":{\"updateProgress\":null}}'",
+        + " --subresource=status --type=merge -p '{\"status\":{\"updateProgress\":null}}', then restart the Grove "
+        "operator: a status change alone starts no PodClique reconcile (podclique/register.go watches PodCliques with "
+        "GenerationChangedPredicate)",
         "or change the members' pod template as well, so that their scaling group recreates them"))
 
 
