@@ -10,17 +10,16 @@ from __future__ import annotations
 import copy
 
 import pytest
-import yaml
 
 from rolloutctl.core.go_values import JSON, SPEW, go_form, keeps_empty_at
 from rolloutctl.core.k8s_go_types import K8S_GO_TYPES
-from tests.conftest import SAMPLES
+from tests.kinds.grove import sample_edits as E
 
 
 def _sample() -> dict:
     """The bundled sample, its frontend container with a readiness probe and a
     security context."""
-    d = yaml.safe_load((SAMPLES / "disaggregated-inference.yaml").read_text())
+    d = E.sample()
     c = _frontend(d)["spec"]["podSpec"]["containers"][0]
     c["readinessProbe"] = {"tcpSocket": {"port": 8000}}
     c["securityContext"] = {"readOnlyRootFilesystem": True}
@@ -28,29 +27,18 @@ def _sample() -> dict:
 
 
 def _frontend(d: dict) -> dict:
-    return next(c for c in d["spec"]["template"]["cliques"] if c["name"] == "frontend")
-
-
-def _write(tmp_path, name: str, d: dict) -> str:
-    f = tmp_path / name
-    f.write_text(yaml.safe_dump(d))
-    return str(f)
+    return E.clique(d, "frontend")
 
 
 def _plan(cli, new: dict, old: dict, tmp_path) -> dict:
-    r = cli("plan", _write(tmp_path, "new.yaml", new), "--observed", _write(tmp_path, "old.yaml", old), "-o", "json")
-    assert r.exit_code == 0, r.stdout
-    return r.json()
+    return E.plan(cli, new, old, tmp_path)
 
 
 def _diff_effects(cli, new: dict, old: dict, tmp_path) -> list[str]:
-    r = cli("diff", _write(tmp_path, "n.yaml", new), "--live", _write(tmp_path, "o.yaml", old), "-o", "json")
-    objs = r.json()["objects"]
-    return [i["effect"] for o in objs for i in o.get("impact") or ()]
+    return [i["effect"] for o in E.diff(cli, new, old, tmp_path)["objects"] for i in o.get("impact") or ()]
 
 
-def _pod_deletes(plan: dict) -> int:
-    return sum(1 for s in plan["steps"] for a in s["actions"] if a["kind"] == "Pod" and a["verb"] == "delete")
+_pod_deletes = E.pod_deletes
 
 
 def _container(clique: dict) -> dict:
@@ -85,8 +73,7 @@ def test_a_plain_fields_zero_value_is_the_same_as_absent(cli, tmp_path, edit):
     p = _plan(cli, new, old, tmp_path)
     assert p["outcome"] == "noop", edit
     assert _pod_deletes(p) == 0
-    r = cli("diff", _write(tmp_path, "n.yaml", new), "--live", _write(tmp_path, "o.yaml", old), "-o", "json")
-    (impact,) = r.json()["objects"][0]["impact"]
+    (impact,) = E.diff(cli, new, old, tmp_path)["objects"][0]["impact"]
     assert impact["effect"] == "none" and "the same once Go decodes it" in impact["message"], impact
 
 

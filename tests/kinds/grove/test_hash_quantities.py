@@ -18,35 +18,27 @@ from __future__ import annotations
 import copy
 
 import pytest
-import yaml
 
 from rolloutctl.core.quantity import as_written, stored_text
-from tests.conftest import SAMPLES
+from tests.kinds.grove import sample_edits as E
 from tests.kinds.grove.operator_world import settled_world, webhook_defaults
 
 
 def _sample(complete: bool = True) -> dict:
     """The bundled sample; ``complete``: with every default the webhook would add."""
-    d = yaml.safe_load((SAMPLES / "disaggregated-inference.yaml").read_text())
+    d = E.sample()
     return webhook_defaults(d) if complete else d
 
 
 def _requests(d: dict) -> dict:
-    return next(c for c in d["spec"]["template"]["cliques"] if c["name"] == "frontend")["spec"]["podSpec"][
-        "containers"][0]["resources"]["requests"]
+    return E.clique(d, "frontend")["spec"]["podSpec"]["containers"][0]["resources"]["requests"]
 
 
 def _plan(cli, tmp_path, new: dict, observed: dict | list) -> dict:
-    (tmp_path / "new.yaml").write_text(yaml.safe_dump(new))
-    doc = observed if isinstance(observed, dict) else {"apiVersion": "v1", "kind": "List", "items": observed}
-    (tmp_path / "old.yaml").write_text(yaml.safe_dump(doc))
-    r = cli("plan", str(tmp_path / "new.yaml"), "--observed", str(tmp_path / "old.yaml"), "-o", "json")
-    assert r.exit_code in (0, 1), r.stderr
-    return r.json()
+    return E.plan(cli, new, observed, tmp_path, codes=(0, 1))
 
 
-def _pod_deletes(p: dict) -> int:
-    return sum(1 for s in p["steps"] for a in s["actions"] if a["kind"] == "Pod" and a["verb"] == "delete")
+_pod_deletes = E.pod_deletes
 
 
 @pytest.mark.parametrize("old,new,rolls", [
@@ -118,14 +110,9 @@ def test_as_written_puts_back_only_the_quantities_admission_rewrote():
 def test_diff_shows_a_quantity_rewritten_in_another_form_and_its_rollout(cli, tmp_path):
     before, after = _sample(), _sample()
     _requests(after)["memory"] = "4096Mi"
-    (tmp_path / "n.yaml").write_text(yaml.safe_dump(after))
-    (tmp_path / "o.yaml").write_text(yaml.safe_dump(before))
-    d = cli("diff", str(tmp_path / "n.yaml"), "--live", str(tmp_path / "o.yaml"), "-o", "json").json()
-    (obj,) = d["objects"]
+    (obj,) = E.diff(cli, after, before, tmp_path)["objects"]
     assert [(c["old"], c["new"]) for c in obj["changes"]] == [("4Gi", "4096Mi")]
     assert [i["effect"] for i in obj["impact"]] == ["rollout"]
     _requests(after)["memory"] = "4Gi"
     _requests(after)["cpu"] = 2  # "2" in the live object: kubectl sends both as 2
-    (tmp_path / "n.yaml").write_text(yaml.safe_dump(after))
-    d = cli("diff", str(tmp_path / "n.yaml"), "--live", str(tmp_path / "o.yaml"), "-o", "json").json()
-    assert d["objects"][0]["changes"] == []
+    assert E.diff(cli, after, before, tmp_path)["objects"][0]["changes"] == []

@@ -13,24 +13,14 @@ from __future__ import annotations
 
 import copy
 
-import yaml
-
-from tests.conftest import SAMPLES
+from tests.kinds.grove import sample_edits as E
 
 
-def _sample() -> dict:
-    return yaml.safe_load((SAMPLES / "disaggregated-inference.yaml").read_text())
-
-
-def _clique(d: dict, name: str) -> dict:
-    return next(c for c in d["spec"]["template"]["cliques"] if c["name"] == name)
+_sample, _clique = E.sample, E.clique
 
 
 def _plan(cli, tmp_path, new: dict, old: dict) -> dict:
-    (tmp_path / "new.yaml").write_text(yaml.safe_dump(new))
-    (tmp_path / "old.yaml").write_text(yaml.safe_dump(old))
-    r = cli("plan", str(tmp_path / "new.yaml"), "--observed", str(tmp_path / "old.yaml"), "-o", "json")
-    return r.json()
+    return E.plan(cli, new, old, tmp_path, codes=(0, 1))
 
 
 def _switch_and_change(old: dict, *cliques: str) -> dict:

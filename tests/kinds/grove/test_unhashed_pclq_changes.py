@@ -12,29 +12,14 @@ from __future__ import annotations
 
 import copy
 
-import yaml
-
-from tests.conftest import SAMPLES
+from tests.kinds.grove import sample_edits as E
 
 
-def _sample() -> dict:
-    return yaml.safe_load((SAMPLES / "disaggregated-inference.yaml").read_text())
-
-
-def _clique(d: dict, name: str) -> dict:
-    return next(c for c in d["spec"]["template"]["cliques"] if c["name"] == name)
-
-
-def _write(tmp_path, name: str, d: dict) -> str:
-    f = tmp_path / name
-    f.write_text(yaml.safe_dump(d))
-    return str(f)
+_sample, _clique, _write = E.sample, E.clique, E.write
 
 
 def _plan(cli, new: dict, old: dict, tmp_path) -> dict:
-    r = cli("plan", _write(tmp_path, "new.yaml", new), "--observed", _write(tmp_path, "old.yaml", old), "-o", "json")
-    assert r.exit_code == 0, r.stdout
-    return r.json()
+    return E.plan(cli, new, old, tmp_path)
 
 
 def _updates(plan: dict) -> list[tuple[str, list[str]]]:
