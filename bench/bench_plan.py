@@ -124,16 +124,44 @@ def rayservice_vs_help(runs: int) -> dict[str, float]:
             "cpu_ratio": med(a[0] / b[0] for a, b in pairs), "wall_ratio": med(a[1] / b[1] for a, b in pairs)}
 
 
+def _instructions(cmd: list[str]) -> int:
+    """Instructions one run of ``cmd`` executes, counted by valgrind's callgrind: the
+    same for the same binary, inputs and environment whatever else the machine does."""
+    with tempfile.TemporaryDirectory() as d:
+        p = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={d}/out", *cmd],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    found = [line for line in p.stderr.splitlines() if "Collected :" in line]
+    if p.returncode != 0 or not found:
+        raise SystemExit(f"valgrind failed: {p.stderr[-400:]}")
+    return int(found[-1].split(":")[-1])
+
+
+def rayservice_instructions() -> tuple[int, int]:
+    """The bundled RayService rollout and ``--help``, in instructions (``_instructions``)."""
+    rctl = [sys.executable, "-P", "-m", "rolloutctl"]
+    plan = rctl + ["plan", "samples/rayservice-text-ml-new-image.yaml", "--observed",
+                   "samples/rayservice-text-ml.yaml", "-o", "json"]
+    return _instructions(plan), _instructions(rctl + ["--help"])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rayservice", action="store_true",
                     help="only the RayService rollout plan against --help (wall and CPU, paired runs)")
+    ap.add_argument("--instructions", action="store_true",
+                    help="with --rayservice: count instructions with valgrind (repeatable) instead of timing")
     ap.add_argument("--pods", type=int, nargs="*", default=[500, 1500, 3000])
     ap.add_argument("--runs", type=int, default=3, help="runs per cell (median)")
     ap.add_argument("--strategy", nargs="*", choices=PLANS, default=list(PLANS), help="plans to time")
     ap.add_argument("--in-process", action="store_true", help="time planning only, in this process (CPU seconds)")
     ap.add_argument("--no-startup", action="store_true")
     args = ap.parse_args()
+    if args.rayservice and args.instructions:
+        plan, helped = rayservice_instructions()
+        print("| command | instructions |\n| --- | ---: |")
+        print(f"| `rolloutctl plan` RayService rollout | {plan:,} |\n| `rolloutctl --help` | {helped:,} |")
+        print(f"\nratio {plan / helped:.2f}x (valgrind --tool=callgrind)")
+        return
     if args.rayservice:
         r = rayservice_vs_help(args.runs)
         print("| command | wall seconds | CPU seconds |\n| --- | ---: | ---: |")
