@@ -12,6 +12,9 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from ...core.model import Obj
+from ...core.quantity import as_written
+
 TERMINATION_DELAY_DEFAULT = "4h0m0s"
 ANY_ORDER = "CliqueStartupTypeAnyOrder"
 
@@ -116,3 +119,13 @@ def stores_as_written(written: Mapping[str, Any]) -> bool:
     after = copy.deepcopy(before)
     _webhook_defaults(after)
     return after == before
+
+
+def as_stored(obj: Obj) -> Mapping[str, Any]:
+    """The admitted PodCliqueSet ``obj`` with its quantities as the API server stores
+    them: as the manifest wrote them where the defaulting webhook has nothing to add
+    (``stores_as_written``), else canonical, as admission leaves them
+    (``core.quantity.as_written``)."""
+    if obj.written is None or not stores_as_written(obj.written.raw):
+        return obj.raw
+    return as_written(obj.raw, obj.written.raw)

@@ -13,7 +13,6 @@ from ...core.model import Action, Change, Comparison, Finding, Impact, Obj, Stuc
 from ...core.queue import Controller, Round, WorkQueue
 from ...core.simulate import run
 from ...core.overlay import Overlay
-from ...core.quantity import as_written
 from ...core.world import World
 from . import admission as ADM
 from . import cluster
@@ -32,7 +31,7 @@ from . import summary as SUM
 from . import update_common as U
 from . import register as R
 from ...core.records import record
-from .defaults import stores_as_written
+from .defaults import as_stored
 from .diagnose import diagnose
 from .hashing import hash_keeps_empty
 from .spec import PCS
@@ -293,13 +292,9 @@ class GroveModel:
         return resolve(_P + "classify:defaults")(raw)  # type: ignore[no-any-return]
 
     def stored(self, obj: Obj) -> Mapping[str, Any]:
-        """The PodCliqueSet ``diff`` compares: the admitted object, with its quantities as
-        the manifest wrote them where the API server stores them so (``defaults.stores_as_written``:
-        the defaulting webhook has nothing to add) and the pod template hash tells ``0.5``
-        from ``500m`` (``core.quantity.as_written``)."""
-        if obj.written is None or not stores_as_written(obj.written.raw):
-            return obj.raw
-        return as_written(obj.raw, obj.written.raw)
+        """The PodCliqueSet ``diff`` compares: its quantities as the API server stores them,
+        which the pod template hash tells apart (``defaults.as_stored``)."""
+        return as_stored(obj)
 
     def keeps_empty(self, path: tuple) -> bool:
         """An empty map, list or struct that Grove's pod template hash tells from an

@@ -32,7 +32,7 @@ from ...core.queue import Controller, Watch, by_label, own_name
 from ...core.world import World
 from . import names as N
 from . import update_common as U
-from .defaults import default_pcs
+from .defaults import as_stored, default_pcs
 from .spec import PCS
 
 G = "grove:operator/internal/controller"
@@ -69,10 +69,11 @@ def pcs_update_reconciles(old: Obj, new: Obj) -> bool:
     """Whether the update of the PodCliqueSet ``old`` to ``new`` passes
     ``podCliqueSetPredicate`` (``podcliqueset/register.go``) and so makes the PodCliqueSet
     controller reconcile it: ``hasSpecChanged`` compares the generations, which the API
-    server bumps when the spec as stored (defaults included) changes and not for labels
+    server bumps when the spec as stored (defaults included, quantities as
+    ``defaults.as_stored`` has them) changes and not for labels
     or annotations; ``hasAnnotationChanged`` the ``grove.io/reconcile-trigger``
     annotation (added, removed or changed)."""
-    if default_pcs(dict(old.raw)).get("spec") != default_pcs(dict(new.raw)).get("spec"):
+    if default_pcs(dict(as_stored(old))).get("spec") != default_pcs(dict(as_stored(new))).get("spec"):
         return True
     return old.annotations.get(N.A_RECONCILE_TRIGGER) != new.annotations.get(N.A_RECONCILE_TRIGGER)
 
