@@ -56,7 +56,8 @@ def headline(p: Plan) -> str:
     else:
         what = f"STUCK after {n}"
     if p.immediate:
-        what = f"next pass of a plan that {what}"
+        verb = {"converged": what, "noop": "has nothing to do"}.get(p.outcome, f"gets {what}")
+        what = f"next pass of a plan that {verb}"
     return f"{t.kind} {t.namespace}/{t.name} · strategy {p.strategy} · {what}"
 
 

@@ -199,3 +199,13 @@ def test_a_command_process_compiles_pyyamls_reader_pattern_only_when_used():
     )
     deferred = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
     assert deferred.returncode == 0, deferred.stderr
+
+
+def test_next_names_what_the_whole_plan_does_in_a_sentence(cli):
+    """``next``'s headline: the next pass of a plan that converges, has nothing to do, or
+    gets stuck."""
+    settled = cli("next", str(SAMPLES / "rayservice-text-ml.yaml"), "--observed", str(SAMPLES / "rayservice-text-ml.yaml"))
+    assert "next pass of a plan that has nothing to do" in settled.stdout, settled.stdout
+    stuck = cli("next", str(SAMPLES / "rayservice-text-ml-new-image.yaml"), "--observed",
+                str(SAMPLES / "rayservice-text-ml.yaml"), "--never-ready", "*")
+    assert "next pass of a plan that gets STUCK after" in stuck.stdout, stuck.stdout
