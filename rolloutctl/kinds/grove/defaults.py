@@ -62,8 +62,14 @@ def _crd_defaults(pcs: dict) -> None:
     if isinstance(us, dict) and not us.get("type"):
         us["type"] = "RollingRecreate"
     tmpl = spec.get("template")
-    if isinstance(tmpl, dict):
-        tmpl.setdefault("cliqueStartupType", ANY_ORDER)
+    if not isinstance(tmpl, dict):
+        return
+    tmpl.setdefault("cliqueStartupType", ANY_ORDER)
+    groups = tmpl.get("podCliqueScalingGroups")
+    for g in groups if isinstance(groups, list) else ():
+        if isinstance(g, dict):
+            g.setdefault("replicas", 1)
+            g.setdefault("minAvailable", 1)
 
 
 def _webhook_defaults(pcs: dict) -> None:
@@ -93,11 +99,9 @@ def _webhook_defaults(pcs: dict) -> None:
         for g in groups:
             if not isinstance(g, dict):
                 continue
-            g.setdefault("replicas", 1)
-            g.setdefault("minAvailable", 1)
             sc = g.get("scaleConfig")
             if isinstance(sc, dict) and sc.get("minReplicas") is None:
-                sc["minReplicas"] = g["replicas"]
+                sc["minReplicas"] = g.get("replicas")
     if tmpl.get("terminationDelay") is None:
         tmpl["terminationDelay"] = TERMINATION_DELAY_DEFAULT
     if tmpl.get("headlessServiceConfig") is None:
@@ -113,9 +117,16 @@ def stores_as_written(written: Mapping[str, Any]) -> bool:
     sent; otherwise its patch, from the request to the re-marshalled object, also writes
     every quantity in its canonical form (``json.Marshal`` of ``resource.Quantity``), and
     only the removals the round trip made are dropped (``dropSchemeRemovals``). The
-    webhook sees the request with the CRD's defaults."""
+    webhook sees the request with the CRD's defaults. ``defaultPodCliqueScalingGroupConfigs``
+    always returns a new slice, so a template without ``podCliqueScalingGroups`` (nil)
+    comes back with an empty one, which ``reflect.DeepEqual`` tells from nil: such a
+    PodCliqueSet is always patched."""
     before = copy.deepcopy(dict(written))
     _crd_defaults(before)
+    spec = before.get("spec")
+    tmpl = spec.get("template") if isinstance(spec, Mapping) else None
+    if not isinstance(tmpl, Mapping) or tmpl.get("podCliqueScalingGroups") is None:
+        return False
     after = copy.deepcopy(before)
     _webhook_defaults(after)
     return after == before

@@ -116,3 +116,19 @@ def test_diff_shows_a_quantity_rewritten_in_another_form_and_its_rollout(cli, tm
     _requests(after)["memory"] = "4Gi"
     _requests(after)["cpu"] = 2  # "2" in the live object: kubectl sends both as 2
     assert E.diff(cli, after, before, tmp_path)["objects"][0]["changes"] == []
+
+
+@pytest.mark.parametrize("groups,rolls", [(None, False), ([], True)])
+def test_a_template_without_scaling_groups_is_always_patched_by_the_webhook(cli, tmp_path, groups, rolls):
+    """``defaultPodCliqueScalingGroupConfigs`` returns a new, empty slice for an absent
+    (nil) one, which ``reflect.DeepEqual`` tells apart: the webhook patches every such
+    PodCliqueSet, so its quantities are stored canonical. ``podCliqueScalingGroups: []``
+    comes back as it was."""
+    before = _sample()
+    del before["spec"]["template"]["podCliqueScalingGroups"]
+    if groups is not None:
+        before["spec"]["template"]["podCliqueScalingGroups"] = groups
+    after = copy.deepcopy(before)
+    _requests(after)["memory"] = "4096Mi"
+    p = _plan(cli, tmp_path, after, before)
+    assert (p["outcome"] == "converged") is rolls, p["outcome"]
