@@ -250,9 +250,11 @@ def _metadata_impact(c: Change, seg: list[Any], moved: Mapping[str, set[str]], r
         but = f" (not {', '.join(skipped)}: grove.io/ entries are not mirrored, the operator's own labels win)" \
             if skipped else ""
         when = "in the reconcile this update triggers" if reconciles else (
-            "at the PodCliqueSet's next reconcile, not now (register.go podCliqueSetPredicate: labels and annotations "
-            f"leave the generation as it is, and only a generation change or a changed {N.A_RECONCILE_TRIGGER} "
-            "annotation starts a reconcile)")
+            "at the PodCliqueSet's next reconcile, which this update does not start (register.go "
+            "podCliqueSetPredicate lets an update through on a generation change or a changed "
+            f"{N.A_RECONCILE_TRIGGER} annotation, and labels and annotations leave the generation as it is): within "
+            "seconds while a rolling update or a minAvailable breach keeps the controller requeueing, else when "
+            "something else brings one")
         return Impact("in-place", f"the PodCliqueSet's {which}{but} are mirrored onto every PodGang {when}; no pod is "
                       "replaced", (c.path,))
     if which == "annotations" and N.A_RECONCILE_TRIGGER in keys:

@@ -358,10 +358,10 @@ def initial_warnings(pcs: PCS, world: World) -> tuple[Warning, ...]:
                         "RevertNotRecognized",
                         f"clique {c.name}: pod{'s' if len(before) > 1 else ''} {_some(before)} still "
                         f"run{'' if len(before) > 1 else 's'} "
-                        "the template their PodClique had before its last change (status.currentPodTemplateHash); "
+                        "the template their PodClique last completed an update to (status.currentPodTemplateHash); "
                         "no observed object holds that template, so the plan takes "
-                        "them as outdated and replaces them. If this change reverts the update, the operator keeps "
-                        "them instead (their hash label is the desired one) and counts them among the Ready pods on "
+                        "them as outdated and replaces them. If this change goes back to that template, the operator "
+                        "keeps them instead (their hash label is the desired one) and counts them among the Ready pods on "
                         "the desired template, so it replaces the other pods without waiting for each replacement and "
                         "ends the update before the replacements are Ready (rollingupdate.go computeUpdateWork, "
                         "isCurrentPodUpdateComplete)", f"spec.template.cliques[{c.index}]"))
@@ -411,7 +411,10 @@ def uncounted_new_ready(pclq: Obj, pods: Sequence[Obj], target: str, restarts: b
     selection starts empty when the update starts or is reset (``restarts``: the
     PodCliqueSet's generation hash changes, ``initOrResetUpdate`` in
     ``podclique/reconcilespec.go``; or no update of this PodClique is in progress). Their
-    names, all of them, or none when they do not outnumber the selection."""
+    names, all of them, or none when they do not outnumber the selection, or only match
+    it while no pod on the target template waits to become Ready (``isCurrentPodUpdateComplete``
+    passes at equality: with a replacement still not Ready, one of the counted pods is not
+    a replacement)."""
     new_ready = [p.name for p in pods if not p.terminating and not U.pod_outdated(p, target) and O.pod_ready(p)]
     if not any(not p.terminating and U.pod_outdated(p, target) and U.classify_old_pod(p) == U.READY_POD
                for p in pods):
@@ -423,7 +426,8 @@ def uncounted_new_ready(pclq: Obj, pods: Sequence[Obj], target: str, restarts: b
         if isinstance(sel, Mapping) and sel.get("current"):
             done = sel.get("completed")
             selected = 1 + (len(done) if isinstance(done, list) else 0)
-    return new_ready if len(new_ready) > selected else []
+    waiting = any(not p.terminating and not U.pod_outdated(p, target) and not O.pod_ready(p) for p in pods)
+    return new_ready if len(new_ready) > selected or (selected and len(new_ready) == selected and waiting) else []
 
 
 def on_unknown_previous_template(pclq: Obj, pods: Sequence[Obj], target: str) -> list[str]:
@@ -503,6 +507,24 @@ def template_replicas_warnings(pcs: PCS, world: World) -> list[Warning]:
     return out
 
 
+def pcs_requeues(pcs: PCS, world: World) -> bool:
+    """Whether the PodCliqueSet controller requeues itself on ``world`` (every
+    ``constants.ComponentSyncRetryInterval``), so it reconciles without any event: an
+    automatic rolling update in progress (``podcliquesetreplica/rollingupdate.go``
+    ``orchestrateRollingUpdate``), a PodClique or scaling group of it with
+    ``MinAvailableBreached`` True (``gangterminate.go``: waiting out ``terminationDelay``),
+    or a PodGang not yet initialized (``podgang/syncflow.go`` ``verifyAllPodsCreated``)."""
+    if U.pcs_update_in_progress(pcs, U.live_pcs_status(pcs, world)):
+        return True
+    for kind in ("PodClique", "PodCliqueScalingGroup"):
+        for o in world.index(kind, N.L_PART_OF).get(pcs.name, ()):
+            if o.namespace == pcs.namespace and not o.terminating and \
+                    U.condition_status(o, "MinAvailableBreached") == "True":
+                return True
+    return any(pg.namespace == pcs.namespace and not pg.terminating and not O.podgang_initialized(pg)
+               for pg in world.index("PodGang", N.L_PART_OF).get(pcs.name, ()))
+
+
 def only_mirrors_metadata(actions: Sequence[Any], world: World) -> bool:
     """Whether a round's ``actions`` on ``world`` do nothing but mirror the PodCliqueSet's
     labels and annotations onto PodGangs (their pod groups, priority class and
@@ -536,6 +558,9 @@ def metadata_not_mirrored(pcs: PCS, world: World) -> list[Warning]:
                 "its spec (so its generation) as it is: the PodCliqueSet controller reconciles on a generation change "
                 f"or a changed {N.A_RECONCILE_TRIGGER} annotation only (podcliqueset/register.go "
                 "podCliqueSetPredicate), so the plan leaves the PodGangs as they are; mirrorPCSMetadata (podgang.go) "
-                "copies the entries at the next reconcile something else brings: a PodClique status change, a later "
-                f"spec change, a new {N.A_RECONCILE_TRIGGER} value, an operator restart", "metadata")]
+                "copies the entries at the next reconcile something else brings: a change of a PodClique's spec or "
+                "status (an autoscaler resizing a clique, a pod turning Ready or failing), of a scaling group's "
+                "status, a PodClique deleted, a later spec change, a new "
+                f"{N.A_RECONCILE_TRIGGER} value, the controller's own requeue while a rolling update or a minAvailable "
+                "breach is in progress, an operator restart", "metadata")]
     return []

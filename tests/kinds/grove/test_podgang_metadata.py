@@ -87,7 +87,8 @@ def test_diff_says_a_label_only_edit_lands_at_the_next_reconcile(cli, tmp_path):
     old = _pcs()
     impacts = _diff(cli, tmp_path, old, _labelled(old))
     assert [i["effect"] for i in impacts] == ["in-place"]
-    assert "mirrored onto every PodGang at the PodCliqueSet's next reconcile, not now" in impacts[0]["message"]
+    assert "mirrored onto every PodGang at the PodCliqueSet's next reconcile, which this update does not start" \
+        in impacts[0]["message"]
     assert "podCliqueSetPredicate" in impacts[0]["message"]
 
 

@@ -200,3 +200,27 @@ def test_a_revert_the_live_objects_cannot_show_is_warned(cli, tmp_path):
     [msg] = codes["RevertNotRecognized"]
     assert msg.startswith("clique frontend: pods llm-0-frontend-1") and "llm-1-frontend-0" in msg
     assert "RevertNotRecognized" not in _plan_codes(cli, tmp_path, b, live)
+
+
+def test_update_ends_before_ready_is_warned_when_the_ready_new_pods_only_match_the_selection(cli, tmp_path):
+    """isCurrentPodUpdateComplete passes at equality (Ready pods on the desired template
+    >= the pods selected so far plus the current one). With the current old pod
+    terminating, one Ready pod already on the desired template and the current pod's
+    replacement still Pending, the count is met by a pod that is not the replacement, and
+    the next old pod goes before the replacement is Ready."""
+    _a, b, live = _frontend_mid_rollout()
+    raws = [copy.deepcopy(dict(o.raw)) for o in live]
+    pclq = next(r for r in raws if r["kind"] == "PodClique" and r["metadata"]["name"] == "llm-0-frontend")
+    target = pclq["metadata"]["labels"]["grove.io/pod-template-hash"]
+    pods = [r for r in raws if r["kind"] == "Pod" and r["metadata"]["labels"].get("grove.io/podclique") == "llm-0-frontend"]
+    new = next(p for p in pods if p["metadata"]["labels"]["grove.io/pod-template-hash"] == target)
+    old = sorted((p for p in pods if p is not new), key=lambda p: p["metadata"]["name"])
+    old[0]["metadata"]["deletionTimestamp"] = "2026-09-01T10:00:05Z"
+    pending = copy.deepcopy(new)
+    pending["metadata"]["name"] = new["metadata"]["name"] + "-pending"
+    pending["status"] = {"phase": "Pending"}
+    raws.append(pending)
+    pclq["status"]["updateProgress"]["readyPodsSelectedToUpdate"] = {"current": old[0]["metadata"]["name"],
+                                                                     "completed": []}
+    codes = _plan_codes(cli, tmp_path, b, [Obj(r) for r in raws])
+    assert "UpdateEndsBeforeReady" in codes, codes
