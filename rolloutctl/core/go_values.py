@@ -136,11 +136,11 @@ def keeps_empty_at(path: Sequence[Any], type_name: str, tables: Tables, encoder:
     ``JSON``. ``path``: field names, with list items and map keys as further segments
     (a list item or map value takes the element type). False where the tables do not
     know the path."""
-    kind: str | None = type_name
+    if not path:
+        return False
+    kind = type_name
     elem = last_always = False  # elem: the next segment is a list item or a map key
     for seg in path:
-        if kind is None:
-            return False
         if elem:
             kind, elem = kind[2:], False
             while kind.startswith("p:"):
@@ -158,8 +158,6 @@ def keeps_empty_at(path: Sequence[Any], type_name: str, tables: Tables, encoder:
         kind = got[:-1] if always else got
         elem = kind.startswith(("l:", "m:"))
         last_always = always
-    if kind is None or kind == type_name:
-        return False
     if kind.startswith("p:"):
         return True
     if elem:

@@ -243,10 +243,10 @@ def stored_text(value: object) -> str:
 def as_written(admitted: Any, written: Any) -> Any:
     """``admitted`` (an object or a part of one whose quantities admission printed in
     their canonical form, ``canonical_quantity``) with each such quantity back in the
-    form ``written`` (the same place, as the manifest has it) gives it: the API server
-    stores a custom resource's quantities as written, and a Go hash of the decoded
-    ``resource.Quantity`` (which keeps its parsed digits and the text it was read from)
-    tells ``"0.5"`` from ``"500m"``. Everything else is ``admitted``'s."""
+    form ``written`` (the same place, as the manifest has it) gives it: where the API
+    server stores a custom resource's quantities as written (the caller knows when), a Go
+    hash of the decoded ``resource.Quantity`` (which keeps its parsed digits and the text
+    it was read from) tells ``"0.5"`` from ``"500m"``. Everything else is ``admitted``'s."""
     if isinstance(admitted, dict):
         if not isinstance(written, Mapping):
             return admitted

@@ -90,8 +90,8 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]
         before = old.clique_by_name.get(clique.name)
         if before is None:
             continue
-        a = pod_template_inputs(before.raw, old.priority_class_name, before.written)
-        b = pod_template_inputs(clique.raw, new.priority_class_name, clique.written)
+        a = pod_template_inputs(before.raw, old.priority_class_name, before.stored)
+        b = pod_template_inputs(clique.raw, new.priority_class_name, clique.stored)
         if a == b:
             continue
         paths = _template_paths(parsed, clique.name, a, b)

@@ -23,15 +23,15 @@ _POD_TYPES = (K8S_GO_TYPES,)
 
 
 def pod_template_inputs(clique: Mapping[str, Any], priority_class_name: str | None,
-                        written: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                        stored: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The three inputs of a clique's pod template hash: clique labels, clique
     annotations, and the defaulted pod spec with the PodCliqueSet's
     ``priorityClassName`` injected, each as Go's ``dump.ForHash`` prints the decoded
     ``corev1.PodTemplateSpec`` (``core.go_values``): an absent map (nil) differs from an
     empty one, a plain field's zero value (``stdin: false``, ``workingDir: ""``) is the
-    same as absent, a pointer that is set differs from absent. ``written``: the clique as
-    the manifest has it, whose quantities the hash takes as written (``"0.5"`` and
-    ``"500m"`` hash apart: ``core.quantity.as_written``).
+    same as absent, a pointer that is set differs from absent. ``stored``: the clique as
+    the API server stores it (``defaults.as_stored``), whose quantities the hash takes as
+    they are stored (``"0.5"`` and ``"500m"`` hash apart: ``core.quantity.as_written``).
 
     Upstream: ``operator/internal/controller/common/component/utils/podclique.go``
     ``ComputePCLQPodTemplateHash``; ``operator/internal/utils/kubernetes/pod.go``
@@ -39,8 +39,8 @@ def pod_template_inputs(clique: Mapping[str, Any], priority_class_name: str | No
     """
     spec = clique.get("spec") if isinstance(clique.get("spec"), Mapping) else {}
     pod_spec = default_pod_spec(spec.get("podSpec"))
-    if isinstance(written, Mapping):
-        wspec = written.get("spec")
+    if isinstance(stored, Mapping):
+        wspec = stored.get("spec")
         pod_spec = as_written(pod_spec, wspec.get("podSpec") if isinstance(wspec, Mapping) else None)
     pod_spec["priorityClassName"] = priority_class_name or ""
     return {
@@ -74,24 +74,24 @@ def hash_keeps_empty(path: tuple) -> bool:
 
 
 def compute_pclq_pod_template_hash(clique: Mapping[str, Any], priority_class_name: str | None,
-                                   written: Mapping[str, Any] | None = None) -> str:
+                                   stored: Mapping[str, Any] | None = None) -> str:
     """Digest of ``pod_template_inputs`` (``ComputePCLQPodTemplateHash``)."""
-    return _digest(pod_template_inputs(clique, priority_class_name, written))
+    return _digest(pod_template_inputs(clique, priority_class_name, stored))
 
 
-def compute_generation_hash(template: Mapping[str, Any], written: Mapping[str, Any] | None = None) -> str:
+def compute_generation_hash(template: Mapping[str, Any], stored: Mapping[str, Any] | None = None) -> str:
     """The PodCliqueSet generation hash over every clique's pod template inputs in
-    ``cliques`` order (``written``: the template as the manifest has it).
+    ``cliques`` order (``stored``: the template as the API server stores it).
     Upstream: ``operator/internal/controller/podcliqueset/reconcilespec.go``
     ``computeGenerationHash``."""
     pcn = template.get("priorityClassName")
     cliques = [c for c in (template.get("cliques") or []) if isinstance(c, Mapping)]
-    return _digest([pod_template_inputs(c, pcn, written_clique(written, c)) for c in cliques])
+    return _digest([pod_template_inputs(c, pcn, stored_clique(stored, c)) for c in cliques])
 
 
-def written_clique(written_template: Any, clique: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The clique of the template as the manifest has it that has ``clique``'s name."""
-    cliques = written_template.get("cliques") if isinstance(written_template, Mapping) else None
+def stored_clique(stored_template: Any, clique: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The clique of the template as the API server stores it that has ``clique``'s name."""
+    cliques = stored_template.get("cliques") if isinstance(stored_template, Mapping) else None
     for c in cliques if isinstance(cliques, list) else ():
         if isinstance(c, Mapping) and c.get("name") == clique.get("name"):
             return c

@@ -109,7 +109,7 @@ def pclq_template_digest(pclq: Obj, priority_class_name: str | None, source: PCS
     clique = {"labels": labels or _template_map(tmpl, "labels"),
               "annotations": annotations or _template_map(tmpl, "annotations"),
               "spec": {"podSpec": _strip_mnnvl(_strip_injected(pclq.spec.get("podSpec")))}}
-    return _digest(pod_template_inputs(clique, priority_class_name, tmpl.written if tmpl is not None else None))
+    return _digest(pod_template_inputs(clique, priority_class_name, tmpl.stored if tmpl is not None else None))
 
 
 def _template_map(tmpl: Any, key: str) -> dict[str, Any] | None:

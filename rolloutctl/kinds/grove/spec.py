@@ -11,8 +11,8 @@ from typing import Any
 from ...core.model import Obj
 from . import names
 from ...core.records import field, record
-from .defaults import default_pcs, stores_as_written
-from .hashing import compute_generation_hash, compute_pclq_pod_template_hash, written_clique
+from .defaults import as_stored, default_pcs
+from .hashing import compute_generation_hash, compute_pclq_pod_template_hash, stored_clique
 
 IN_ORDER = "CliqueStartupTypeInOrder"
 EXPLICIT = "CliqueStartupTypeExplicit"
@@ -32,8 +32,8 @@ class Clique:
     starts_after: tuple[str, ...]
     raw: Mapping[str, Any] = field(compare=False, repr=False)
     template_hash: str = ""
-    #: the clique as the manifest has it (its quantities as written), None when not known
-    written: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
+    #: the clique as the API server stores it (its quantities: ``defaults.as_stored``)
+    stored: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
     update_strategy: Mapping[str, Any] = field(default_factory=dict, compare=False)
     rolling_update: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
@@ -74,11 +74,10 @@ class PCS:
         self.template: Mapping[str, Any] = tmpl
         self.startup_type = str(tmpl.get("cliqueStartupType") or "CliqueStartupTypeAnyOrder")
         self.priority_class_name = tmpl.get("priorityClassName")
-        # the quantities as written, where the API server stores them so (``stores_as_written``)
-        wspec = obj.written.raw.get("spec") if obj.written is not None and stores_as_written(obj.written.raw) else None
-        wtmpl = wspec.get("template") if isinstance(wspec, Mapping) else None
-        #: the template as the manifest has it (None: not known, or stored otherwise)
-        self.written_template: Mapping[str, Any] | None = wtmpl if isinstance(wtmpl, Mapping) else None
+        sspec = as_stored(obj).get("spec")
+        stmpl = sspec.get("template") if isinstance(sspec, Mapping) else None
+        #: the template as the API server stores it (``defaults.as_stored``), which the hashes read
+        self.stored_template: Mapping[str, Any] | None = stmpl if isinstance(stmpl, Mapping) else None
         cliques: list[Clique] = []
         for i, c in enumerate(tmpl.get("cliques") or []):
             if not isinstance(c, Mapping):
@@ -89,7 +88,7 @@ class PCS:
                 replicas=_int(cs.get("replicas"), 1), min_available=_int(cs.get("minAvailable"), 1),
                 role_name=str(cs.get("roleName") or ""),
                 starts_after=tuple(str(x) for x in (cs.get("startsAfter") or []) if isinstance(x, str)),
-                raw=c, written=(wc := written_clique(self.written_template, c)),
+                raw=c, stored=(wc := stored_clique(self.stored_template, c)),
                 template_hash=compute_pclq_pod_template_hash(c, self.priority_class_name, wc),
                 update_strategy=c.get("updateStrategy") if isinstance(c.get("updateStrategy"), Mapping) else {},
                 rolling_update=c.get("rollingUpdate") if isinstance(c.get("rollingUpdate"), Mapping) else {},
@@ -116,7 +115,7 @@ class PCS:
 
     @cached_property
     def generation_hash(self) -> str:
-        return compute_generation_hash(self.template, self.written_template)
+        return compute_generation_hash(self.template, self.stored_template)
 
     @staticmethod
     def strategy_of(obj: Obj) -> str:
