@@ -176,8 +176,8 @@ class GroveModel:
         # PodClique controller
         actions += q.run(R.pclq_spec(pcs, policy.pclq_selection), world,
                          lambda o: policy.pclq_pass(pcs, o, world), lambda o: policy.pclq_requeue(pcs, o, world))
-        if base.memory.get(MEM_UPDATE_FILTERED) and not OBS.pcs_requeues(pcs, base) and \
-                OBS.only_mirrors_metadata(actions, base):
+        if base.memory.get(MEM_UPDATE_FILTERED) and not R.pcs_requeues(pcs, base) and \
+                R.only_mirrors_metadata(actions, base):
             # podCliqueSetPredicate (podcliqueset/register.go) drops the update (labels or
             # annotations only), nothing else changed and the controller is not requeueing
             # itself: upstream does not reconcile the PodCliqueSet, whose reconcile is all

@@ -507,42 +507,6 @@ def template_replicas_warnings(pcs: PCS, world: World) -> list[Warning]:
     return out
 
 
-def pcs_requeues(pcs: PCS, world: World) -> bool:
-    """Whether the PodCliqueSet controller requeues itself on ``world`` (every
-    ``constants.ComponentSyncRetryInterval``), so it reconciles without any event: an
-    automatic rolling update in progress (``podcliquesetreplica/rollingupdate.go``
-    ``orchestrateRollingUpdate``), a PodClique or scaling group of it with
-    ``MinAvailableBreached`` True (``gangterminate.go``: waiting out ``terminationDelay``),
-    or a PodGang not yet initialized (``podgang/syncflow.go`` ``verifyAllPodsCreated``)."""
-    if U.pcs_update_in_progress(pcs, U.live_pcs_status(pcs, world)):
-        return True
-    for kind in ("PodClique", "PodCliqueScalingGroup"):
-        for o in world.index(kind, N.L_PART_OF).get(pcs.name, ()):
-            if o.namespace == pcs.namespace and not o.terminating and \
-                    U.condition_status(o, "MinAvailableBreached") == "True":
-                return True
-    return any(pg.namespace == pcs.namespace and not pg.terminating and not O.podgang_initialized(pg)
-               for pg in world.index("PodGang", N.L_PART_OF).get(pcs.name, ()))
-
-
-def only_mirrors_metadata(actions: Sequence[Any], world: World) -> bool:
-    """Whether a round's ``actions`` on ``world`` do nothing but mirror the PodCliqueSet's
-    labels and annotations onto PodGangs (their pod groups, priority class and
-    ``Initialized`` as they are): work only a reconcile of the PodCliqueSet does
-    (``podgang.go`` ``buildResource``, ``mirrorPCSMetadata``), with no other change in the
-    world that would make upstream reconcile it (a status write of a PodClique or scaling
-    group is an action of the round too)."""
-    if not actions:
-        return False
-    for a in actions:
-        if a.verb != "update" or a.kind != "PodGang" or a.hidden or a.payload is None:
-            return False
-        cur = world.get("PodGang", a.namespace, a.name)
-        if cur is None or a.payload.get("spec") != cur.spec or a.fields.get("Initialized") != O.podgang_initialized(cur):
-            return False
-    return True
-
-
 def metadata_not_mirrored(pcs: PCS, world: World) -> list[Warning]:
     """At the end of a plan whose update the PodCliqueSet controller does not reconcile
     (``register.pcs_update_reconciles``): PodGangs that do not carry the PodCliqueSet's

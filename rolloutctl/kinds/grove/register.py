@@ -21,16 +21,21 @@ spec pass are separate passes here, so a status write must wake the spec pass),
 created) and ``podCliqueSetPredicate``'s narrowing to ``currentlyUpdating`` changes for
 the status passes. Each would drop events a pass of the model reads; an extra key
 costs one plain reconcile that finds nothing to do, a missing one a wrong plan.
+
+Whether the PodCliqueSet controller reconciles at all after an update that leaves the
+spec as it is: ``pcs_update_reconciles`` (its predicate), ``pcs_requeues`` (its own
+requeue) and ``only_mirrors_metadata`` (a round whose only work is that reconcile's).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ...core.model import Obj
 from ...core.queue import Controller, Watch, by_label, own_name
 from ...core.world import World
 from . import names as N
+from . import objects as O
 from . import update_common as U
 from .defaults import as_stored, default_pcs
 from .spec import PCS
@@ -76,6 +81,42 @@ def pcs_update_reconciles(old: Obj, new: Obj) -> bool:
     if default_pcs(dict(as_stored(old))).get("spec") != default_pcs(dict(as_stored(new))).get("spec"):
         return True
     return old.annotations.get(N.A_RECONCILE_TRIGGER) != new.annotations.get(N.A_RECONCILE_TRIGGER)
+
+
+def pcs_requeues(pcs: PCS, world: World) -> bool:
+    """Whether the PodCliqueSet controller requeues itself on ``world`` (every
+    ``constants.ComponentSyncRetryInterval``), so it reconciles without any event: an
+    automatic rolling update in progress (``podcliquesetreplica/rollingupdate.go``
+    ``orchestrateRollingUpdate``), a PodClique or scaling group of it with
+    ``MinAvailableBreached`` True (``gangterminate.go``: waiting out ``terminationDelay``),
+    or a PodGang not yet initialized (``podgang/syncflow.go`` ``verifyAllPodsCreated``)."""
+    if U.pcs_update_in_progress(pcs, U.live_pcs_status(pcs, world)):
+        return True
+    for kind in ("PodClique", "PodCliqueScalingGroup"):
+        for o in world.index(kind, N.L_PART_OF).get(pcs.name, ()):
+            if o.namespace == pcs.namespace and not o.terminating and \
+                    U.condition_status(o, "MinAvailableBreached") == "True":
+                return True
+    return any(pg.namespace == pcs.namespace and not pg.terminating and not O.podgang_initialized(pg)
+               for pg in world.index("PodGang", N.L_PART_OF).get(pcs.name, ()))
+
+
+def only_mirrors_metadata(actions: Sequence[Any], world: World) -> bool:
+    """Whether a round's ``actions`` on ``world`` do nothing but mirror the PodCliqueSet's
+    labels and annotations onto PodGangs (their pod groups, priority class and
+    ``Initialized`` as they are): work only a reconcile of the PodCliqueSet does
+    (``podgang.go`` ``buildResource``, ``mirrorPCSMetadata``), with no other change in the
+    world that would make upstream reconcile it (a status write of a PodClique or scaling
+    group is an action of the round too)."""
+    if not actions:
+        return False
+    for a in actions:
+        if a.verb != "update" or a.kind != "PodGang" or a.hidden or a.payload is None:
+            return False
+        cur = world.get("PodGang", a.namespace, a.name)
+        if cur is None or a.payload.get("spec") != cur.spec or a.fields.get("Initialized") != O.podgang_initialized(cur):
+            return False
+    return True
 
 
 def generation_hash_changed(pcs: PCS) -> Watch:
