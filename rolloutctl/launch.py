@@ -15,17 +15,20 @@ while it runs and, in a command's process (``core.process``), moves what it made
 permanent generation when it ends (``core.simulate``). Code that imports the package
 (the tests, a library user) keeps the collector as it is.
 
-PyYAML compiles one regular expression when it is imported, for its pure-Python reader
-(``yaml/reader.py``, ``Reader.NON_PRINTABLE``: a class of most of Unicode, about 9 ms,
-the costliest single step of loading a manifest). The commands read YAML with the C
-loader, which never uses it, so a command's process has it compiled at its first use
-instead (``_defer_pyyaml_reader_pattern``)."""
+PyYAML and the json package compile regular expressions when they are imported that a
+command never uses: PyYAML's pure-Python reader (``yaml/reader.py``, a class of most of
+Unicode, about 9 ms), its implicit resolvers and timestamp constructor (the commands
+read YAML as events with the C parser and resolve scalars as Go does, ``load/goyaml``),
+and json's pure-Python scanner and encoder (its C ones are used). A command's process
+has the patterns these modules compile at import built at their first use instead
+(``_defer_library_patterns``)."""
 
 from __future__ import annotations
 
 import gc
 import re
-from typing import Any
+import sys
+from typing import Any, Callable
 
 from .core.process import mark_command
 
@@ -33,41 +36,49 @@ from .core.process import mark_command
 THRESHOLDS = (100_000, 50, 1000)
 
 
-#: the pattern ``yaml/reader.py`` compiles in ``Reader``'s class body (PyYAML 5.1 to 6.x)
-PYYAML_NON_PRINTABLE = "[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]"
+#: the modules (name prefixes) whose patterns a command's process compiles at first use
+DEFERRED_PATTERN_MODULES = ("yaml.", "json.")
 
 
 class DeferredPattern:
     """A compiled regular expression built when it is first used: every attribute
     (``search``, ``match``, ``pattern`` ...) is the compiled pattern's."""
 
-    __slots__ = ("_source", "_compiled")
+    __slots__ = ("_source", "_flags", "_compile", "_compiled")
 
-    def __init__(self, source: str) -> None:
-        self._source = source
+    def __init__(self, source: str, flags: int, compile: Callable[[str, int], Any]) -> None:
+        self._source, self._flags, self._compile = source, flags, compile
         self._compiled: Any = None
 
     def __getattr__(self, name: str) -> Any:
         if self._compiled is None:
-            # a group around it: the same language, and not this object's cache entry
-            self._compiled = re.compile(f"(?:{self._source})")
+            self._compiled = self._compile(self._source, self._flags)
         return getattr(self._compiled, name)
 
 
-def _defer_pyyaml_reader_pattern() -> None:
-    """Put a ``DeferredPattern`` where ``re.compile`` looks first for PyYAML's reader
-    pattern (its cache of compiled patterns, keyed by type, pattern and flags), before
-    ``yaml`` is imported. A Python whose ``re`` keeps no such cache is left alone: the
-    pattern is then compiled at import, as without this."""
-    cache = getattr(re, "_cache", None)
-    if isinstance(cache, dict):
-        cache.setdefault((str, PYYAML_NON_PRINTABLE, 0), DeferredPattern(PYYAML_NON_PRINTABLE))
+def _defer_library_patterns() -> None:
+    """``re.compile`` called from a module of ``DEFERRED_PATTERN_MODULES`` gives a
+    ``DeferredPattern``; from anywhere else, the compiled pattern as before. (Those
+    modules only call methods of their patterns; none hands one to another function
+    of ``re``, which would refuse it.)"""
+    compile_now = re.compile
+    if getattr(compile_now, "defers", False):
+        return  # (already)
+
+    def compile(pattern: Any, flags: int = 0) -> Any:
+        if isinstance(pattern, str) and str(sys._getframe(1).f_globals.get("__name__", "")).startswith(
+                DEFERRED_PATTERN_MODULES):
+            return DeferredPattern(pattern, flags, compile_now)
+        return compile_now(pattern, flags)
+
+    compile.defers = True  # type: ignore[attr-defined]
+    re.compile = compile  # type: ignore[assignment]
 
 
 def _command_process() -> None:
     gc.set_threshold(*THRESHOLDS)
     mark_command()
-    _defer_pyyaml_reader_pattern()
+    _defer_library_patterns()
 
 
 def main() -> None:

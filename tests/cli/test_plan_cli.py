@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 
@@ -171,25 +170,34 @@ def test_the_process_leaves_with_every_byte_written_and_its_exit_code(tmp_path):
     assert helped.returncode == 0 and helped.stdout.startswith("Usage") and helped.stdout.endswith("\n")
 
 
-def test_a_command_process_compiles_pyyamls_reader_pattern_only_when_used():
-    """PyYAML compiles its pure-Python reader's pattern at import (about 9 ms); a
-    command's process (``launch._command_process``) has it compiled at first use: the C
-    loader never uses it, and the pure reader still refuses what it refused."""
+def test_a_command_process_compiles_pyyaml_and_json_patterns_only_when_used():
+    """PyYAML and json compile patterns at import that a command never uses (PyYAML's
+    pure-Python reader, about 9 ms, its resolvers, json's pure-Python scanner); a
+    command's process (``launch._command_process``) compiles them at first use, and
+    they still do what they did: the pure reader refuses what it refused, the resolvers
+    resolve, json reads and writes."""
     code = (
         "import re, yaml, sys\n"
-        "from rolloutctl.launch import PYYAML_NON_PRINTABLE\n"
-        "assert yaml.reader.Reader.NON_PRINTABLE.pattern == PYYAML_NON_PRINTABLE\n"
+        "assert isinstance(yaml.reader.Reader.NON_PRINTABLE, re.Pattern)\n"
     )
     plain = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
-    assert plain.returncode == 0, plain.stderr  # the pattern is still PyYAML's
+    assert plain.returncode == 0, plain.stderr  # imported as a library: PyYAML's own patterns
     code = (
         "from rolloutctl.launch import _command_process\n"
         "_command_process()\n"
-        "import yaml\n"
+        "_command_process()\n"  # (twice: still one layer)
+        "import re, yaml, json\n"
+        "from rolloutctl.load.files import load_paths\n"
         "r = yaml.reader.Reader\n"
-        "assert type(r.NON_PRINTABLE).__name__ == 'DeferredPattern', type(r.NON_PRINTABLE)\n"
-        "assert yaml.load('a: [1, x]', Loader=yaml.CSafeLoader) == {'a': [1, 'x']}\n"
-        "assert r.NON_PRINTABLE._compiled is None\n"
+        "resolvers = [rx for rs in yaml.resolver.Resolver.yaml_implicit_resolvers.values() for _t, rx in rs]\n"
+        "deferred = [r.NON_PRINTABLE, yaml.constructor.SafeConstructor.timestamp_regexp, *resolvers,\n"
+        "            json.scanner.NUMBER_RE, json.encoder.ESCAPE]\n"
+        "assert all(type(p).__name__ == 'DeferredPattern' for p in deferred), [type(p) for p in deferred]\n"
+        "assert isinstance(re.compile('a+'), re.Pattern)\n"  # elsewhere: compiled as ever
+        "load_paths(['samples/rayservice-text-ml.yaml'])\n"
+        "assert json.loads('[1.5e3, \"\\\\u00e9\"]') == [1500.0, '\\u00e9'] and json.dumps('\\n') == '\"\\\\n\"'\n"
+        "assert all(p._compiled is None for p in deferred), [p._source for p in deferred if p._compiled]\n"
+        "assert yaml.safe_load('a: [yes, 1_0, 2001-12-14, x]') == {'a': [True, 10, __import__('datetime').date(2001, 12, 14), 'x']}\n"
         "try:\n"
         "    yaml.load('a: \\x07', Loader=yaml.SafeLoader)\n"
         "    raise SystemExit('accepted')\n"
