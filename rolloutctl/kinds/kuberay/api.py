@@ -57,6 +57,10 @@ MEM_REDIS_CLEANUP = "kuberay/redisCleanup"
 #: (``observe``) or moves on (``world.Advance``), kept through the pass's own writes, read
 #: by the world between passes to say what the step waits for
 MEM_REQUEUE = "kuberay/requeue"
+#: the worker Pods each RayCluster runs, per group (``(name, ((group, pods), ...))``, by
+#: cluster name), where they may differ from what its spec asks for (``world.Advance``:
+#: with in-tree autoscaling, a scale-down deletes none)
+MEM_WORKER_PODS = "kuberay/workerPods"
 
 # Model reasons of the RayCluster HeadPodReady condition (pods are not objects).
 HEAD_NONE = "HeadPodNotFound"
@@ -155,14 +159,34 @@ def head_pod_spec(spec: Mapping[str, Any]) -> Mapping[str, Any]:
     return {**pod, "containers": [*(containers if isinstance(containers, list) else []), sidecar]}
 
 
-def cluster_requests(spec: Mapping[str, Any]) -> dict[str, int]:
+def worker_pods(world: World, rc: Obj) -> dict[str, int]:
+    """The worker Pods RayCluster ``rc`` runs in ``world``, per group name: what the
+    RayCluster controller last left (``MEM_WORKER_PODS``; none in a group it has not seen
+    yet), else, for a cluster it has not acted on, what its spec asks for (``worker_count``)."""
+    kept = dict(world.memory.get(MEM_WORKER_PODS, ())).get(rc.name)
+    if kept is None:
+        return {str(_m(g).get("groupName")): worker_count(_m(g)) for g in _l(rc.spec.get("workerGroupSpecs"))}
+    kept = dict(kept)  # a group the controller has not acted on yet (appended in place) has none
+    return {str(_m(g).get("groupName")): kept.get(str(_m(g).get("groupName")), 0)
+            for g in _l(rc.spec.get("workerGroupSpecs"))}
+
+
+def recorded_worker_pods(world: World) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+    """``MEM_WORKER_PODS`` of ``world``: the worker Pods per group of each RayCluster whose
+    head runs (``worker_pods``), as a world starts from them (Pods are not observed: a live
+    cluster runs what its spec asks for, until the controller has acted)."""
+    return tuple(sorted((rc.name, tuple(worker_pods(world, rc).items())) for rc in world.of_kind(RC)
+                        if not rc.terminating and head_phase(rc) in (HEAD_STARTING, HEAD_READY)))
+
+
+def cluster_requests(spec: Mapping[str, Any], pods: Mapping[str, int] | None = None) -> dict[str, int]:
     """What the Pods of a RayCluster spec request (head, with its autoscaler sidecar, and
-    workers)."""
+    workers: ``pods`` per group name when given, else what the spec asks for)."""
     total: dict[str, int] = {}
     add(total, pod_requests(head_pod_spec(spec)))
     for g in _l(spec.get("workerGroupSpecs")):
         g = _m(g)
-        n = worker_count(g)
+        n = worker_count(g) if pods is None else pods.get(str(g.get("groupName")), worker_count(g))
         if n:
             req = pod_requests(_m(_m(g.get("template")).get("spec")))
             add(total, {k: v * n for k, v in req.items()})

@@ -31,7 +31,7 @@ from ...core.trees import copy_tree
 from ...core.world import World
 from . import KIND, defaults, phases, provenance
 from .api import (API, FINALIZER, HEAD_NONE, HEAD_READY, HEAD_STARTING, L_CLUSTER, MEM_NOTES, MEM_REQUEUE, RC, ROUTE, RS, SVC,
-                  cluster_requests, desired_workers, display, head_phase, route_name)
+                  cluster_requests, desired_workers, display, head_phase, route_name, worker_pods)
 from .conditions import find_condition, is_true
 from .decisions import keeps_empty_at, strategy_name
 from .diagnose import diagnose
@@ -45,7 +45,7 @@ from .spec import incremental, managed_by_external_controller, serve_config_erro
 from .status import is_initializing_timeout
 from .suspend import suspend_is_operative
 from .validation import first_error, rejected_at_admission, validate
-from .world import Advance
+from .world import Advance, kept_worker_pods
 
 if TYPE_CHECKING:  # diff's vocabulary: a plan does not import it
     from ...core.results import Change, Impact
@@ -166,12 +166,14 @@ class RayServiceModel:
             ph = head_phase(c)
             if ph == HEAD_NONE:
                 continue
-            n = int(c.status.get("desiredWorkerReplicas") or desired_workers(c.spec))
+            running = worker_pods(world, c) if ph in (HEAD_STARTING, HEAD_READY) else None
+            n = int(c.status.get("desiredWorkerReplicas") or desired_workers(c.spec)) if running is None \
+                else sum(running.values())
             pods += 1 + n
             if ph == HEAD_READY:
                 ready += 1 + int(c.status.get("readyWorkerReplicas") or 0)
-            if ph in (HEAD_STARTING, HEAD_READY):
-                add(res, cluster_requests(c.spec))
+            if running is not None:
+                add(res, cluster_requests(c.spec, running))
         return {"readyPods": ready, "pods": pods, "resources": res}
 
     def counts(self, desired: Obj, world: World) -> Mapping[str, Any]:
@@ -220,7 +222,7 @@ class RayServiceModel:
         return "; ".join(parts[:4]) + (f"; +{len(parts) - 4} more" if len(parts) > 4 else "")
 
     def warnings(self, desired: Obj, world: World) -> list[Warning]:
-        return list(world.memory.get(MEM_NOTES, ()))
+        return [*world.memory.get(MEM_NOTES, ()), *kept_worker_pods(world)]
 
     # -- phases and provenance (phases.py, provenance.py) ------------------------------
     def phase_of(self, desired: Obj, step: Any) -> Any:

@@ -19,8 +19,8 @@ from ...core.model import Obj, Stuck, Warning
 from ...core.simulate import simulate
 from ...core.world import World
 from ...core.trees import copy_tree
-from .api import (GW, HEAD_NONE, HEAD_READY, L_CRD, L_NAME, MEM_NOTES, RC, ROUTE, RS, SVC, desired_workers, display,
-                  gateway_name, head_phase, route_name, with_deletion_timers)
+from .api import (GW, HEAD_NONE, HEAD_READY, L_CRD, L_NAME, MEM_NOTES, MEM_WORKER_PODS, RC, ROUTE, RS, SVC, desired_workers, display,
+                  gateway_name, head_phase, recorded_worker_pods, route_name, with_deletion_timers)
 from .builders import sa_object
 from .conditions import find_condition
 from .decisions import (HASH_ANNOTATION, KUBERAY_VERSION_ANNOTATION, ignored_differences, is_cluster_spec_hash_equal,
@@ -84,7 +84,8 @@ def observe(model: Any, desired: Obj | None, observed: Sequence[Obj], env: Envir
             timers[rc.name] = deletion_delay(target)
     world = with_deletion_timers(World({k: world.get(*k) for k in world.keys()}, 0, world.memory), timers)
     notes.extend(observe_warnings(model, target, world))
-    return world.replace(memory={**without_outcome(world.memory), MEM_NOTES: tuple(notes)})
+    return world.replace(memory={**without_outcome(world.memory), MEM_NOTES: tuple(notes),
+                                 MEM_WORKER_PODS: recorded_worker_pods(world)})
 
 
 def _settled(model: Any, prev: Obj) -> tuple[World, Any]:

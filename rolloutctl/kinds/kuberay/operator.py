@@ -10,6 +10,9 @@ Upstream (ray-project/kuberay @ feeaf72f):
 - ``ray-operator/controllers/ray/rayservice_controller.go`` ``isZeroDowntimeUpgradeEnabled``
   reads the ``ENABLE_ZERO_DOWNTIME`` environment variable (only ``"false"``, in any
   case, turns it off; unset means on).
+- ``ray-operator/controllers/ray/raycluster_controller.go`` ``reconcilePods`` reads
+  ``ENABLE_RANDOM_POD_DELETE`` when a cluster has in-tree autoscaling (only ``"true"``, in
+  any case, lets a scale-down delete Pods; unset means the autoscaler alone deletes them).
 - ``ray-operator/main.go``: the admission webhooks are installed only when
   ``ENABLE_WEBHOOKS=true``, which the Helm chart does not set; so a RayService is
   checked by the controller (``validateRayService``), not at admission.
@@ -55,6 +58,7 @@ ENV_MODELLED: Mapping[str, str] = MappingProxyType({
     "ENABLE_ZERO_DOWNTIME": "true",
     "ENABLE_RAY_HEAD_CLUSTER_IP_SERVICE": "false",
     "ENABLE_GCS_FT_REDIS_CLEANUP": "true",
+    "ENABLE_RANDOM_POD_DELETE": "false",
 })
 
 
@@ -87,6 +91,11 @@ class OperatorConfig:
         """``os.Getenv(ENABLE_GCS_FT_REDIS_CLEANUP)`` (raycluster_controller.go
         ``rayClusterReconcile``): only ``false`` (any case) disables the cleanup finalizer."""
         return str(self.env.get("ENABLE_GCS_FT_REDIS_CLEANUP", "")).lower() != "false"
+
+    def random_pod_delete_env(self) -> bool:
+        """``os.Getenv(ENABLE_RANDOM_POD_DELETE)`` (raycluster_controller.go ``reconcilePods``):
+        only ``true`` (any case) lets a scale-down delete Pods of an autoscaling cluster."""
+        return str(self.env.get("ENABLE_RANDOM_POD_DELETE", "")).lower() == "true"
 
     def zero_downtime_env(self) -> bool:
         """``os.Getenv(ENABLE_ZERO_DOWNTIME)``: only ``false`` (any case) disables it."""

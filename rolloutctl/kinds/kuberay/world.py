@@ -22,12 +22,12 @@ from typing import Any
 
 from ...core.environment import Environment, add
 from ...core.kind import Progress
-from ...core.model import Obj
+from ...core.model import Obj, Warning
 from ...core.trees import copy_tree
 from ...core.world import World
 from .api import (GW, HEAD_NONE, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD, L_NAME, MEM_REQUEUE, RC,
-                  REDIS_CLEANUP_FINALIZER, REQUEUE, ROUTE, RS, SA, SVC, cluster_requests, deletion_timers, desired_workers, display, gateway_name,
-                  head_phase, is_generated, route_name, with_deletion_timers)
+                  REDIS_CLEANUP_FINALIZER, REQUEUE, ROUTE, RS, SA, SVC, MEM_WORKER_PODS, cluster_requests, deletion_timers, desired_workers, display,
+                  gateway_name, head_phase, is_generated, route_name, with_deletion_timers, worker_count, worker_pods)
 from .conditions import is_true, set_condition
 from .incremental_upgrade import gateway_ready, http_route_ready
 from .reconciler import REQUEUE_2S, Reconciler, outcome_text
@@ -35,6 +35,7 @@ from .spec import deletion_delay, incremental, managed_by_external_controller, u
 from .status import initializing_deadline
 from . import utils as ku
 from .utils import is_gcs_fault_tolerance_embedded
+from .validation.util import is_autoscaling_enabled
 from .validation.utils_validation import ray_cluster_upgrade_options_error
 
 
@@ -57,6 +58,27 @@ def _pass(p: Reconciler) -> tuple[list, dict[str, Any]]:
     return p.actions, {MEM_REQUEUE: outcome_text(p)}
 
 
+def kept_worker_pods(world: World) -> list[Warning]:
+    """``AutoscalerKeepsWorkerPods``: the RayClusters that, at the plan's end, run more
+    worker Pods in a group than their spec asks for (``Advance.reconcile_worker_pods``)."""
+    out = []
+    for rc in world.of_kind(RC):
+        if rc.terminating:
+            continue
+        pods = worker_pods(world, rc)
+        for g in _l(rc.spec.get("workerGroupSpecs")):
+            name, want = str(_m(g).get("groupName")), worker_count(_m(g))
+            if pods.get(name, want) > want:
+                out.append(Warning(
+                    "AutoscalerKeepsWorkerPods",
+                    f"RayCluster {display(rc.name)} keeps {pods[name]} worker Pods of group {name} where its spec now "
+                    f"asks for {want}: with in-tree autoscaling the RayCluster controller deletes no Pod to scale a "
+                    "group down, the Ray autoscaler alone decides which go (raycluster_controller.go reconcilePods; "
+                    "the operator's ENABLE_RANDOM_POD_DELETE=true restores the deletion); the plan counts them to "
+                    "its end", f"spec.rayClusterConfig.workerGroupSpecs[groupName={name}].replicas"))
+    return out
+
+
 def _without_stale_redis_finalizer(rc: Obj) -> Obj:
     """A deleted RayCluster on the embedded GCS backend that still carries the Redis
     cleanup finalizer (it was created on Redis): the RayCluster controller removes the
@@ -76,6 +98,9 @@ class Advance:
         self.put: dict[tuple, Obj] = {}
         self.remove: set[tuple] = set()
         self.waits: list[str] = []
+        #: the worker Pods per group of each RayCluster whose head runs, as this interval
+        #: leaves them (``MEM_WORKER_PODS``)
+        self.worker_pods: dict[str, tuple[tuple[str, int], ...]] = {}
 
     def obj(self, k: tuple) -> Obj | None:
         """The object ``k`` as this interval leaves it."""
@@ -95,8 +120,9 @@ class Advance:
         changed = bool(self.put or self.remove)
         # the pass before this interval ended as self.w's memory says; the next pass
         # writes its own ending (RayServiceModel.reconcile_pass)
-        w = self.w.replace(put=self.put.values(), remove=self.remove, now=self.w.now + REQUEUE,
-                           memory=without_outcome(self.w.memory))
+        memory = without_outcome(self.w.memory)
+        memory[MEM_WORKER_PODS] = tuple(sorted(self.worker_pods.items()))
+        w = self.w.replace(put=self.put.values(), remove=self.remove, now=self.w.now + REQUEUE, memory=memory)
         w = self.schedule_deletion_timers(w)
         then = self.w.memory.get(MEM_REQUEUE) or REQUEUE_2S
         tail = () if then == REQUEUE_2S and self.waits else (then,)
@@ -161,7 +187,7 @@ class Advance:
             if cur is None or rc.name == exclude:
                 continue
             if head_phase(cur) in (HEAD_STARTING, HEAD_READY):
-                add(total, cluster_requests(cur.spec))
+                add(total, cluster_requests(cur.spec, worker_pods(self.w, cur)))
         return total
 
     def never_ready(self, name: str) -> bool:
@@ -186,6 +212,7 @@ class Advance:
             suspend = rc.spec.get("suspend") is True
             new_phase = phase
             workers = desired_workers(rc.spec)
+            running = self.reconcile_worker_pods(rc) if phase in (HEAD_STARTING, HEAD_READY) else None
             if is_true(st, "RayClusterSuspending"):
                 new_phase = HEAD_NONE
                 set_condition(st, "RayClusterSuspending", "False", "RayClusterSuspending", "", 0)
@@ -224,7 +251,8 @@ class Advance:
                 st["readyWorkerReplicas"] = 0
             else:
                 st["desiredWorkerReplicas"] = workers
-                st["readyWorkerReplicas"] = workers if new_phase == HEAD_READY else 0
+                st["readyWorkerReplicas"] = (workers if running is None else sum(running.values())) \
+                    if new_phase == HEAD_READY else 0
             if new_phase == HEAD_READY:
                 st["state"] = "ready"
             status = "True" if new_phase == HEAD_READY else "False"
@@ -236,6 +264,25 @@ class Advance:
                 raw = dict(rc.raw)
                 raw["status"] = st
                 self.put[(RC, rc.namespace, rc.name)] = Obj(raw, rc.file, rc.line, rc.lines)
+
+    def reconcile_worker_pods(self, rc: Obj) -> dict[str, int]:
+        """The worker Pods per group of a RayCluster whose head runs, after ``reconcilePods``
+        (raycluster_controller.go) brings each group to ``GetWorkerGroupDesiredReplicas``
+        (``worker_count``): a suspended group loses every Pod; a group short of Pods gets
+        them; a group over it loses the surplus, unless the cluster has in-tree autoscaling
+        (``utils.IsAutoscalingEnabled``) and the operator's ``ENABLE_RANDOM_POD_DELETE`` is
+        not ``true``: then no Pod is deleted, the autoscaler being the only one to decide
+        which go (it lowers the count once it has removed them, which is not modelled)."""
+        before = worker_pods(self.w, rc)
+        keeps = is_autoscaling_enabled(rc.spec) and not self.m.config.random_pod_delete_env()
+        after: dict[str, int] = {}
+        for g in _l(rc.spec.get("workerGroupSpecs")):
+            g = _m(g)
+            name, want = str(g.get("groupName")), worker_count(g)
+            had = before.get(name, want)
+            after[name] = had if keeps and g.get("suspend") is not True and had > want else want
+        self.worker_pods[rc.name] = tuple(after.items())
+        return after
 
     def serve(self) -> None:
         """Ray Serve on each ready cluster: submitted applications become RUNNING."""

@@ -282,3 +282,40 @@ def test_the_autoscaler_sidecar_counts_in_the_head_pods_requests():
     tight = plan(_autoscaling(base()), env=Environment(capacity={"cpu": 14_000}))
     assert tight.plan.outcome == "stuck" and tight.plan.stuck.reason == "InsufficientCapacity"
     assert plan(base(), env=Environment(capacity={"cpu": 14_000})).plan.outcome == "converged"
+
+
+def _scale_down_and_append(d: dict) -> None:
+    groups = d["spec"]["rayClusterConfig"]["workerGroupSpecs"]
+    extra = copy.deepcopy(groups[0])
+    extra.update(groupName="cpu-extra", replicas=1)
+    groups[0]["replicas"] = 1
+    groups.append(extra)
+
+
+def test_an_autoscaling_cluster_keeps_its_pods_when_an_in_place_update_scales_a_group_down():
+    """raycluster_controller.go reconcilePods: a group over its desired Pods loses the
+    surplus, except with in-tree autoscaling, where the autoscaler alone deletes Pods
+    (unless the operator sets ENABLE_RANDOM_POD_DELETE=true). An in-place update that
+    lowers a group and appends another (shouldUpdateCluster) leaves 3 + 1 workers, not 1 + 1."""
+    old = _autoscaling(base())
+    new = edit(old, _scale_down_and_append)
+    run = plan(new, settled(old))
+    (upd,) = [a for a in run.actions if a.kind == "RayCluster"]
+    assert upd.verb == "update" and upd.role == "active"
+    assert run.plan.outcome == "converged"
+    # head + 3 cpu workers kept + 1 cpu-extra: 5 Pods, 2 + 4 * 4 CPU + the autoscaler sidecar
+    assert run.plan.summary["peakPods"] == 5 and run.plan.summary["peak"]["cpu"] == "18500m"
+    assert RayServiceModel().metrics(run.world)["pods"] == 5
+    (kept,) = [w for w in run.plan.warnings if w.code == "AutoscalerKeepsWorkerPods"]
+    assert "keeps 3 worker Pods of group cpu where its spec now asks for 1" in kept.message
+    assert kept.path == "spec.rayClusterConfig.workerGroupSpecs[groupName=cpu].replicas"
+
+    deleting = RayServiceModel(kuberay_env=["ENABLE_RANDOM_POD_DELETE=True"])
+    run = plan(new, settled(old), model=deleting)
+    assert deleting.metrics(run.world)["pods"] == 3 and run.plan.summary["peakPods"] == 4
+    assert not [w for w in run.plan.warnings if w.code == "AutoscalerKeepsWorkerPods"]
+
+    fixed = edit(base(), _scale_down_and_append)  # no autoscaling: the controller deletes the surplus
+    run = plan(fixed, settled(base()))
+    assert RayServiceModel().metrics(run.world)["pods"] == 3
+    assert not [w for w in run.plan.warnings if w.code == "AutoscalerKeepsWorkerPods"]
