@@ -256,6 +256,12 @@ def startup_blocked(world: World, pod: Obj, ready_by_pclq: Mapping[str, list[Obj
 
 
 def never_ready(env: Environment, pod: Obj) -> bool:
+    """The pod never turns Ready: ``--never-ready`` matches it (its name, its PodClique's,
+    or its hostname), or the snapshot shows it crash looping (``objects.crash_looping``:
+    the plan does not assume a failing container recovers; its replacement starts
+    afresh)."""
+    if O.crash_looping(pod):
+        return True
     if not env.never_ready:
         return False
     pclq = pod.labels.get(N.L_PCLQ, "")

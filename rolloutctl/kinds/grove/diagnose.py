@@ -111,7 +111,9 @@ def diagnose(pcs: PCS, world: World, env: Environment) -> Stuck:
     nr = [p for p in pods if O.pod_scheduled(p) and not O.pod_ready(p) and cluster.never_ready(env, p)]
     if nr:
         pclqs = sorted({p.labels.get(N.L_PCLQ, "") for p in nr})
-        return Stuck(STUCK_NEVER_READY, f"{len(nr)} pods of {', '.join(pclqs)} never become Ready",
+        looping = sorted(p.name for p in nr if O.crash_looping(p))
+        why = f" ({', '.join(looping)} in CrashLoopBackOff in the snapshot)" if looping else ""
+        return Stuck(STUCK_NEVER_READY, f"{len(nr)} pods of {', '.join(pclqs)} never become Ready{why}",
                      tuple(ObjectRef("PodClique", pcs.namespace, n, N.API_CORE) for n in pclqs),
                      ("fix the image or probes of the failing clique",))
     if gated_on:

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import re
 from typing import Any
 
+from ...core.go_time import parse_duration_seconds
 from ...core.model import Action, Obj
 from ...core.world import World
 from . import names as N
@@ -225,6 +226,33 @@ def expire_breaches(pcs: PCS, world: World) -> tuple[World, list[str]]:
 
 def termination_delay(pcs: PCS) -> str:
     return str(pcs.template.get("terminationDelay") or "4h0m0s")
+
+
+def wait_for(pcs: PCS, o: Obj, since: float) -> float | None:
+    """Seconds left of an armed breach's ``terminationDelay`` at ``since`` (seconds since
+    the epoch): ``terminationDelay - since.Sub(cond.LastTransitionTime)``, as
+    ``GetMinAvailableBreachedPCLQInfo`` (common/component/utils/podclique.go) and
+    ``getMinAvailableBreachedPCSGInfo`` (gangterminate.go) compute it; None when the
+    condition's time is not one (a time the planner wrote, or none)."""
+    cond = condition(o, MIN_AVAILABLE_BREACHED)
+    t = parse_time(cond.get("lastTransitionTime")) if cond is not None else None
+    delay = parse_duration_seconds(termination_delay(pcs))
+    if t is None or delay is None:
+        return None
+    return delay - (since - t)
+
+
+def breaches_expired_at(pcs: PCS, world: World, since: float) -> tuple[Obj, ...]:
+    """The armed breaches of a live world whose ``terminationDelay`` has run out by
+    ``since`` (``wait_for`` not above zero): upstream's next reconcile gang-terminates
+    their replicas (``getPCSReplicaDeletionWork``: ``waitFor <= 0``)."""
+    return tuple(o for o in armed_breaches(pcs, world) if (w := wait_for(pcs, o, since)) is not None and w <= 0)
+
+
+def with_expired(world: World, breaches: Iterable[Obj]) -> World:
+    """``world`` with ``breaches`` marked as past their ``terminationDelay`` (``MEM_EXPIRED``)."""
+    marks = frozenset(world.memory.get(MEM_EXPIRED, ())) | {(o.kind, o.name) for o in breaches}
+    return world.with_memory(**{MEM_EXPIRED: marks}) if marks else world
 
 
 # ----------------------------------------------------------------------------- PodCliqueSet replicas

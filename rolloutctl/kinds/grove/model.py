@@ -71,6 +71,7 @@ class GroveModel:
         pcs = self.pcs(desired)
         tops = [o for o in observed if o.kind == "PodCliqueSet" and o.name == desired.name and o.namespace == desired.namespace]
         children, foreign = OBS.partition_owned(pcs, [o for o in observed if o.kind != "PodCliqueSet"])
+        breaches: tuple[Warning, ...] = ()
         if not tops and not children:
             world = World([_with_status(desired, {})])
         elif tops and not children:
@@ -83,7 +84,12 @@ class GroveModel:
         else:
             kids, status = OBS.translate_live(pcs, tops[0] if tops else None, children)
             world = World(list(kids) + [_with_status(desired, status)])
-        return world.with_memory(**{MEM_WARNINGS: OBS.initial_warnings(pcs, world) + OBS.foreign_warnings(pcs, foreign),
+            since = OBS.snapshot_time(observed)
+            if since is not None:
+                world = GT.with_expired(world, GT.breaches_expired_at(pcs, world, since))
+            breaches = tuple(OBS.breach_warnings(pcs, world, since) + OBS.crash_loop_warnings(pcs, world))
+        return world.with_memory(**{MEM_WARNINGS: OBS.initial_warnings(pcs, world) + OBS.foreign_warnings(pcs, foreign)
+                                    + breaches,
                                     MEM_UPDATE_FILTERED: bool(tops) and not R.pcs_update_reconciles(tops[0], desired)})
 
     def reobserve(self, world: World, desired: Obj, observed: Sequence[Obj], env: Environment) -> World:

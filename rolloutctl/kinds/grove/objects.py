@@ -56,6 +56,19 @@ def pod_ready(pod: Obj) -> bool:
     return pod.derived(pod_row)[1]  # type: ignore[no-any-return]
 
 
+def crash_looping(pod: Obj) -> bool:
+    """A container (init or app) of the pod waits in ``CrashLoopBackOff``: the kubelet
+    restarts it after each failure, with a growing back-off."""
+    for key in ("initContainerStatuses", "containerStatuses"):
+        cs = pod.status.get(key)
+        for c in cs if isinstance(cs, list) else ():
+            state = c.get("state") if isinstance(c, dict) else None
+            waiting = state.get("waiting") if isinstance(state, dict) else None
+            if isinstance(waiting, dict) and waiting.get("reason") == "CrashLoopBackOff":
+                return True
+    return False
+
+
 def pod_phase(pod: Obj) -> str:
     return str(pod.status.get("phase") or "Pending")
 

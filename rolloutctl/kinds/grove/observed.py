@@ -27,6 +27,7 @@ from typing import Any
 from ...core.model import Obj, Warning
 from ...core.world import World
 from . import names as N
+from . import gang_terminate as GT
 from . import objects as O
 from . import update_common as U
 from .controller.podcliqueset.components.podgang import mirror_pcs_metadata
@@ -278,6 +279,62 @@ def rolling_cliques(pcs: PCS, world: World) -> set[str]:
             target = c.template_hash
             if any(U.pod_outdated(p, target) and not p.terminating for p in U.pods_of(world, pclq)):
                 out.add(c.name)
+    return out
+
+
+def snapshot_time(objs: Sequence[Obj]) -> float | None:
+    """When a live snapshot was taken, at the earliest: the newest time it records (the
+    objects' metadata, ``managedFields`` write times included, and statuses: conditions,
+    container starts and ends). Seconds since the epoch; None without any."""
+    best: float | None = None
+    todo: list[Any] = [v for o in objs for v in (o.metadata, o.status)]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, Mapping):
+            todo.extend(v.values())
+        elif isinstance(v, list):
+            todo.extend(v)
+        elif isinstance(v, str) and len(v) >= 20 and v[4:5] == "-":
+            t = GT.parse_time(v)
+            if t is not None and (best is None or t > best):
+                best = t
+    return best
+
+
+def crash_loop_warnings(pcs: PCS, world: World) -> list[Warning]:
+    """``ObservedCrashLoop``: live pods in ``CrashLoopBackOff``, which the plan takes never
+    to turn Ready (``cluster.never_ready``)."""
+    pods = sorted(p.name for p in world.index("Pod", N.L_PART_OF).get(pcs.name, ())
+                  if p.namespace == pcs.namespace and not p.terminating and O.crash_looping(p))
+    if not pods:
+        return []
+    return [Warning("ObservedCrashLoop", f"{_some(pods)} {'is' if len(pods) == 1 else 'are'} in CrashLoopBackOff: the "
+                    "plan takes them never to turn Ready (as --never-ready would) until Grove replaces them; a "
+                    "container that recovers changes the plan", f"Pod/{pods[0]}.status.containerStatuses")]
+
+
+def breach_warnings(pcs: PCS, world: World, since: float | None) -> list[Warning]:
+    """``ObservedMinAvailableBreach``: the armed breaches of a live world (gang termination
+    counts them, ``gang_terminate.armed_breaches``) with how much of ``terminationDelay``
+    is left at ``since`` (``snapshot_time``): none, and the plan's first pass
+    gang-terminates the replica; some, and the plan lets it pass only if nothing else
+    can happen first (the model is untimed)."""
+    out = []
+    delay = GT.termination_delay(pcs)
+    for o in GT.armed_breaches(pcs, world):
+        cond = GT.condition(o, GT.MIN_AVAILABLE_BREACHED) or {}
+        left = GT.wait_for(pcs, o, since) if since is not None else None
+        head = (f"{o.kind} {o.name} has been below minAvailable since {cond.get('lastTransitionTime')} "
+                f"(MinAvailableBreached=True)")
+        if left is None:
+            tail = f"terminationDelay ({delay}) is taken to pass only when nothing else can happen first"
+        elif left <= 0:
+            tail = (f"its terminationDelay ({delay}) has run out by the snapshot's newest time: the first pass "
+                    "gang-terminates its replica (getPCSReplicaDeletionWork)")
+        else:
+            tail = (f"{int(left)}s of its terminationDelay ({delay}) are left at the snapshot's newest time; the plan "
+                    "lets them pass only when nothing else can happen first (the model is untimed)")
+        out.append(Warning("ObservedMinAvailableBreach", f"{head}; {tail}", f"{o.kind}/{o.name}.status.conditions"))
     return out
 
 

@@ -75,39 +75,70 @@ def phase_title(desired: Obj, label: Any, steps: Sequence[Step], pcs: PCS | None
         return f"all replicas: {describe_actions(actions)}" if label == ALL else describe_actions(actions)
     pcs = pcs if pcs is not None else PCS(desired)
     i = label[1]
-    recreated: dict[str, list[int]] = {g.name: [] for g in pcs.groups}
-    replaced: dict[str, int] = {}
+    gone: dict[str, list[int]] = {g.name: [] for g in pcs.groups}  # scaling-group replicas deleted
+    back: set[tuple[str, int]] = set()  # ... and created
+    deleted: dict[str, int] = {}  # standalone pods deleted, per clique
+    created: dict[str, int] = {}
     patched = 0
+    terminated = False
     for a in actions:
         p = _parts(pcs, a)
         if a.verb == "update" and a.kind == "PodClique":
             patched += 1
-        if p is None or p[0] != i or a.verb != "delete":
+        if p is None or p[0] != i or a.verb not in ("delete", "create"):
             continue
         _, group, j, clique = p
         if group is not None and j is not None and a.kind in ("PodClique", "PodCliqueScalingGroup"):
-            if j not in recreated.setdefault(group, []):
-                recreated[group].append(j)
+            if a.verb == "create":
+                back.add((group, j))
+            elif j not in gone.setdefault(group, []):
+                gone[group].append(j)
         elif group is None and a.kind == "Pod" and clique:
-            replaced[clique] = replaced.get(clique, 0) + 1
+            clique = _pod_clique(pcs, clique)
+            counts = deleted if a.verb == "delete" else created
+            counts[clique] = counts.get(clique, 0) + 1
+        terminated = terminated or (a.role == "gang-termination" and a.verb == "delete" and group is None)
     parts = []
-    units = [f"{g}/{compress(js)}" for g, js in recreated.items() if js]
-    if units:
-        n = sum(len(js) for js in recreated.values())
-        parts.append(f"scaling-group replica{'s' if n > 1 else ''} {_fold(units)} recreated")
+    if terminated:
+        parts.append("gang-terminated (every PodClique deleted and recreated)")
+    recreated = [f"{g}/{compress(j for j in js if (g, j) in back)}" for g, js in gone.items()
+                 if any((g, j) in back for j in js)]
+    removed = [f"{g}/{compress(j for j in js if (g, j) not in back)}" for g, js in gone.items()
+               if any((g, j) not in back for j in js)]
+    if recreated and not terminated:
+        n = sum(1 for g, js in gone.items() for j in js if (g, j) in back)
+        parts.append(f"scaling-group replica{'s' if n > 1 else ''} {_fold(recreated)} recreated")
+    if removed:
+        n = sum(1 for g, js in gone.items() for j in js if (g, j) not in back)
+        parts.append(f"scaling-group replica{'s' if n > 1 else ''} {_fold(removed)} deleted")
     steps_deleting: dict[str, int] = {}  # per clique: steps that delete its pods
     for st in steps:
-        for clique in {p[3] for a in st.actions if a.verb == "delete" and a.kind == "Pod"
+        for clique in {_pod_clique(pcs, p[3]) for a in st.actions if a.verb == "delete" and a.kind == "Pod"
                        and (p := _parts(pcs, a)) is not None and p[0] == i and p[1] is None and p[3]}:
             steps_deleting[clique] = steps_deleting.get(clique, 0) + 1
-    for clique, n in replaced.items():
-        one_by_one = n > 1 and steps_deleting.get(clique) == n
-        parts.append(f"{clique}: {n} pod{'s' if n > 1 else ''} replaced" + (" one by one" if one_by_one else ""))
+    if not terminated:
+        for clique, n in deleted.items():
+            m = min(n, created.get(clique, 0))
+            if m:
+                one_by_one = m > 1 and steps_deleting.get(clique) == n
+                parts.append(f"{clique}: {m} pod{'s' if m > 1 else ''} replaced" + (" one by one" if one_by_one else ""))
+            if n > m:
+                parts.append(f"{clique}: {n - m} pod{'s' if n - m > 1 else ''} deleted")
     if patched and not parts:
         parts.append(f"{patched} PodClique{'s' if patched > 1 else ''} patched in place")
     elif patched:
         parts.append(f"{patched} PodClique template{'s' if patched > 1 else ''} patched")
     return f"replica {i}: " + ("; ".join(parts) if parts else describe_actions(actions))
+
+
+def _pod_clique(pcs: PCS, rest: str) -> str:
+    """The clique of a standalone pod from the rest of its name (``frontend-<random>``
+    comes as ``frontend``; a live pod's ``frontend-x7k2p`` loses its suffix)."""
+    names = {c.name for c in pcs.standalone}
+    if rest in names:
+        return rest
+    head = rest.rsplit("-", 1)[0]
+    return head if head in names else rest
 
 
 def _fold(items: Iterable[str], keep: int = 4) -> str:

@@ -52,3 +52,17 @@ def test_expected_hash_is_the_update_target_only_for_the_current_generation():
     assert get_expected_pod_template_hash(Obj(pclq), world) == label
     del pclq["status"]["updateProgress"]
     assert get_expected_pod_template_hash(Obj(pclq), world) == label
+
+
+def test_a_scale_in_phase_says_deleted_not_replaced():
+    """A live PodClique scaled from 3 to 2: the phase names the clique (not the pod's
+    random suffix) and says the pod is deleted, since nothing replaces it
+    (``deleteExcessPods``); a scaling group scaled in deletes its replicas."""
+    manifest = yaml.safe_load(SMALL)
+    manifest["spec"]["template"]["cliques"][0]["spec"]["replicas"] = 3
+    objs = settled_world(manifest)
+    for o in objs:
+        if o["kind"] == "PodClique":
+            o["spec"]["replicas"] = 2
+    p = _plan(manifest, objs)
+    assert [ph.title for ph in p.phases] == ["replica 0: w: 1 pod deleted"]
