@@ -388,16 +388,21 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
     applied = last_applied(live) if ownership is None else None
     a_n = normalized(hooks.defaults(strip_server_fields(applied)), l_raw, hooks.keeps_empty) \
         if applied is not None else None
+    # what the manifest sets to null: client-side apply sends the null (a deletion of
+    # original -> modified, kept by ``CreateThreeWayJSONMergePatch`` even without a
+    # last-applied annotation), and the API server removes the field
+    w_n = normalized(_nulls_marked(strip_server_fields((desired.written or desired).raw)), l_raw) \
+        if ownership is None else None
 
     def _user_set(_a_n: Any, path: Sequence[Any]) -> bool:
         """Whether the apply removes what only the live copy has at ``path``: under
         server-side apply, a field the manager owns; under client-side apply, a field the
-        last-applied configuration has, and for a custom resource (``merge_patch``)
-        anything inside a list (a list that differs is sent whole, so the live items'
-        extra fields and extra items go)."""
+        last-applied configuration has or the manifest sets to null, and for a custom
+        resource (``merge_patch``) anything inside a list (a list that differs is sent
+        whole, so the live items' extra fields and extra items go)."""
         if ownership is not None:
             return ownership.removes(path, l_n)
-        return (hooks.merge_patch and _through_list(path)) or _applied_has(a_n, path)
+        return (hooks.merge_patch and _through_list(path)) or _applied_has(a_n, path) or _null_at(w_n, path)
 
     secret = is_secret(desired.raw)
     found: dict[str, Change] = {}
@@ -485,6 +490,35 @@ def _through_list(path: Sequence[Any]) -> bool:
     marker)."""
     return any((isinstance(p, int) and not isinstance(p, bool)) or (isinstance(p, str) and p.startswith(_PREFIX))
                for p in path)
+
+
+#: what an explicit null of the manifest becomes in ``_nulls_marked`` (kept by ``_normalize``)
+_NULL = "\x00null"
+
+
+def _nulls_marked(v: Any) -> Any:
+    """``v`` with its explicit nulls replaced by ``_NULL``."""
+    if isinstance(v, dict):
+        return {k: _NULL if x is None else _nulls_marked(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_nulls_marked(x) for x in v]
+    return v
+
+
+def _null_at(written_n: Any, path: Sequence[Any]) -> bool:
+    """Whether the manifest (``_nulls_marked``, normalized) sets ``path`` or a field
+    above it to null."""
+    cur = written_n
+    for p in path:
+        if cur == _NULL:
+            return True
+        if isinstance(cur, dict) and p in cur:
+            cur = cur[p]
+        elif isinstance(cur, list) and isinstance(p, int) and 0 <= p < len(cur):
+            cur = cur[p]
+        else:
+            return False
+    return cur == _NULL
 
 
 def _applied_has(applied_n: Any, path: Sequence[Any]) -> bool:

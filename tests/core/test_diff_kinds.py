@@ -210,3 +210,20 @@ def test_grove_on_delete_strategy_updates_in_place(tmp_path):
     o = grove(tmp_path, f, live)
     assert {i.effect for i in o.impact} == {"in-place"}
     assert "delete" in o.impact[0].message
+
+
+def test_a_field_the_manifest_sets_to_null_is_removed_even_without_a_last_applied_annotation(tmp_path):
+    """Client-side ``kubectl apply`` sends an explicit null (``CreateThreeWayJSONMergePatch``
+    keeps the deletions of original -> modified, and the original is empty without a
+    last-applied annotation), so the API server removes the field: the diff reports the
+    removal and its effect, as ``plan`` of the same pair does. Left out instead, the field
+    stays (a controller may have set it)."""
+    live = C.live_copy(C.RS, mutate=lambda r: r["metadata"]["annotations"].pop(
+        "kubectl.kubernetes.io/last-applied-configuration"))
+    nulled = C.edit(C.RS, lambda r: r["spec"]["rayClusterConfig"].update(workerGroupSpecs=None))
+    o = one(run_diff(tmp_path, nulled, live))
+    [c] = o.changes
+    assert (c.path, c.op, c.new) == ("spec.rayClusterConfig.workerGroupSpecs", "remove", None)
+    assert effects(o) == {"spec.rayClusterConfig.workerGroupSpecs": {"rollout"}}
+    left_out = C.edit(C.RS, lambda r: r["spec"]["rayClusterConfig"].pop("workerGroupSpecs"))
+    assert one(run_diff(tmp_path, left_out, live)).status == "unchanged"

@@ -137,7 +137,7 @@ def test_duplicates_across_files_name_both_places(cli, tmp_path, command):
     b = write(tmp_path, "b.yaml", "# a copy\n" + PCS_SAMPLE.read_text())
     r = cli(command, a, b)
     # admission's SC009 (rolloutctl/admit duplicates): the same message lint reports
-    assert_input_error(r, b, f"SC009: duplicate PodCliqueSet inference/llm: at {a}:3 and {b}:4")
+    assert_input_error(r, b, f"SC009: duplicate PodCliqueSet inference/llm: at {a}:4 and {b}:5")
 
 
 def test_missing_namespace_means_default_in_desired_and_observed(cli, tmp_path):

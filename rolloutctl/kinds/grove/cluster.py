@@ -15,6 +15,7 @@ from ...core.world import Key, World, key_of
 from . import gang_terminate as GT
 from . import names as N
 from . import objects as O
+from .admission.util import DEFAULT_SCHEDULER_NAME, clique_scheduler_name
 from .spec import PCS
 from . import summary as SUM
 
@@ -156,15 +157,29 @@ def gang_shortfall(pg: Obj, members: list[Obj]) -> list[Obj]:
     return need
 
 
+def places_gangs(pcs: PCS) -> bool:
+    """Whether the scheduler the PodCliqueSet's pods go to places a PodGang's minimum all
+    at once: every backend but the kube one. A PodCliqueSet on ``default-scheduler``
+    (the default profile: an empty ``schedulerName``) has its pods placed one by one by
+    kube-scheduler: the kube backend creates nothing for a PodGang (``SyncPodGang``,
+    ``operator/internal/scheduler/kube/backend.go``) and only names the scheduler in
+    each pod (``PreparePod``); Grove's scheduling gates still hold a scaled gang until
+    its base gang is scheduled. The backend is the first clique's (``handler.go``
+    ``validatePodCliqueSetWithBackend``; every clique names the same one, GV009)."""
+    cliques = pcs.template.get("cliques")
+    first = cliques[0] if isinstance(cliques, list) and cliques else {}
+    return clique_scheduler_name(first) != DEFAULT_SCHEDULER_NAME
+
+
 def _gang_order_key(g: Obj) -> tuple:
     return (g.labels.get(N.L_BASE_PODGANG) is not None, len(g.name), g.name)
 
 
 def schedule(pcs: PCS, world: World, env: Environment,
              lifted: Mapping[Key, Obj] = _NONE_LIFTED) -> tuple[list[Obj], list[str]]:
-    """The gang scheduler: a PodGang that has not reached every PodGroup's
-    ``minReplicas`` is placed all-or-nothing; once it has, further pods are placed one
-    by one while capacity allows. Gated pods are never placed. Returns the pods it
+    """The scheduler: a PodGang that has not reached every PodGroup's ``minReplicas`` is
+    placed all-or-nothing (a gang scheduler; ``places_gangs``); once it has, or under
+    kube-scheduler, pods are placed one by one while capacity allows. Gated pods are never placed. Returns the pods it
     places (``advance`` writes them) and what happened.
 
     ``lifted``: the pods of ``world`` whose scheduling gates have just been lifted, by
@@ -189,6 +204,7 @@ def schedule(pcs: PCS, world: World, env: Environment,
     # only candidates, the others have nothing to place
     gangs = [g for g in (world.get("PodGang", pcs.namespace, name) for name in candidates)
              if g is not None and g.labels.get(N.L_PART_OF) == pcs.name]
+    gangs_at_once = places_gangs(pcs)
     for pg in sorted(gangs, key=_gang_order_key):
         if pg.terminating:
             continue
@@ -205,8 +221,9 @@ def schedule(pcs: PCS, world: World, env: Environment,
         by_group: dict[str, list[Obj]] = {}
         for p in members:
             by_group.setdefault(p.labels.get(N.L_PCLQ, ""), []).append(p)
-        satisfied = all(sum(1 for p in by_group.get(g.get("name"), []) if O.pod_scheduled(p)) >= int(g.get("minReplicas") or 0)
-                        for g in pg.spec.get("podgroups") or [])
+        satisfied = not gangs_at_once or all(
+            sum(1 for p in by_group.get(g.get("name"), []) if O.pod_scheduled(p)) >= int(g.get("minReplicas") or 0)
+            for g in pg.spec.get("podgroups") or [])
         need = [] if satisfied else gang_shortfall(pg, members)
         if not satisfied and not need:
             continue

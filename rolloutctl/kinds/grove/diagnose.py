@@ -78,6 +78,7 @@ def diagnose(pcs: PCS, world: World, env: Environment) -> Stuck:
     short_msgs: list[str] = []
     blocked: list[ObjectRef] = []
     gated_on: list[str] = []
+    gangs_at_once = cluster.places_gangs(pcs)
     for pg in sorted(owned(world, "PodGang", pcs), key=lambda g: g.name):
         members = [p for p in by_gang.get(pg.name, []) if not O.pod_scheduled(p)]
         if not members:
@@ -88,7 +89,7 @@ def diagnose(pcs: PCS, world: World, env: Environment) -> Stuck:
                 gated_on.append(f"PodGang {pg.name} is gated until its base gang {base} is scheduled")
                 blocked.append(pg.ref)
             continue
-        waiting = cluster.gang_shortfall(pg, by_gang.get(pg.name, []))
+        waiting = cluster.gang_shortfall(pg, by_gang.get(pg.name, [])) if gangs_at_once else []
         what = "its gang minimum of"
         if not waiting:  # the gang is placed; pods beyond its minimum wait one by one
             waiting = [p for p in members if not O.pod_gated(p)][:1]
@@ -100,8 +101,9 @@ def diagnose(pcs: PCS, world: World, env: Environment) -> Stuck:
         if waiting and short:
             need = ", ".join(f"{r}={format_quantity(req.get(r, 0), r)}" for r in short)
             free = ", ".join(f"{r}={format_quantity(max(0, env.capacity[r] - used.get(r, 0)), r)}" for r in short)
-            short_msgs.append(f"PodGang {pg.name} cannot place {what} {len(waiting)} pods: they need {need}, "
-                              f"only {free} of the capacity is free")
+            which = f"{what} {len(waiting)} pods: they need" if len(waiting) > 1 or what != "one more pod of" \
+                else "one more pod: it needs"
+            short_msgs.append(f"PodGang {pg.name} cannot place {which} {need}, only {free} of the capacity is free")
             blocked.append(pg.ref)
     if short_msgs:
         msg = "; ".join(short_msgs + gated_on)

@@ -18,7 +18,8 @@ from rolloutctl.kinds.grove import names as N
 from rolloutctl.kinds.grove.model import GroveModel
 
 
-def pcs(name="mn", replicas=1, cliques=(("frontend", 2, None),), groups=(), startup=None, requests=None, ns="default"):
+def pcs(name="mn", replicas=1, cliques=(("frontend", 2, None),), groups=(), startup=None, requests=None, ns="default",
+        scheduler=None):
     tmpl: dict = {"cliques": []}
     if startup:
         tmpl["cliqueStartupType"] = startup
@@ -30,6 +31,8 @@ def pcs(name="mn", replicas=1, cliques=(("frontend", 2, None),), groups=(), star
             spec["minAvailable"] = min_av
         if rest and rest[0]:
             spec["startsAfter"] = list(rest[0])
+        if scheduler:
+            spec["podSpec"]["schedulerName"] = scheduler
         tmpl["cliques"].append({"name": cname, "spec": spec})
     if groups:
         tmpl["podCliqueScalingGroups"] = [
@@ -114,7 +117,7 @@ def test_several_replicas_get_their_own_children():
 def test_gs5_only_the_base_gang_minimum_fits():
     """e2e GS-5: workload2 with room for 3 pods places exactly pc-a x1, pc-b x1, pc-c x1."""
     obj = pcs(name="workload2", cliques=(("pc-a", 2, 1), ("pc-b", 1, 1), ("pc-c", 3, 1)),
-              groups=(("sg-x", ("pc-b", "pc-c"), 2, 1),), requests={"memory": "80Mi"})
+              groups=(("sg-x", ("pc-b", "pc-c"), 2, 1),), requests={"memory": "80Mi"}, scheduler="kai-scheduler")
     plan, world = plan_new(obj, capacity={"memory": parse_quantity("240Mi")})
     assert plan.outcome == "stuck" and plan.stuck.reason == "InsufficientCapacity"
     placed = sorted(p.labels[N.L_PCLQ] for p in world.of_kind("Pod") if p.spec.get("nodeName"))
@@ -122,8 +125,8 @@ def test_gs5_only_the_base_gang_minimum_fits():
 
 
 def test_capacity_below_base_gang_minimum_is_stuck_naming_the_gang():
-    obj = pcs(cliques=(("frontend", 2, 2),), groups=(("g", ("frontend",), 1, 1),), requests={"nvidia.com/gpu": "4"})
-    obj = pcs(cliques=(("fe", 2, 2), ("w", 2, 2)), groups=(("g", ("w",), 2, 1),), requests={"nvidia.com/gpu": "4"})
+    obj = pcs(cliques=(("fe", 2, 2), ("w", 2, 2)), groups=(("g", ("w",), 2, 1),), requests={"nvidia.com/gpu": "4"},
+              scheduler="kai-scheduler")
     plan, world = plan_new(obj, capacity={"nvidia.com/gpu": parse_quantity("8")})
     assert plan.outcome == "stuck"
     st = plan.stuck
@@ -133,6 +136,18 @@ def test_capacity_below_base_gang_minimum_is_stuck_naming_the_gang():
     assert "mn-0-g-0 is gated until its base gang mn-0 is scheduled" in st.message
     assert [r.name for r in st.blocked_on] == ["mn-0", "mn-0-g-0"]
     assert not any(p.spec.get("nodeName") for p in world.of_kind("Pod"))  # all or nothing
+
+
+def test_default_scheduler_places_pods_one_by_one_without_a_gang_minimum():
+    """A PodCliqueSet on ``default-scheduler`` (no schedulerName: the default profile)
+    goes to kube-scheduler, which places pods one by one: the kube backend creates nothing
+    for a PodGang (kube/backend.go ``SyncPodGang``). Room for 2 of the base gang's 4 pods
+    runs 2 of them, where a gang scheduler (KAI) places none."""
+    obj = pcs(cliques=(("fe", 2, 2), ("w", 2, 2)), groups=(("g", ("w",), 2, 1),), requests={"nvidia.com/gpu": "4"})
+    plan, world = plan_new(obj, capacity={"nvidia.com/gpu": parse_quantity("8")})
+    assert plan.outcome == "stuck" and plan.stuck.reason == "InsufficientCapacity"
+    assert sum(1 for p in world.of_kind("Pod") if p.spec.get("nodeName")) == 2
+    assert "PodGang mn-0 cannot place one more pod: it needs nvidia.com/gpu=4, only nvidia.com/gpu=0" in plan.stuck.message
 
 
 def test_scaled_gang_stays_gated_until_base_gang_is_scheduled():

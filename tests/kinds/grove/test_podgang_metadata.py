@@ -45,7 +45,7 @@ def _diff(cli, tmp_path, old: dict, new: dict) -> list[dict]:
 
 def _labelled(old: dict) -> dict:
     new = copy.deepcopy(old)
-    new["metadata"].setdefault("labels", {})["kai.scheduler/queue"] = "team-b"
+    new["metadata"].setdefault("labels", {})["team"] = "b"
     return new
 
 

@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping
 
 from ....core.k8s_syntax import is_dns1123_subdomain, is_qualified_name, is_valid_label_value
 from .request import Check
-from .util import (DEFAULT_SCHEDULER_NAME, EXPLICIT, SCHEDULER_BACKENDS, TEMPLATE, Problem, as_int, as_list, as_map, as_str, clique_path, find_duplicates,
+from .util import (EXPLICIT, clique_scheduler_name, SCHEDULER_BACKENDS, TEMPLATE, Problem, as_int, as_list, as_map, as_str, clique_path, find_duplicates,
                    group_path, quote_name)
 
 MAX_COMBINED_RESOURCE_NAME_LENGTH = 45  # podcliqueset.go maxCombinedResourceNameLength
@@ -276,8 +276,7 @@ def slice_must_have_unique_elements_role_names(c: Check) -> Iterator[Problem]:
         yield clique_path(i, "spec", "roleName"), f"duplicate roleName {d!r}"
 
 
-def _scheduler_name(cl: dict) -> str:
-    return as_str(as_map(as_map(cl.get("spec")).get("podSpec")).get("schedulerName")) or DEFAULT_SCHEDULER_NAME
+_scheduler_name = clique_scheduler_name
 
 
 def validate_scheduler_names(c: Check) -> Iterator[Problem]:

@@ -6,19 +6,18 @@ Upstream (Grove ``fcc3b3bb``, commit fcc3b3bbbc5e6a2a797cd080bdbc6983b1ccec24):
 ``podcliqueset.go``; ``validatePodCliqueSetWithBackend`` picks the scheduler backend whose
 own validation runs, :attr:`Check.scheduler_backend`). The defaulting webhook runs first
 (``operator/internal/webhook/admission/pcs/defaulting/podcliqueset.go``, modelled in
-``kinds/grove/defaults.py``). On update, the object sent is the one ``kubectl apply``
-builds (:func:`keep_live_defaults`).
+``kinds/grove/defaults.py``). On update, the object sent is the manifest as ``kubectl
+apply`` patches it in: a JSON merge patch for a custom resource, lists replaced whole.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
 from ....core.model import Obj
 from ..defaults import default_pcs
-from .util import DEFAULT_SCHEDULER_NAME, as_list, as_map, as_str
+from .util import as_list, as_map, as_str, clique_scheduler_name
 
 
 class Check:
@@ -31,8 +30,10 @@ class Check:
         self.obj = obj
         self.written: Mapping[str, Any] = (obj.written or obj).raw
         self.old: Mapping[str, Any] | None = default_pcs(dict(old.raw)) if old is not None else None
-        sent = keep_live_defaults(obj.raw, self.old) if self.old is not None else dict(obj.raw)
-        self.pcs: Mapping[str, Any] = default_pcs(sent)
+        # an update sends the manifest as kubectl apply builds it: for a custom resource a
+        # JSON merge patch, which replaces lists (``cliques``) whole, so the webhook
+        # defaults a clique's absent ``minAvailable`` afresh rather than keeping the live one
+        self.pcs: Mapping[str, Any] = default_pcs(dict(obj.raw))
         self.creating = old is None
 
     # shortcuts over the defaulted object
@@ -73,35 +74,8 @@ class Check:
         (``registry.GetOrDefault``), ``default-scheduler`` as the operator configuration
         defaults it. The validator has already required every clique to name the same
         scheduler (GV009); a name no backend exists for is GV009's error too."""
-        first = next((cl for _, cl in self.cliques), {})
-        return as_str(as_map(as_map(first.get("spec")).get("podSpec")).get("schedulerName")) or DEFAULT_SCHEDULER_NAME
+        return clique_scheduler_name(next((cl for _, cl in self.cliques), {}))
 
     def scaling_group_clique_names(self) -> set[str]:
         """``getScalingGroupCliqueNames``."""
         return {n for _, g in self.groups for n in as_list(g.get("cliqueNames")) if isinstance(n, str)}
-
-
-def keep_live_defaults(written: Mapping[str, Any], live: Mapping[str, Any]) -> dict:
-    """The object an update sends, as ``kubectl apply`` builds it: defaulted fields the
-    manifest never set keep their live values (the patch does not touch them), so
-    e.g. a clique's defaulted ``minAvailable`` does not follow a ``replicas`` change.
-    Covers the defaulted fields that are immutable: clique ``minAvailable``, scaling
-    group ``minAvailable`` and ``cliqueStartupType``."""
-    out = copy.deepcopy(dict(written))
-    t = as_map(as_map(out.get("spec")).get("template"))
-    lt = as_map(as_map(live.get("spec")).get("template"))
-    if isinstance(t, dict) and "cliqueStartupType" not in t and "cliqueStartupType" in lt:
-        t["cliqueStartupType"] = lt["cliqueStartupType"]
-    for key in ("cliques", "podCliqueScalingGroups"):
-        live_by = {as_str(as_map(x).get("name")): as_map(x) for x in as_list(lt.get(key))}
-        for item in as_list(t.get(key) if isinstance(t, dict) else None):
-            if not isinstance(item, dict) or as_str(item.get("name")) not in live_by:
-                continue
-            litem = live_by[as_str(item.get("name"))]
-            if key == "cliques":
-                s, ls = item.get("spec"), as_map(litem.get("spec"))
-                if isinstance(s, dict) and "minAvailable" not in s and "minAvailable" in ls:
-                    s["minAvailable"] = ls["minAvailable"]
-            elif "minAvailable" not in item and "minAvailable" in litem:
-                item["minAvailable"] = litem["minAvailable"]
-    return out

@@ -35,6 +35,12 @@ SCHEDULER_BACKENDS = (DEFAULT_SCHEDULER_NAME, "kai-scheduler", "volcano", "lpx-s
 Path = tuple
 Problem = tuple[Path, str]
 
+
+def clique_scheduler_name(clique: Any) -> str:
+    """The scheduler a clique's pods ask for: its ``podSpec.schedulerName``, an empty one
+    meaning the default profile (``DEFAULT_SCHEDULER_NAME``; ``registry.GetOrDefault``)."""
+    return as_str(as_map(as_map(as_map(clique).get("spec")).get("podSpec")).get("schedulerName")) or DEFAULT_SCHEDULER_NAME
+
 #: the field path of the PodCliqueSet template
 TEMPLATE = "spec", "template"
 
