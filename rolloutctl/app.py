@@ -178,11 +178,11 @@ def admit_inputs(desired: Sequence[Obj], observed: Sequence[Obj] = (), *, namesp
     stored-form input. What the API server refuses in the desired input (or a wrong
     type in an observed object, which a model would misread) stops here as
     ``PATH:LINE: RULE: field: message`` (exit 2); then Kubernetes' checks on the
-    container resources of the pod templates (SC006, the rule ``lint`` uses).
+    containers of the pod templates (SC006 resources, SC015 images: the rules ``lint`` uses).
     Objects named by the API server (``generateName``) are never duplicates."""
     from .admit import DESIRED, DUPLICATE_OBJECT, OBSERVED, admit
     from .kinds import descriptor, read_schema
-    from .lint.pods import check_pod_resources
+    from .lint.pods import check_pod_templates
 
     have = admit(observed, descriptor, side=OBSERVED, namespace=namespace, read_schemas=read_schema)
     want = admit(desired, descriptor, side=DESIRED, namespace=namespace, stored=have.objects,
@@ -192,7 +192,7 @@ def admit_inputs(desired: Sequence[Obj], observed: Sequence[Obj] = (), *, namesp
     if not errors:
         for o in want.objects:
             if is_modelled(o):
-                errors += [_problem_line(f, _REFUSED_PODS) for f in check_pod_resources(o) if f.severity == "error"]
+                errors += [_problem_line(f, _REFUSED_PODS) for f in check_pod_templates(o) if f.severity == "error"]
     if errors:
         raise InputProblem(sorted(set(errors), key=lambda e: (e.file, e.line, e.message)))
     warnings: dict[int, tuple[Warning, ...]] = {}

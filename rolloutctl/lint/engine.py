@@ -22,7 +22,7 @@ from ..core.paths import resolve_path
 from ..kinds import descriptor, is_modelled, read_schema, validators
 from . import registry
 from ..core.records import field, record, replace
-from .pods import check_pod_resources
+from .pods import check_pod_templates
 
 IGNORE_ANNOTATION = "rolloutctl.dev/ignore"
 _ENTRY_SPLIT = re.compile(r"[;\n]")
@@ -89,7 +89,7 @@ def lint_object(obj: Obj, old: Obj | None, known: frozenset[str],
     # rules still run and the user sees every problem at once.
     if not any(f.severity == "error" and f.rule != OBJECT_META for f in findings):
         # an admitted object: the pods' own checks and the webhook rules both run
-        findings.extend(check_pod_resources(obj))
+        findings.extend(check_pod_templates(obj))
         for validate in validators(obj):  # the kind's webhook rules and every integration's
             findings.extend(validate(obj, old))
     ignore, problems = parse_suppressions(obj, known)

@@ -1,8 +1,10 @@
-"""Kubernetes' own checks on container resources, applied to the pod templates a
-modelled kind carries (``KIND.pod_templates``). The CRDs accept any quantity, so nothing refuses
-the manifest; the pods the operator creates from it are refused instead, and the
-rollout never starts. Upstream: ``k8s.io/kubernetes/pkg/apis/core/validation``
-``ValidateResourceRequirements`` / ``validateResourceQuantityValue``."""
+"""Kubernetes' own checks on the containers of a Pod, applied to the pod templates a
+modelled kind carries (``KIND.pod_templates``): their resources (SC006) and images
+(SC015). The CRDs accept any quantity and no image, so nothing refuses the manifest; the
+pods the operator creates from it are refused instead, and the rollout never starts.
+Upstream: ``k8s.io/kubernetes/pkg/apis/core/validation`` ``ValidateResourceRequirements``
+/ ``validateResourceQuantityValue``, ``validateContainerCommon`` (an image is required) and
+``validateContainersOnlyForPod`` (a Pod's image has no leading or trailing whitespace)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from ..kinds import pod_templates
 from .paths import field_path
 
 RULE = "SC006"
+IMAGE_RULE = "SC015"
 _STANDARD_PREFIXES = ("kubernetes.io/", "requests.", "limits.")
 _STANDARD = {"cpu", "memory", "ephemeral-storage", "storage", "pods"}
 
@@ -73,3 +76,33 @@ def check_pod_resources(obj: Obj) -> list[Finding]:
                     elif name in lim and q > lim[name]:
                         add(path, f"{name}: the request must be less than or equal to the limit")
     return out
+
+
+def check_pod_images(obj: Obj) -> list[Finding]:
+    """Containers and init containers without an image (absent, null or empty: the
+    API server requires one in a Pod) or with one that has leading or trailing
+    whitespace (which a Pod may not have)."""
+    out: list[Finding] = []
+    for base, ps in pod_specs(obj):
+        for key in ("initContainers", "containers"):
+            ctrs = ps.get(key)
+            for ci, c in enumerate(ctrs if isinstance(ctrs, list) else []):
+                if not isinstance(c, Mapping):
+                    continue
+                image = c.get("image")
+                if image is None or image == "":
+                    msg = (f"container {c.get('name')!r} has no image: the API server refuses its Pods "
+                           "(image: Required value)")
+                elif isinstance(image, str) and image != image.strip():
+                    msg = f"container {c.get('name')!r}: image {image!r} must not have leading or trailing whitespace"
+                else:
+                    continue
+                path = (*base, key, ci, "image") if "image" in c else (*base, key, ci)
+                out.append(Finding(IMAGE_RULE, "error", obj.file, obj.line_of(*path), msg,
+                                   field_path(obj.raw, (*base, key, ci, "image")), obj.ref))
+    return out
+
+
+def check_pod_templates(obj: Obj) -> list[Finding]:
+    """Every check of this module on ``obj``'s pod templates (SC006, SC015)."""
+    return check_pod_resources(obj) + check_pod_images(obj)

@@ -247,6 +247,28 @@ _BUILTIN: list[tuple[str, str, str, str, str]] = [
 
     Remediation: Request whole GPUs with equal requests and limits, and non-negative quantities.
     """),
+    ("SC015", "container-image", "error", "schema", """A container of a pod template has no image, or one Kubernetes refuses.
+
+    The CRDs accept a container without an image, so the manifest is stored; the API
+    server requires an image in every container of a Pod (and one without leading or
+    trailing whitespace), so the pods the operator creates are refused and the rollout
+    never starts. A Helm value left unset (``image: {{ .Values.image }}`` rendered empty)
+    is the usual cause.
+
+    Upstream: k8s.io/kubernetes pkg/apis/core/validation/validation.go#validateContainerCommon, #validateContainersOnlyForPod
+
+    Bad:
+        containers:
+          - name: ray-head
+            image: ""
+
+    Good:
+        containers:
+          - name: ray-head
+            image: rayproject/ray:2.52.0
+
+    Remediation: Set the image (check the values the template renders with).
+    """),
     ("SC007", "generate-name", "error", "schema", """``metadata.generateName`` must be a name prefix the API server accepts.
 
     An object with ``generateName`` and no ``name`` is named by the API server on
@@ -457,7 +479,7 @@ _BUILTIN: list[tuple[str, str, str, str, str]] = [
 ]
 
 #: who refuses what a built-in rule finds, where the scope does not say it
-_BUILTIN_ENFORCER = {"SC006": "pods", "SC009": "rolloutctl", "SC013": "rolloutctl", "CF001": "rolloutctl", "SP001": "rolloutctl", "SP002": "rolloutctl"}
+_BUILTIN_ENFORCER = {"SC006": "pods", "SC015": "pods", "SC009": "rolloutctl", "SC013": "rolloutctl", "CF001": "rolloutctl", "SP001": "rolloutctl", "SP002": "rolloutctl"}
 
 #: rules that a suppression annotation cannot silence
 UNSUPPRESSIBLE = frozenset({"IN001", "IN002", "SC009", "SP001", "SP002", "CF001"})

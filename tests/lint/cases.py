@@ -78,6 +78,7 @@ CASES: dict[str, Case] = {
     "SC005": Case(fail=pcs().replace("grove.io/v1alpha1", "grove.io/v1beta9"), ok=pcs()),
     "SC006": Case(fail=rs(head_ctr="resources: {requests: {nvidia.com/gpu: '0.5'}, limits: {nvidia.com/gpu: '0.5'}}"),
                   ok=rs(head_ctr="resources: {requests: {nvidia.com/gpu: '1'}, limits: {nvidia.com/gpu: '1'}}")),
+    "SC015": Case(fail=rs().replace("image: rayproject/ray:2.46.0\n", "image: ''\n", 1), ok=rs()),
     "SC007": Case(fail=pcs().replace("  name: inf\n", "  generateName: Inf_\n"),
                   ok=pcs().replace("  name: inf\n", "  generateName: inf-\n")),
     "CF001": Case(fail=pcs(), ok=pcs(),

@@ -76,8 +76,8 @@ def test_update_rules_run_only_when_create_rules_pass():
 
 
 def test_mutable_fields_may_change_on_update():
-    live = pcs(clique("worker", replicas=2), template="priorityClassName: low")
-    new = pcs(clique("worker", replicas=5), template="priorityClassName: high", replicas=3)
+    live = pcs(clique("worker", replicas=2, spec="minAvailable: 1"), template="priorityClassName: low")
+    new = pcs(clique("worker", replicas=5, spec="minAvailable: 1"), template="priorityClassName: high", replicas=3)
     assert rules(new, live) == []
 
 
@@ -124,11 +124,15 @@ def test_validate_never_raises_on_malformed_fields(rule_id):
             v.validate(Obj(bad), Obj(doc))
 
 
-def test_defaulted_min_available_keeps_its_live_value_on_apply():
-    """kubectl apply leaves server-defaulted fields alone; only an explicit change is rejected."""
+def test_a_replicas_change_rejects_a_defaulted_min_available():
+    """``kubectl apply`` patches a custom resource with a JSON merge patch, which replaces
+    ``cliques`` whole: a clique without ``minAvailable`` is defaulted afresh to its new
+    ``replicas`` (defaulting webhook), and the validating webhook refuses the change of the
+    immutable field. Written out with its live value, it stays."""
     live = pcs(clique("worker", replicas=2))
-    assert rules(pcs(clique("worker", replicas=5)), live) == []
+    assert rules(pcs(clique("worker", replicas=5)), live) == ["GV102"]
     assert rules(pcs(clique("worker", replicas=5, spec="minAvailable: 5")), live) == ["GV102"]
+    assert rules(pcs(clique("worker", replicas=5, spec="minAvailable: 2")), live) == []
 
 
 @pytest.mark.parametrize("a,b,ok", [

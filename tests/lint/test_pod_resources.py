@@ -62,3 +62,30 @@ def test_a_quantity_too_large_to_compute_is_reported_and_a_tiny_one_passes():
     out = findings(rs(worker_ctr="resources: {requests: {cpu: '1e999999999'}}"))
     assert out and "requests.cpu: a quantity of 10**4000 or more is out of range" in out[0], out
     assert findings(rs(worker_ctr="resources: {requests: {cpu: '1e-999999999'}}")) == []
+
+
+def test_a_container_without_an_image_or_with_padded_one_is_refused_in_every_pod_template():
+    """SC015: ``validateContainerCommon`` requires an image and ``validateContainersOnlyForPod``
+    refuses leading or trailing whitespace in a Pod: absent, null (pruned at admission)
+    and empty images, in a RayService and a PodCliqueSet, as lint reports them and plan
+    refuses them (exit 2)."""
+    from rolloutctl.lint.pods import check_pod_images
+    from rolloutctl.core.model import Obj
+
+    def rs(image_line: str) -> Obj:
+        return Obj({"apiVersion": "ray.io/v1", "kind": "RayService", "metadata": {"name": "s"}, "spec": {
+            "rayClusterConfig": {"headGroupSpec": {"template": {"spec": {"containers": [
+                {"name": "ray-head", **image_line}]}}}}}})
+
+    for image in ({}, {"image": ""}, {"image": None}):
+        (f,) = check_pod_images(rs(image))
+        assert f.rule == "SC015" and "has no image" in f.message
+        assert f.path == "spec.rayClusterConfig.headGroupSpec.template.spec.containers[name=ray-head].image"
+    (f,) = check_pod_images(rs({"image": " ray:2 "}))
+    assert "leading or trailing whitespace" in f.message
+    assert check_pod_images(rs({"image": "ray:2"})) == []
+    pcs = Obj({"apiVersion": "grove.io/v1alpha1", "kind": "PodCliqueSet", "metadata": {"name": "p"}, "spec": {
+        "template": {"cliques": [{"name": "w", "spec": {"podSpec": {"initContainers": [{"name": "init"}],
+                                                                    "containers": [{"name": "c", "image": "x"}]}}}]}}})
+    (f,) = check_pod_images(pcs)
+    assert f.path == "spec.template.cliques[name=w].spec.podSpec.initContainers[name=init].image"
