@@ -329,4 +329,15 @@ def admit(objs: Sequence[Obj], lookup: Lookup, *, side: str = DESIRED, namespace
             dup = dups.get(id(o))
             if dup is not None:
                 fs.append(dup)
+    else:
+        # the cluster holds one copy of an object: two that differ leave what it holds unknown
+        # (two identical copies, the same snapshot given twice, say the same)
+        seen: dict[tuple, Obj] = {}
+        for o, fs in zip(out.objects, out.found):
+            key = (group_of(o.api_version), o.kind, o.namespace, o.name)
+            first = seen.setdefault(key, o)
+            if first is not o and first.raw != o.raw:
+                fs.append(Finding(DUPLICATE_OBJECT, "error", o.file, o.line,
+                                  f"two different copies of the live {o.kind} {o.namespace}/{o.name}: at "
+                                  f"{first.file}:{first.line} and {o.file}:{o.line}; give one", "", o.ref))
     return out

@@ -70,6 +70,8 @@ class LintReport:
     ignored: int = 0
     #: findings left out because the ``--baseline`` report already had them
     baselined: int = 0
+    #: the kinds of the objects no rule checks (skipped; ``--strict`` reports them, IN002)
+    skipped_kinds: tuple[str, ...] = field(default=(), compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         errors = sum(1 for f in self.findings if f.severity == "error")

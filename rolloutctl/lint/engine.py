@@ -189,8 +189,10 @@ def lint(inp: LintInput) -> LintReport:
     live: dict[ObjectRef, Obj] = {}
     for o in observed.objects:
         live.setdefault(o.ref, o)
+    skipped: set[str] = set()
     for orig, obj, found in zip(originals, desired.objects, desired.found):
         if not is_modelled(obj):
+            skipped.add(obj.kind or "(no kind)")
             findings.extend(f for f in found if f.rule in (DUPLICATE_OBJECT, DUPLICATE_ACROSS_FILES))
             if inp.strict:
                 findings.append(Finding(
@@ -209,7 +211,7 @@ def lint(inp: LintInput) -> LintReport:
     kept, ignored, baselined = _gate(list(set(findings)), inp)
     unique = sorted(set(kept), key=Finding.sort_key)
     return LintReport(files=inp.files, objects=len(inp.objects), findings=tuple(unique),
-                      ignored=ignored, baselined=baselined)
+                      ignored=ignored, baselined=baselined, skipped_kinds=() if inp.strict else tuple(sorted(skipped)))
 
 
 def exit_code(report: LintReport) -> int:

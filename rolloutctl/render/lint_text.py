@@ -18,9 +18,12 @@ def summary_line(report: LintReport) -> str:
     warnings = len(report.findings) - errors
     quiet = [f"{n} {what}" for n, what in ((report.ignored, "ignored by the configuration"),
                                           (report.baselined, "in the baseline")) if n]
+    skipped = report.skipped_kinds
     return (f"{_plural(errors, 'error')}, {_plural(warnings, 'warning')} in "
             f"{_plural(report.objects, 'object')} ({_plural(report.files, 'file')})"
-            + (f"; not counted: {', '.join(quiet)}" if quiet else ""))
+            + (f"; not counted: {', '.join(quiet)}" if quiet else "")
+            + (f"; not checked: {', '.join(skipped[:5])}{' and more kinds' if len(skipped) > 5 else ''} "
+               "(--strict reports them)" if skipped else ""))
 
 
 def location(f: Finding) -> str:

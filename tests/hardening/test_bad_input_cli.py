@@ -222,3 +222,17 @@ def test_ownership_cycles_in_observed_objects_terminate(cli, tmp_path):
     obs = write(tmp_path, "obs.yaml", _as_list(children))
     for command in PLANNERS:
         plan_json_ok(cli(command, str(PCS_SAMPLE), "--observed", obs, "-o", "json", "--max-steps", "50"))
+
+
+def test_two_different_live_copies_of_one_object_are_refused_naming_both(cli, tmp_path):
+    """The cluster holds one copy of an object: two observed copies that differ leave the
+    live state unknown (exit 2, SC009 naming both); the same copy twice (one snapshot
+    given twice) is read once."""
+    desired = write(tmp_path, "new.yaml", PCS_SAMPLE.read_text().replace("engine:1.4.0", "engine:1.5.0"))
+    live = write(tmp_path, "live.yaml", PCS_SAMPLE.read_text())
+    other = write(tmp_path, "other.yaml", PCS_SAMPLE.read_text().replace("replicas: 1\n", "replicas: 2\n", 1))
+    r = cli("plan", desired, "--observed", live, "--observed", other)
+    assert_input_error(r, other, f"SC009: two different copies of the live PodCliqueSet inference/llm: at {live}:4 "
+                       f"and {other}:4; give one")
+    same = cli("plan", desired, "--observed", live, "--observed", live, "-o", "json")
+    assert same.exit_code == 0 and same.json()["outcome"] == "converged"

@@ -158,7 +158,13 @@ def diagnose(cfg: OperatorConfig, desired: Obj, world: World, env: Environment) 
                      f"early when they are equal, so the target capacity never passes {tc} and the incremental upgrade "
                      "stops (rayservice_controller.go#applyServeTargetCapacity)", (ref,),
                      ("remove target_capacity from serveConfigV2: KubeRay sets it during an incremental upgrade",))
-    if not str(desired.spec.get("serveConfigV2") or "").strip():
+    config = str(desired.spec.get("serveConfigV2") or "")
+    if not config.strip():
         return Stuck(STUCK_NEVER_READY, "spec.serveConfigV2 is empty: no Serve application, so no cluster is "
                      "ever ready (rayservice_controller.go#getAndCheckServeStatus)", (ref,))
+    if not serve_app_names(config):
+        return Stuck(STUCK_NEVER_READY, "spec.serveConfigV2 declares no application: the cluster reports none, so "
+                     "getAndCheckServeStatus never finds it ready, and the controller resubmits the config on every "
+                     "pass (rayservice_controller.go#checkIfNeedSubmitServeApplications)", (ref,),
+                     ("list the Serve applications under serveConfigV2.applications",))
     return Stuck("NotConverged", "the RayService does not reach Ready and nothing else moves", (ref,))

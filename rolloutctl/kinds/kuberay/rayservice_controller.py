@@ -231,10 +231,12 @@ def clean_up_ray_cluster_instance(r: Reconciler) -> bool:
 def check_if_need_submit_serve_applications(cached: str | None, config: str, apps: Mapping[str, Any]) -> bool:
     """``checkIfNeedSubmitServeApplications``: nothing cached, no application reported, or a
     different config. (Upstream does not cache an empty config and resubmits it every
-    pass; the model submits an empty config once.)"""
+    pass, and resubmits a config that declares no application every pass, the cluster
+    reporting none; the model submits either once, which leaves the world as upstream's
+    resubmissions do, and ``diagnose`` names why no cluster becomes ready.)"""
     if cached is None or (cached == "" and config != ""):
         return True
-    if not apps and config:
+    if not apps and config and (cached != config or serve_app_names(config)):
         return True
     return cached != config
 

@@ -18,7 +18,8 @@ from ...core.model import Obj
 from . import utils as ku
 from .api import DEFAULT_DELETION_DELAY
 from .operator import DEFAULT_CONFIG, OperatorConfig
-from .validation.util import is_incremental_upgrade_enabled, serve_config, serve_config_unmarshal_error
+from .validation.util import (is_incremental_upgrade_enabled, serve_config, serve_config_applications,
+                              serve_config_unmarshal_error)
 
 
 def _m(v: Any) -> Mapping[str, Any]:
@@ -32,11 +33,8 @@ def _l(v: Any) -> list[Any]:
 def serve_app_names(config: str) -> list[str]:
     """Application names of a Serve config (``getAndCheckServeStatus`` reports an empty
     name as ``default``)."""
-    if not config or not config.strip():
-        return []
-    doc, _err = serve_config(config)  # (an unparsable config yields no application)
     names = []
-    for a in _l(_m(doc).get("applications")):
+    for a in serve_config_applications(config):  # (an unparsable config yields no application)
         n = _m(a).get("name")
         names.append(str(n) if n else "default")
     return sorted(set(names)) if names else []

@@ -138,3 +138,21 @@ def test_a_bad_tagged_scalar_is_an_unmarshal_error_not_a_crash(config):
 
     assert serve_config_unmarshal_error(config)
     assert serve_app_names(config) == [] and serve_config_target_capacity(config) is None
+
+
+@pytest.mark.parametrize("config", ["applications: []\n", "applications:\n", "{}\n", "proxy_location: EveryNode\n"])
+def test_a_serve_config_without_applications_gets_stuck_at_once_naming_why(config):
+    """A config that declares no application: the cluster reports none, so
+    ``getAndCheckServeStatus`` never finds it ready and upstream resubmits the config
+    every pass (``checkIfNeedSubmitServeApplications``). The plan submits it once and
+    stops there (NeverReady, naming the cause), not after thousands of identical passes;
+    lint says the same (RS035)."""
+    from rolloutctl.kinds.kuberay.validation import validate
+    from tests.kinds.kuberay.helpers import obj
+
+    run = plan(_with_config(config))
+    assert run.plan.outcome == "stuck" and run.plan.stuck.reason == "NeverReady"
+    assert "declares no application" in run.plan.stuck.message and len(run.plan.steps) < 10
+    assert [a.kind for a in run.actions if a.kind == "ServeApplications"] == ["ServeApplications"]
+    (f,) = [f for f in validate(obj(_with_config(config))) if f.rule == "RS035"]
+    assert "declares no application" in f.message

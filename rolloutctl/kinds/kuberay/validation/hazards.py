@@ -11,7 +11,7 @@ from __future__ import annotations
 
 
 from .rules import R_DEPRECATED, R_NESTED_SUSPEND, R_NO_SERVE_CONFIG, R_SERVE_CONFIG_YAML, Ctx
-from .util import as_mapping, serve_config_unmarshal_error
+from .util import as_mapping, serve_config_applications, serve_config_unmarshal_error
 
 
 def construct_ray_cluster_for_ray_service(c: Ctx) -> None:
@@ -34,9 +34,14 @@ def deprecated_fields(c: Ctx) -> None:
 def get_and_check_serve_status(c: Ctx) -> None:
     """``getAndCheckServeStatus`` (rayservice_controller.go): a cluster with no Serve
     application is never ready, so the service never switches to it."""
-    if not str(c.obj.spec.get("serveConfigV2") or "").strip():
+    config = c.obj.spec.get("serveConfigV2")
+    if not str(config or "").strip():
         c.add(R_NO_SERVE_CONFIG, ("spec",), "spec.serveConfigV2",
               "spec.serveConfigV2 is empty: no Serve application is deployed and the RayService never becomes ready")
+    elif isinstance(config, str) and serve_config_unmarshal_error(config) is None and not serve_config_applications(config):
+        c.add(R_NO_SERVE_CONFIG, ("spec", "serveConfigV2"), "spec.serveConfigV2",
+              "spec.serveConfigV2 declares no application: the cluster reports none, so the RayService never "
+              "becomes ready (and the controller resubmits the config on every pass)")
 
 
 def update_serve_deployment(c: Ctx) -> None:

@@ -176,6 +176,16 @@ def serve_config(config: str) -> tuple[Any, str | None]:
         return None, f"not YAML: {type(exc).__name__}: {' '.join(str(exc).split())}"
 
 
+def serve_config_applications(config: str) -> list[Any]:
+    """The ``applications`` a Serve config declares (``serve_config``; none when it is
+    empty, does not parse or lists none)."""
+    if not config or not config.strip():
+        return []
+    doc, _err = serve_config(config)
+    apps = doc.get("applications") if isinstance(doc, dict) else None
+    return apps if isinstance(apps, list) else []
+
+
 def serve_config_unmarshal_error(config: str) -> str | None:
     """Why ``yaml.Unmarshal([]byte(spec.ServeConfigV2), &serveConfig)`` fails, as
     ``updateServeDeployment`` (rayservice_controller.go) runs it before submitting the
