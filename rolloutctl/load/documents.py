@@ -254,7 +254,21 @@ def parse_documents(text: str, name: str, limits: Limits = Limits(), *,
         errors.append(InputError(name, 1, f"YAML error: {one_line(str(exc), 200)}"))
     finally:
         reader.close()
+    if errors and "{{" in text:
+        errors = [_template_hint(e, text) for e in errors]
     return objs, errors, ndocs
+
+
+def _template_hint(e: InputError, text: str) -> InputError:
+    """An error at (or just after) a line holding a Go template expression (``{{ ... }}``,
+    which YAML reads as flow mappings) says so: the file is a chart template, not a
+    rendered manifest."""
+    lines = text.splitlines()
+    for n in range(e.line, max(0, e.line - 3), -1):
+        if 0 < n <= len(lines) and "{{" in lines[n - 1] and "}}" in lines[n - 1]:
+            return InputError(e.file, e.line, f"{e.message} (line {n} holds a template expression {{{{ ... }}}}: "
+                              "render the chart first, e.g. helm template, and check its output)")
+    return e
 
 
 def is_not_an_object(value: Any) -> bool:
@@ -271,11 +285,15 @@ def _collect(value: Any, lines: dict[tuple, int], name: str, line: int, objs: li
     if not isinstance(value, dict):
         errors.append(InputError(name, line, f"document is a {_kind_word(value)}, expected a Kubernetes object (a mapping)"))
         return
-    if value.get("kind") == "List" and "items" in value:
+    # kubectl reads a document as a list when its ``items`` is a list (``Unstructured.IsList``):
+    # ``kind: List``, or a typed list such as ``RayServiceList`` (what ``kubectl get`` prints)
+    if (value.get("kind") == "List" and "items" in value) or \
+            (isinstance(value.get("items"), list) and str(value.get("kind") or "").endswith("List")):
         items = value.get("items")
         if not isinstance(items, list):
             errors.append(InputError(name, lines.get(("items",), line),
-                                     f"items: a List needs a list of objects, got a {_kind_word(items)}"))
+                                     "items: a List needs a list of objects, got "
+                                     + ("null" if items is None else f"a {_kind_word(items)}")))
             return
         if depth > 8:
             errors.append(InputError(name, line, "a List nested in Lists more than 8 deep"))
@@ -348,4 +366,6 @@ def _kind_word(v: Any) -> str:
         return "boolean"
     if isinstance(v, (int, float)):
         return "number"
+    if v is None:
+        return "null"
     return type(v).__name__

@@ -104,6 +104,9 @@ def test_timestamps_binary_and_the_value_key_stay_text():
     (CM + "x: !!int abc\n", "f.yaml:5: bad int value 'abc'"),
     (CM + "? [a]\n: 1\n", "f.yaml:5: a mapping key must be a scalar"),
     ("apiVersion: v1\nkind: List\nitems: {}\n", "f.yaml:3: items: a List needs a list of objects, got a mapping"),
+    ("apiVersion: v1\nkind: List\nitems: null\n", "f.yaml:3: items: a List needs a list of objects, got null"),
+    (CM + "image: {{ .Values.image }}\n", "f.yaml:5: a mapping key must be a scalar (line 5 holds a template "
+                                          "expression {{ ... }}: render the chart first"),
     ("apiVersion: v1\nkind: 5\nmetadata: {name: a}\n", "f.yaml:2: kind: must be a string, got number 5"),
     ("apiVersion: v1\nkind: X\nmetadata:\n  name: no\n", "f.yaml:4: metadata.name: must be a string, got boolean false"),
     ("apiVersion: v1\nkind: X\nmetadata: {name: [a]}\n", "f.yaml:3: metadata.name: must be a string, got a list"),
@@ -248,3 +251,12 @@ def test_nan_and_infinity_cannot_be_sent(word):
     _, errs, _ = parse(CM + f"e: {word}\n")
     assert errs == [f"f.yaml:5: {word}: kubectl sends YAML as JSON, which has no NaN or infinity "
                     "(quote it to send a string)"]
+
+
+def test_a_typed_list_as_kubectl_get_prints_it_is_read_as_its_items():
+    """``kubectl get rayservices -o yaml`` prints ``kind: RayServiceList``; kubectl reads
+    any document whose ``items`` is a list as a list (``Unstructured.IsList``)."""
+    objs, errors, _ = parse("apiVersion: ray.io/v1\nkind: RayServiceList\nitems:\n"
+                            "- {apiVersion: ray.io/v1, kind: RayService, metadata: {name: a}}\n"
+                            "- {apiVersion: ray.io/v1, kind: RayService, metadata: {name: b}}\n")
+    assert not errors and [(o.kind, o.name, o.line) for o in objs] == [("RayService", "a", 4), ("RayService", "b", 5)]
