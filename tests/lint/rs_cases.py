@@ -63,7 +63,8 @@ RS_CASES: dict[str, Case] = {
                   ok=rs(head_ctr="ports: [{containerPort: 6379, name: gcs}, {containerPort: 8000, name: serve}]")),
     "RS033": Case(fail=rs(cluster="suspend: true"), ok=rs(cluster="suspend: false")),
     "RS034": Case(fail=rs(spec="serviceUnhealthySecondThreshold: 900"), ok=rs()),
-    "RS035": Case(fail=rs().replace("  serveConfigV2: |\n    applications: []\n", ""), ok=rs()),
+    "RS035": Case(fail=rs().replace("  serveConfigV2: |\n    applications: []\n", ""),
+                  ok=rs().replace("    applications: []\n", "    applications:\n    - {name: a, import_path: 'm:app'}\n")),
     "RS036": Case(fail=rs().replace("    applications: []\n", "    applications: [\n"),
                   ok=rs().replace("    applications: []\n", "    applications:\n    - {name: a, import_path: 'x:app'}\n")),
 }

@@ -45,7 +45,7 @@ from .spec import deletion_delay, incremental, managed_by_external_controller, s
 from .status import calculate_status, is_initializing_timeout
 from .suspend import handle_suspend, suspend_is_operative
 from .validation import first_error
-from .validation.util import serve_config_unmarshal_error
+from .validation.util import serve_config_applications, serve_config_unmarshal_error
 
 
 def _m(v: Any) -> Mapping[str, Any]:
@@ -236,9 +236,15 @@ def check_if_need_submit_serve_applications(cached: str | None, config: str, app
     resubmissions do, and ``diagnose`` names why no cluster becomes ready.)"""
     if cached is None or (cached == "" and config != ""):
         return True
-    if not apps and config and (cached != config or serve_app_names(config)):
+    if not apps and config and not (cached == config and declares_no_application(config)):
         return True
     return cached != config
+
+
+def declares_no_application(config: str) -> bool:
+    """A Serve config that unmarshals (``updateServeDeployment`` submits it) and lists no
+    application: the cluster then reports none, whatever is submitted."""
+    return serve_config_unmarshal_error(config) is None and not serve_config_applications(config)
 
 
 def update_serve_deployment(r: Reconciler, cluster: Obj, config: str) -> None:

@@ -118,7 +118,8 @@ R_NESTED_SUSPEND = _rule("RS033", "warning", f"{CTRL}#constructRayClusterForRayS
 R_DEPRECATED = _rule("RS034", "warning", "ray-operator/apis/ray/v1/rayservice_types.go#RayServiceSpec",
                      "serviceUnhealthySecondThreshold / deploymentUnhealthySecondThreshold are deprecated and unused")
 R_NO_SERVE_CONFIG = _rule("RS035", "warning", f"{CTRL}#getAndCheckServeStatus",
-                          "without serveConfigV2 no Serve application exists, so no cluster is ever ready to serve")
+                          "a serveConfigV2 that is empty or lists no application deploys nothing, so no cluster is "
+                          "ever ready to serve")
 R_SERVE_CONFIG_YAML = _rule("RS036", "warning", f"{CTRL}#updateServeDeployment",
                             "serveConfigV2 must unmarshal as a YAML mapping, or the controller never submits it")
 
