@@ -425,13 +425,21 @@ def sorted_refs(refs: Iterable[ObjectRef]) -> tuple[ObjectRef, ...]:
 
 def describe_actions(actions: Iterable[Action]) -> str:
     """A one-line title: verbs and kinds counted in first-seen order,
-    e.g. ``create 2 PodCliques, 1 PodGang; delete 1 Pod``."""
+    e.g. ``create 2 PodCliques, 1 PodGang; delete 1 Pod``. Updates and status writes
+    count objects (one object written in several passes is one); creations and
+    deletions count actions (generated names repeat as ``<random>``)."""
     order: list[str] = []
     counts: dict[str, dict[str, int]] = {}
+    seen: set[tuple[str, str, str, str]] = set()
     for a in actions:
         if a.verb not in counts:
             counts[a.verb] = {}
             order.append(a.verb)
+        if a.verb in ("update", "status"):
+            key = (a.verb, a.kind, a.namespace, a.uid or a.name)
+            if key in seen:
+                continue
+            seen.add(key)
         counts[a.verb][a.kind] = counts[a.verb].get(a.kind, 0) + 1
     parts = []
     for verb in order:
