@@ -17,7 +17,7 @@ from ...core.model import STUCK_INSUFFICIENT_CAPACITY, STUCK_NEVER_READY, Obj, O
 from ...core.world import World
 from . import service as ksvc
 from .api import (API, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD, L_NAME, RC, RS, SA, cluster_requests, display,
-                  has_head_pod, head_phase, is_generated)
+                  has_head_pod, head_phase, is_generated, worker_pods)
 from .conditions import is_true
 from .operator import DEFAULT_CONFIG, OperatorConfig
 from .spec import incremental, serve_app_names, serve_config_error, serve_config_target_capacity
@@ -131,7 +131,7 @@ def diagnose(cfg: OperatorConfig, desired: Obj, world: World, env: Environment) 
             used: dict[str, int] = {}
             for o in world.of_kind(RC):
                 if o.name != c.name and head_phase(o) in (HEAD_STARTING, HEAD_READY):
-                    add(used, cluster_requests(o.spec))
+                    add(used, cluster_requests(o.spec, worker_pods(world, o)))
             short = env.short(used, req)
             return Stuck(STUCK_INSUFFICIENT_CAPACITY,
                          f"the Pods of RayCluster {display(c.name)} do not fit next to the running clusters "
