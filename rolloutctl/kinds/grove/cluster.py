@@ -250,7 +250,8 @@ def schedule(pcs: PCS, world: World, env: Environment,
             placed.append(p)
             n += 1
         if n:
-            events.append(f"{n} more pods of PodGang {pg.name} scheduled")
+            more = " more" if need or any(O.pod_scheduled(p) for p in members) else ""
+            events.append(f"{n}{more} pod{'s' if n != 1 else ''} of PodGang {pg.name} scheduled")
     return placed, events
 
 
