@@ -14,7 +14,7 @@ from ...core.model import Obj
 from ...core.quantity import parse_quantity
 from ...core.records import record
 from ...core.world import World
-from .constants import WL
+from .constants import RF, WL
 from .finish import finished
 from .workload import quota_reserved, wl_pod_sets
 
@@ -82,3 +82,66 @@ def usage(world: World, cq_name: str, exclude: Iterable[str] = ()) -> dict[tuple
                 if f:
                     used[(str(f), r)] = used.get((str(f), r), 0) + v
     return used
+
+
+def inactive_reason(cq: Obj, world: World) -> str | None:
+    """Why the scheduler's cache holds ``cq`` inactive (``updateQueueStatus``,
+    ``inactiveReason``; ``updateFlavorMetadata`` lists the missing flavors), or None: a
+    ``stopPolicy`` of Hold or HoldAndDrain (stopped), or a ResourceFlavor its resource
+    groups name that does not exist (FlavorNotFound). An input with no ResourceFlavor at
+    all is taken to have them (they were not given, not deleted). Admission checks,
+    topology-aware scheduling and MultiKueue are not modelled."""
+    q = quota_of(cq)
+    if q.stop_policy in ("Hold", "HoldAndDrain"):
+        return f"stopPolicy {q.stop_policy}"
+    have = {f.name for f in world.of_kind(RF)}
+    if have:
+        missing = [f for _covered, flavors in q.groups for f in flavors if f not in have]
+        if missing:
+            return f"references missing ResourceFlavor(s): {','.join(missing)}"
+    return None
+
+
+#: the label the API server sets on every Namespace (its name)
+NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
+
+
+def _selector_matches(sel: Mapping[str, Any], labels: Mapping[str, str]) -> bool:
+    """``metav1.LabelSelectorAsSelector(sel).Matches(labels)``: every ``matchLabels`` pair
+    and every ``matchExpressions`` requirement (In, NotIn, Exists, DoesNotExist)."""
+    for k, v in _m(sel.get("matchLabels")).items():
+        if labels.get(str(k)) != str(v):
+            return False
+    for e in _l(sel.get("matchExpressions")):
+        e = _m(e)
+        key, op, values = str(e.get("key")), str(e.get("operator")), [str(v) for v in _l(e.get("values"))]
+        has = key in labels
+        if op == "In" and not (has and labels[key] in values):
+            return False
+        if op == "NotIn" and has and labels[key] in values:
+            return False
+        if op == "Exists" and not has:
+            return False
+        if op == "DoesNotExist" and has:
+            return False
+    return True
+
+
+def namespace_admissible(cq: Obj, namespace: str, world: World) -> bool | None:
+    """Whether ``cq``'s ``namespaceSelector`` admits Workloads of ``namespace``
+    (``ValidateAdmissibility``, pkg/workload/resources.go; the selector built by
+    ``LabelSelectorAsSelector`` in clusterqueue.go): no selector admits no namespace, ``{}``
+    every one. The namespace's labels are the observed Namespace's, else only the
+    ``kubernetes.io/metadata.name`` label the API server sets; None when the selector
+    needs labels a Namespace that was not given may have."""
+    sel = cq.spec.get("namespaceSelector")
+    if not isinstance(sel, Mapping):
+        return False
+    ns = next((o for o in world.of_kind("Namespace") if o.name == namespace), None)
+    labels = {**(dict(ns.labels) if ns is not None else {}), NAMESPACE_NAME_LABEL: namespace}
+    if _selector_matches(sel, labels):
+        return True
+    if ns is not None:
+        return False
+    keys = {str(k) for k in _m(sel.get("matchLabels"))} | {str(_m(e).get("key")) for e in _l(sel.get("matchExpressions"))}
+    return False if keys <= {NAMESPACE_NAME_LABEL} else None

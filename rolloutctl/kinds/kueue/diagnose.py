@@ -19,7 +19,7 @@ from ...core.world import World
 from ..kuberay.api import API as RAY_API
 from ..kuberay.api import HEAD_PENDING, RC, RS, head_phase
 from ..kuberay.api import display as kr_display
-from .clusterqueue import quota_of, usage
+from .clusterqueue import inactive_reason, quota_of, usage
 from .constants import CQ, ELASTIC_GATE, KUEUE_API, PRIORITY_LABEL, QUEUE_LABEL, RF, WL, WPC
 from .context import LEGACY, NESTED, TOP, as_map, children, pod_counts_text
 from .elastic_job_ungater import gate_reason
@@ -70,15 +70,24 @@ def quota_stuck(mode: str, workloads: Sequence[Obj], world: World, rs: Obj) -> S
     req = requests_of(pss)
     what = (f"Workload {display(w.name)} (pod sets {pod_counts_text(counts(pss))}, requests {_fmt(req)}) is not admitted "
             f"(QuotaReserved=False/{why}: {c.get('message') or 'pending'})")
+    if why == "Misconfigured" and cq is not None and str(c.get("message") or "").startswith(
+            "workload namespace doesn't match"):
+        return Stuck("QueueMisconfigured", what + f". Fields: ClusterQueue {cq.name} spec.namespaceSelector",
+                     tuple(blocked), (f"set ClusterQueue {cq.name} spec.namespaceSelector to {{}} (every namespace) "
+                                      f"or to a selector that matches namespace {w.namespace}",))
     if why in ("Misconfigured",) or lq is None or cq is None:
         return Stuck("QueueMisconfigured", what + f". Fields: RayService metadata.labels[{QUEUE_LABEL}]="
                      f"{w.spec.get('queueName')!r} → LocalQueue spec.clusterQueue → ClusterQueue",
                      tuple(blocked), (f"create LocalQueue {w.spec.get('queueName')} in namespace {w.namespace} "
                                       "pointing at an existing ClusterQueue (include it in the input)",))
     q = quota_of(cq)
-    if q.stop_policy in ("Hold", "HoldAndDrain"):
-        return Stuck("QueueMisconfigured", what + f". ClusterQueue {cq.name} spec.stopPolicy is {q.stop_policy}",
-                     tuple(blocked), (f"set ClusterQueue {cq.name} spec.stopPolicy: None",))
+    inactive = inactive_reason(cq, world)
+    if inactive is not None:
+        remedy = (f"set ClusterQueue {cq.name} spec.stopPolicy: None" if q.stop_policy in ("Hold", "HoldAndDrain")
+                  else f"create the ResourceFlavors ClusterQueue {cq.name} names (include them in the input), or "
+                       "remove them from its resourceGroups")
+        return Stuck("QueueMisconfigured", what + f". ClusterQueue {cq.name} is inactive: {inactive}",
+                     tuple(blocked), (remedy,))
     upgrade = bool(holding) or (mode == LEGACY and any(
         quota_reserved(o) for o in ours if o.name != w.name))
     old = next((o for o in holding), None)

@@ -101,7 +101,9 @@ class KueueRayServiceModel:
     def observe(self, desired: Obj | None, observed: Sequence[Obj], env: Environment) -> World:
         assert desired is not None
         qobs: dict[tuple, Obj] = {}
-        for o in list(self.observed_queues) + [o for o in observed if o.kind in KUEUE_KINDS]:
+        # (Namespaces: their labels, for the ClusterQueues' namespaceSelector)
+        for o in list(self.observed_queues) + [o for o in observed if o.kind in KUEUE_KINDS
+                                               or (o.kind == "Namespace" and o.api_version == "v1")]:
             qobs[key_of(o)] = o
         others = [o for o in observed if o.kind not in KUEUE_KINDS]
         rs_obs = next((o for o in others if o.kind == RS and o.name == desired.name

@@ -20,7 +20,7 @@ from types import MappingProxyType
 from ...core.model import Obj
 from ...core.queue import Controller, Watch
 from ...core.world import World
-from .clusterqueue import quota_of, usage
+from .clusterqueue import inactive_reason, namespace_admissible, quota_of, usage
 from .constants import CQ, ELASTIC_ANN, LQ, REPLACEMENT_ANN, RF, WL
 from .context import SCH, KueuePass, as_list, as_map, rule
 from .evict import evicted
@@ -52,8 +52,14 @@ def schedule(p: KueuePass) -> None:
             requeue_and_update(p, w, "Misconfigured", what)
             continue
         q = quota_of(cq)
-        if q.stop_policy in ("Hold", "HoldAndDrain"):
-            requeue_and_update(p, w, "Suspended", f"ClusterQueue {cq.name} is inactive (stopPolicy {q.stop_policy})")
+        inactive = inactive_reason(cq, p.w)
+        if inactive is not None:
+            requeue_and_update(p, w, "Suspended", f"ClusterQueue {cq.name} is inactive ({inactive})")
+            continue
+        if namespace_admissible(cq, w.namespace, p.w) is False:
+            requeue_and_update(p, w, "Misconfigured", f"workload namespace doesn't match ClusterQueue selector "
+                               f"(ClusterQueue {cq.name}: namespaceSelector "
+                               f"{'absent: no namespace is eligible' if cq.spec.get('namespaceSelector') is None else 'does not select ' + w.namespace})")
             continue
         old = None
         ref = w.annotations.get(REPLACEMENT_ANN)
@@ -190,6 +196,16 @@ def resource_flavor_event(old: Obj | None, new: Obj | None, world: World) -> lis
         f in names for _, flavors in quota_of(cq).groups for f in flavors))
 
 
+def namespace_event(old: Obj | None, new: Obj | None, world: World) -> list[str]:
+    """``cqNamespaceHandler.Update`` (clusterqueue_controller.go): a Namespace whose labels
+    change requeues the inadmissible Workloads of the ClusterQueues whose
+    ``namespaceSelector`` it now matches (the plan never changes a Namespace; a created or
+    deleted one changes nothing upstream either)."""
+    if old is None or new is None or dict(old.labels) == dict(new.labels):
+        return []
+    return _pending_where(world, lambda w, lq, cq: w.namespace == new.name)
+
+
 _CORE = "pkg/controller/core/"
 
 #: What puts a Workload key in front of the scheduler (``Scheduler.schedule`` takes
@@ -201,6 +217,7 @@ SCHEDULER = Controller("kueue/scheduler", WL, (
     Watch(CQ, cluster_queue_event, f"{_CORE}clusterqueue_controller.go#ClusterQueueReconciler.Create/Update/Delete"),
     Watch(LQ, local_queue_event, f"{_CORE}localqueue_controller.go#LocalQueueReconciler.Create/Update/Delete"),
     Watch(RF, resource_flavor_event, f"{_CORE}resourceflavor_controller.go#ResourceFlavorReconciler.Create/Update/Delete"),
+    Watch("Namespace", namespace_event, f"{_CORE}clusterqueue_controller.go#cqNamespaceHandler.Update"),
 ), "pkg/scheduler/scheduler.go#Scheduler.schedule (queues.Heads, pkg/cache/queue/manager.go)")
 
 #: kinds the scheduler reads that nothing feeding its queues covers

@@ -411,3 +411,42 @@ def test_nested_autoscaling_upgrade_that_removes_a_worker_group_leaves_kueue_in_
     assert any(a.kind == "RayCluster" and a.verb == "create" for a in run.actions)  # the upgrade's cluster
     assert "kueue:jobframework/reconciler.go#stopJob" not in run.rules()
     assert not any(a.kind == "Workload" and a.verb in ("delete", "create") for a in run.actions)
+
+
+def _queues_with(f) -> list[dict]:
+    out = copy.deepcopy(queues())
+    for q in out:
+        if q["kind"] == "ClusterQueue":
+            f(q)
+    return out
+
+
+def test_a_cluster_queue_naming_a_missing_flavor_is_inactive_and_admits_nothing():
+    """updateFlavorMetadata / updateQueueStatus (pkg/cache/scheduler/clusterqueue.go): a
+    ClusterQueue whose resource groups name a ResourceFlavor that does not exist is
+    inactive (FlavorNotFound), and the scheduler admits nothing to it ("ClusterQueue ... is
+    inactive", scheduler.go nominate)."""
+    def missing(q):
+        q["spec"]["resourceGroups"][0]["flavors"][0]["name"] = "spot"
+    run = plan("nested", rs(), observed=_queues_with(missing))
+    assert run.plan.outcome == "stuck" and run.plan.stuck.reason == "QueueMisconfigured"
+    assert "references missing ResourceFlavor(s): spot" in run.plan.stuck.message
+    assert not [a for a in run.actions if a.kind == "Workload" and "quota reserved and admitted" in a.reason]
+
+
+def test_a_cluster_queue_without_namespace_selector_admits_no_namespace():
+    """ClusterQueueSpec.namespaceSelector: null selects no namespace, {} every one
+    (LabelSelectorAsSelector; ValidateAdmissibility -> ErrNamespaceMismatch); a selector
+    on the namespace's name label is read without the Namespace object, others from it."""
+    run = plan("nested", rs(), observed=_queues_with(lambda q: q["spec"].pop("namespaceSelector")))
+    assert run.plan.outcome == "stuck" and run.plan.stuck.reason == "QueueMisconfigured"
+    assert "namespaceSelector absent" in run.plan.stuck.message
+    by_name = {"matchLabels": {"kubernetes.io/metadata.name": "other"}}
+    run = plan("nested", rs(), observed=_queues_with(lambda q: q["spec"].__setitem__("namespaceSelector", by_name)))
+    assert run.plan.stuck is not None and "does not select default" in run.plan.stuck.message
+    team = {"matchExpressions": [{"key": "team", "operator": "In", "values": ["ml"]}]}
+    ns = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "default", "labels": {"team": "ml"}}}
+    queues_team = _queues_with(lambda q: q["spec"].__setitem__("namespaceSelector", team))
+    assert plan("nested", rs(), observed=queues_team + [ns]).plan.outcome == "converged"
+    ns["metadata"]["labels"]["team"] = "web"
+    assert plan("nested", rs(), observed=queues_team + [ns]).plan.outcome == "stuck"
