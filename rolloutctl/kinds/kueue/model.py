@@ -31,6 +31,7 @@ from ..kuberay.model import RayServiceModel
 from ..kuberay.world import without_outcome
 from . import rayservice_webhook
 from . import validation as kueue_validation
+from .clusterqueue import namespace_admissible
 from .constants import CQ, KUEUE_KINDS, LQ, QUEUE_LABEL, RF, WL
 from .context import LEGACY, MEM_CREATE, MEM_NOTES, MEM_UNGATED, MODELS, NESTED, TOP, as_map, children
 from .controllers import run_pass
@@ -42,6 +43,7 @@ from .observe import KUEUE_PREFIXES, carry_kueue_fields
 from .phases import kueue_phrase, phase_of, phase_title
 from .podset import quantities, requests_of
 from .provenance import not_modelled, operators
+from .queue_manager import find_queue
 from .raycluster_common import strip_cluster_injection
 from .rayservice_controller import is_suspended
 from .workload import admitted, created_at, owner_of, quota_reserved, with_conditions, wl_pod_sets
@@ -204,6 +206,12 @@ class KueueRayServiceModel:
             out.append(Warning("KueueLegacy", "Kueue model legacy: each RayCluster is its own job with its own "
                                "Workload; the upgrade's new cluster must fit its full request next to the old one",
                                "metadata.labels"))
+        _lq, cq = find_queue(world, desired.namespace, str(desired.labels.get(QUEUE_LABEL) or "default"))
+        if cq is not None and namespace_admissible(cq, desired.namespace, world) is None:
+            out.append(Warning("KueueNamespaceSelectorAssumed", f"ClusterQueue {cq.name}'s namespaceSelector reads "
+                               f"labels of Namespace {desired.namespace}, which the input does not have: taken to "
+                               "select it (give the Namespace object, kubectl get namespace -o yaml, to check)",
+                               "metadata.namespace"))
         if any(c.kind == CQ and (c.spec.get("cohortName") or c.spec.get("cohort")) for c in world.of_kind(CQ)):
             out.append(Warning("KueueCohortNotModelled", "ClusterQueue cohorts (borrowing, lending, reclaim) are not "
                                "modelled: only nominal quota is used", "spec.cohortName"))

@@ -448,5 +448,7 @@ def test_a_cluster_queue_without_namespace_selector_admits_no_namespace():
     ns = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "default", "labels": {"team": "ml"}}}
     queues_team = _queues_with(lambda q: q["spec"].__setitem__("namespaceSelector", team))
     assert plan("nested", rs(), observed=queues_team + [ns]).plan.outcome == "converged"
+    unknown = plan("nested", rs(), observed=queues_team)  # without the Namespace: taken to match, said so
+    assert unknown.plan.outcome == "converged" and "KueueNamespaceSelectorAssumed" in {w.code for w in unknown.plan.warnings}
     ns["metadata"]["labels"]["team"] = "web"
     assert plan("nested", rs(), observed=queues_team + [ns]).plan.outcome == "stuck"
