@@ -329,8 +329,11 @@ def breach_warnings(pcs: PCS, world: World, since: float | None) -> list[Warning
         if left is None:
             tail = f"terminationDelay ({delay}) is taken to pass only when nothing else can happen first"
         elif left <= 0:
-            tail = (f"its terminationDelay ({delay}) has run out by the snapshot's newest time: the first pass "
-                    "gang-terminates its replica (getPCSReplicaDeletionWork)")
+            what = ("recreates its scaling-group replica (processMinAvailableBreachedPCSGReplicas), or gang-terminates "
+                    "the whole PodCliqueSet replica when its scaling group is below minAvailable too"
+                    if o.kind == "PodClique" and o.labels.get(N.L_PCSG) else
+                    "gang-terminates its PodCliqueSet replica (getPCSReplicaDeletionWork)")
+            tail = f"its terminationDelay ({delay}) has run out by the snapshot's newest time: the first pass {what}"
         else:
             tail = (f"{int(left)}s of its terminationDelay ({delay}) are left at the snapshot's newest time; the plan "
                     "lets them pass only when nothing else can happen first (the model is untimed)")

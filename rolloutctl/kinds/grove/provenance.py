@@ -30,8 +30,9 @@ def not_modelled(desired: Obj) -> list[Warning]:
                if isinstance(g, Mapping) and g.get("scaleConfig")]
     if scaled:
         out.append(Warning("NotModelledAutoscaler", "the HorizontalPodAutoscalers Grove creates for "
-                           f"{', '.join(scaled)} may change replicas during the rollout; the plan holds them at the "
-                           "manifest's values", "spec.template"))
+                           f"{', '.join(scaled)} may change replicas during the rollout; the plan holds them where they "
+                           "are (the live PodCliques' and scaling groups' replicas, which Grove keeps; the manifest's "
+                           "for new ones)", "spec.template"))
     prio = tmpl.get("priorityClassName") or any(
         isinstance(c, Mapping) and isinstance(c.get("spec"), Mapping) and isinstance(c["spec"].get("podSpec"), Mapping)
         and c["spec"]["podSpec"].get("priorityClassName") for c in _list(tmpl.get("cliques")))
