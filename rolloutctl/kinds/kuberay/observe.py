@@ -40,7 +40,8 @@ def _l(v: Any) -> list[Any]:
 
 #: observation warnings that come from the live objects (kept when a world built
 #: elsewhere gets the warnings of another desired spec)
-_LIVE_NOTES = ("ObservedFromManifest", "KubeRayVersionAssumed", "KubeRayVersionMismatch", "SpecComparedWithLiveCluster")
+_LIVE_NOTES = ("ObservedFromManifest", "KubeRayVersionAssumed", "KubeRayVersionMissing", "KubeRayVersionMismatch",
+               "SpecComparedWithLiveCluster")
 
 
 def observe(model: Any, desired: Obj | None, observed: Sequence[Obj], env: Environment) -> World:
@@ -197,9 +198,22 @@ def _live_cluster(model: Any, rc: Obj, notes: list[Warning], evidence: bool) -> 
             st.setdefault("desiredWorkerReplicas", n)
         st["conditions"] = conds
         raw["status"] = st
-    if KUBERAY_VERSION_ANNOTATION not in rc.annotations:
+    if KUBERAY_VERSION_ANNOTATION not in rc.annotations and evidence:
+        # a real operator wrote the statuses: one older than v1.2.0, which set no version
+        # annotation; shouldUpdateCluster reads the missing key as ""
+        md = dict(raw.get("metadata") or {})
+        md["annotations"] = {**dict(rc.annotations), KUBERAY_VERSION_ANNOTATION: ""}
+        raw["metadata"] = md
+        notes.append(Warning("KubeRayVersionMissing", f"RayCluster {rc.name} has no ray.io/kuberay-version "
+                             "annotation, so a KubeRay older than v1.2.0 created it (the RayService has a status a "
+                             f"real operator wrote); KubeRay {model.version} reads the version as \"\" and "
+                             "re-applies the whole rayClusterConfig to the active cluster in place "
+                             "(rayservice_controller.go#shouldUpdateCluster)",
+                             f"RayCluster/{rc.name}.metadata.annotations"))
+    elif KUBERAY_VERSION_ANNOTATION not in rc.annotations:
         notes.append(Warning("KubeRayVersionAssumed", f"RayCluster {rc.name} has no ray.io/kuberay-version "
-                             f"annotation: taken as created by KubeRay {model.version} (no in-place re-apply)",
+                             f"annotation: taken as created by KubeRay {model.version} (no in-place re-apply; a "
+                             "hand-written snapshot, the RayService having no status)",
                              f"RayCluster/{rc.name}.metadata.annotations"))
     elif rc.annotations.get(KUBERAY_VERSION_ANNOTATION) != model.version:
         notes.append(Warning("KubeRayVersionMismatch", f"RayCluster {rc.name} was created by KubeRay "

@@ -184,15 +184,29 @@ def test_kuberay_version_bump_reapplies_in_place():
     assert "KubeRayVersionMismatch" in codes(run)
 
 
-def test_live_cluster_without_version_annotation_is_assumed_modelled_version():
+def test_live_cluster_without_version_annotation():
+    """``shouldUpdateCluster`` reads a missing ``ray.io/kuberay-version`` as "": with a
+    RayService status (a real operator wrote it: one older than v1.2.0, which set no such
+    annotation) the active cluster gets the whole rayClusterConfig again, in place. A
+    hand-written snapshot (no status anywhere) is taken as made by the modelled version."""
     world = settled(base())
     rc = world.of_kind("RayCluster")[0]
     raw = copy.deepcopy(dict(rc.raw))
     del raw["metadata"]["annotations"]["ray.io/kuberay-version"]
-    live = [world.get("RayService", "ml-serving", "text-ml"), Obj(raw)] + list(world.of_kind("Service"))
+    rs = world.get("RayService", "ml-serving", "text-ml")
+    live = [rs, Obj(raw)] + list(world.of_kind("Service"))
     m = RayServiceModel()
     run = plan(base(), m.observe(Obj(base()), live, Environment()), model=m)
-    assert run.plan.outcome == "noop" and "KubeRayVersionAssumed" in codes(run)
+    (upd,) = [a for a in run.actions if a.kind == "RayCluster"]
+    assert upd.verb == "update" and upd.role == "active" and "KubeRayVersionMissing" in codes(run)
+    assert not [a for a in run.actions if a.verb == "create"]
+    bare_rs = copy.deepcopy(dict(rs.raw))
+    bare_rs.pop("status", None)
+    bare_rc = copy.deepcopy(raw)
+    bare_rc.pop("status", None)
+    live = [Obj(bare_rs), Obj(bare_rc)] + list(world.of_kind("Service"))
+    run = plan(base(), m.observe(Obj(base()), live, Environment()), model=m)
+    assert "KubeRayVersionAssumed" in codes(run) and "KubeRayVersionMissing" not in codes(run)
 
 
 # --------------------------------------------------------------------------- incremental
