@@ -143,7 +143,9 @@ class RayServiceModel:
         if managed_by_external_controller(desired) is not None:
             return True
         rs = self._rs(desired, world)
-        if rs is None or first_error(desired, self.config):
+        if rs is None:
+            return True  # deleted: its finalizer removed, the API server let it go (Reconcile)
+        if first_error(desired, self.config):
             return False
         st = rs.status
         if desired.spec.get("suspend") is True or suspend_is_operative(st):
@@ -217,7 +219,8 @@ class RayServiceModel:
                 return f"Promote {f['activeServiceStatus.rayClusterName']} to active"
             return "Status update" + (": " + ", ".join(f"{k}={v}" for k, v in conds.items()) if conds else "")
         if len(actions) == 1 and actions[0].kind == RS and actions[0].verb == "update":
-            return f"Add finalizer {FINALIZER}"
+            removes = "remove finalizer" in actions[0].reason
+            return f"{'Remove' if removes else 'Add'} finalizer {FINALIZER}" + (": the RayService is deleted" if removes else "")
         parts = [f"{a.verb} {a.kind} {a.name}" + (f" ({a.role})" if a.role else "") for a in actions if a.verb != "status"]
         return "; ".join(parts[:4]) + (f"; +{len(parts) - 4} more" if len(parts) > 4 else "")
 

@@ -33,6 +33,9 @@ def phase_title(desired: Obj, label: Any, steps: Sequence[Step]) -> str | None:
     clusters = [a.name for a in acts if a.kind == "RayCluster" and a.verb in ("create", "delete")]
     if label == "cleanup":
         gone = [a.name for a in acts if a.kind == "RayCluster" and a.verb == "delete"]
+        if any(a.kind == "RayService" and "remove finalizer" in a.reason for a in acts):
+            return (f"RayService deleted: RayCluster{'s' if len(gone) > 1 else ''} {', '.join(gone)} deleted, then "
+                    "its finalizer removed")
         return f"old RayCluster{'s' if len(gone) > 1 else ''} {', '.join(gone)} deleted"
     if label == "traffic":
         w = [a.fields["weights"].get("pending") for a in acts if a.kind == "HTTPRoute" and "weights" in a.fields]

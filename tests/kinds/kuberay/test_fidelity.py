@@ -278,6 +278,10 @@ def test_deletion_plan_ends_with_the_finalizer_removed():
     verbs = _acts(run)
     assert verbs[0][:2] == ("delete", "RayCluster") and verbs[-1] == ("update", "RayService", "text-ml")
     assert not [a for a in run.actions if a.verb == "status"]
+    # the deletion is the plan's goal: it converges (exit 0), and says what happened
+    assert run.plan.outcome == "converged" and run.plan.stuck is None
+    assert run.plan.steps[-1].title == "Remove finalizer ray.io/rayservice-finalizer: the RayService is deleted"
+    assert run.plan.phases[0].title.startswith("RayService deleted: RayCluster")
 
 
 # --------------------------------------------------------------------------- managedBy (Test_RayServiceReconcileManagedBy)
