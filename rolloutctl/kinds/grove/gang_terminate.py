@@ -24,11 +24,11 @@ Upstream (paths under ``operator/internal/controller``):
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-import re
 from typing import Any
 
 from ...core.go_time import parse_duration_seconds
 from ...core.model import Action, Obj
+from ...core.timestamps import parse_time
 from ...core.world import World
 from . import names as N
 from . import update_common as U
@@ -56,32 +56,6 @@ def condition(o: Obj, ctype: str) -> Mapping[str, Any] | None:
         if isinstance(c, Mapping) and c.get("type") == ctype:
             return c
     return None
-
-
-_RFC3339 = re.compile(r"^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
-
-
-def _days_from_civil(y: int, m: int, d: int) -> int:
-    y -= m <= 2
-    era = y // 400
-    yoe = y - era * 400
-    doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
-    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-    return era * 146097 + doe - 719468
-
-
-def parse_time(v: Any) -> float | None:
-    """Seconds since the epoch of an RFC 3339 time (``metav1.Time``), None when it is not one."""
-    m = _RFC3339.fullmatch(v) if isinstance(v, str) else None
-    if m is None:
-        return None
-    y, mo, d, hh, mm, ss = (int(m.group(k)) for k in range(1, 7))
-    t = _days_from_civil(y, mo, d) * 86400 + hh * 3600 + mm * 60 + ss + float(m.group(7) or 0)
-    tz = m.group(8)
-    if tz not in ("Z", "z"):
-        sign = 1 if tz[0] == "+" else -1
-        t -= sign * (int(tz[1:3]) * 3600 + int(tz[4:6]) * 60)
-    return t
 
 
 def _flipped_after_creation(o: Obj, cond: Mapping[str, Any]) -> bool:

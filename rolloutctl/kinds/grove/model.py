@@ -12,6 +12,7 @@ from ...core.kind import Progress
 from ...core.model import Action, Change, Comparison, Finding, Impact, Obj, Stuck, Warning, describe_actions
 from ...core.queue import Controller, Round, WorkQueue
 from ...core.simulate import run
+from ...core.timestamps import snapshot_time
 from ...core.overlay import Overlay
 from ...core.world import World
 from . import admission as ADM
@@ -84,7 +85,7 @@ class GroveModel:
         else:
             kids, status = OBS.translate_live(pcs, tops[0] if tops else None, children)
             world = World(list(kids) + [_with_status(desired, status)])
-            since = OBS.snapshot_time(observed)
+            since = snapshot_time(observed)
             if since is not None:
                 world = GT.with_expired(world, GT.breaches_expired_at(pcs, world, since))
             breaches = tuple(OBS.breach_warnings(pcs, world, since) + OBS.crash_loop_warnings(pcs, world))

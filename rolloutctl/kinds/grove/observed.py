@@ -282,25 +282,6 @@ def rolling_cliques(pcs: PCS, world: World) -> set[str]:
     return out
 
 
-def snapshot_time(objs: Sequence[Obj]) -> float | None:
-    """When a live snapshot was taken, at the earliest: the newest time it records (the
-    objects' metadata, ``managedFields`` write times included, and statuses: conditions,
-    container starts and ends). Seconds since the epoch; None without any."""
-    best: float | None = None
-    todo: list[Any] = [v for o in objs for v in (o.metadata, o.status)]
-    while todo:
-        v = todo.pop()
-        if isinstance(v, Mapping):
-            todo.extend(v.values())
-        elif isinstance(v, list):
-            todo.extend(v)
-        elif isinstance(v, str) and len(v) >= 20 and v[4:5] == "-":
-            t = GT.parse_time(v)
-            if t is not None and (best is None or t > best):
-                best = t
-    return best
-
-
 def crash_loop_warnings(pcs: PCS, world: World) -> list[Warning]:
     """``ObservedCrashLoop``: live pods in ``CrashLoopBackOff``, which the plan takes never
     to turn Ready (``cluster.never_ready``)."""

@@ -17,6 +17,7 @@ from typing import Any
 from ...core.environment import Environment
 from ...core.model import Obj, Stuck, Warning
 from ...core.simulate import simulate
+from ...core.timestamps import parse_time, snapshot_time
 from ...core.world import World
 from ...core.trees import copy_tree
 from .api import (GW, HEAD_NONE, HEAD_READY, L_CRD, L_NAME, MEM_NOTES, MEM_WORKER_PODS, RC, ROUTE, RS, SVC, desired_workers, display,
@@ -41,7 +42,7 @@ def _l(v: Any) -> list[Any]:
 #: observation warnings that come from the live objects (kept when a world built
 #: elsewhere gets the warnings of another desired spec)
 _LIVE_NOTES = ("ObservedFromManifest", "KubeRayVersionAssumed", "KubeRayVersionMissing", "KubeRayVersionMismatch",
-               "SpecComparedWithLiveCluster")
+               "SpecComparedWithLiveCluster", "ObservedTrafficTime")
 
 
 def observe(model: Any, desired: Obj | None, observed: Sequence[Obj], env: Environment) -> World:
@@ -135,6 +136,7 @@ def _live(model: Any, rs: Obj, children: list[Obj], notes: list[Warning]) -> Wor
     cluster's are not refreshed during an upgrade, so an empty list there says nothing).
     Each other live cluster with a ready head gets the RayService's current serveConfigV2
     in the serve cache (CONTRACT: the operator has been running)."""
+    rs = _with_traffic_times(rs, snapshot_time([rs, *children]), notes)
     objs = [rs]
     st = rs.status
     config = str(rs.spec.get("serveConfigV2") or "")
@@ -170,6 +172,31 @@ def _live(model: Any, rs: Obj, children: list[Obj], notes: list[Warning]) -> Wor
                                  "controller finds no such cluster and prepares a new one); observe it too, or "
                                  "use --from-cluster, if it is running", f"RayService/{rs.name}.status.{key}.rayClusterName"))
     return World(objs)
+
+
+def _with_traffic_times(rs: Obj, since: float | None, notes: list[Warning]) -> Obj:
+    """The live RayService with its ``lastTrafficMigratedTime`` stamps on the plan's clock,
+    which starts at the snapshot's newest time (``core.timestamps.snapshot_time``): a stamp
+    N seconds older is ``-N``, so ``calculateTrafficRoutedPercent``'s
+    ``time.Since(lastTrafficMigratedTime) >= intervalSeconds`` counts from it."""
+    if since is None:
+        return rs
+    raw, changed = None, False
+    for which in ("activeServiceStatus", "pendingServiceStatus"):
+        t = parse_time(_m(rs.status.get(which)).get("lastTrafficMigratedTime"))
+        if t is None:
+            continue
+        if raw is None:
+            raw = copy_tree(dict(rs.raw))
+        ago = max(0, int(since - t))
+        raw["status"][which]["lastTrafficMigratedTime"] = -ago
+        changed = True
+        notes.append(Warning("ObservedTrafficTime", f"traffic last moved {ago}s before the snapshot's newest time "
+                             f"({rs.status[which]['lastTrafficMigratedTime']}), which the plan takes as its start: the "
+                             "next step comes intervalSeconds after that move "
+                             "(rayservice_controller.go#calculateTrafficRoutedPercent)",
+                             f"status.{which}.lastTrafficMigratedTime"))
+    return Obj(raw, rs.file, rs.line, rs.lines) if changed and raw is not None else rs
 
 
 def _live_cluster(model: Any, rc: Obj, notes: list[Warning], evidence: bool) -> Obj:
@@ -258,8 +285,8 @@ def with_notes(model: Any, desired: Obj, world: World) -> World:
 def _times_not_read(desired: Obj, st: Mapping[str, Any], cfg: Any) -> list[Warning]:
     """The live timestamps a timer of this plan would count from, which the model does
     not read (docs/kuberay.md): the initializing timeout from ``Ready``'s
-    ``lastTransitionTime`` (``markFailedOnInitializingTimeout``), the traffic interval from
-    ``lastTrafficMigratedTime`` (``calculateTrafficRoutedPercent``)."""
+    ``lastTransitionTime`` (``markFailedOnInitializingTimeout``). (``lastTrafficMigratedTime``
+    is read: ``_with_traffic_times``.)"""
     out = []
     ready = find_condition(st, "Ready")
     if (desired.annotations.get(INITIALIZING_TIMEOUT_ANNOTATION) and ready is not None
@@ -270,14 +297,6 @@ def _times_not_read(desired: Obj, st: Mapping[str, Any], cfg: Any) -> list[Warni
                            "operator may fail it (InitializingTimeout) sooner than shown "
                            "(rayservice_controller.go#markFailedOnInitializingTimeout)",
                            "status.conditions[type=Ready].lastTransitionTime"))
-    for which in ("activeServiceStatus", "pendingServiceStatus"):
-        t = _m(st.get(which)).get("lastTrafficMigratedTime")
-        if isinstance(t, str) and incremental(desired, cfg):
-            out.append(Warning("ObservedTimeNotRead", f"traffic last moved at {t}; the plan waits a whole "
-                               "intervalSeconds from its own start before the next step, so the steps may come "
-                               "sooner than shown (rayservice_controller.go#calculateTrafficRoutedPercent)",
-                               f"status.{which}.lastTrafficMigratedTime"))
-            break
     return out
 
 

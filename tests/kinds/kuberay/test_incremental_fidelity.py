@@ -178,3 +178,29 @@ def test_incremental_upgrade_ignores_serve_service_so_the_head_needs_a_serve_por
     blue_green = copy.deepcopy(raw)
     del blue_green["spec"]["upgradeStrategy"]
     assert plan(blue_green).plan.outcome == "converged"  # there the custom Service stands in
+
+
+def test_a_live_traffic_move_counts_from_the_snapshots_time():
+    """``calculateTrafficRoutedPercent`` moves traffic once ``time.Since(lastTrafficMigratedTime)
+    >= intervalSeconds``. A live RFC 3339 stamp is read on the plan's clock, which starts at
+    the snapshot's newest time: 20 s before it, with a 30 s interval, the next move is 10 s
+    in; a stamp that is the newest time itself, 30 s in; no stamp at all, at once."""
+    from rolloutctl.core.model import Warning
+    from rolloutctl.kinds.kuberay.observe import _with_traffic_times
+
+    def rs(last: str | None) -> Obj:
+        pending = {"rayClusterName": "svc-b", "trafficRoutedPercent": 40}
+        if last is not None:
+            pending["lastTrafficMigratedTime"] = last
+        return Obj({"apiVersion": "ray.io/v1", "kind": "RayService", "metadata": {"name": "svc"},
+                    "status": {"pendingServiceStatus": pending, "lastUpdateTime": "2026-03-01T10:00:20Z"}})
+
+    notes: list[Warning] = []
+    from rolloutctl.core.timestamps import snapshot_time
+    got = _with_traffic_times(rs("2026-03-01T10:00:00Z"), snapshot_time([rs("2026-03-01T10:00:00Z")]), notes)
+    assert got.status["pendingServiceStatus"]["lastTrafficMigratedTime"] == -20
+    assert [n.code for n in notes] == ["ObservedTrafficTime"] and "20s before" in notes[0].message
+    same = _with_traffic_times(rs("2026-03-01T10:00:20Z"), snapshot_time([rs("2026-03-01T10:00:20Z")]), [])
+    assert same.status["pendingServiceStatus"]["lastTrafficMigratedTime"] == 0
+    none = rs(None)
+    assert _with_traffic_times(none, snapshot_time([none]), []) is none
