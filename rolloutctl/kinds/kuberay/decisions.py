@@ -20,6 +20,7 @@ gives the same answer.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -145,10 +146,18 @@ def goal_hashing_form(desired: Obj) -> dict[str, Any]:
     return ray_cluster_spec_for_hashing(goal_cluster_spec(desired))
 
 
+#: the ``rayClusterConfig`` (JSON) a live RayCluster's hash annotation was computed from,
+#: where it is known to differ from the cluster's spec (``observe``: a settled service whose
+#: cluster someone edited since); model-private, dropped by every write of the cluster
+HASHED_SPEC_ANNOTATION = "rolloutctl.dev/hashed-spec"
+
+
 def cluster_hashing_form(cluster: Obj) -> dict[str, Any]:
     """The same form of a live RayCluster's spec: it stands for the hash upstream stored
-    on the cluster when it created it (the module docstring says why)."""
-    return ray_cluster_spec_for_hashing(cluster.spec)
+    on the cluster when it created it (the module docstring says why); where observation
+    knows the spec the hash came from (``HASHED_SPEC_ANNOTATION``), that spec's."""
+    src = cluster.annotations.get(HASHED_SPEC_ANNOTATION)
+    return ray_cluster_spec_for_hashing(json.loads(src) if src else cluster.spec)
 
 
 def _hashing_forms(desired: Obj, cluster: Obj) -> tuple[Mapping[str, Any], Mapping[str, Any]]:

@@ -11,6 +11,7 @@ Each function takes the model (its operator configuration and version) first.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -24,8 +25,9 @@ from .api import (GW, HEAD_NONE, HEAD_READY, L_CRD, L_NAME, MEM_NOTES, MEM_WORKE
                   gateway_name, head_phase, recorded_worker_pods, route_name, with_deletion_timers)
 from .builders import sa_object
 from .conditions import find_condition
-from .decisions import (HASH_ANNOTATION, KUBERAY_VERSION_ANNOTATION, ignored_differences, is_cluster_spec_hash_equal,
-                        is_zero_downtime_upgrade_enabled, strategy_name)
+from .decisions import (HASH_ANNOTATION, HASHED_SPEC_ANNOTATION, KUBERAY_VERSION_ANNOTATION, ignored_differences,
+                        is_cluster_spec_hash_equal, is_zero_downtime_upgrade_enabled, ray_cluster_spec_for_hashing,
+                        strategy_name)
 from .spec import deletion_delay, incremental, managed_by_external_controller, serve_app_names
 from .validation.util import INITIALIZING_TIMEOUT_ANNOTATION
 from .world import dangling_clusters, without_outcome
@@ -148,6 +150,7 @@ def _live(model: Any, rs: Obj, children: list[Obj], notes: list[Warning]) -> Wor
             if o.labels.get(L_NAME) != rs.name or o.labels.get(L_CRD) != "RayService":
                 continue
             o = _live_cluster(model, o, notes, bool(st))
+            o = _hashed_from_the_service(model, rs, o, names.get(o.name), notes)
             objs.append(o)
             if head_phase(o) == HEAD_READY:
                 sub = _m(st.get(names.get(o.name, ""))) if o.name in names else {}
@@ -172,6 +175,37 @@ def _live(model: Any, rs: Obj, children: list[Obj], notes: list[Warning]) -> Wor
                                  "controller finds no such cluster and prepares a new one); observe it too, or "
                                  "use --from-cluster, if it is running", f"RayService/{rs.name}.status.{key}.rayClusterName"))
     return World(objs)
+
+
+def _hashed_from_the_service(model: Any, rs: Obj, rc: Obj, role: str | None, notes: list[Warning]) -> Obj:
+    """The active RayCluster of a settled service (no pending cluster, the status of the
+    current generation, a zero-downtime strategy) whose spec no longer reduces to the
+    RayService's ``rayClusterConfig`` was edited after the controller last wrote it (Kueue
+    injects ``nodeSelector`` and pod labels at admission; a ``kubectl edit``): its hash
+    annotation is still the hash of that ``rayClusterConfig`` (otherwise the controller would
+    have prepared a new cluster), and ``isClusterSpecHashEqual`` compares the annotation,
+    never the cluster's spec. The cluster is compared by the RayService's spec
+    (``decisions.HASHED_SPEC_ANNOTATION``)."""
+    st = rs.status
+    gen, seen = rs.metadata.get("generation"), st.get("observedGeneration")
+    if (role != "activeServiceStatus" or not st or _m(st.get("pendingServiceStatus")).get("rayClusterName")
+            or (gen is not None and seen is not None and gen != seen)
+            or not is_zero_downtime_upgrade_enabled(rs, model.config)):
+        return rc
+    rcc = _m(rs.spec.get("rayClusterConfig"))
+    if ray_cluster_spec_for_hashing(rcc) == ray_cluster_spec_for_hashing(rc.spec):
+        return rc
+    raw = copy_tree(dict(rc.raw))
+    md = dict(raw.get("metadata") or {})
+    md["annotations"] = {**_m(md.get("annotations")), HASHED_SPEC_ANNOTATION: json.dumps(rcc, sort_keys=True)}
+    raw["metadata"] = md
+    notes.append(Warning("LiveClusterEdited", f"RayCluster {rc.name}'s spec differs from what the settled RayService's "
+                         "rayClusterConfig makes of it (edited since: Kueue's admission, a kubectl edit): its hash "
+                         "annotation is still the RayService's, which the controller compares, so the plan compares "
+                         "the desired spec with the live RayService's, not with the edited cluster "
+                         "(rayservice_controller.go#isClusterSpecHashEqual)",
+                         f"RayCluster/{rc.name}.spec"))
+    return Obj(raw, rc.file, rc.line, rc.lines)
 
 
 def _with_traffic_times(rs: Obj, since: float | None, notes: list[Warning]) -> Obj:

@@ -77,3 +77,26 @@ def test_live_timestamps_the_plan_does_not_read_are_named(cli, tmp_path):
     assert len(w) == 1 and "2026-01-01T00:00:00Z" in w[0]["message"] and "lastTransitionTime" in w[0]["path"]
     plain = _plan(cli, tmp_path, _upgrading_live(READY)[1])
     assert "ObservedTimeNotRead" not in _warnings(plain)
+
+
+def test_an_edited_active_cluster_of_a_settled_service_is_compared_by_its_hash(cli, tmp_path):
+    """``isClusterSpecHashEqual`` compares the RayCluster's hash annotation, computed from
+    the RayService's rayClusterConfig when the controller last wrote the cluster, never
+    the cluster's spec: Kueue's admission injecting a nodeSelector and pod labels (or a
+    kubectl edit) changes nothing. The unchanged manifest plans nothing; a new image still
+    rolls out."""
+    from tests.kinds.kuberay.test_samples_settled import live_world
+
+    live = live_world(base(), ns="ml-serving")
+    rc = next(o for o in live if o["kind"] == "RayCluster")
+    for tmpl in [rc["spec"]["headGroupSpec"]["template"]] + [g["template"] for g in rc["spec"]["workerGroupSpecs"]]:
+        tmpl.setdefault("metadata", {}).setdefault("labels", {})["kueue.x-k8s.io/podset"] = "main"
+        tmpl["spec"]["nodeSelector"] = {"cloud.google.com/gke-nodepool": "pool-a"}
+    observed = write(tmp_path, "live.yaml", yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": live}))
+    same = cli("plan", write(tmp_path, "same.yaml", yaml.safe_dump(base())), "--observed", observed, "-o", "json").json()
+    assert same["outcome"] == "noop", [s["title"] for s in same["steps"]]
+    assert "LiveClusterEdited" in _warnings(same)
+    newer = cli("plan", write(tmp_path, "new.yaml", yaml.safe_dump(new_image(base()))), "--observed", observed,
+                "-o", "json").json()
+    assert any(a["kind"] == "RayCluster" and a["verb"] == "create" for s in newer["steps"] for a in s["actions"])
+    assert "hashed-spec" not in str(newer)
