@@ -161,7 +161,10 @@ def _settled_rayservice(rs: dict) -> list[dict]:
     owner = [{"apiVersion": "ray.io/v1", "kind": "RayService", "name": name, "uid": rs["metadata"]["uid"],
               "controller": True, "blockOwnerDeletion": True}]
     rc = {"apiVersion": "ray.io/v1", "kind": "RayCluster",
-          "metadata": {"name": cluster, "namespace": ns, "labels": dict(labels), "ownerReferences": owner},
+          "metadata": {"name": cluster, "namespace": ns, "labels": dict(labels), "ownerReferences": owner,
+                       # constructRayClusterForRayService's annotations (the modelled version)
+                       "annotations": {"ray.io/kuberay-version": "nightly", "ray.io/num-worker-groups": str(
+                           len(rs["spec"]["rayClusterConfig"].get("workerGroupSpecs") or []))}},
           "spec": copy.deepcopy(rs["spec"]["rayClusterConfig"]),
           "status": {"state": "ready", "conditions": [{"type": "HeadPodReady", "status": "True",
                                                         "reason": "HeadPodRunningAndReady"}]}}
