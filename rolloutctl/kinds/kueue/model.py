@@ -26,7 +26,7 @@ from ...core.model import Action, Change, Comparison, ComparisonRow, Finding, Im
 from ...core.simulate import simulate
 from ...core.world import World, key_of
 from ..kuberay.api import API as RAY_API
-from ..kuberay.api import RC, RS
+from ..kuberay.api import L_NAME, RC, RS
 from ..kuberay.model import RayServiceModel
 from ..kuberay.world import without_outcome
 from . import rayservice_webhook
@@ -80,7 +80,8 @@ class KueueRayServiceModel:
     timed = True
 
     def __init__(self, kueue: str = TOP, kuberay_version: str | None = None, queues: Sequence[Obj] = (),
-                 observed_queues: Sequence[Obj] = (), **options: Any) -> None:
+                 observed_queues: Sequence[Obj] = (), neighbours: Sequence[Obj] = (), siblings: Sequence[Obj] = (),
+                 **options: Any) -> None:
         if kueue not in MODELS:
             raise ValueError(f"unknown Kueue model {kueue!r}; choose one of {', '.join(MODELS)}")
         self.mode = kueue
@@ -91,6 +92,10 @@ class KueueRayServiceModel:
         self.kr.world_view = self._kr_view
         self.queues = tuple(queues)
         self.observed_queues = tuple(observed_queues)
+        #: the other observed RayServices under Kueue (``_neighbour_workloads``)
+        self.neighbours = tuple(neighbours)
+        #: the other desired RayServices under Kueue (each planned on its own: ``_model_notes``)
+        self.siblings = tuple(siblings)
 
     def provenance(self) -> dict[str, Any]:
         """The modelled KubeRay operator (``RayServiceModel.provenance``) and the Kueue model."""
@@ -108,6 +113,10 @@ class KueueRayServiceModel:
                                                or (o.kind == "Namespace" and o.api_version == "v1")]:
             qobs[key_of(o)] = o
         others = [o for o in observed if o.kind not in KUEUE_KINDS]
+        seen = {key_of(o) for o in others}
+        for w in self._neighbour_workloads(desired, [*others, *(n for n in self.neighbours if key_of(n) not in seen)],
+                                           qobs, env):
+            qobs[key_of(w)] = w
         rs_obs = next((o for o in others if o.kind == RS and o.name == desired.name
                        and o.namespace == desired.namespace), None)
         notes: list[Warning] = []
@@ -140,6 +149,34 @@ class KueueRayServiceModel:
         world = world.with_memory(**{MEM_NOTES: tuple(notes) + tuple(self._model_notes(desired, world))})
         # how KubeRay's pass ends is written by that pass (reconcile_pass)
         return world.replace(memory=without_outcome(world.memory))
+
+    def _neighbour_workloads(self, desired: Obj, others: Sequence[Obj], qobs: Mapping[tuple, Obj],
+                             env: Environment) -> list[Obj]:
+        """The Workloads of the other observed RayServices under Kueue that the input does
+        not give: each is settled as the target's previous manifest is (``_settled``), in
+        input order against the queues and the Workloads before it, and its quota-holding
+        Workloads count in the ClusterQueue's usage (``updateWorkloadUsage``,
+        clusterqueue.go). A suspended one (its Workload pending) holds none."""
+        out: list[Obj] = []
+        have = dict(qobs)
+        for rs in others:
+            if rs.kind != RS or (rs.name == desired.name and rs.namespace == desired.namespace) \
+                    or not rs.labels.get(QUEUE_LABEL):
+                continue
+            if any(w.kind == WL and w.namespace == rs.namespace and (owner_of(w) or ("", ""))[1] in
+                   (rs.name, *(c.name for c in others if c.kind == RC and c.labels.get(L_NAME) == rs.name))
+                   for w in have.values()):
+                continue  # its Workload is in the input
+            if rs.status and (rs.spec.get("suspend") is True
+                              or as_map(rs.spec.get("rayClusterConfig")).get("suspend") is True):
+                continue
+            before = [o for o in have.values() if o.kind != WL or quota_reserved(o)]
+            settled = self._settled(rs, before, env)
+            for w in settled.of_kind(WL):
+                if quota_reserved(w) and not finished(w) and key_of(w) not in have:
+                    have[key_of(w)] = w
+                    out.append(w)
+        return out
 
     def _settled(self, prev: Obj, queues: list[Obj], env: Environment) -> World:
         """The previous manifest planned from creation under the same Kueue model and the
@@ -207,6 +244,14 @@ class KueueRayServiceModel:
                                "Workload; the upgrade's new cluster must fit its full request next to the old one",
                                "metadata.labels"))
         _lq, cq = find_queue(world, desired.namespace, str(desired.labels.get(QUEUE_LABEL) or "default"))
+        others = [o.name for o in self.siblings if (o.namespace, o.name) != (desired.namespace, desired.name)
+                  and cq is not None and (find_queue(world, o.namespace, str(o.labels.get(QUEUE_LABEL)))[1] or cq).name
+                  == cq.name]
+        if others:
+            out.append(Warning("KueueSiblingsNotCounted", "each RayService is planned on its own: this plan does not "
+                               f"count the quota of {', '.join(sorted(others))} (desired too, in ClusterQueue "
+                               f"{cq.name}) — plan one with the other as --observed to see them compete",
+                               f"metadata.labels[{QUEUE_LABEL}]"))
         if cq is not None and namespace_admissible(cq, desired.namespace, world) is None:
             out.append(Warning("KueueNamespaceSelectorAssumed", f"ClusterQueue {cq.name}'s namespaceSelector reads "
                                f"labels of Namespace {desired.namespace}, which the input does not have: taken to "
@@ -442,7 +487,7 @@ def compare_rows(model: KueueRayServiceModel, desired: Obj, observed: Sequence[O
     rows = []
     for m in MODELS:
         sub = KueueRayServiceModel(m, model.kuberay_version, model.queues, model.observed_queues,
-                                   config=model.kr.config)
+                                   neighbours=model.neighbours, config=model.kr.config)
         world = sub.observe(desired, list(observed), env)
         p = simulate(sub, desired, world, env)
         rows.append(ComparisonRow(strategy=f"kueue:{m}", outcome=p.outcome, stuck=p.stuck, steps=len(p.steps),
@@ -456,12 +501,20 @@ def compare_rows(model: KueueRayServiceModel, desired: Obj, observed: Sequence[O
 
 
 def queue_objects(objs: Sequence[Obj]) -> list[Obj]:
-    """The Kueue objects among ``objs`` (for the app: desired and observed queues)."""
-    return [o for o in objs if o.kind in KUEUE_KINDS and o.api_version.startswith("kueue.x-k8s.io/")]
+    """The Kueue objects among ``objs`` (for the app: desired and observed queues), and the
+    Namespaces, whose labels ClusterQueues' ``namespaceSelector`` reads."""
+    return [o for o in objs if (o.kind in KUEUE_KINDS and o.api_version.startswith("kueue.x-k8s.io/"))
+            or (o.kind == "Namespace" and o.api_version == "v1")]
+
+
+def neighbours(objs: Sequence[Obj]) -> list[Obj]:
+    """The RayServices among ``objs`` that name a Kueue queue (every namespace): the
+    other jobs of the ClusterQueues a plan's RayService may share."""
+    return [o for o in objs if o.kind == RS and o.labels.get(QUEUE_LABEL)]
 
 
 def for_plan(mode: str, desired: Sequence[Obj] = (), observed: Sequence[Obj] = (), **options: Any) -> KueueRayServiceModel:
     """The model ``plan --kueue MODE`` uses for a RayService: KubeRay and Kueue
     interleaved, with the Kueue objects of the desired and observed input."""
     return KueueRayServiceModel(kueue=mode, queues=queue_objects(desired), observed_queues=queue_objects(observed),
-                                **options)
+                                neighbours=neighbours(observed), siblings=neighbours(desired), **options)

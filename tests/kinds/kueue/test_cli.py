@@ -127,3 +127,24 @@ def test_a_suspended_worker_group_counts_its_replicas_in_the_workload(cli, tmp_p
                if a["kind"] == "Workload" and a["verb"] == "create"]
     assert created and created[0][g["groupName"]] == 6, created
     assert p["outcome"] == "stuck" and p["stuck"]["reason"] == "QuotaExceeded"
+
+
+def test_an_observed_neighbour_holds_its_quota_and_a_desired_sibling_is_said_not_to(cli, tmp_path):
+    """Kueue accounts every admitted Workload of a ClusterQueue (``updateWorkloadUsage``):
+    another RayService observed under the same queue, whose Workload the input lacks, is
+    settled first and holds its quota, so a second RayService that would fit alone waits
+    (InsufficientQuota). Two RayServices both desired are planned one at a time; each plan
+    says it does not count the other."""
+    import yaml
+
+    other = yaml.safe_load(Path(RS).read_text())
+    other["metadata"]["name"] = "other-svc"
+    o = tmp_path / "other.yaml"
+    o.write_text(yaml.safe_dump(other))
+    alone = cli("plan", "--kueue", "nested", str(o), "--observed", Q1, "-o", "json").json()
+    assert alone["outcome"] == "converged"
+    waits = cli("plan", "--kueue", "nested", str(o), "--observed", RS, "--observed", Q1, "-o", "json")
+    assert waits.json()["outcome"] == "stuck" and waits.json()["stuck"]["reason"] == "InsufficientQuota", waits.stdout
+    both = cli("plan", "--kueue", "nested", str(o), RS, "--observed", Q1, "-o", "json").json()["items"]
+    assert [p["outcome"] for p in both] == ["converged", "converged"]
+    assert all("KueueSiblingsNotCounted" in {w["code"] for w in p["warnings"]} for p in both)
