@@ -19,15 +19,16 @@ from .evict import evicted
 from .finish import finished
 from .flavorassigner import assign_flavors
 from .priority import priority_of
-from .workload import created_at, quota_reserved, with_conditions, wl_pod_sets
+from .workload import created_at, quota_reserved, quota_reserved_at, with_conditions, wl_pod_sets
 from .workload_names import display, slice_number
 
 
 def preempt(p: KueuePass, w: Obj, q: Any, cq: str, used: dict, old: Obj | None, pinned: Any) -> bool:
     """``preemption.go``: within the ClusterQueue, lower-priority admitted Workloads (for
-    ``LowerOrNewerEqualPriority`` also newer equal ones), lowest priority and newest
-    first, until the Workload fits; the victims are evicted (``Preempted``). True when
-    there were enough victims (the scheduler then requeues the Workload to wait for them)."""
+    ``LowerOrNewerEqualPriority`` also newer equal ones), lowest priority and most recently
+    admitted first, until the Workload fits; then the ones it fits without are put back
+    (``fillBackWorkloads``); the victims are evicted (``Preempted``). True when there were
+    enough victims (the scheduler then requeues the Workload to wait for them)."""
     mine = priority_of(w)
     cands = []
     for v in p.w.of_kind(WL):
@@ -41,15 +42,27 @@ def preempt(p: KueuePass, w: Obj, q: Any, cq: str, used: dict, old: Obj | None, 
         if pv < mine or (q.preemption == "LowerOrNewerEqualPriority" and pv == mine
                          and created_at(v) > created_at(w)):
             cands.append(v)
-    cands.sort(key=lambda v: (priority_of(v), -created_at(v)[0], v.name))
+    # CandidatesOrdering (preemption/common/ordering.go): lowest priority first, then the
+    # most recent quota reservation
+    cands.sort(key=lambda v: (priority_of(v), -quota_reserved_at(v), v.name))
+    keep = [old.name] if old is not None else []
+
+    def fits(victims: list[Obj]) -> bool:
+        u = usage(p.w, cq, exclude=[x.name for x in victims] + keep)
+        return assign_flavors(q, wl_pod_sets(w), u, p.rfs(), pinned).fits
+
     victims: list[Obj] = []
     for v in cands:
         victims.append(v)
-        u = usage(p.w, cq, exclude=[x.name for x in victims] + ([old.name] if old is not None else []))
-        if assign_flavors(q, wl_pod_sets(w), u, p.rfs(), pinned).fits:
+        if fits(victims):
             break
     else:
         return False
+    # fillBackWorkloads (preemption.go): in reverse order, every victim but the last that
+    # the Workload fits without is put back
+    for i in range(len(victims) - 2, -1, -1):
+        if fits(victims[:i] + victims[i + 1:]):
+            victims = victims[:i] + victims[i + 1:]
     for v in victims:
         raw = with_conditions(copy.deepcopy(dict(v.raw)), {
             "Evicted": ("True", "Preempted", f"Preempted to accommodate workload {display(w.name)} due to "

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core.model import Obj
+from ...core.timestamps import parse_time
 from .podset import PodSet, pod_set_from_raw
 
 
@@ -74,7 +75,20 @@ def created_at(w: Obj) -> tuple:
     """The scheduler's queue order (``Ordering.GetQueueOrderTimestamp``, workload.go)
     without PodsReady or admission-check evictions: the creation timestamp, then the name."""
     t = w.metadata.get("creationTimestamp")
-    return (t if isinstance(t, int) else -1, w.name)
+    if not isinstance(t, (int, float)) or isinstance(t, bool):
+        t = parse_time(t)  # a live RFC 3339 stamp
+    return (t if t is not None else -1, w.name)
+
+
+def quota_reserved_at(w: Obj) -> float:
+    """When the Workload got its quota (``quotaReservationTime``, preemption/common/ordering.go:
+    the ``QuotaReserved`` condition's ``lastTransitionTime``); one the plan admitted, whose
+    condition carries no time, is the newest."""
+    for c in _l(w.status.get("conditions")):
+        if isinstance(c, Mapping) and c.get("type") == "QuotaReserved":
+            t = parse_time(c.get("lastTransitionTime"))
+            return t if t is not None else float("inf")
+    return float("inf")
 
 
 def owner_of(w: Obj) -> tuple[str, str] | None:

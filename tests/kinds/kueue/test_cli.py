@@ -148,3 +148,16 @@ def test_an_observed_neighbour_holds_its_quota_and_a_desired_sibling_is_said_not
     both = cli("plan", "--kueue", "nested", str(o), RS, "--observed", Q1, "-o", "json").json()["items"]
     assert [p["outcome"] for p in both] == ["converged", "converged"]
     assert all("KueueSiblingsNotCounted" in {w["code"] for w in p["warnings"]} for p in both)
+
+
+def test_preemption_puts_back_the_victims_it_does_not_need(cli):
+    """classicalPreemptions then fillBackWorkloads (pkg/scheduler/preemption/preemption.go):
+    candidates lowest priority and most recently admitted first (CandidatesOrdering) until
+    the Workload fits, then every victim but the last it fits without is put back. A
+    4-CPU RayService of higher priority next to a 4-CPU and a newer 1-CPU Workload in a
+    5-CPU ClusterQueue preempts only the 4-CPU one (the live stamps are RFC 3339)."""
+    data = Path(__file__).parent / "data"
+    r = cli("plan", "--kueue", "nested", str(data / "preemption-rayservice.yaml"), "--observed",
+            str(data / "preemption-queues.yaml"), "--observed", str(data / "preemption-workloads.yaml"), "-o", "json")
+    preempted = [a["name"] for s in r.json()["steps"] for a in s["actions"] if a["reason"].startswith("preempted")]
+    assert preempted == ["wl-b-big"], r.stdout[-2000:]
