@@ -464,7 +464,8 @@ class KueueRayServiceModel:
         return self.kr.rejected_at_admission(finding) if finding.rule.startswith("RS") else True
 
     def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]:
-        return list(self.kr.validate(obj, old)) + kueue_validation.validate(obj, old, self.mode)
+        return list(self.kr.validate(obj, old)) + kueue_validation.validate(obj, old, self.mode,
+                                                                            self.observed_queues + self.queues)
 
     def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]:
         return self.kr.classify(changes, desired, live)

@@ -8,7 +8,7 @@ with a queue label) both run: one place per rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...core.model import Finding, Obj, Warning
@@ -93,7 +93,7 @@ def _suspended(obj: Obj, old: Obj | None, mode: str) -> bool:
     return v is True
 
 
-def validate_update(obj: Obj, old: Obj, mode: str) -> list[Finding]:
+def validate_update(obj: Obj, old: Obj, mode: str, queues: Sequence[Obj] = ()) -> list[Finding]:
     """``rayservice_webhook.go`` ``ValidateUpdate`` → ``jobframework.ValidateJobOnUpdate``
     (validation.go), when the new or (gate ``ValidateRayAndSparkJobUpdates``, beta, on) the
     old RayService has a queue label: the elastic annotation's enabled-ness is immutable
@@ -124,6 +124,11 @@ def validate_update(obj: Obj, old: Obj, mode: str) -> list[Finding]:
         f(R_QUEUE_IMMUTABLE, ("metadata", "labels"),
           f"label {QUEUE_LABEL} {q_old or '(none)'!s} -> {q_new or '(none)'!s}: immutable while the RayService is "
           f"{state} ({R_QUEUE_IMMUTABLE.upstream})", f"metadata.labels[{QUEUE_LABEL}]")
+    elif q_old and not q_new and any(q.kind == "LocalQueue" and q.name == "default" and q.namespace == obj.namespace
+                                     for q in queues):
+        f(R_QUEUE_IMMUTABLE, ("metadata", "labels"),
+          f"label {QUEUE_LABEL} {q_old} -> (none): queue-name must not be empty in namespace with default queue "
+          f"(LocalQueue default in {obj.namespace}; {R_QUEUE_IMMUTABLE.upstream})", f"metadata.labels[{QUEUE_LABEL}]")
     p_old, p_new = old.labels.get(PRIORITY_LABEL), obj.labels.get(PRIORITY_LABEL)
     if not p_old and p_new and not suspended:
         f(R_PRIORITY_CLASS, ("metadata", "labels"),
@@ -158,12 +163,13 @@ def unselected(obj: Obj) -> Warning | None:
                    f"metadata.labels[{QUEUE_LABEL}]")
 
 
-def validate(obj: Obj, old: Obj | None = None, mode: str | None = None) -> list[Finding]:
+def validate(obj: Obj, old: Obj | None = None, mode: str | None = None,
+             queues: Sequence[Obj] = ()) -> list[Finding]:
     """Kueue's RayService validating webhook, applied when the RayService has a
     queue label (``rayservice_webhook.go`` → ``raycluster/common.go`` ``ValidateCreate``);
     with the observed RayService, the update rules too (``validate_update``; ``mode`` is the
     integration model, the merged nested one when not given, as ``lint --live`` runs it)."""
-    upd = validate_update(obj, old, mode or "nested") if old is not None else []
+    upd = validate_update(obj, old, mode or "nested", queues) if old is not None else []
     if obj.kind != "RayService" or not obj.labels.get(QUEUE_LABEL):
         return upd
     out: list[Finding] = upd

@@ -51,3 +51,20 @@ def test_priority_class_label_cannot_be_removed(cli, tmp_path):
     prio = edit(rs(), lambda d: d["metadata"]["labels"].__setitem__("kueue.x-k8s.io/priority-class", "high"))
     r = _plan(cli, tmp_path, rs_new_image(), prio)
     assert r.exit_code == 2 and "KQ006" in r.stderr and "cannot be removed" in r.stderr
+
+
+def test_queue_label_may_not_be_dropped_where_the_namespace_has_a_default_queue(cli, tmp_path):
+    """validateUpdateForQueueName (jobframework/validation.go): suspended or not, an empty
+    queue-name is refused when the old one was set and the namespace has a LocalQueue named
+    default (DefaultLocalQueueExist); without such a queue, dropping it while suspended is
+    allowed."""
+    held = edit(rs(), lambda d: d["spec"]["rayClusterConfig"].__setitem__("suspend", True))
+    dropped = edit(rs_new_image(), lambda d: d["metadata"]["labels"].pop("kueue.x-k8s.io/queue-name"))
+    assert "KQ005" not in _plan(cli, tmp_path, dropped, held).stderr
+    default_lq = write(tmp_path, "default-lq.yaml", yaml.safe_dump(
+        {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "LocalQueue",
+         "metadata": {"name": "default", "namespace": "default"}, "spec": {"clusterQueue": "cluster-queue"}}))
+    d = write(tmp_path, "desired.yaml", yaml.safe_dump(dropped, sort_keys=False))
+    o = write(tmp_path, "observed.yaml", yaml.safe_dump(held, sort_keys=False))
+    r = cli("plan", "--kueue", "nested", d, "--observed", o, "--observed", QUEUES, "--observed", default_lq)
+    assert r.exit_code == 2 and "queue-name must not be empty in namespace with default queue" in r.stderr
