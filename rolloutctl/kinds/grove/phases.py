@@ -124,9 +124,11 @@ def phase_title(desired: Obj, label: Any, steps: Sequence[Step], pcs: PCS | None
                 parts.append(f"{clique}: {m} pod{'s' if m > 1 else ''} replaced" + (" one by one" if one_by_one else ""))
             if n > m:
                 parts.append(f"{clique}: {n - m} pod{'s' if n - m > 1 else ''} deleted")
-    if patched and not parts:
+    created = any(a.verb == "create" and a.kind == "PodClique" and (p := _parts(pcs, a)) is not None and p[0] == i
+                  for a in actions)
+    if patched and not parts and not created:  # (a replica created while others are patched: as the actions say)
         parts.append(f"{patched} PodClique{'s' if patched > 1 else ''} patched in place")
-    elif patched:
+    elif patched and parts:
         parts.append(f"{patched} PodClique template{'s' if patched > 1 else ''} patched")
     return f"replica {i}: " + ("; ".join(parts) if parts else describe_actions(actions))
 

@@ -66,3 +66,22 @@ def test_a_scale_in_phase_says_deleted_not_replaced():
             o["spec"]["replicas"] = 2
     p = _plan(manifest, objs)
     assert [ph.title for ph in p.phases] == ["replica 0: w: 1 pod deleted"]
+
+
+def test_a_replica_created_during_an_update_is_titled_by_what_is_created():
+    """Scaling out while the template changes: the new replica (updated first, having no
+    scheduled pods: orderPCSReplicaInfo) is created; the phase says so rather than naming
+    the PodClique patches of the other replicas that share its steps."""
+    from rolloutctl.core.environment import Environment
+    from rolloutctl.core.simulate import simulate
+
+    old = yaml.safe_load(SMALL)
+    old["spec"]["replicas"] = 2
+    new = copy.deepcopy(old)
+    new["spec"]["replicas"] = 3
+    new["spec"]["template"]["cliques"][0]["spec"]["podSpec"]["containers"][0]["image"] = "busybox:2"
+    m = GroveModel()
+    env = Environment()
+    p = simulate(m, Obj(new), m.observe(Obj(new), [Obj(old)], env), env)
+    first = p.phases[0].title
+    assert first.startswith("replica 2: create") and "patched" not in first.split(";")[0], first
