@@ -332,6 +332,12 @@ def initial_warnings(pcs: PCS, world: World) -> tuple[Warning, ...]:
     objects ignore."""
     out: list[Warning] = []
     st = U.live_pcs_status(pcs, world)
+    if isinstance(st.get("rollingUpdateProgress"), Mapping) and not isinstance(st.get("updateProgress"), Mapping):
+        out.append(Warning(
+            "ObservedOlderOperator", "the live PodCliqueSet status has rollingUpdateProgress, which Grove wrote before "
+            "it became updateProgress (PR #576); the modelled operator reads only updateProgress, so the plan takes no "
+            "rolling update as in progress (as the modelled operator would, after an upgrade)",
+            "status.rollingUpdateProgress"))
     auto = U.is_auto_update_strategy(pcs)
     gen = st.get("currentGenerationHash")
     up = st.get("updateProgress")

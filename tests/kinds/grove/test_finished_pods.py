@@ -129,3 +129,17 @@ def test_observed_cli_path(cli, tmp_path):
     assert "FinishedPodNotReplaced" in [w["code"] for w in d["warnings"]]
     text = cli("plan", write(tmp_path, "s.yaml", SMALL), "--observed", str(tmp_path / "live.yaml"))
     assert "FinishedPodNotReplaced" in text.stdout and "kubectl delete pod" in text.stdout
+
+
+def test_a_status_from_an_operator_before_update_progress_is_named():
+    """Grove wrote status.rollingUpdateProgress before PR #576 renamed it updateProgress;
+    the modelled operator reads only the new field, and the plan says why it takes no
+    update as in progress."""
+    manifest = yaml.safe_load(SMALL)
+    objs = settled_world(manifest)
+    pcs = next(o for o in objs if o["kind"] == "PodCliqueSet")
+    pcs["status"].pop("updateProgress", None)
+    pcs["status"]["rollingUpdateProgress"] = {"updateStartedAt": "2026-09-01T10:00:00Z", "currentlyUpdating": {}}
+    plan = _plan(manifest, objs)
+    assert "ObservedOlderOperator" in {w.code for w in plan.warnings}
+    assert "ObservedOlderOperator" not in {w.code for w in _plan(manifest, settled_world(manifest)).warnings}
