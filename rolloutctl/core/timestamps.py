@@ -36,11 +36,18 @@ def parse_time(v: Any) -> float | None:
 
 
 def snapshot_time(objs: Iterable[Any]) -> float | None:
-    """When a live snapshot was taken, at the earliest: the newest time it records (the
-    objects' metadata, ``managedFields`` write times included, and statuses: conditions,
-    container starts and ends, traffic moves). Seconds since the epoch; None without any."""
+    """When a live snapshot was taken, at the earliest: the newest write time it records,
+    read where the API server and the controllers write times (``creationTimestamp``,
+    ``managedFields[].time``, and the statuses: conditions, container starts and ends,
+    traffic moves), never labels, annotations or ``deletionTimestamp`` (now plus a grace
+    period: in the future). Seconds since the epoch; None without any."""
     best: float | None = None
-    todo: list[Any] = [v for o in objs for v in (o.metadata, o.status)]
+    todo: list[Any] = []
+    for o in objs:
+        md = o.metadata
+        todo.append(md.get("creationTimestamp"))
+        todo.extend(m.get("time") for m in md.get("managedFields") or () if isinstance(m, Mapping))
+        todo.append(o.status)
     while todo:
         v = todo.pop()
         if isinstance(v, Mapping):

@@ -91,9 +91,9 @@ def diagnose(pcs: PCS, world: World, env: Environment) -> Stuck:
             continue
         waiting = cluster.gang_shortfall(pg, by_gang.get(pg.name, [])) if gangs_at_once else []
         what = "its gang minimum of"
-        if not waiting:  # the gang is placed; pods beyond its minimum wait one by one
+        if not waiting:  # the gang is placed (or kube-scheduler places pods one by one)
             waiting = [p for p in members if not O.pod_gated(p)][:1]
-            what = "one more pod of"
+            what = "one more pod of" if any(O.pod_scheduled(p) for p in by_gang.get(pg.name, [])) else "a pod of"
         req: dict[str, int] = {}
         for p in waiting:
             add(req, cluster.requests_of(p, cache))
@@ -101,8 +101,10 @@ def diagnose(pcs: PCS, world: World, env: Environment) -> Stuck:
         if waiting and short:
             need = ", ".join(f"{r}={format_quantity(req.get(r, 0), r)}" for r in short)
             free = ", ".join(f"{r}={format_quantity(max(0, env.capacity[r] - used.get(r, 0)), r)}" for r in short)
-            which = f"{what} {len(waiting)} pods: they need" if len(waiting) > 1 or what != "one more pod of" \
-                else "one more pod: it needs"
+            if what == "its gang minimum of":
+                which = f"{what} {len(waiting)} pod{'s: they need' if len(waiting) > 1 else ': it needs'}"
+            else:
+                which = f"{what.removesuffix(' of')}: it needs"
             short_msgs.append(f"PodGang {pg.name} cannot place {which} {need}, only {free} of the capacity is free")
             blocked.append(pg.ref)
     if short_msgs:

@@ -80,10 +80,12 @@ def phase_title(desired: Obj, label: Any, steps: Sequence[Step], pcs: PCS | None
     deleted: dict[str, int] = {}  # standalone pods deleted, per clique
     created: dict[str, int] = {}
     patched = 0
+    patched_names: set[str] = set()
     terminated = False
     for a in actions:
         p = _parts(pcs, a)
-        if a.verb == "update" and a.kind == "PodClique":
+        if a.verb == "update" and a.kind == "PodClique" and a.name not in patched_names:
+            patched_names.add(a.name)  # (objects, not passes: describe_actions)
             patched += 1
         if p is None or p[0] != i or a.verb not in ("delete", "create"):
             continue

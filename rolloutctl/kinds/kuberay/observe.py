@@ -138,7 +138,7 @@ def _live(model: Any, rs: Obj, children: list[Obj], notes: list[Warning]) -> Wor
     cluster's are not refreshed during an upgrade, so an empty list there says nothing).
     Each other live cluster with a ready head gets the RayService's current serveConfigV2
     in the serve cache (CONTRACT: the operator has been running)."""
-    rs = _with_traffic_times(rs, snapshot_time([rs, *children]), notes)
+    rs = _with_traffic_times(rs, snapshot_time([rs, *children]), notes if incremental(rs, model.config) else [])
     objs = [rs]
     st = rs.status
     config = str(rs.spec.get("serveConfigV2") or "")

@@ -124,7 +124,15 @@ def _selector_matches(sel: Mapping[str, Any], labels: Mapping[str, str]) -> bool
             return False
         if op == "DoesNotExist" and has:
             return False
+        if op not in ("In", "NotIn", "Exists", "DoesNotExist"):
+            return False  # LabelSelectorAsSelector refuses the selector: it selects nothing
     return True
+
+
+def _only_name(sel: Mapping[str, Any]) -> dict[str, Any]:
+    """The requirements of ``sel`` on the ``kubernetes.io/metadata.name`` label."""
+    return {"matchLabels": {k: v for k, v in _m(sel.get("matchLabels")).items() if k == NAMESPACE_NAME_LABEL},
+            "matchExpressions": [e for e in _l(sel.get("matchExpressions")) if _m(e).get("key") == NAMESPACE_NAME_LABEL]}
 
 
 def namespace_admissible(cq: Obj, namespace: str, world: World) -> bool | None:
@@ -141,7 +149,7 @@ def namespace_admissible(cq: Obj, namespace: str, world: World) -> bool | None:
     labels = {**(dict(ns.labels) if ns is not None else {}), NAMESPACE_NAME_LABEL: namespace}
     if _selector_matches(sel, labels):
         return True
-    if ns is not None:
-        return False
+    if ns is not None or not _selector_matches(_only_name(sel), labels):
+        return False  # (the name requirements alone already fail)
     keys = {str(k) for k in _m(sel.get("matchLabels"))} | {str(_m(e).get("key")) for e in _l(sel.get("matchExpressions"))}
     return False if keys <= {NAMESPACE_NAME_LABEL} else None

@@ -159,10 +159,17 @@ class KueueRayServiceModel:
         clusterqueue.go). A suspended one (its Workload pending) holds none."""
         out: list[Obj] = []
         have = dict(qobs)
+        queues = World(list(have.values()))
+        _lq, mine = find_queue(queues, desired.namespace, str(desired.labels.get(QUEUE_LABEL) or ""))
+        if mine is None:
+            return out
         for rs in others:
             if rs.kind != RS or (rs.name == desired.name and rs.namespace == desired.namespace) \
                     or not rs.labels.get(QUEUE_LABEL):
                 continue
+            _lq, theirs = find_queue(queues, rs.namespace, str(rs.labels.get(QUEUE_LABEL)))
+            if theirs is None or theirs.name != mine.name:
+                continue  # another ClusterQueue's quota: nothing the target competes for
             if any(w.kind == WL and w.namespace == rs.namespace and (owner_of(w) or ("", ""))[1] in
                    (rs.name, *(c.name for c in others if c.kind == RC and c.labels.get(L_NAME) == rs.name))
                    for w in have.values()):
@@ -245,8 +252,8 @@ class KueueRayServiceModel:
                                "metadata.labels"))
         _lq, cq = find_queue(world, desired.namespace, str(desired.labels.get(QUEUE_LABEL) or "default"))
         others = [o.name for o in self.siblings if (o.namespace, o.name) != (desired.namespace, desired.name)
-                  and cq is not None and (find_queue(world, o.namespace, str(o.labels.get(QUEUE_LABEL)))[1] or cq).name
-                  == cq.name]
+                  and cq is not None and getattr(find_queue(world, o.namespace, str(o.labels.get(QUEUE_LABEL)))[1],
+                                                 "name", None) == cq.name]
         if others:
             out.append(Warning("KueueSiblingsNotCounted", "each RayService is planned on its own: this plan does not "
                                f"count the quota of {', '.join(sorted(others))} (desired too, in ClusterQueue "

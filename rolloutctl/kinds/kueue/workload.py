@@ -76,8 +76,16 @@ def created_at(w: Obj) -> tuple:
     without PodsReady or admission-check evictions: the creation timestamp, then the name."""
     t = w.metadata.get("creationTimestamp")
     if not isinstance(t, (int, float)) or isinstance(t, bool):
-        t = parse_time(t)  # a live RFC 3339 stamp
+        # a live RFC 3339 stamp: before everything on the plan's clock (the Workloads the plan
+        # creates count up from 0, those of a settled previous manifest down from -1), in
+        # the order of its time
+        t = parse_time(t)
+        t = t - LIVE_EPOCH_OFFSET if t is not None else None
     return (t if t is not None else -1, w.name)
+
+
+#: how far before the plan's clock the live creation times are put (``created_at``)
+LIVE_EPOCH_OFFSET = 1e12
 
 
 def quota_reserved_at(w: Obj) -> float:

@@ -452,3 +452,15 @@ def test_a_cluster_queue_without_namespace_selector_admits_no_namespace():
     assert unknown.plan.outcome == "converged" and "KueueNamespaceSelectorAssumed" in {w.code for w in unknown.plan.warnings}
     ns["metadata"]["labels"]["team"] = "web"
     assert plan("nested", rs(), observed=queues_team + [ns]).plan.outcome == "stuck"
+
+
+def test_live_workload_creation_times_come_before_the_plans_clock():
+    """A live RFC 3339 creationTimestamp orders among live Workloads by its time and before
+    every Workload the plan (0, 1, ...) or a settled previous manifest (-2, -3, ...) has."""
+    from rolloutctl.kinds.kueue.workload import created_at
+
+    def wl(name, t):
+        return obj({"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload",
+                    "metadata": {"name": name, "namespace": "default", "creationTimestamp": t}})
+    live_old, live_new = wl("a", "2025-01-01T00:00:00Z"), wl("b", "2025-01-02T00:00:00Z")
+    assert created_at(live_old) < created_at(live_new) < created_at(wl("c", -2)) < created_at(wl("d", 0))
