@@ -508,17 +508,7 @@ def _nulls_marked(v: Any) -> Any:
 def _null_at(written_n: Any, path: Sequence[Any]) -> bool:
     """Whether the manifest (``_nulls_marked``, normalized) sets ``path`` or a field
     above it to null."""
-    cur = written_n
-    for p in path:
-        if cur == _NULL:
-            return True
-        if isinstance(cur, dict) and p in cur:
-            cur = cur[p]
-        elif isinstance(cur, list) and isinstance(p, int) and 0 <= p < len(cur):
-            cur = cur[p]
-        else:
-            return False
-    return cur == _NULL
+    return any(_get(written_n, path[:i]) == _NULL for i in range(1, len(path) + 1))
 
 
 def _applied_has(applied_n: Any, path: Sequence[Any]) -> bool:
