@@ -80,17 +80,43 @@ def _field(value: Any, struct: str, field: str) -> Any:
     return field_form(value, struct, field, GO_TYPES, JSON)
 
 
-def _strip_template(template: Any) -> Any:
+#: what older operators still hashed, by the first KubeRay version that blanks it: the
+#: templates' ``tolerations``/``schedulingGates`` from v1.5.2 (``utils/util.go``
+#: ``GenerateHashWithoutReplicasAndWorkersToDelete``; up to v1.5.1 ``rayservice_controller.go``
+#: blanked only the worker counts), ``suspend`` from v1.7.0 (``rayClusterSpecForHashing``).
+#: (``upgradeStrategy`` came to RayClusterSpec in v1.6.0, blanked from the start.)
+BLANKED_SINCE: tuple[tuple[tuple[int, int, int], tuple[str, ...]], ...] = (
+    ((1, 5, 2), TEMPLATE_IGNORED), ((1, 7, 0), ("suspend",)))
+
+
+def _semver(version: str) -> tuple[int, int, int] | None:
+    """``v1.5.2`` (or ``1.5.2``, ``v1.5.2-rc.1``) as numbers; None for anything else
+    (``nightly``: the modelled commit)."""
+    core = version.removeprefix("v").split("-", 1)[0].split(".")
+    if len(core) != 3 or not all(p.isdigit() for p in core):
+        return None
+    return int(core[0]), int(core[1]), int(core[2])
+
+
+def hashed_by(version: str) -> frozenset[str]:
+    """The fields the modelled operator leaves out of the cluster hash that the KubeRay
+    ``version`` which made a cluster still hashed (``BLANKED_SINCE``)."""
+    v = _semver(version)
+    return frozenset() if v is None else frozenset(f for since, fs in BLANKED_SINCE if v < since for f in fs)
+
+
+def _strip_template(template: Any, kept: frozenset[str] = frozenset()) -> Any:
     if not isinstance(template, dict):
         return template
     spec = template.get("spec")
     if isinstance(spec, dict):
         for f in TEMPLATE_IGNORED:
-            spec.pop(f, None)
+            if f not in kept:
+                spec.pop(f, None)
     return template
 
 
-def ray_cluster_spec_for_hashing(cluster_spec: Mapping[str, Any]) -> dict[str, Any]:
+def ray_cluster_spec_for_hashing(cluster_spec: Mapping[str, Any], kept: frozenset[str] = frozenset()) -> dict[str, Any]:
     """``rayClusterSpecForHashing`` + ``GenerateHashWithoutReplicasAndWorkersToDelete``:
     the cluster spec with ``suspend``, ``upgradeStrategy``, worker ``replicas``/``minReplicas``/
     ``maxReplicas``/``scaleStrategy.workersToDelete`` and template ``tolerations``/
@@ -102,10 +128,11 @@ def ray_cluster_spec_for_hashing(cluster_spec: Mapping[str, Any]) -> dict[str, A
     is stored without them."""
     spec = raycluster_spec_defaults(cluster_spec) if isinstance(cluster_spec, Mapping) else {}
     for f in CLUSTER_IGNORED:
-        spec.pop(f, None)
+        if f not in kept:
+            spec.pop(f, None)
     head = spec.get("headGroupSpec")
     if isinstance(head, dict):
-        _strip_template(head.get("template"))
+        _strip_template(head.get("template"), kept)
     groups = spec.get("workerGroupSpecs")
     if isinstance(groups, list):
         for g in groups:
@@ -116,7 +143,7 @@ def ray_cluster_spec_for_hashing(cluster_spec: Mapping[str, Any]) -> dict[str, A
             ss = g.get("scaleStrategy")
             if isinstance(ss, dict):
                 ss.pop("workersToDelete", None)
-            _strip_template(g.get("template"))
+            _strip_template(g.get("template"), kept)
     return _prune(spec)
 
 
@@ -155,9 +182,12 @@ HASHED_SPEC_ANNOTATION = "rolloutctl.dev/hashed-spec"
 def cluster_hashing_form(cluster: Obj) -> dict[str, Any]:
     """The same form of a live RayCluster's spec: it stands for the hash upstream stored
     on the cluster when it created it (the module docstring says why); where observation
-    knows the spec the hash came from (``HASHED_SPEC_ANNOTATION``), that spec's."""
+    knows the spec the hash came from (``HASHED_SPEC_ANNOTATION``), that spec's. A cluster
+    an older KubeRay made keeps what that version still hashed (``hashed_by``): the goal's
+    form never has it, so the two differ exactly when upstream's hashes do."""
     src = cluster.annotations.get(HASHED_SPEC_ANNOTATION)
-    return ray_cluster_spec_for_hashing(json.loads(src) if src else cluster.spec)
+    kept = hashed_by(str(cluster.annotations.get(KUBERAY_VERSION_ANNOTATION) or ""))
+    return ray_cluster_spec_for_hashing(json.loads(src) if src else cluster.spec, kept)
 
 
 def _hashing_forms(desired: Obj, cluster: Obj) -> tuple[Mapping[str, Any], Mapping[str, Any]]:

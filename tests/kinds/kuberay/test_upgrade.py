@@ -333,3 +333,33 @@ def test_an_autoscaling_cluster_keeps_its_pods_when_an_in_place_update_scales_a_
     run = plan(fixed, settled(base()))
     assert RayServiceModel().metrics(run.world)["pods"] == 3
     assert not [w for w in run.plan.warnings if w.code == "AutoscalerKeepsWorkerPods"]
+
+
+def test_a_pending_cluster_an_older_kuberay_hashed_with_its_tolerations_is_replaced():
+    """Up to v1.5.1 the cluster hash covered the templates' tolerations (v1.5.2 blanks them,
+    utils/util.go GenerateHashWithoutReplicasAndWorkersToDelete); shouldUpdateCluster
+    re-stamps only the active cluster, so a pending cluster that v1.5.1 made from a spec
+    with tolerations never matches the modelled operator's hash: a new pending cluster
+    replaces it. Without tolerations, or made by v1.5.2, it is kept."""
+    from rolloutctl.kinds.kuberay.decisions import hashed_by
+
+    assert hashed_by("v1.5.1") == {"tolerations", "schedulingGates", "suspend"}
+    assert hashed_by("v1.6.2") == {"suspend"} and hashed_by("v1.7.0") == set() and hashed_by("nightly") == set()
+
+    def tolerated(d):
+        d["spec"]["rayClusterConfig"]["workerGroupSpecs"][0]["template"]["spec"]["tolerations"] = [
+            {"key": "gpu", "operator": "Exists", "effect": "NoSchedule"}]
+
+    def pending_by(version: str, spec: dict) -> list:
+        world = steps(spec, settled(base()), 2)  # the pending cluster named and created
+        pending = next(c for c in world.of_kind("RayCluster") if c.name.endswith("<random2>") or
+                       c.name == rs_status(world)["pendingServiceStatus"]["rayClusterName"])
+        raw = copy.deepcopy(dict(pending.raw))
+        raw["metadata"]["annotations"]["ray.io/kuberay-version"] = version
+        run = plan(spec, world.replace(put=[Obj(raw)]))
+        return [a for a in run.actions if a.kind == "RayCluster" and a.verb == "create"]
+
+    spec = edit(new_image(base()), tolerated)
+    assert pending_by("v1.5.1", spec), "a new pending cluster"
+    assert not pending_by("v1.5.2", spec)
+    assert not pending_by("v1.5.1", new_image(base()))
