@@ -228,10 +228,12 @@ def parse_documents(text: str, name: str, limits: Limits = Limits(), *,
     """Parse every document of ``text``. Returns objects, errors and the number of
     non-empty documents. ``kind: List`` documents contribute their items. With
     ``skip_non_objects`` a document that is not a Kubernetes object at all
-    (``is_not_an_object``) is passed over instead of being an error."""
+    (``is_not_an_object``) is passed over instead of being an error, in a file that holds
+    no Kubernetes object either (Helm values, a workflow)."""
     objs: list[Obj] = []
     errors: list[InputError] = []
     ndocs = 0
+    skipped: list[tuple[Any, dict, int, dict]] = []
     reader = _Reader(text, limits)
     try:
         for doc in reader.documents():
@@ -244,6 +246,7 @@ def parse_documents(text: str, name: str, limits: Limits = Limits(), *,
                 continue
             ndocs += 1
             if skip_non_objects and is_not_an_object(value):
+                skipped.append((value, lines, line, cols))
                 continue
             _collect(value, lines, name, line, objs, errors, cols=cols)
     except yaml.MarkedYAMLError as exc:
@@ -254,6 +257,12 @@ def parse_documents(text: str, name: str, limits: Limits = Limits(), *,
         errors.append(InputError(name, 1, f"YAML error: {one_line(str(exc), 200)}"))
     finally:
         reader.close()
+    if skipped and (objs or errors):
+        # a file of manifests with a document that is not one: kubectl apply refuses that
+        # document, so it is reported as any other would be (a file of no manifest at all,
+        # values or a workflow, stays passed over)
+        for value, lines, line, cols in skipped:
+            _collect(value, lines, name, line, [], errors, cols=cols)
     if errors and "{{" in text:
         errors = [_template_hint(e, text) for e in errors]
     return objs, errors, ndocs

@@ -258,3 +258,14 @@ def test_docs_rules_md_is_current():
     committed = (REPO / "docs" / "rules.md").read_text()
     assert committed == render_rules_markdown(all_rules()), \
         "docs/rules.md is stale: run `python -m rolloutctl.lint.docs > docs/rules.md`"
+
+
+def test_a_non_object_document_is_passed_over_only_in_a_file_of_no_manifest(tmp_path):
+    """lint reads whatever YAML a repository has: a file with no Kubernetes object (Helm
+    values, a workflow, a bare string) is passed over; in a file of manifests a document
+    that is no object is what kubectl apply refuses: IN001 (exit 2), as plan reports it."""
+    values = write(tmp_path, "values.yaml", "--- foo\n---\n- a\n- b\n")
+    assert run("lint", values).exit_code == 0
+    mixed = write(tmp_path, "mixed.yaml", pcs() + "---\nfoo\n")
+    r = run("lint", "-o", "json", mixed)
+    assert r.exit_code == 2 and [x["rule"] for x in findings(r.stdout)] == ["IN001"]
