@@ -11,7 +11,7 @@ from __future__ import annotations
 
 
 from .rules import R_DEPRECATED, R_NESTED_SUSPEND, R_NO_SERVE_CONFIG, R_SERVE_CONFIG_YAML, Ctx
-from .util import as_mapping, serve_config_applications, serve_config_unmarshal_error
+from .util import as_mapping, decoded_serve_config
 
 
 def construct_ray_cluster_for_ray_service(c: Ctx) -> None:
@@ -38,7 +38,7 @@ def get_and_check_serve_status(c: Ctx) -> None:
     if not str(config or "").strip():
         c.add(R_NO_SERVE_CONFIG, ("spec",), "spec.serveConfigV2",
               "spec.serveConfigV2 is empty: no Serve application is deployed and the RayService never becomes ready")
-    elif isinstance(config, str) and serve_config_unmarshal_error(config) is None and not serve_config_applications(config):
+    elif isinstance(config, str) and c.obj.derived(decoded_serve_config) == ([], None):
         c.add(R_NO_SERVE_CONFIG, ("spec", "serveConfigV2"), "spec.serveConfigV2",
               "spec.serveConfigV2 declares no application: the cluster reports none, so the RayService never "
               "becomes ready (and the controller resubmits the config on every pass)")
@@ -49,8 +49,7 @@ def update_serve_deployment(c: Ctx) -> None:
     submitting it; when that fails the pass returns the error, every pass: nothing is submitted,
     the Services never switch to a new cluster and a new RayService never becomes ready
     (``plan`` stops with ``ServeConfigInvalid``). Nothing validates the field before that."""
-    config = c.obj.spec.get("serveConfigV2")
-    err = serve_config_unmarshal_error(config) if isinstance(config, str) else None
+    err = c.obj.derived(decoded_serve_config)[1]
     if err is not None:
         c.add(R_SERVE_CONFIG_YAML, ("spec", "serveConfigV2"), "spec.serveConfigV2",
               f"spec.serveConfigV2 does not unmarshal ({err}): the controller fails before submitting it on every "

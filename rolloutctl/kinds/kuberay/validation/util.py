@@ -176,14 +176,26 @@ def serve_config(config: str) -> tuple[Any, str | None]:
         return None, f"not YAML: {type(exc).__name__}: {' '.join(str(exc).split())}"
 
 
+def _applications(doc: Any) -> list[Any]:
+    apps = doc.get("applications") if isinstance(doc, dict) else None
+    return apps if isinstance(apps, list) else []
+
+
 def serve_config_applications(config: str) -> list[Any]:
     """The ``applications`` a Serve config declares (``serve_config``; none when it is
     empty, does not parse or lists none)."""
     if not config or not config.strip():
         return []
-    doc, _err = serve_config(config)
-    apps = doc.get("applications") if isinstance(doc, dict) else None
-    return apps if isinstance(apps, list) else []
+    return _applications(serve_config(config)[0])
+
+
+def _unmarshal_error(doc: Any, err: str | None) -> str | None:
+    if err is not None:
+        return err
+    if doc is None or isinstance(doc, dict):
+        return None
+    kind = "list" if isinstance(doc, list) else "string" if isinstance(doc, str) else "scalar"
+    return f"the document is a {kind}, not a mapping"
 
 
 def serve_config_unmarshal_error(config: str) -> str | None:
@@ -193,10 +205,15 @@ def serve_config_unmarshal_error(config: str) -> str | None:
     (a list, a string). None when it decodes; an empty config decodes (to nothing)."""
     if not config or not config.strip():
         return None
+    return _unmarshal_error(*serve_config(config))
+
+
+def decoded_serve_config(obj: Any) -> tuple[list[Any], str | None]:
+    """A RayService's ``spec.serveConfigV2`` decoded once (``Obj.derived``): the
+    applications it declares and why it does not unmarshal (``serve_config_unmarshal_error``),
+    for the rules that read both. A config that is not a string (a schema error) has none."""
+    config = obj.spec.get("serveConfigV2")
+    if not isinstance(config, str) or not config.strip():
+        return [], None
     doc, err = serve_config(config)
-    if err is not None:
-        return err
-    if doc is None or isinstance(doc, dict):
-        return None
-    kind = "list" if isinstance(doc, list) else "string" if isinstance(doc, str) else "scalar"
-    return f"the document is a {kind}, not a mapping"
+    return _applications(doc), _unmarshal_error(doc, err)
