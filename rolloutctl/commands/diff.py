@@ -70,6 +70,7 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
     desired = targets(objs, paths)
     fresh = [o for o in desired if is_generated(o)]
     desired = [o for o in desired if not is_generated(o)]
+    related_live: list[Obj] = []  # the live objects of other kinds given (a RayService's clusters)
     if opts.from_cluster:
         check_names_for_kubectl(desired)
         live_raw = _live_from_cluster(desired, opts, kubectl_run)
@@ -78,6 +79,7 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
         if not opts.allow_empty:
             check_not_empty_stdin(opts.live, loaded_live, "--live")
         live_raw = [o for o in loaded_live.objects if is_modelled(o)]
+        related_live = [o for o in loaded_live.objects if not is_modelled(o)]
     live = admit_inputs((), live_raw, namespace=opts.namespace).observed
     _check_live_duplicates(live)
     if live:  # the CRDs' update (transition) rules need the stored object
@@ -116,7 +118,8 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
             continue
         if changes and model is not None:
             # the kind judges the same defaulted objects the diff compared
-            impact = tuple(model.classify(changes, _defaulted(obj, hooks), _defaulted(old, hooks)))
+            impact = tuple(model.classify(changes, _defaulted(obj, hooks), _defaulted(old, hooks),
+                                          [o for o in related_live if o.namespace == old.namespace]))
         if conflicts and not opts.force_conflicts:
             kept_paths = {c.path for c in changes}
             impact += tuple(Impact("rejected", f"server-side apply conflict: {path} is managed by "

@@ -58,7 +58,8 @@ class KindModel(Protocol):
 
     def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]: ...
 
-    def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]: ...
+    def classify(self, changes: Sequence[Change], desired: Obj, live: Obj,
+                 related: Sequence[Obj] = ()) -> list[Impact]: ...
 
     def defaults(self, raw: dict) -> dict:
         """``raw`` as the API server stores it (CRD defaults, defaulting webhook)."""

@@ -227,3 +227,21 @@ def test_a_field_the_manifest_sets_to_null_is_removed_even_without_a_last_applie
     assert effects(o) == {"spec.rayClusterConfig.workerGroupSpecs": {"rollout"}}
     left_out = C.edit(C.RS, lambda r: r["spec"]["rayClusterConfig"].pop("workerGroupSpecs"))
     assert one(run_diff(tmp_path, left_out, live)).status == "unchanged"
+
+
+def test_a_live_cluster_made_by_an_older_kuberay_is_updated_in_place_as_plan_says(tmp_path):
+    """shouldUpdateCluster (rayservice_controller.go): the active RayCluster made by another
+    KubeRay version gets the whole rayClusterConfig in place and no new cluster is
+    prepared. With that cluster in --live, diff names the same effect as plan; without it,
+    the cluster is taken as the modelled version's (a rollout)."""
+    desired = C.edit(C.RS, lambda r: r["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]
+                     ["containers"][0].update(image="rayproject/ray:2.53.0"))
+    rc = C.dump({"apiVersion": "ray.io/v1", "kind": "RayCluster",
+                 "metadata": {"name": "my-svc-x7k2p", "namespace": "default",
+                              "annotations": {"ray.io/kuberay-version": "v1.5.2"}},
+                 "spec": C.load(C.RS)["spec"]["rayClusterConfig"]})
+    path = "spec.rayClusterConfig.headGroupSpec.template.spec.containers[name=ray-head].image"
+    with_rc = one(run_diff(tmp_path, desired, C.live_copy(C.RS) + "---\n" + rc))
+    assert effects(with_rc) == {path: {"in-place"}}
+    assert "made by KubeRay v1.5.2" in with_rc.impact[0].message
+    assert effects(one(run_diff(tmp_path, desired, C.live_copy(C.RS)))) == {path: {"rollout"}}

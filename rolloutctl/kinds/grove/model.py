@@ -313,7 +313,7 @@ class GroveModel:
     def order_matters(self, list_path: tuple) -> bool:
         return resolve(_P + "classify:order_matters")(list_path)  # type: ignore[no-any-return]
 
-    def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]:
+    def classify(self, changes: Sequence[Change], desired: Obj, live: Obj, related: Sequence[Obj] = ()) -> list[Impact]:
         return resolve(_P + "classify:classify")(changes, desired, live)  # type: ignore[no-any-return]
 
 

@@ -86,9 +86,20 @@ def _under(path: str, prefix: str) -> bool:
     return path == prefix or path.startswith(prefix + ".") or path.startswith(prefix + "[")
 
 
+def _active_cluster_version(live: Obj, related: Sequence[Obj]) -> str | None:
+    """The ``ray.io/kuberay-version`` of the live RayService's active RayCluster among the
+    live objects given with it (``""`` when it has none: a KubeRay before v1.2.0 made it);
+    None when that cluster is not among them."""
+    name = _m(live.status.get("activeServiceStatus")).get("rayClusterName")
+    rc = next((o for o in related if o.kind == "RayCluster" and o.name == name and o.namespace == live.namespace),
+              None) if name else None
+    return None if rc is None else str(rc.annotations.get(KUBERAY_VERSION_ANNOTATION) or "")
+
+
 def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
-             cfg: OperatorConfig = DEFAULT_CONFIG) -> list[Impact]:
-    """One Impact per effect, each listing the paths that cause it."""
+             cfg: OperatorConfig = DEFAULT_CONFIG, related: Sequence[Obj] = ()) -> list[Impact]:
+    """One Impact per effect, each listing the paths that cause it. ``related``: the other
+    live objects given (the RayService's clusters among them)."""
     buckets: dict[tuple[str, str], list[str]] = {}
 
     def put(effect: str, message: str, path: str) -> None:
@@ -107,8 +118,16 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
     cluster = _live_cluster(live, version)
     full = is_cluster_spec_hash_equal(desired, cluster, False)
     partial = not full and is_cluster_spec_hash_equal(desired, cluster, True)
+    made_by = _active_cluster_version(live, related)
+    upgrading = any(isinstance(c, Mapping) and c.get("type") == "UpgradeInProgress" and c.get("status") == "True"
+                    for c in live.status.get("conditions") or ())
     if full:
         cluster_effect, cluster_msg = "none", ""
+    elif made_by is not None and made_by != version and not upgrading:
+        cluster_effect = "in-place"
+        cluster_msg = (f"the active RayCluster was made by KubeRay {made_by or '(before v1.2.0, no version)'}: KubeRay "
+                       f"{version} re-applies the whole rayClusterConfig to it in place, this change included, and "
+                       "prepares no new cluster (rayservice_controller.go#shouldUpdateCluster)")
     elif partial:
         cluster_effect = "in-place"
         cluster_msg = ("worker groups appended at the end: the active RayCluster is updated in place "

@@ -261,8 +261,8 @@ class RayServiceModel:
         cluster hash sees): ``decisions.keeps_empty_at``."""
         return tuple(path[:2]) == ("spec", "rayClusterConfig") and keeps_empty_at(tuple(path[2:]))
 
-    def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]:
-        return KIND.load("classify")(changes, desired, live, self.version, self.config)
+    def classify(self, changes: Sequence[Change], desired: Obj, live: Obj, related: Sequence[Obj] = ()) -> list[Impact]:
+        return KIND.load("classify")(changes, desired, live, self.version, self.config, related)
 
     # -- advise (kinds/kuberay/advise.py, through KIND.advise: a plan does not import it) --
     floor_goal = "the service keeps serving"

@@ -474,8 +474,8 @@ class KueueRayServiceModel:
         return list(self.kr.validate(obj, old)) + kueue_validation.validate(obj, old, self.mode,
                                                                             self.observed_queues + self.queues)
 
-    def classify(self, changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]:
-        return self.kr.classify(changes, desired, live)
+    def classify(self, changes: Sequence[Change], desired: Obj, live: Obj, related: Sequence[Obj] = ()) -> list[Impact]:
+        return self.kr.classify(changes, desired, live, related)
 
     # -- plan --compare ----------------------------------------------------------------
     def compare(self, desired: Obj, observed: Sequence[Obj], env: Environment) -> Comparison:
