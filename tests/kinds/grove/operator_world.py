@@ -179,7 +179,11 @@ def settled_world(manifest: dict) -> list[dict]:
                      "message": "Sufficient scheduled pods found.", "lastTransitionTime": LATER,
                      "observedGeneration": 1}]}
             if standalone:
-                status["selector"] = (f"app.kubernetes.io/managed-by=grove-operator,app.kubernetes.io/part-of={name},"
+                # the first reconcile of a new PodClique opens and (nothing to roll) closes its update
+                # (podclique/reconcilespec.go shouldResetOrTriggerUpdate, initOrResetUpdate)
+                status["updateProgress"] = {"updateStartedAt": LATER, "updateEndedAt": LATER,
+                                            "podCliqueSetGenerationHash": gen, "podTemplateHash": tok[cname]}
+                status["hpaPodSelector"] = (f"app.kubernetes.io/managed-by=grove-operator,app.kubernetes.io/part-of={name},"
                                       f"grove.io/podclique={fqn}")
             obj = {"apiVersion": "grove.io/v1alpha1", "kind": "PodClique", "metadata": md, "spec": spec,
                    "status": status}
