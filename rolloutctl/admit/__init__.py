@@ -47,6 +47,8 @@ from ..core.model import Finding, Obj
 from ..core.paths import field_path
 from ..core.records import field, record
 from ..core.trees import copy_tree, pattern_parents
+from ..core.applied import last_applied
+from .apply import applied_spec
 from .listtype import check_list_items
 from .ratchet import ratcheted
 from .schema import (REQUIRED_FIELD, UNKNOWN_FIELD, UNSERVED_VERSION, WRONG_TYPE, apply_schema_defaults, canonical_quantities,
@@ -124,10 +126,12 @@ def _normalise_quantities(raw: dict, schema_file: str) -> None:
 
 def admit_one(obj: Obj, descriptor: KindDescriptor | None, *, side: str = DESIRED,
               namespace: str = "default", read_schema: Mapping[str, Any] | None = None,
-              old: Obj | None = None) -> tuple[Obj, list[Finding]]:
+              old: Obj | None = None, merge_live: bool = True) -> tuple[Obj, list[Finding]]:
     """One object through the pipeline: (the object as stored, findings). On the
     observed side, ``read_schema`` gives the types the models read of it (a wrong one is
-    an error); ``old`` is the stored object a desired one updates (CEL transition rules)."""
+    an error); ``old`` is the stored object a desired one updates (CEL transition rules),
+    whose spec client-side ``kubectl apply`` patches (``apply.applied_spec``; not with
+    ``merge_live`` off: server-side apply)."""
     raw = copy_tree(dict(obj.raw))
     kind = str(raw.get("kind") or "")
     _with_namespace(raw, kind, namespace)
@@ -161,6 +165,9 @@ def admit_one(obj: Obj, descriptor: KindDescriptor | None, *, side: str = DESIRE
                                     f"{descriptor.api_version} has (apiVersion: {descriptor.api_version})"))
     raw["apiVersion"] = descriptor.api_version
     schema_file = f"{descriptor.schema}.schema.json" if descriptor.schema else None
+    if side == DESIRED and old is not None and merge_live:
+        # kubectl apply patches the live object: what the manifest leaves out stays
+        raw["spec"] = applied_spec(raw, old.raw, last_applied_of(old))
     prune_nulls(raw, schema_file)
     if side == DESIRED and descriptor.required.get(version):
         # validated at its own version: what only that version's schema requires
@@ -252,6 +259,21 @@ def _ratchet(raw: dict, old: Obj, schema_file: str) -> Callable[[tuple, str], st
     return lambda path, message: ratcheted(root, raw, old.raw, path, message)
 
 
+def last_applied_of(old: Obj) -> Mapping[str, Any] | None:
+    """The configuration kubectl last applied to a live object: its last-applied annotation;
+    for an observed object nothing but a client wrote (no status, no server metadata:
+    the previously applied manifest, read as the settled object), that manifest as
+    written; None otherwise (a live object applied without the annotation, or by
+    ``kubectl create``)."""
+    found = last_applied(old)
+    if found is not None:
+        return found
+    md = old.metadata
+    if old.status or any(md.get(k) for k in ("uid", "resourceVersion", "creationTimestamp", "managedFields")):
+        return None
+    return (old.written or old).raw
+
+
 def _admitted(raw: dict, obj: Obj) -> Obj:
     out = Obj(raw, obj.file, obj.line, obj.lines, obj.cols)
     out.written = obj.written or obj
@@ -305,13 +327,15 @@ def duplicates_per_object(objs: Iterable[Obj], *, across_files_warn: bool = Fals
 
 def admit(objs: Sequence[Obj], lookup: Lookup, *, side: str = DESIRED, namespace: str | None = None,
           read_schemas: ReadSchemas | None = None, stored: Sequence[Obj] = (),
-          distinct: Callable[[Obj], bool] | None = None, across_files_warn: bool = False) -> Admission:
+          distinct: Callable[[Obj], bool] | None = None, across_files_warn: bool = False,
+          merge_live: bool = True) -> Admission:
     """Admit every object of one input (desired or observed). ``lookup(group, kind)``
     is the kinds' registry (``kinds.descriptor``); ``namespace`` is ``-n``;
     ``read_schemas`` (observed side) the types the models read (``kinds.read_schema``);
     ``stored`` the admitted observed objects a desired object may update; ``distinct``
     says which objects are never duplicates (named by the API server: ``generateName``);
-    ``across_files_warn`` see ``duplicates_per_object``."""
+    ``across_files_warn`` see ``duplicates_per_object``; ``merge_live``: a desired object
+    is patched into its stored copy as client-side ``kubectl apply`` does (``admit_one``)."""
     out = Admission()
     olds = {(group_of(o.api_version), o.kind, o.namespace, o.name): o for o in stored}
     for obj in objs:
@@ -319,7 +343,8 @@ def admit(objs: Sequence[Obj], lookup: Lookup, *, side: str = DESIRED, namespace
         schema = read_schemas(group, obj.kind) if read_schemas is not None and side == OBSERVED else None
         ns = obj.metadata.get("namespace") or namespace or "default"
         admitted, findings = admit_one(obj, lookup(group, obj.kind), side=side, namespace=namespace or "default",
-                                       read_schema=schema, old=olds.get((group, obj.kind, ns, obj.name)))
+                                       read_schema=schema, old=olds.get((group, obj.kind, ns, obj.name)),
+                                       merge_live=merge_live)
         out.objects.append(admitted)
         out.found.append(findings)
     if side == DESIRED:

@@ -57,8 +57,9 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
     loaded_desired = [with_generated_name(o) for o in load(paths, opts.limits).objects]
 
     def admitted(stored: Sequence[Obj] = ()) -> tuple[list[Obj], dict[int, list[Any]]]:
+        # server-side apply merges by field ownership (``ownership``), not by a merge patch
         found = admit(loaded_desired, descriptor, side=DESIRED, namespace=opts.namespace, stored=stored,
-                      distinct=is_generated)
+                      distinct=is_generated, merge_live=not opts.server_side)
         dups = [f for f in found.errors if f.rule == DUPLICATE_OBJECT]
         if dups:
             raise InputProblem([InputError(f.file, f.line, f"{f.rule}: {f.message}") for f in dups])

@@ -34,11 +34,11 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from .applied import LAST_APPLIED, last_applied  # noqa: F401 - diff's users read them here
 from .model import Change, Obj
 from .paths import LIST_KEYS
 from .records import field, record
 
-LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
 #: metadata fields the API server manages; never a change.
 SERVER_METADATA = ("managedFields", "resourceVersion", "uid", "generation", "creationTimestamp", "selfLink",
@@ -266,18 +266,6 @@ def strip_server_fields(raw: Mapping[str, Any]) -> dict:
             md2["annotations"] = {k: v for k, v in ann.items() if k != LAST_APPLIED}
         out["metadata"] = md2
     return out
-
-
-def last_applied(live: Obj) -> dict | None:
-    """The live copy's last-applied configuration, if it has a readable one."""
-    text = live.annotations.get(LAST_APPLIED)
-    if not isinstance(text, str):
-        return None
-    try:
-        v = json.loads(text)
-    except ValueError:
-        return None
-    return v if isinstance(v, dict) else None
 
 
 # ----------------------------------------------------------------------------- masking

@@ -245,3 +245,29 @@ def test_a_live_cluster_made_by_an_older_kuberay_is_updated_in_place_as_plan_say
     assert effects(with_rc) == {path: {"in-place"}}
     assert "made by KubeRay v1.5.2" in with_rc.impact[0].message
     assert effects(one(run_diff(tmp_path, desired, C.live_copy(C.RS)))) == {path: {"rollout"}}
+
+
+def test_a_field_the_manifest_leaves_out_keeps_its_live_value_as_kubectl_apply_does(tmp_path):
+    """Client-side apply patches the live object (CreateThreeWayJSONMergePatch, kubectl
+    buildMergePatch for a custom resource): spec.replicas that an HPA or kubectl scale set
+    and the manifest leaves out stays (the API server then defaults only what is absent),
+    so diff and plan see nothing to do. Had the last applied configuration set it, leaving
+    it out removes it and the default (0) applies: a scale-in."""
+    import yaml
+
+    written = C.edit(C.PCS, lambda r: r["spec"].pop("replicas", None))
+    scaled = C.live_copy(written, mutate=lambda r: r["spec"].__setitem__("replicas", 3))
+    o = one(run_diff(tmp_path, written, scaled))
+    assert (o.status, o.changes) == ("unchanged", ())
+    had = C.edit(C.PCS, lambda r: r["spec"].__setitem__("replicas", 3))
+    removed = one(run_diff(tmp_path, written, C.live_copy(had)))
+    assert [(c.path, c.old, c.new) for c in removed.changes] == [("spec.replicas", 3, 0)]
+
+    from rolloutctl.commands import plan as planning
+    from rolloutctl.app import PlanOptions
+    d, lv = tmp_path / "d.yaml", tmp_path / "l.yaml"
+    d.write_text(written)
+    lv.write_text(scaled)
+    (p,) = planning.plan([str(d)], PlanOptions(observed=(str(lv),)))
+    assert p.outcome == "noop" and not [a for s in p.steps for a in s.actions if a.verb == "delete"]
+    assert yaml.safe_load(scaled)["spec"]["replicas"] == 3
