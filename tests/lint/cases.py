@@ -184,6 +184,8 @@ CASES: dict[str, Case] = {
     "GV105": Case(fail=pcs(template="topologyConstraint: {topologyName: ta, pack: {required: zone}}"),
                   ok=pcs(template="topologyConstraint: {topologyName: ta, pack: {required: rack}}"),
                   live=pcs(template="topologyConstraint: {topologyName: ta, pack: {required: rack}}")),
+    "GV033": Case(fail=pcs(clique("worker", top="annotations: {grove.io/mnnvl-group: nvl-a}")),
+                  ok=pcs(clique("worker", top="annotations: {grove.io/mnnvl-group: none}"))),
     "GV106": Case(fail=pcs(clique("worker", top="annotations: {grove.io/mnnvl-group: none}")),
                   ok=pcs(clique("worker", top="annotations: {team: serving}")), live=pcs()),
     # ---------------------------------------------------------------- proposed design

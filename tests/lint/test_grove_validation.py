@@ -194,3 +194,21 @@ def test_mnnvl_immutability_runs_even_when_the_validator_finds_errors():
     found = rules(bad, pcs())
     assert "GV010" in found and "GV106" in found
     assert "GV102" not in found
+
+
+def test_mnnvl_group_annotation_on_create():
+    """ValidatePCSOnCreate (operator/internal/mnnvl/webhook.go): on the PodCliqueSet, a
+    clique or a scaling group, grove.io/mnnvl-group must not be empty and must be none or
+    a DNS-1123 label; with MNNVL off (the default) only none passes. Not on update (the
+    immutability rule, GV106, covers that)."""
+    def found(meta: str = "", top: str = "") -> list[str]:
+        return [f.message for f in v.validate(obj(pcs(clique("worker", top=top), meta=meta))) if f.rule == "GV033"]
+    assert found(top="annotations: {grove.io/mnnvl-group: none}") == []
+    assert found(top="annotations: {grove.io/mnnvl-group: nvl-a}") == [
+        "MNNVL is not enabled in the operator configuration. Either enable MNNVL globally or remove the "
+        "grove.io/mnnvl-group annotation"]
+    bad = found(meta="annotations: {grove.io/mnnvl-group: Bad_Group}")
+    assert len(bad) == 2 and any("not a valid DNS-1123 label" in m for m in bad)
+    assert "mnnvl-group value must not be empty" in found(top="annotations: {grove.io/mnnvl-group: ''}")
+    live = pcs(clique("worker", top="annotations: {grove.io/mnnvl-group: nvl-a}"))
+    assert "GV033" not in rules(live, live)

@@ -99,6 +99,7 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec("GV030", "volcano-topology-unsupported", "error", "create", volcano_backend.validate_topology_constraints),
     RuleSpec("GV031", "volcano-queue", "error", "create", volcano_queue.validate_queue_annotations),
     RuleSpec("GV032", "lpx-topology-unsupported", "error", "create", lpx_backend.validate_pod_clique_set),
+    RuleSpec("GV033", "mnnvl-annotation", "error", "create", mnnvl_webhook.validate_pcs_on_create),
     RuleSpec("GV101", "clique-composition-immutable", "error", "update", podcliqueset_update.validate_pod_clique_update),
     RuleSpec("GV102", "clique-fields-immutable", "error", "update", podcliqueset_update.validate_pod_clique_update_immutable_fields),
     RuleSpec("GV103", "startup-type-immutable", "error", "update", podcliqueset_update.validate_pod_clique_set_template_spec_update),

@@ -1,8 +1,12 @@
-"""The MNNVL part of the PodCliqueSet webhook's update: the ``grove.io/mnnvl-group``
-annotation cannot be added, removed or changed once the PodCliqueSet exists.
+"""The MNNVL part of the PodCliqueSet webhook: on create, a ``grove.io/mnnvl-group``
+annotation must name a group (a DNS-1123 label) or ``none``, and only ``none`` is
+accepted while MNNVL is off in the operator configuration; on update, the annotation
+cannot be added, removed or changed once the PodCliqueSet exists.
 
 Upstream (Grove ``fcc3b3bb``, commit fcc3b3bbbc5e6a2a797cd080bdbc6983b1ccec24):
-``operator/internal/mnnvl/webhook.go`` (``ValidatePCSOnUpdate``,
+``operator/internal/mnnvl/webhook.go`` (``ValidatePCSOnCreate``,
+``validateMNNVLAnnotationsOnCreate``; ``helpers.go`` ``ValidateMNNVLGroupName``),
+(``ValidatePCSOnUpdate``,
 ``validatePodCliqueSetTemplateSpecOnUpdate``, ``validateMNNVLAnnotationsImmutability``)
 over ``operator/internal/utils/kubernetes/annotations.go``
 (``ValidateAnnotationsImmutability``). ``handler.go`` ``ValidateUpdate`` runs it on every
@@ -18,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ....core.k8s_syntax import is_dns1123_label
 from ..names import A_MNNVL_GROUP as MNNVL_GROUP
 from .request import Check
 from .util import Problem, as_list, as_map, as_str, clique_path, group_path
@@ -85,3 +90,55 @@ def validate_pcs_on_update(c: Check) -> Iterator[Problem]:
         old = old_groups.get(as_str(g.get("name")))
         if old is not None:
             yield from _annotations_immutability(old.get("annotations"), g.get("annotations"), group_path(i, "annotations"))
+
+
+#: the opt-out value (``AnnotationMNNVLGroupOptOut``), accepted whether MNNVL is on or off
+OPT_OUT = "none"
+
+
+def _annotations_on_create(annotations: Any, base: tuple) -> Iterator[Problem]:
+    """``validateMNNVLAnnotationsOnCreate`` for one set of annotations, with MNNVL off
+    (``autoMNNVLEnabled: false``, the Helm chart's default; the operator configuration
+    is not read)."""
+    a = as_map(annotations)
+    if MNNVL_GROUP not in a:
+        return
+    value, path = as_str(a.get(MNNVL_GROUP)), (*base, MNNVL_GROUP)
+    if value == "":
+        yield path, "mnnvl-group value must not be empty"
+    elif value != OPT_OUT and is_dns1123_label(value):
+        yield path, f"mnnvl-group value {value!r} is not a valid DNS-1123 label: {'; '.join(is_dns1123_label(value))}"
+    if value != OPT_OUT:
+        yield path, (f"MNNVL is not enabled in the operator configuration. Either enable MNNVL globally or remove "
+                     f"the {MNNVL_GROUP} annotation")
+
+
+def validate_pcs_on_create(c: Check) -> Iterator[Problem]:
+    """A ``grove.io/mnnvl-group`` annotation must name a group or ``none``, and only ``none`` while MNNVL is off.
+
+    Checked on create, on the PodCliqueSet's own metadata, each clique and each scaling
+    group: the value must not be empty and must be ``none`` or a DNS-1123 label; any
+    value but ``none`` is refused while the operator configuration has MNNVL off
+    (``autoMNNVLEnabled: false``, the Helm chart's default, which this rule assumes).
+
+    Upstream: operator/internal/mnnvl/webhook.go#ValidatePCSOnCreate
+
+    Bad:
+        cliques:
+        - name: worker
+          annotations: {grove.io/mnnvl-group: nvl-a}   # MNNVL off
+
+    Good:
+        cliques:
+        - name: worker
+          annotations: {grove.io/mnnvl-group: none}
+
+    Remediation: Remove the annotation (or set it to none), or enable MNNVL in the Grove operator configuration.
+    """
+    if not c.creating:
+        return
+    yield from _annotations_on_create(as_map(c.pcs.get("metadata")).get("annotations"), ("metadata", "annotations"))
+    for i, cl in c.cliques:
+        yield from _annotations_on_create(cl.get("annotations"), clique_path(i, "annotations"))
+    for i, g in c.groups:
+        yield from _annotations_on_create(g.get("annotations"), group_path(i, "annotations"))
