@@ -193,3 +193,19 @@ def test_diff_of_a_renamed_serve_service_says_a_new_service_is_created(cli, tmp_
         [("create", "Service", "text-ml-edge")]
     typed = edit(old, lambda d: d["spec"]["serveService"].__setitem__("spec", {"type": "LoadBalancer"}))
     assert set(_diff_impacts(cli, tmp_path, typed, old)) == {"ignored"}
+
+
+def test_the_controllers_first_error_is_upstreams_first():
+    """ValidateRayClusterSpec (utils/validation.go) returns its first failure: the head
+    group's resources and labels come before any worker group, a worker group's checks
+    before GCS fault tolerance, and the suspended-group gate after those."""
+    from rolloutctl.kinds.kuberay.validation import controller_errors
+    from tests.kinds.kuberay.helpers import base, edit, obj
+
+    def both(d):
+        rc = d["spec"]["rayClusterConfig"]
+        rc["headGroupSpec"]["rayStartParams"]["labels"] = "a=b"
+        rc["workerGroupSpecs"][0].update(minReplicas=9, maxReplicas=5)
+    errs = controller_errors(obj(edit(base(), both)))
+    assert errs[0].message.startswith("rayStartParams['labels'] is not supported for Head group"), errs[0].message
+    assert any("greater than maxReplicas" in e.message for e in errs)

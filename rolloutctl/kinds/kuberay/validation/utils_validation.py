@@ -67,31 +67,29 @@ def validate_initializing_timeout(c: Ctx) -> None:
           "expected a Go duration such as '5m' or '1h', or positive integer seconds")
 
 
-def validate_ray_group_resources(c: Ctx) -> None:
-    """``validateRayGroupResources`` (utils/validation.go), head and every worker group."""
-    for path, dotted, label, group in groups_of(c.obj):
-        rsp = as_mapping(group.get("rayStartParams"))
-        has = any(rsp.get(k) not in (None, "") for k in ("num-cpus", "num-gpus", "memory", "resources"))
-        if has and as_mapping(group.get("resources")):
-            c.add(R_GROUP_RESOURCES, path + ("resources",), dotted + ".resources",
-                  f"resource fields should not be set in both rayStartParams and resources for {label} group; "
-                  "please use only one")
+def _ray_group_resources(c: Ctx, path: tuple, dotted: str, label: str, group: Mapping[str, Any]) -> None:
+    """``validateRayGroupResources`` (utils/validation.go) of one group."""
+    rsp = as_mapping(group.get("rayStartParams"))
+    has = any(rsp.get(k) not in (None, "") for k in ("num-cpus", "num-gpus", "memory", "resources"))
+    if has and as_mapping(group.get("resources")):
+        c.add(R_GROUP_RESOURCES, path + ("resources",), dotted + ".resources",
+              f"resource fields should not be set in both rayStartParams and resources for {label} group; "
+              "please use only one")
 
 
-def validate_ray_group_labels(c: Ctx) -> None:
-    """``validateRayGroupLabels`` (utils/validation.go)."""
-    for path, dotted, label, group in groups_of(c.obj):
-        if "labels" in as_mapping(group.get("rayStartParams")):
-            c.add(R_GROUP_LABELS, path + ("rayStartParams", "labels"), dotted + ".rayStartParams.labels",
-                  f"rayStartParams['labels'] is not supported for {label} group; please use the top-level labels field")
-        for k, v in as_mapping(group.get("labels")).items():
-            if not qualified_name_ok(str(k)):
-                c.add(R_GROUP_LABELS, path + ("labels", k), f"{dotted}.labels[{k}]",
-                      f"invalid label key for {label} group: {k!r}")
-            sv = "" if v is None else str(v)
-            if sv and (len(sv) > 63 or not QNAME.fullmatch(sv)):
-                c.add(R_GROUP_LABELS, path + ("labels", k), f"{dotted}.labels[{k}]",
-                      f"invalid label value for key {k!r} in {label} group: {sv!r}")
+def _ray_group_labels(c: Ctx, path: tuple, dotted: str, label: str, group: Mapping[str, Any]) -> None:
+    """``validateRayGroupLabels`` (utils/validation.go) of one group."""
+    if "labels" in as_mapping(group.get("rayStartParams")):
+        c.add(R_GROUP_LABELS, path + ("rayStartParams", "labels"), dotted + ".rayStartParams.labels",
+              f"rayStartParams['labels'] is not supported for {label} group; please use the top-level labels field")
+    for k, v in as_mapping(group.get("labels")).items():
+        if not qualified_name_ok(str(k)):
+            c.add(R_GROUP_LABELS, path + ("labels", k), f"{dotted}.labels[{k}]",
+                  f"invalid label key for {label} group: {k!r}")
+        sv = "" if v is None else str(v)
+        if sv and (len(sv) > 63 or not QNAME.fullmatch(sv)):
+            c.add(R_GROUP_LABELS, path + ("labels", k), f"{dotted}.labels[{k}]",
+                  f"invalid label value for key {k!r} in {label} group: {sv!r}")
 
 
 def validate_ray_cluster_spec(c: Ctx) -> None:
@@ -103,6 +101,9 @@ def validate_ray_cluster_spec(c: Ctx) -> None:
     if not containers_of(head.get("template")):
         c.add(R_HEAD_CONTAINER, base + ("headGroupSpec", "template"), "spec.rayClusterConfig.headGroupSpec.template",
               "headGroupSpec should have at least one container")
+    hp, hd = base + ("headGroupSpec",), "spec.rayClusterConfig.headGroupSpec"
+    _ray_group_resources(c, hp, hd, "Head", head)
+    _ray_group_labels(c, hp, hd, "Head", head)
     autoscaling = is_autoscaling_enabled(rc)
     hc = head_container(rc)
     henv = env_of(hc)
@@ -127,15 +128,10 @@ def validate_ray_cluster_spec(c: Ctx) -> None:
         if isinstance(mn, int) and isinstance(mx, int) and mn >= 0 and mx >= 0 and mn > mx:
             c.add(R_MINMAX_RANGE, p + ("minReplicas",), d + ".minReplicas",
                   f"worker group {name} has minReplicas {mn} greater than maxReplicas {mx}")
+        _ray_group_resources(c, p, d, str(name or f"#{i}"), g)
+        _ray_group_labels(c, p, d, str(name or f"#{i}"), g)
         _validate_worker_group_idle_timeout(c, g, p, d, rc, henv)
         _validate_worker_group_priority(c, g, p, d, rc, henv)
-        if g.get("suspend") is True:
-            if not c.cfg.gate("RayJobDeletionPolicy"):
-                c.add(R_WG_SUSPEND, p + ("suspend",), d + ".suspend", f"worker group {name} can be suspended only "
-                      "when the RayJobDeletionPolicy feature gate is enabled")
-            elif autoscaling:
-                c.add(R_WG_SUSPEND, p + ("suspend",), d + ".suspend",
-                      f"worker group {name} cannot be suspended with Autoscaler enabled")
 
     ann = c.obj.annotations
     ft = rc.get("gcsFaultToleranceOptions")
@@ -168,12 +164,23 @@ def validate_ray_cluster_spec(c: Ctx) -> None:
         c.add(R_REDIS_USERNAME, base + ("headGroupSpec",), "spec.rayClusterConfig.headGroupSpec",
               "cannot set redis username in rayStartParams or environment variables; use gcsFaultToleranceOptions.redisUsername")
 
+    suspended = [(worker_path(i, as_mapping(g)), as_mapping(g).get("groupName"))
+                 for i, g in enumerate(as_list(rc.get("workerGroupSpecs"))) if as_mapping(g).get("suspend") is True]
+    if not c.cfg.gate("RayJobDeletionPolicy"):
+        for (p, d), name in suspended:
+            c.add(R_WG_SUSPEND, p + ("suspend",), d + ".suspend", f"worker group {name} can be suspended only "
+                  "when the RayJobDeletionPolicy feature gate is enabled")
+
     v2env = henv.get("RAY_enable_autoscaler_v2")
     if not autoscaling and v2env is not None and str(v2env.get("value")) in ("1", "true"):
         c.add(R_AUTOSCALER_ENV, hpath + ("env",), hdot + ".env[name=RAY_enable_autoscaler_v2]",
               "RAY_enable_autoscaler_v2 cannot be enabled when enableInTreeAutoscaling is false")
     aopts = as_mapping(rc.get("autoscalerOptions"))
     if autoscaling:
+        if c.cfg.gate("RayJobDeletionPolicy"):  # (with the gate off the loop above already failed)
+            for (p, d), name in suspended:
+                c.add(R_WG_SUSPEND, p + ("suspend",), d + ".suspend",
+                      f"worker group {name} cannot be suspended with Autoscaler enabled")
         if aopts.get("version") is not None and v2env is not None:
             c.add(R_AUTOSCALER_ENV, base + ("autoscalerOptions", "version"), "spec.rayClusterConfig.autoscalerOptions.version",
                   "both autoscalerOptions.version and head Pod env var RAY_enable_autoscaler_v2 are set; use only the former")
@@ -291,8 +298,6 @@ def validate_ray_service_spec(c: Ctx) -> None:
               "spec.rayClusterConfig.authOptions.enableK8sTokenAuth",
               "K8s token auth mode is currently not supported for RayService")
     validate_ray_cluster_spec(c)
-    validate_ray_group_resources(c)
-    validate_ray_group_labels(c)
     hs = as_mapping(as_mapping(rc.get("headGroupSpec")).get("headService"))
     if as_mapping(hs.get("metadata")).get("name"):
         c.add(R_HEAD_SVC_NAME, ("spec", "rayClusterConfig", "headGroupSpec", "headService", "metadata", "name"),
