@@ -209,3 +209,28 @@ def test_the_controllers_first_error_is_upstreams_first():
     errs = controller_errors(obj(edit(base(), both)))
     assert errs[0].message.startswith("rayStartParams['labels'] is not supported for Head group"), errs[0].message
     assert any("greater than maxReplicas" in e.message for e in errs)
+
+
+@pytest.mark.parametrize("ft, head_env, message", [
+    ({"backend": "rocksdb", "redisPassword": {}}, None, "cannot set gcsFaultToleranceOptions.redisPassword"),
+    ({"backend": "rocksdb", "storage": {"claimName": "gcs", "size": "1Gi"}}, None, "gcsFaultToleranceOptions.storage.claimName is mutually exclusive"),
+    ({"backend": "rocksdb"}, "RAY_gcs_storage", "cannot set RAY_gcs_storage env var"),
+    ({"backend": "rocksdb"}, None, None),
+])
+def test_the_embedded_gcs_backend_keeps_what_kuberay_manages(ft, head_env, message):
+    """validateGcsFaultToleranceBackend (utils/validation.go), the rocksdb backend with its
+    gate on: no Redis fields (a credential set even to {} counts), claimName without size,
+    class or access modes, and none of the env vars, volume and mount KubeRay manages."""
+    from rolloutctl.kinds.kuberay.operator import OperatorConfig
+    from rolloutctl.kinds.kuberay.validation import controller_errors
+    from tests.kinds.kuberay.helpers import base, edit, obj
+
+    def f(d):
+        rc = d["spec"]["rayClusterConfig"]
+        rc["gcsFaultToleranceOptions"] = ft
+        if head_env:
+            rc["headGroupSpec"]["template"]["spec"]["containers"][0].setdefault("env", []).append(
+                {"name": head_env, "value": "x"})
+    cfg = OperatorConfig.from_options(feature_gates=["GCSFaultToleranceEmbeddedStorage=true"])
+    errs = [e.message for e in controller_errors(obj(edit(base(), f)), cfg) if e.rule == "RS016"]
+    assert (errs[0].startswith(message) if message else errs == []), errs

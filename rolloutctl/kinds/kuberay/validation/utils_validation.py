@@ -272,6 +272,11 @@ def _validate_worker_group_priority(c: Ctx, g: Mapping[str, Any], p: tuple, d: s
         c.add(R_PRIORITY, p + ("priority",), d + ".priority", msg)
 
 
+#: ``utils/constant.go``: what KubeRay manages for the embedded GCS store
+RAY_GCS_STORAGE, RAY_GCS_STORAGE_PATH = "RAY_gcs_storage", "RAY_gcs_storage_path"
+GCS_STORAGE_VOLUME, GCS_STORAGE_MOUNT_PATH = "gcs-storage", "/data/gcs"
+
+
 def _validate_gcs_fault_tolerance_backend(c: Ctx, ft: Mapping[str, Any], hc: Mapping[str, Any], ftp: tuple) -> None:
     """``validateGcsFaultToleranceBackend`` (utils/validation.go)."""
     dotted = "spec.rayClusterConfig.gcsFaultToleranceOptions"
@@ -281,8 +286,33 @@ def _validate_gcs_fault_tolerance_backend(c: Ctx, ft: Mapping[str, Any], hc: Map
             c.add(R_FT_BACKEND, ftp + ("backend",), dotted + ".backend",
                   "the embedded RocksDB GCS FT backend requires the GCSFaultToleranceEmbeddedStorage feature gate")
         for f in ("redisAddress", "redisUsername", "redisPassword", "externalStorageNamespace"):
-            if ft.get(f):
+            # (the strings when not empty, the credentials when set at all: pointers, `{}` included)
+            if ft.get(f) if f in ("redisAddress", "externalStorageNamespace") else ft.get(f) is not None:
                 c.add(R_FT_BACKEND, ftp + (f,), f"{dotted}.{f}", f"cannot set gcsFaultToleranceOptions.{f} when backend is 'rocksdb'")
+        storage = as_mapping(ft.get("storage"))
+        if storage.get("claimName") and (storage.get("size") is not None or storage.get("storageClassName") is not None
+                                         or as_list(storage.get("accessModes"))):
+            c.add(R_FT_BACKEND, ftp + ("storage",), dotted + ".storage", "gcsFaultToleranceOptions.storage.claimName is "
+                  "mutually exclusive with size, storageClassName, and accessModes")
+        hp = ("spec", "rayClusterConfig", "headGroupSpec", "template", "spec")
+        hd = "spec.rayClusterConfig.headGroupSpec.template.spec"
+        henv = env_of(hc)
+        for env in (RAY_GCS_STORAGE, RAY_GCS_STORAGE_PATH):
+            if env in henv:
+                c.add(R_FT_BACKEND, hp + ("containers", 0, "env"), f"{hd}.containers[0].env[name={env}]",
+                      f"cannot set {env} env var in the head Pod when the embedded GCS FT backend is used; KubeRay "
+                      "manages it")
+        for m in as_list(hc.get("volumeMounts")):
+            m = as_mapping(m)
+            if m.get("mountPath") == GCS_STORAGE_MOUNT_PATH or m.get("name") == GCS_STORAGE_VOLUME:
+                c.add(R_FT_BACKEND, hp + ("containers", 0, "volumeMounts"), f"{hd}.containers[0].volumeMounts",
+                      f"cannot set a volume mount named {GCS_STORAGE_VOLUME!r} or mounted at {GCS_STORAGE_MOUNT_PATH} in "
+                      "the head container when the embedded GCS FT backend is used; KubeRay manages it")
+        head_pod = as_mapping(as_mapping(as_mapping(as_mapping(c.obj.spec.get("rayClusterConfig")).get(
+            "headGroupSpec")).get("template")).get("spec"))
+        if any(as_mapping(v).get("name") == GCS_STORAGE_VOLUME for v in as_list(head_pod.get("volumes"))):
+            c.add(R_FT_BACKEND, hp + ("volumes",), f"{hd}.volumes", f"cannot set a volume named {GCS_STORAGE_VOLUME!r} "
+                  "in the head Pod when the embedded GCS FT backend is used; KubeRay manages it")
     elif ft.get("storage") is not None:
         c.add(R_FT_BACKEND, ftp + ("storage",), dotted + ".storage",
               "cannot set gcsFaultToleranceOptions.storage when backend is 'redis'; it only applies to 'rocksdb'")
