@@ -362,6 +362,7 @@ def diff_command(  # noqa: C901 - options are wiring
         "rolloutctl lint manifests/ -o json > baseline.json",
         "rolloutctl lint manifests/ --baseline baseline.json",
         "helm template ./chart | rolloutctl lint -   # findings point at the chart's templates",
+        "rolloutctl lint svc.yaml --feature-gate RayClusterNetworkPolicy=true   # check networkPolicy, not refuse it",
     )
     + "Silence one finding on an object with the annotation rolloutctl.dev/ignore: \"ID: reason\", or for the "
     "repository with ignore: entries in .rolloutctl.yaml (docs/ci.md). With GITHUB_ACTIONS=true and no -o, the "
@@ -387,6 +388,7 @@ def lint_command(
     max_input_bytes: int = typer.Option(64 * 1024 * 1024, "--max-input-bytes", min=1, help="Refuse larger input files."),
     max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
     namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help="Namespace of objects that name none (default: default)."),
+    feature_gate: List[str] = typer.Option([], "--feature-gate", metavar="NAME=BOOL", help=GATE_HELP),
 ) -> None:
     def body() -> int:
         from .commands.lint import LintOptions, lint
@@ -395,6 +397,7 @@ def lint_command(
         from .render.progress import Progress, wanted
 
         reports = report_specs(report, output is not None)
+        model_options = kuberay_options(None, feature_gate, [])
         cfg = repo_config(config)
         to_stdout = next((f for f, d in reports if d == "-"), None)
         github = os.environ.get("GITHUB_ACTIONS") == "true"
@@ -406,7 +409,7 @@ def lint_command(
         with Progress("linting", wanted(fmt) and not typing_stdin, color=use_color(no_color, color)):
             result = lint(paths or ["-"], LintOptions(
                 live=tuple(live), strict=strict, limits=Limits(max_input_bytes, max_alias_nodes), config=cfg,
-                baseline=baseline, allow_empty=allow_empty, namespace=namespace))
+                baseline=baseline, allow_empty=allow_empty, namespace=namespace, model_options=model_options))
         write_reports([(d, _render_lint(result, f, False)) for f, d in reports if d != "-"])
         step_summary(lambda: _render_lint(result, "markdown", False))
         emit(_render_lint(result, fmt, use_color(no_color, color) and fmt == "text"))

@@ -24,6 +24,8 @@ class LintOptions:
     allow_empty: bool = False
     #: ``-n``: the namespace of objects that name none (else the configuration's, else ``default``)
     namespace: str | None = None
+    #: the model options the operators' rules read (``--feature-gate``), as ``app.model_options`` returns them
+    model_options: Any = field(default_factory=dict)
 
 
 @record(frozen=True)
@@ -55,7 +57,8 @@ def lint(paths: Sequence[str], opts: LintOptions, stdin: Any = None) -> LintResu
                                 ignores=cfg.active_ignores() if cfg else (),
                                 expired=cfg.expired_ignores() if cfg else (),
                                 baseline=baseline, sources=loaded.sources,
-                                namespace=opts.namespace or (cfg.namespace if cfg is not None else None)))
+                                namespace=opts.namespace or (cfg.namespace if cfg is not None else None),
+                                model_options=opts.model_options))
     return LintResult(report, tuple((o.file, o.ref) for o in loaded.objects), exit_code(report))
 
 

@@ -1,4 +1,5 @@
-"""Go's ``strconv.Atoi``, for the operators' settings that take integer text.
+r"""Go's ``strconv.Atoi``, for the operators' settings that take integer text, and
+``strconv.Quote``, which ``fmt``'s ``%q`` verb writes a string with.
 
 Upstream: Go ``src/strconv/atoi.go`` ``Atoi`` (on a 64-bit platform: ``ParseInt(s, 10, 0)``
 with a fast path for short input). KubeRay reads the ``ray.io/initializing-timeout``
@@ -9,6 +10,13 @@ annotation as integer seconds with it when it is no Go duration
 What Go accepts: an optional ``+`` or ``-``, then one or more ASCII digits ``0``-``9``
 (leading zeros allowed), with a value in int64. Nothing else: no spaces, no other
 scripts' digits, no underscores (those need base 0), no ``0x`` prefix.
+
+``quote``: Go ``src/strconv/quote.go`` ``Quote`` (``appendQuotedWith`` with
+``ASCIIonly=false``, ``graphicOnly=false``): double quotes; ``\\`` and ``\"`` escaped;
+``\a \b \f \n \r \t \v``; other characters Go's ``unicode.IsPrint`` rejects as
+``\xNN`` (below 0x80), ``\uNNNN`` or ``\UNNNNNNNN``; printable characters as they are
+(Python's ``str.isprintable`` stands for ``IsPrint``, which also admits only the plain
+space among the spaces). KubeRay's validation messages name groups and modes with it.
 """
 
 from __future__ import annotations
@@ -27,3 +35,25 @@ def atoi(value: Any) -> int | None:
         return None
     n = int(value)
     return n if _MIN <= n <= _MAX else None
+
+
+_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v",
+            "\\": "\\\\", '"': '\\"'}
+
+
+def quote(value: str) -> str:
+    """``strconv.Quote`` (``fmt.Sprintf("%q", s)`` of a string)."""
+    out = []
+    for ch in value:
+        esc = _ESCAPES.get(ch)
+        if esc is not None:
+            out.append(esc)
+        elif ch == " " or (ch.isprintable() and not ch.isspace()):
+            out.append(ch)
+        elif ord(ch) < 0x80:
+            out.append(f"\\x{ord(ch):02x}")
+        elif ord(ch) < 0x10000:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(f"\\U{ord(ch):08x}")
+    return '"' + "".join(out) + '"'

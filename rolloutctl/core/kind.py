@@ -159,7 +159,9 @@ class KindDescriptor:
 
     The other parts are ``"module:attribute"`` references (``resolve``), imported when
     used: ``model`` the ``KindModel`` class (constructed with the model options);
-    ``validate`` the webhook rules ``(obj, old) -> [Finding]``; ``rules`` their
+    ``validate`` the webhook rules ``(obj, old) -> [Finding]``; ``validator``
+    ``model options -> (obj, old) -> [Finding]``, those rules under the model options
+    (``lint --feature-gate``; a kind without it checks the same whatever the options); ``rules`` their
     ``RuleSpec``s for ``rolloutctl rules``; ``classify`` the diff classifier the model's
     ``classify`` applies; ``live_reads`` ``obj -> [LiveRead]`` (``--from-cluster``);
     ``pod_templates`` ``obj -> [(path, pod spec)]`` of the manifest as written (SC006);
@@ -199,6 +201,7 @@ class KindDescriptor:
     overlays: tuple[Overlay, ...] = ()
     model: str | None = None
     validate: str | None = None
+    validator: str | None = None
     rules: str | None = None
     classify: str | None = None
     live_reads: str | None = None

@@ -134,10 +134,17 @@ def capacity_limits(obj: Obj, options: Mapping[str, Any], objects: Sequence[Obj]
     return list(fn(objects)) if fn is not None else []
 
 
-def validators(obj: Obj) -> list[Any]:
+def validators(obj: Obj, options: Mapping[str, Any] | None = None) -> list[Any]:
     """The webhook rules ``(obj, old) -> [Finding]`` that check ``obj``: its kind's and
-    every integration's acting on it (each decides whether the object is its own)."""
-    return [fn for fn in (d.load("validate") for d in acting_on(obj)) if fn is not None]
+    every integration's acting on it (each decides whether the object is its own), under
+    the model options given (``--feature-gate``: a descriptor's ``validator``), which
+    ``check_options`` has accepted."""
+    out = []
+    for d in acting_on(obj):
+        fn = d.load("validator")(options) if options and d.validator else d.load("validate")
+        if fn is not None:
+            out.append(fn)
+    return out
 
 
 def rule_sources() -> list[tuple[KindDescriptor, Any]]:

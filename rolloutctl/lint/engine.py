@@ -46,6 +46,9 @@ class LintInput:
     sources: Mapping[str, Any] = field(default_factory=dict)
     #: ``-n``: the namespace of objects that name none (else ``default``)
     namespace: str | None = None
+    #: the model options the operators' rules read (``--feature-gate`` as ``feature_gates``),
+    #: checked by every kind (``app.model_options``); empty: the modelled operators' defaults
+    model_options: Mapping[str, Any] = field(default_factory=dict)
 
 
 def parse_suppressions(obj: Obj, known: frozenset[str]) -> tuple[dict[str, str], list[Finding]]:
@@ -80,9 +83,10 @@ def parse_suppressions(obj: Obj, known: frozenset[str]) -> tuple[dict[str, str],
 
 
 def lint_object(obj: Obj, old: Obj | None, known: frozenset[str],
-                admission: list[Finding] | None = None) -> list[Finding]:
+                admission: list[Finding] | None = None, options: Mapping[str, Any] | None = None) -> list[Finding]:
     """All findings for one admitted object of a modelled kind (``admission``: what
-    admission found in it), suppressions applied."""
+    admission found in it; ``options``: the model options its rules read), suppressions
+    applied."""
     findings = list(admission or ())
     # a schema error means a model could misread the object: the API server would stop
     # there. ObjectMeta findings (SC009) leave a well-typed object, so the operator's
@@ -90,7 +94,7 @@ def lint_object(obj: Obj, old: Obj | None, known: frozenset[str],
     if not any(f.severity == "error" and f.rule != OBJECT_META for f in findings):
         # an admitted object: the pods' own checks and the webhook rules both run
         findings.extend(check_pod_templates(obj))
-        for validate in validators(obj):  # the kind's webhook rules and every integration's
+        for validate in validators(obj, options):  # the kind's webhook rules and every integration's
             findings.extend(validate(obj, old))
     ignore, problems = parse_suppressions(obj, known)
     kept = [f for f in findings if f.rule in registry.UNSUPPRESSIBLE or f.rule not in ignore]
@@ -202,7 +206,7 @@ def lint(inp: LintInput) -> LintReport:
             continue
         gen = check_generate_name(orig)
         if not any(f.severity == "error" for f in gen):
-            gen += lint_object(obj, None if generate_name(orig) else live.get(obj.ref), known, found)
+            gen += lint_object(obj, None if generate_name(orig) else live.get(obj.ref), known, found, inp.model_options)
         findings.extend(keyed(f, obj) for f in gen)
     if inp.sources:
         from .helm import to_templates

@@ -20,6 +20,8 @@ class Case:
     config: str | None = None
     #: another file, linted before the fixture in the same run
     before: str | None = None
+    #: ``--feature-gate`` items both runs are linted with (a rule behind a KubeRay gate)
+    gates: tuple[str, ...] = ()
 
 
 def _ind(text: str, n: int) -> str:

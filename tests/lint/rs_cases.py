@@ -11,6 +11,11 @@ FT = "gcsFaultToleranceOptions: {redisAddress: 'redis:6379'}"
 AUTOSCALE = "enableInTreeAutoscaling: true"
 EXTRA_GROUP = ("    - groupName: small\n      minReplicas: 0\n      maxReplicas: 1\n      template:\n        spec:\n"
                "          containers:\n          - name: w\n            image: rayproject/ray:2.46.0\n")
+NETPOL_GATE = ("RayClusterNetworkPolicy=true",)
+MTLS_GATE = ("RayClusterMTLS=true",)
+HISTORY_GATE = ("RayClusterHistoryServer=true",)
+COLLECTOR = ("historyServerOptions: {collectorOptions: {image: 'quay.io/kuberay/collector:v1.6.0', "
+             "env: [{name: STORAGE_BACKEND, value: gcs}%s]}}")
 INCREMENTAL = ("upgradeStrategy:\n  type: NewClusterWithIncrementalUpgrade\n  clusterUpgradeOptions: "
                "{gatewayClassName: istio, stepSizePercent: 10, intervalSeconds: 30, maxSurgePercent: 20}")
 
@@ -67,6 +72,17 @@ RS_CASES: dict[str, Case] = {
                   ok=rs().replace("    applications: []\n", "    applications:\n    - {name: a, import_path: 'm:app'}\n")),
     "RS036": Case(fail=rs().replace("    applications: []\n", "    applications: [\n"),
                   ok=rs().replace("    applications: []\n", "    applications:\n    - {name: a, import_path: 'x:app'}\n")),
+    "RS037": Case(fail=rs(cluster="networkPolicy: {mode: DenyAllEgress, workerGroups: [{groupName: small, "
+                          "ingressRules: [{from: [{podSelector: {}}]}]}]}"),
+                  ok=rs(cluster="networkPolicy: {mode: DenyAll, workerGroups: [{groupName: small, "
+                        "ingressRules: [{from: [{podSelector: {}}]}]}]}"), gates=NETPOL_GATE),
+    "RS038": Case(fail=rs(cluster="tlsOptions: {enabled: true}", worker_ctr="env: [{name: RAY_TLS_SERVER_KEY, value: k}]"),
+                  ok=rs(cluster="tlsOptions: {enabled: false}", worker_ctr="env: [{name: RAY_TLS_SERVER_KEY, value: k}]"),
+                  gates=MTLS_GATE),
+    "RS039": Case(fail=rs(cluster="historyServerOptions: {}"), ok=rs(cluster=COLLECTOR % ", {name: GCS_BUCKET, value: b}"),
+                  gates=HISTORY_GATE),
+    "RS040": Case(fail=rs(cluster=COLLECTOR % ""), ok=rs(cluster=COLLECTOR % ", {name: GCS_BUCKET, value: b}"),
+                  gates=HISTORY_GATE),
 }
 
 # Kueue's webhook rules (KQ###) apply to RayServices with a queue label.

@@ -12,6 +12,7 @@ import yaml
 
 from rolloutctl.core.model import Obj
 from rolloutctl.kinds.kuberay import validation as v
+from rolloutctl.kinds.kuberay.operator import OperatorConfig
 
 from .cases import rs
 
@@ -42,18 +43,40 @@ def test_every_rule_has_both_examples():
     assert all(r.bad and r.good for r in v.RULES.values())
 
 
+def _operator(rule: v.rules.Rule) -> OperatorConfig:
+    """The operator a rule's examples are written for: its feature gate on, if it has one
+    (the examples say so in their first line)."""
+    if not rule.gate:
+        return OperatorConfig()
+    assert rule.bad.startswith(f"# with --feature-gate {rule.gate}=true\n")
+    assert rule.good.startswith(f"# with --feature-gate {rule.gate}=true\n")
+    return OperatorConfig.from_options(feature_gates=[f"{rule.gate}=true"])
+
+
 @pytest.mark.parametrize("rule_id", sorted(v.RULES))
 def test_bad_example_breaks_the_rule(rule_id):
     rule = v.RULES[rule_id]
-    hits = [f for f in v.validate(_apply(rule.bad)) if f.rule == rule_id]
+    hits = [f for f in v.validate(_apply(rule.bad), None, _operator(rule)) if f.rule == rule_id]
     assert hits and all(f.severity == rule.severity for f in hits)
 
 
 @pytest.mark.parametrize("rule_id", sorted(v.RULES))
 def test_good_example_breaks_nothing(rule_id):
-    findings = v.validate(_apply(v.RULES[rule_id].good))
+    rule = v.RULES[rule_id]
+    findings = v.validate(_apply(rule.good), None, _operator(rule))
     assert not [f for f in findings if f.rule == rule_id]
     assert not [(f.rule, f.message) for f in findings if f.severity == "error"]
+
+
+@pytest.mark.parametrize("rule_id", sorted(r.id for r in v.RULES.values() if r.gate))
+def test_gated_example_is_refused_without_its_gate(rule_id):
+    """At the operator's defaults (the gates off) the bad example is the "needs the gate"
+    error, and the rule itself does not run."""
+    rule = v.RULES[rule_id]
+    findings = v.validate(_apply(rule.bad))
+    assert not [f for f in findings if f.rule == rule_id]
+    assert [f for f in findings if f.severity == "error"]
+    assert f"--feature-gate {rule.gate}=true" in rule.description
 
 
 @pytest.mark.parametrize("rule_id", ["RS005", "RS026", "RS032"])

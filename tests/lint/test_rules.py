@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rolloutctl.app import model_options
 from rolloutctl.commands.lint import LintOptions, lint
 from rolloutctl.core.model import LintReport
 from rolloutctl.kinds import validators
@@ -27,12 +28,12 @@ class _Direct:
     exit_code: int
 
 
-def _direct(path: str, live: str | None) -> _Direct:
+def _direct(path: str, live: str | None, options: dict) -> _Direct:
     """The kind's own ``validate`` on the objects as written, bypassing admission (which
     would refuse or default the failing manifest first, as the API server does)."""
     obj = load_paths([path]).objects[0]
     old = load_paths([live]).objects[0] if live else None
-    findings = tuple(f for validate in validators(obj) for f in validate(obj, old))
+    findings = tuple(f for validate in validators(obj, options) for f in validate(obj, old))
     report = LintReport(1, 1, findings)
     return _Direct(report, exit_code(report))
 
@@ -50,8 +51,9 @@ def _run(tmp_path: Path, name: str, case: Case, text: str):
         bf = tmp_path / f"{name}-before.yaml"
         bf.write_text(case.before)
         first = [str(bf)]
+    options = model_options({"feature_gates": case.gates})
     if case.direct:
-        return _direct(str(f), lv[0] if lv else None), str(f)
+        return _direct(str(f), lv[0] if lv else None, options), str(f)
     cfg = None
     if case.config is not None:
         from rolloutctl.load.config import parse
@@ -60,8 +62,8 @@ def _run(tmp_path: Path, name: str, case: Case, text: str):
         cf.write_text(case.config)
         # the fixture's entry expires in the past: only the failing run reads it
         cfg = parse(case.config if name == "fail" else case.config.replace("2020-", "2999-"), str(cf))
-        return lint([str(f)], LintOptions(live=lv, strict=case.strict, config=cfg)), str(cf)
-    return lint([*first, str(f)], LintOptions(live=lv, strict=case.strict)), str(f)
+        return lint([str(f)], LintOptions(live=lv, strict=case.strict, config=cfg, model_options=options)), str(cf)
+    return lint([*first, str(f)], LintOptions(live=lv, strict=case.strict, model_options=options)), str(f)
 
 
 #: rules no bundled CRD can trigger, each tested where it is built

@@ -44,6 +44,7 @@ KIND = KindDescriptor(
     defaults=_P + "defaults:rayservice_crd_defaults",
     model=_P + "model:RayServiceModel",
     validate=_P + "validation:validate",
+    validator=_P + "validation:validator",
     rules=_P + "validation:RULES",
     classify=_P + "classify:classify",
     live_reads=_P + "live:live_reads",

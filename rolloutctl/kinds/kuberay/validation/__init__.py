@@ -25,7 +25,8 @@ defaults of the modelled commit (``ray-operator/pkg/features/features.go``) unle
 from __future__ import annotations
 
 from types import MappingProxyType
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ....core.model import Finding, Obj
 from ....core.records import replace
@@ -42,7 +43,8 @@ from .utils_validation import (validate_initializing_timeout, validate_ray_clust
 RULES: Mapping[str, Rule] = MappingProxyType({r.id: documented(r) for r in ALL})
 
 #: the package's interface: the rules, their examples and who enforces them, and the checks' entry points
-__all__ = ["EXAMPLES", "RULES", "controller_errors", "enforced_by", "first_error", "rejected_at_admission", "validate"]
+__all__ = ["EXAMPLES", "RULES", "controller_errors", "enforced_by", "first_error", "rejected_at_admission", "validate",
+           "validator"]
 
 
 #: The controller's own checks, in ``validateRayService`` order (metadata, then spec).
@@ -77,6 +79,19 @@ def validate(obj: Obj, old: Obj | None = None, cfg: OperatorConfig = DEFAULT_CON
             seen.add(k)
             out.append(_with_enforcer(f))
     return sorted(out, key=Finding.sort_key)
+
+
+def validator(options: Mapping[str, Any]) -> Callable[..., list[Finding]]:
+    """``validate`` under the operator the model options describe (``--feature-gate``,
+    ``--kuberay-env``, ``--kuberay-version``; accepted by ``options.check_options``), for
+    ``lint``: with a gate on, a gated field's content is checked instead of refused."""
+    cfg = OperatorConfig.from_options(options.get("kuberay_version"), options.get("feature_gates", ()),
+                                      options.get("kuberay_env", ()))
+
+    def configured(obj: Obj, old: Obj | None = None) -> list[Finding]:
+        return validate(obj, old, cfg)
+
+    return configured
 
 
 def _with_enforcer(f: Finding) -> Finding:

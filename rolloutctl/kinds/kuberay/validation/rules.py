@@ -3,7 +3,7 @@ and a good example, and who enforces it. Plain data: ``validation.RULES`` maps e
 its rule with the examples and enforcement filled in (``documented``).
 
 Upstream (ray-project/kuberay @ feeaf72f): ``ray-operator/controllers/ray/utils/validation.go``
-(RS001–RS028, RS030), ``apis/ray/v1/rayservice_types.go`` (RS029, RS034),
+(RS001–RS028, RS030, RS037–RS040), ``apis/ray/v1/rayservice_types.go`` (RS029, RS034),
 ``pkg/webhooks/v1/raycluster_webhook.go`` (RS031), ``common/service.go`` (RS032) and
 ``rayservice_controller.go`` (RS033, RS035).
 """
@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 
 from ....core.model import Finding, Obj
 from ....core.records import record, replace
-from ..operator import DEFAULT_CONFIG, OperatorConfig
+from ..operator import DEFAULT_CONFIG, DEFAULT_FEATURE_GATES, OperatorConfig
 from .util import CTRL, UPSTREAM
 
 
@@ -31,6 +31,9 @@ class Rule:
     scope: str = "controller"
     #: who enforces it and how that shows (``enforced_by``)
     description: str = ""
+    #: the feature gate upstream checks this under (``features.Enabled``): the rule runs
+    #: only when the gate is on (``--feature-gate NAME=true``); "" for every other rule
+    gate: str = ""
 
 
 def _rule(id: str, severity: str, upstream: str, summary: str, bad: str = "", good: str = "") -> Rule:
@@ -86,13 +89,16 @@ R_AUTOSCALER_OPTS = _rule("RS020", "error", f"{UPSTREAM}#ValidateRayClusterSpec"
                           "autoscalerOptions.idleTimeoutSeconds must be >= 0 and autoscalerOptions.env must not set "
                           "KUBERAY_GEN_AUTOSCALER_START_CMD")
 R_HISTORY = _rule("RS021", "error", f"{UPSTREAM}#ValidateRayClusterSpec",
-                  "historyServerOptions needs the RayClusterHistoryServer feature gate (off by default)")
+                  "historyServerOptions needs the RayClusterHistoryServer feature gate (off by default; with it on, "
+                  "RS039 and RS040 check the options)")
 R_AUTH = _rule("RS022", "error", f"{UPSTREAM}#ValidateRayClusterSpec",
                "authOptions.mode token needs rayVersion >= 2.52.0 (k8s token auth >= 2.55.0, without secretName)")
-R_NETPOL = _rule("RS023", "error", f"{UPSTREAM}#validateNetworkPolicy",
-                 "spec.networkPolicy needs the RayClusterNetworkPolicy feature gate (off by default)")
-R_TLS = _rule("RS024", "error", f"{UPSTREAM}#validateTLSOptions",
-              "spec.tlsOptions needs the RayClusterMTLS feature gate (off by default)")
+R_NETPOL = _rule("RS023", "error", f"{UPSTREAM}#ValidateRayClusterSpec",
+                 "spec.networkPolicy needs the RayClusterNetworkPolicy feature gate (off by default; with it on, "
+                 "RS037 checks the policy)")
+R_TLS = _rule("RS024", "error", f"{UPSTREAM}#ValidateRayClusterSpec",
+              "spec.tlsOptions needs the RayClusterMTLS feature gate (off by default; with it on, RS038 checks "
+              "the settings TLS takes over)")
 R_HEAD_SVC_NAME = _rule("RS025", "error", f"{UPSTREAM}#ValidateRayServiceSpec",
                         "rayClusterConfig.headGroupSpec.headService.metadata.name must not be set for a RayService")
 R_UPGRADE_TYPE = _rule("RS026", "error", f"{UPSTREAM}#ValidateRayServiceSpec",
@@ -123,6 +129,25 @@ R_NO_SERVE_CONFIG = _rule("RS035", "warning", f"{CTRL}#getAndCheckServeStatus",
 R_SERVE_CONFIG_YAML = _rule("RS036", "warning", f"{CTRL}#updateServeDeployment",
                             "serveConfigV2 must unmarshal as a YAML mapping, or the controller never submits it")
 
+R_NETPOL_CONTENT = Rule("RS037", "error", f"{UPSTREAM}#validateNetworkPolicy",
+                        "with the RayClusterNetworkPolicy gate on: networkPolicy's rules must suit its mode (no "
+                        "ingressRules under DenyAllEgress, no egressRules under DenyAllIngress), every workerGroups "
+                        "entry must name a worker group, and every worker group name must be a DNS-1123 label",
+                        gate="RayClusterNetworkPolicy")
+R_TLS_CONTENT = Rule("RS038", "error", f"{UPSTREAM}#validateTLSOptions",
+                     "with the RayClusterMTLS gate on and tlsOptions.enabled: the head, worker and autoscaler "
+                     "containers must not set RAY_USE_TLS, RAY_TLS_SERVER_CERT, RAY_TLS_SERVER_KEY or RAY_TLS_CA_CERT, "
+                     "nor mount a volume named ray-tls or at /etc/ray/tls (KubeRay manages them)",
+                     gate="RayClusterMTLS")
+R_HISTORY_CONTENT = Rule("RS039", "error", f"{UPSTREAM}#ValidateRayClusterSpec",
+                         "with the RayClusterHistoryServer gate on: historyServerOptions needs collectorOptions, and no "
+                         "head or worker container may be named ray-history-collector",
+                         gate="RayClusterHistoryServer")
+R_COLLECTOR = Rule("RS040", "error", f"{UPSTREAM}#validateCollectorOptions",
+                   "with the RayClusterHistoryServer gate on: collectorOptions needs an image and a literal "
+                   "STORAGE_BACKEND env var with its backend's settings, and must not set the env vars KubeRay "
+                   "injects into the collector", gate="RayClusterHistoryServer")
+
 
 # --------------------------------------------------------------------------- examples
 
@@ -131,6 +156,11 @@ _HEAD = _RC + "    headGroupSpec:\n"
 _HEAD_CTR = _HEAD + "      template:\n        spec:\n          containers:\n          - name: ray-head\n"
 _WORKER = _RC + "    workerGroupSpecs:\n    - groupName: small\n"
 _FT = "    gcsFaultToleranceOptions:\n      redisAddress: redis:6379\n"
+_NETPOL_GATE = "# with --feature-gate RayClusterNetworkPolicy=true\n"
+_TLS_GATE = "# with --feature-gate RayClusterMTLS=true\n"
+_HISTORY_GATE = "# with --feature-gate RayClusterHistoryServer=true\n"
+_COLLECTOR = ("    historyServerOptions:\n      collectorOptions:\n        image: quay.io/kuberay/collector:v1.6.0\n"
+              "        env:\n        - name: STORAGE_BACKEND\n          value: s3\n")
 _INC = ("spec:\n  upgradeStrategy:\n    type: NewClusterWithIncrementalUpgrade\n    clusterUpgradeOptions:\n"
         "      gatewayClassName: istio\n      stepSizePercent: 10\n      maxSurgePercent: 20\n      intervalSeconds: 30\n"
         "  rayClusterConfig:\n")
@@ -208,6 +238,18 @@ EXAMPLES: Mapping[str, tuple[str, str]] = MappingProxyType({
               "     deployments: []   # one space short: not YAML\n",
               "spec:\n  serveConfigV2: |\n    applications:\n    - name: classify\n      import_path: app:deployment\n"
               "      deployments: []\n"),
+    "RS037": (_NETPOL_GATE + _RC + "    networkPolicy:\n      mode: DenyAllIngress\n      worker:\n        egressRules:\n"
+              "        - ports:\n          - {protocol: UDP, port: 53}\n",
+              _NETPOL_GATE + _RC + "    networkPolicy:\n      mode: DenyAll\n      worker:\n        egressRules:\n"
+              "        - ports:\n          - {protocol: UDP, port: 53}\n"),
+    "RS038": (_TLS_GATE + _RC + "    tlsOptions:\n      enabled: true\n    headGroupSpec:\n      template:\n        spec:\n"
+              "          containers:\n          - name: ray-head\n            env:\n            - name: RAY_USE_TLS\n"
+              "              value: '1'\n",
+              _TLS_GATE + _RC + "    tlsOptions:\n      enabled: true\n"),
+    "RS039": (_HISTORY_GATE + _RC + "    historyServerOptions: {}\n",
+              _HISTORY_GATE + _RC + _COLLECTOR + "        - name: S3_REGION\n          value: us-west-2\n"),
+    "RS040": (_HISTORY_GATE + _RC + _COLLECTOR,
+              _HISTORY_GATE + _RC + _COLLECTOR + "        - name: S3_REGION\n          value: us-west-2\n"),
 })
 
 
@@ -218,7 +260,7 @@ ALL: tuple[Rule, ...] = (
     R_FT_CONFLICT, R_FT_BACKEND, R_REDIS_USERNAME, R_WG_SUSPEND, R_AUTOSCALER_ENV, R_AUTOSCALER_OPTS, R_HISTORY,
     R_AUTH, R_NETPOL, R_TLS, R_HEAD_SVC_NAME, R_UPGRADE_TYPE, R_DELETION_DELAY, R_UPGRADE_OPTIONS, R_MANAGED_BY,
     R_RC_UPGRADE, R_GROUP_NAMES, R_SERVE_PORT, R_NESTED_SUSPEND, R_DEPRECATED, R_NO_SERVE_CONFIG,
-    R_SERVE_CONFIG_YAML,
+    R_SERVE_CONFIG_YAML, R_NETPOL_CONTENT, R_TLS_CONTENT, R_HISTORY_CONTENT, R_COLLECTOR,
 )
 
 
@@ -228,7 +270,7 @@ ALL: tuple[Rule, ...] = (
 #: ENABLE_WEBHOOKS=true, which the Helm chart does not set (ray-operator/main.go).
 ADMISSION_RULES = frozenset({"RS027", "RS029"})
 #: Rules of ``validateRayService`` (metadata, then spec) that only the controller applies.
-CONTROLLER_RULE_IDS = frozenset({f"RS{i:03d}" for i in range(1, 29)} - ADMISSION_RULES)
+CONTROLLER_RULE_IDS = frozenset({f"RS{i:03d}" for i in (*range(1, 29), *range(37, 41))} - ADMISSION_RULES)
 
 
 def enforced_by(rule_id: str) -> str:
@@ -252,10 +294,14 @@ def documented(rule: Rule) -> Rule:
     if rule.id in EXAMPLES:
         bad, good = (x.rstrip("\n") for x in EXAMPLES[rule.id])
     who = enforced_by(rule.id)
+    description = (f"Enforced by: {who}." if who else "Advice: the operator accepts it, but it does not do what it seems.")
+    if rule.gate:
+        default = "on" if DEFAULT_FEATURE_GATES.get(rule.gate) else "off"
+        description += (f" Checked only with the {rule.gate} feature gate on (lint, plan, next and diff: "
+                        f"--feature-gate {rule.gate}=true; the modelled operator's default is {default}).")
     return replace(rule, bad=bad, good=good,
                                scope="create" if rule.id in ADMISSION_RULES else "controller",
-                               description=(f"Enforced by: {who}." if who else
-                                            "Advice: the operator accepts it, but it does not do what it seems."))
+                               description=description)
 
 
 class Ctx:

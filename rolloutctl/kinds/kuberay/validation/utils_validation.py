@@ -7,9 +7,13 @@ Upstream: ``ray-operator/controllers/ray/utils/validation.go`` of ray-project/ku
 @ feeaf72f ``ValidateRayServiceMetadata``, ``validateInitializingTimeout``,
 ``validateRayGroupResources``, ``validateRayGroupLabels``, ``ValidateRayClusterSpec``
 (with ``validateWorkerGroupIdleTimeout``, ``validateWorkerGroupPriority``,
-``validateGcsFaultToleranceBackend``), ``ValidateRayServiceSpec``,
+``validateGcsFaultToleranceBackend``, ``validateCollectorOptions``, ``validateNetworkPolicy``,
+``validateTLSOptions`` and ``validateNoConflictingTLSVolumeMount``), ``ValidateRayServiceSpec``,
 ``ValidateClusterUpgradeOptions`` and ``ValidateRayClusterUpgradeOptions``. Each check
-adds findings to a ``rules.Ctx``.
+adds findings to a ``rules.Ctx``, in upstream's order (the first one is the error upstream
+returns). The feature gates are the ``Ctx``'s ``OperatorConfig``'s (``features.Enabled``):
+a field behind a gate that is off is one finding (RS016, RS018, RS021, RS023, RS024), and
+with the gate on upstream's checks of the field's content run instead (RS037–RS040).
 """
 
 from __future__ import annotations
@@ -17,13 +21,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ....core.go_strconv import atoi
+from ....core.go_strconv import atoi, quote
+from ....core.k8s_syntax import is_dns1123_label
 from ....core.go_time import parse_duration_seconds
-from .rules import (R_AUTH, R_AUTOSCALER_ENV, R_AUTOSCALER_OPTS, R_DELETION_DELAY, R_FT_BACKEND, R_FT_BOTH,
-                    R_FT_CONFLICT, R_GROUP_LABELS, R_GROUP_RESOURCES, R_HEAD_CONTAINER,
-                    R_HEAD_SVC_NAME, R_HISTORY, R_IDLE_TIMEOUT, R_K8S_AUTH, R_MINMAX_RANGE,
-                    R_MINMAX_REQUIRED, R_NAME_DNS, R_NAME_LEN, R_NETPOL, R_PRIORITY, R_RC_UPGRADE,
-                    R_REDIS_ADDRESS, R_REDIS_USERNAME, R_TIMEOUT, R_TLS, R_UPGRADE_OPTIONS,
+from .rules import (R_AUTH, R_AUTOSCALER_ENV, R_AUTOSCALER_OPTS, R_COLLECTOR, R_DELETION_DELAY, R_FT_BACKEND,
+                    R_FT_BOTH, R_FT_CONFLICT, R_GROUP_LABELS, R_GROUP_RESOURCES, R_HEAD_CONTAINER,
+                    R_HEAD_SVC_NAME, R_HISTORY, R_HISTORY_CONTENT, R_IDLE_TIMEOUT, R_K8S_AUTH, R_MINMAX_RANGE,
+                    R_MINMAX_REQUIRED, R_NAME_DNS, R_NAME_LEN, R_NETPOL, R_NETPOL_CONTENT, R_PRIORITY, R_RC_UPGRADE,
+                    R_REDIS_ADDRESS, R_REDIS_USERNAME, R_TIMEOUT, R_TLS, R_TLS_CONTENT, R_UPGRADE_OPTIONS,
                     R_UPGRADE_TYPE, R_WG_SUSPEND, R_WORKER_CONTAINER, Ctx)
 from .util import (DNS1035, EXTERNAL_STORAGE_NS_ANNOTATION, FT_ENABLED_ANNOTATION, INITIALIZING_TIMEOUT_ANNOTATION,
                    MAX_RAYSERVICE_NAME_LENGTH, QNAME, UPGRADE_TYPES, as_list, as_mapping,
@@ -198,9 +203,32 @@ def validate_ray_cluster_spec(c: Ctx) -> None:
     if any(isinstance(e, Mapping) and e.get("name") == "KUBERAY_GEN_AUTOSCALER_START_CMD" for e in as_list(aopts.get("env"))):
         c.add(R_AUTOSCALER_OPTS, base + ("autoscalerOptions", "env"), "spec.rayClusterConfig.autoscalerOptions.env",
               "autoscalerOptions.env must not contain KUBERAY_GEN_AUTOSCALER_START_CMD (it is managed by KubeRay)")
-    if rc.get("historyServerOptions") is not None and not c.cfg.gate("RayClusterHistoryServer"):
-        c.add(R_HISTORY, base + ("historyServerOptions",), "spec.rayClusterConfig.historyServerOptions",
-              "RayClusterHistoryServer feature gate is not enabled")
+    hso = rc.get("historyServerOptions")
+    if hso is not None:
+        hsp, hsd = base + ("historyServerOptions",), "spec.rayClusterConfig.historyServerOptions"
+        if not c.cfg.gate("RayClusterHistoryServer"):
+            c.add(R_HISTORY, hsp, hsd, "RayClusterHistoryServer feature gate is not enabled")
+        else:
+            co = as_mapping(hso).get("collectorOptions")
+            if co is None:
+                c.add(R_HISTORY_CONTENT, hsp, hsd + ".collectorOptions", "historyServerOptions.collectorOptions must be set")
+            else:
+                _validate_collector_options(c, as_mapping(co), hsp + ("collectorOptions",), hsd + ".collectorOptions")
+            for j, ctr in enumerate(containers_of(head.get("template"))):
+                if ctr.get("name") == COLLECTOR_CONTAINER:
+                    c.add(R_HISTORY_CONTENT, hp + ("template", "spec", "containers", j, "name"),
+                          f"{hd}.template.spec.containers[name={COLLECTOR_CONTAINER}]",
+                          f"head pod template must not define a container with name '{COLLECTOR_CONTAINER}' when "
+                          "history server collector options are enabled")
+            for i, g in enumerate(as_list(rc.get("workerGroupSpecs"))):
+                g = as_mapping(g)
+                p, d = worker_path(i, g)
+                for j, ctr in enumerate(containers_of(g.get("template"))):
+                    if ctr.get("name") == COLLECTOR_CONTAINER:
+                        c.add(R_HISTORY_CONTENT, p + ("template", "spec", "containers", j, "name"),
+                              f"{d}.template.spec.containers[name={COLLECTOR_CONTAINER}]",
+                              f"worker group {_go_string(g.get('groupName'))} pod template must not define a container "
+                              f"with name '{COLLECTOR_CONTAINER}' when history server collector options are enabled")
     auth = as_mapping(rc.get("authOptions"))
     ap = base + ("authOptions",)
     if auth.get("mode") == "token":
@@ -227,9 +255,204 @@ def validate_ray_cluster_spec(c: Ctx) -> None:
     if rc.get("networkPolicy") is not None and not c.cfg.gate("RayClusterNetworkPolicy"):
         c.add(R_NETPOL, base + ("networkPolicy",), "spec.rayClusterConfig.networkPolicy",
               "spec.networkPolicy requires the RayClusterNetworkPolicy feature gate to be enabled")
+    else:  # (upstream returns at the gate; the rules of the policy run only with it on)
+        _validate_network_policy(c, rc)
     if rc.get("tlsOptions") is not None and not c.cfg.gate("RayClusterMTLS"):
         c.add(R_TLS, base + ("tlsOptions",), "spec.rayClusterConfig.tlsOptions",
               "spec.tlsOptions requires the RayClusterMTLS feature gate to be enabled")
+    else:
+        _validate_tls_options(c, rc)
+
+
+def _go_string(v: Any) -> str:
+    """A string field as Go's ``%s`` writes it: "" when unset."""
+    return "" if v is None else str(v)
+
+
+#: ``utils/constant.go``: the history server collector's container (``CollectorContainerName``), the
+#: env vars KubeRay injects into it (``validateCollectorOptions``' forbidden list, in its order)
+#: and the storage settings it reads
+COLLECTOR_CONTAINER = "ray-history-collector"
+COLLECTOR_MANAGED_ENV = ("POD_IP", "FQ_RAY_IP", "RAY_CLUSTER_NAME", "RAY_CLUSTER_NAMESPACE", "RAY_ROLE", "OWNER_KIND",
+                         "OWNER_NAME", "EVENTS_PORT")
+STORAGE_BACKEND, AZURE_AUTH_MODE = "STORAGE_BACKEND", "AZURE_STORAGE_AUTH_MODE"
+AZURE_CONNECTION_STRING, AZURE_ACCOUNT_URL = "AZURE_STORAGE_CONNECTION_STRING", "AZURE_STORAGE_ACCOUNT_URL"
+#: ``ALIYUN_BUCKET``, ``ALIYUN_ENDPOINT``, ``ALIYUN_REGION``
+ALIYUN_ENV = ("OSS_BUCKET", "OSS_ENDPOINT", "OSS_REGION")
+
+
+def _validate_collector_options(c: Ctx, co: Mapping[str, Any], path: tuple, dotted: str) -> None:
+    """``validateCollectorOptions`` (utils/validation.go): an image; none of the env vars
+    KubeRay injects; ``STORAGE_BACKEND`` with a literal value; and the backend's own
+    settings, each set with a value or ``valueFrom``: ``GCS_BUCKET`` (GCS), ``S3_REGION``
+    (S3), for AZUREBLOB the connection string (``AZURE_STORAGE_AUTH_MODE``
+    connection_string), the account URL (workload_identity, default) or either (no mode),
+    and ``OSS_BUCKET``, ``OSS_ENDPOINT``, ``OSS_REGION`` (ALIYUNOSS; in that order). The
+    backend is matched in upper case and the auth mode trimmed in lower case; any other
+    backend needs nothing more. A name given twice counts as its last entry (upstream
+    reads the list into a map)."""
+    image = co.get("image")
+    if image is None or image == "":
+        c.add(R_COLLECTOR, path + ("image",), dotted + ".image", "historyServerOptions.collectorOptions.image must be set")
+    env: dict[str, tuple[int, Mapping[str, Any]]] = {}
+    for i, e in enumerate(as_list(co.get("env"))):
+        if isinstance(e, Mapping):
+            env[_go_string(e.get("name"))] = (i, e)
+
+    def at(name: str) -> tuple[tuple, str]:
+        return (path + ("env", env[name][0]), f"{dotted}.env[name={name}]") if name in env else (path + ("env",), dotted + ".env")
+
+    def has_value(name: str) -> bool:
+        e = env.get(name, (0, None))[1]
+        return e is not None and (_go_string(e.get("value")) != "" or e.get("valueFrom") is not None)
+
+    def need(name: str, message: str) -> None:
+        if not has_value(name):
+            c.add(R_COLLECTOR, *at(name), message)
+
+    for name in COLLECTOR_MANAGED_ENV:
+        if name in env:
+            c.add(R_COLLECTOR, *at(name), f"historyServerOptions.collectorOptions.env must not contain {name}: it is "
+                  "managed by KubeRay and injected automatically into the collector container")
+    backend = _go_string(env[STORAGE_BACKEND][1].get("value")) if STORAGE_BACKEND in env else ""
+    if backend == "":
+        c.add(R_COLLECTOR, *at(STORAGE_BACKEND), f"{STORAGE_BACKEND} environment variable must be set with a literal "
+              "string value in historyServerOptions.collectorOptions.env")
+        return
+    kind = backend.upper()
+    if kind == "GCS":
+        need("GCS_BUCKET", f"GCS_BUCKET environment variable must be set when {STORAGE_BACKEND} is GCS")
+    elif kind == "S3":
+        need("S3_REGION", f"S3_REGION environment variable must be set when {STORAGE_BACKEND} is S3")
+    elif kind == "AZUREBLOB":
+        mode = _go_string(env[AZURE_AUTH_MODE][1].get("value")) if AZURE_AUTH_MODE in env else ""
+        mode = mode.strip().lower()
+        if mode == "connection_string":
+            need(AZURE_CONNECTION_STRING, f"{AZURE_CONNECTION_STRING} environment variable must be set when "
+                 f"{STORAGE_BACKEND} is AZUREBLOB and {AZURE_AUTH_MODE} is connection_string")
+        elif mode in ("workload_identity", "default"):
+            need(AZURE_ACCOUNT_URL, f"{AZURE_ACCOUNT_URL} environment variable must be set when {STORAGE_BACKEND} is "
+                 f"AZUREBLOB and {AZURE_AUTH_MODE} is {mode}")
+        elif not has_value(AZURE_CONNECTION_STRING) and not has_value(AZURE_ACCOUNT_URL):
+            c.add(R_COLLECTOR, path + ("env",), dotted + ".env", f"either {AZURE_CONNECTION_STRING} or {AZURE_ACCOUNT_URL} "
+                  f"environment variable must be set when {STORAGE_BACKEND} is AZUREBLOB")
+    elif kind == "ALIYUNOSS":
+        for name in ALIYUN_ENV:
+            need(name, f"{name} environment variable must be set when {STORAGE_BACKEND} is ALIYUNOSS")
+
+
+#: ``rayv1.NetworkPolicyMode`` (apis/ray/v1/raycluster_types.go)
+DENY_ALL, DENY_ALL_INGRESS, DENY_ALL_EGRESS = "DenyAll", "DenyAllIngress", "DenyAllEgress"
+
+
+def _validate_network_policy(c: Ctx, rc: Mapping[str, Any]) -> None:
+    """``validateNetworkPolicy`` (utils/validation.go), on a ``networkPolicy`` that is set:
+    the mode (DenyAll when unset, the CRD's default) decides which rules may be given:
+    no ``ingressRules`` under DenyAllEgress, no ``egressRules`` under DenyAllIngress, for
+    ``head``, then ``worker``; then every worker group's name must be a DNS-1123 label
+    (it is part of the NetworkPolicy's name); then each ``workerGroups`` entry: its rules
+    against the mode, and its ``groupName`` must be a worker group's. The DNS-1123 errors are
+    apimachinery's ``IsDNS1123Label`` messages without their regex hints (``core.k8s_syntax``)."""
+    np = rc.get("networkPolicy")
+    if np is None:
+        return
+    np = as_mapping(np)
+    base, dotted = ("spec", "rayClusterConfig", "networkPolicy"), "spec.rayClusterConfig.networkPolicy"
+    mode = _go_string(np["mode"]) if np.get("mode") is not None else DENY_ALL
+
+    def rules_against_mode(rules: Mapping[str, Any], path: tuple, dot: str, shown: str) -> None:
+        if mode == DENY_ALL_EGRESS and as_list(rules.get("ingressRules")):
+            c.add(R_NETPOL_CONTENT, path + ("ingressRules",), dot + ".ingressRules", f"networkPolicy.{shown}.ingressRules "
+                  f"cannot be set when mode is {quote(mode)} (ingress is not restricted)")
+        if mode == DENY_ALL_INGRESS and as_list(rules.get("egressRules")):
+            c.add(R_NETPOL_CONTENT, path + ("egressRules",), dot + ".egressRules", f"networkPolicy.{shown}.egressRules "
+                  f"cannot be set when mode is {quote(mode)} (egress is not restricted)")
+
+    for side in ("head", "worker"):
+        rules_against_mode(as_mapping(np.get(side)), base + (side,), f"{dotted}.{side}", side)
+    names: set[str] = set()
+    for i, g in enumerate(as_list(rc.get("workerGroupSpecs"))):
+        g = as_mapping(g)
+        name = _go_string(g.get("groupName"))
+        errs = is_dns1123_label(name)
+        if errs:
+            p, d = worker_path(i, g)
+            c.add(R_NETPOL_CONTENT, p + ("groupName",), d + ".groupName", f"worker group name {quote(name)} must be a "
+                  "valid DNS1123 label when networkPolicy is enabled (it is embedded in the NetworkPolicy name): "
+                  f"[{' '.join(errs)}]")
+        names.add(name)
+    for j, wg in enumerate(as_list(np.get("workerGroups"))):
+        wg = as_mapping(wg)
+        name = _go_string(wg.get("groupName"))
+        p = base + ("workerGroups", j)
+        d = f"{dotted}.workerGroups" + (f"[groupName={name}]" if name else f"[{j}]")
+        rules_against_mode(wg, p, d, f"workerGroups[{quote(name)}]")
+        if name not in names:
+            c.add(R_NETPOL_CONTENT, p + ("groupName",), d + ".groupName",
+                  f"networkPolicy.workerGroups[{quote(name)}] does not match any group name in workerGroupSpecs")
+
+
+#: ``utils/constant.go``: the TLS settings KubeRay manages when TLS is on (``validateTLSOptions``'
+#: forbidden env vars, in its order; ``RayTLSVolumeName``, ``RayTLSCertMountPath``)
+TLS_ENV = ("RAY_USE_TLS", "RAY_TLS_SERVER_CERT", "RAY_TLS_SERVER_KEY", "RAY_TLS_CA_CERT")
+RAY_TLS_VOLUME, RAY_TLS_MOUNT_PATH = "ray-tls", "/etc/ray/tls"
+_TLS_MANAGED = "- the operator manages TLS configuration automatically"
+
+
+def _validate_tls_options(c: Ctx, rc: Mapping[str, Any]) -> None:
+    """``validateTLSOptions`` (utils/validation.go), when ``utils.IsTLSEnabled`` (the
+    RayClusterMTLS gate on and ``tlsOptions.enabled: true``): the Ray container (the first)
+    of the head, then of each worker group, sets none of the TLS env vars KubeRay manages
+    and mounts nothing where it mounts the certificates
+    (``validateNoConflictingTLSVolumeMount``); nor does ``autoscalerOptions``."""
+    if not (c.cfg.gate("RayClusterMTLS") and as_mapping(rc.get("tlsOptions")).get("enabled") is True):
+        return
+    base = ("spec", "rayClusterConfig")
+    groups = [(base + ("headGroupSpec",), "spec.rayClusterConfig.headGroupSpec", "head Pod",
+               as_mapping(rc.get("headGroupSpec")))]
+    for i, g in enumerate(as_list(rc.get("workerGroupSpecs"))):
+        g = as_mapping(g)
+        p, d = worker_path(i, g)
+        groups.append((p, d, f"worker group {quote(_go_string(g.get('groupName')))}", g))
+    for p, d, where, group in groups:
+        cs = containers_of(group.get("template"))
+        if not cs:
+            continue
+        cp, cd = p + ("template", "spec", "containers", 0), d + ".template.spec.containers[0]"
+        envs = env_of(cs[0])
+        for name in TLS_ENV:
+            if name in envs:
+                c.add(R_TLS_CONTENT, cp + ("env",), f"{cd}.env[name={name}]", f"cannot set {name} environment variable "
+                      f"in {where} when tlsOptions is set {_TLS_MANAGED}")
+        _validate_no_conflicting_tls_volume_mount(c, cs[0], cp, cd, where)
+    aopts = rc.get("autoscalerOptions")
+    if aopts is None:
+        return
+    aopts = as_mapping(aopts)
+    ap, ad = base + ("autoscalerOptions",), "spec.rayClusterConfig.autoscalerOptions"
+    envs = env_of(aopts)
+    for name in TLS_ENV:
+        if name in envs:
+            c.add(R_TLS_CONTENT, ap + ("env",), f"{ad}.env[name={name}]", f"cannot set {name} environment variable in "
+                  "autoscalerOptions.env when tlsOptions is set - the operator manages TLS configuration for the "
+                  "autoscaler automatically")
+    _validate_no_conflicting_tls_volume_mount(c, aopts, ap, ad, "autoscalerOptions.volumeMounts")
+
+
+def _validate_no_conflicting_tls_volume_mount(c: Ctx, container: Mapping[str, Any], path: tuple, dotted: str,
+                                              where: str) -> None:
+    """``validateNoConflictingTLSVolumeMount`` (utils/validation.go): no volume mount named
+    ``ray-tls`` or at ``/etc/ray/tls`` (upstream's own loop over ``autoscalerOptions.volumeMounts``
+    is the same check); the name is checked before the path of each mount."""
+    for i, m in enumerate(as_list(container.get("volumeMounts"))):
+        m = as_mapping(m)
+        if m.get("name") == RAY_TLS_VOLUME:
+            c.add(R_TLS_CONTENT, path + ("volumeMounts", i), f"{dotted}.volumeMounts[name={RAY_TLS_VOLUME}]",
+                  f"cannot use volume mount named {quote(RAY_TLS_VOLUME)} in {where} when tlsOptions is set {_TLS_MANAGED}")
+        elif m.get("mountPath") == RAY_TLS_MOUNT_PATH:
+            c.add(R_TLS_CONTENT, path + ("volumeMounts", i), f"{dotted}.volumeMounts[{i}]",
+                  f"cannot use volume mount at path {quote(RAY_TLS_MOUNT_PATH)} in {where} when tlsOptions is set "
+                  f"{_TLS_MANAGED}")
 
 
 def _validate_worker_group_idle_timeout(c: Ctx, g: Mapping[str, Any], p: tuple, d: str,
