@@ -1,6 +1,8 @@
 """``core.go_strconv.atoi`` is Go's ``strconv.Atoi`` on a 64-bit platform: the cases of
 Go's ``src/strconv/atoi_test.go`` (``parseInt64Tests``, base 10) and the inputs an
-annotation may carry, and a property against Python's own integer parsing of ASCII."""
+annotation may carry, and a property against Python's own integer parsing of ASCII.
+``quote`` is ``strconv.Quote``: the valid-UTF-8 cases of ``src/strconv/quote_test.go``
+(``quotetests``, its ``out`` column)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rolloutctl.core.go_strconv import atoi
+from rolloutctl.core.go_strconv import atoi, quote
 
 MAX, MIN = (1 << 63) - 1, -(1 << 63)
 
@@ -44,3 +46,14 @@ def test_int64_round_trip(n, plus, zeros):
 @given(st.integers(MAX + 1, MAX * 4))
 def test_beyond_int64_is_an_error(n):
     assert atoi(str(n)) is None and atoi(str(-n - 1)) is None
+
+
+@pytest.mark.parametrize("text,want", [
+    ("\a\b\f\r\n\t\v", r'"\a\b\f\r\n\t\v"'), ("\\", r'"\\"'), ("\u263a", '"\u263a"'),
+    ("\U0010ffff", r'"\U0010ffff"'), ("\x04", r'"\x04"'), ("!\u00a0!\u2000!\u3000!", r'"!\u00a0!\u2000!\u3000!"'),
+    ("\x7f", r'"\x7f"'),
+    # and the names KubeRay's messages quote
+    ("small-group", '"small-group"'), ("GPU-Group", '"GPU-Group"'), ('a "b"', r'"a \"b\""'), ("", '""'),
+])
+def test_quote(text, want):
+    assert quote(text) == want
