@@ -80,7 +80,7 @@ def _table(c: Comparison, width: int):
         table.add_column(head[i], justify="right" if 1 < i < last else "left", no_wrap=i == 0,
                          min_width=_longest_word(cols[i]), width=fixed, overflow="fold")
     for row, vals in zip(c.rows, rows):
-        out = [vals[i] for i in keep]
-        out[1] = Text(out[1], style=OUTCOME_STYLE.get(row.outcome, ""))
+        out = [Text(vals[i]) for i in keep]  # plain text: brackets in a cell are not console markup
+        out[1] = Text(vals[keep[1]], style=OUTCOME_STYLE.get(row.outcome, ""))
         table.add_row(*out)
     return table, legend

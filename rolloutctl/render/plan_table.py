@@ -58,7 +58,9 @@ def _phases_table(p: Plan, width: int):
         table.add_column(name, ratio=ratio, min_width=min_width([c[i] for c in cells], width // 4), overflow="fold")
     for r, c in zip(rows, cells):
         waits = Text(c[3], style="red" if r.stuck else "")
-        table.add_row(c[0], c[1], c[2], waits)
+        # every cell as plain text: a title or a change may hold brackets ("[head×2]"),
+        # which a plain string would have read as console markup and dropped
+        table.add_row(Text(c[0]), Text(c[1]), Text(c[2]), waits)
     return table
 
 
@@ -97,6 +99,6 @@ def _steps_table(p: Plan, width: int):
         row = [str(s.step)]
         if timed:
             row.append(f"{s.time}s" if s.time is not None else "")
-        row += [Text(s.title), objs, "\n".join(s.wait_for) or "—"]
+        row += [Text(s.title), objs, Text("\n".join(s.wait_for) or "—")]
         table.add_row(*row)
     return table

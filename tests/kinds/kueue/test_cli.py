@@ -161,3 +161,13 @@ def test_preemption_puts_back_the_victims_it_does_not_need(cli):
             str(data / "preemption-queues.yaml"), "--observed", str(data / "preemption-workloads.yaml"), "-o", "json")
     preempted = [a["name"] for s in r.json()["steps"] for a in s["actions"] if a["reason"].startswith("preempted")]
     assert preempted == ["wl-b-big"], r.stdout[-2000:]
+
+
+def test_table_keeps_workload_pod_set_sizes_in_brackets(cli):
+    # "[head×2]" in a phase title is text, not console markup: the terminal table keeps it
+    args = ("plan", "--kueue", "top-level", NEW, "--observed", RS, "--observed", Q1)
+    titles = " ".join(s["title"] for s in cli(*args, "-o", "json").json()["steps"])
+    assert "[head×2]" in titles
+    r = cli(*args, "--no-color")
+    assert r.exit_code == 1, r.stderr
+    assert "[head×2]" in " ".join(r.stdout.replace("│", " ").split())
