@@ -83,6 +83,7 @@ RS_CASES: dict[str, Case] = {
                   gates=HISTORY_GATE),
     "RS040": Case(fail=rs(cluster=COLLECTOR % ""), ok=rs(cluster=COLLECTOR % ", {name: GCS_BUCKET, value: b}"),
                   gates=HISTORY_GATE),
+    "RS041": Case(fail=rs(worker="numOfHosts: 0"), ok=rs(worker="numOfHosts: 1")),
 }
 
 # Kueue's webhook rules (KQ###) apply to RayServices with a queue label.

@@ -119,8 +119,10 @@ def is_generated(name: str) -> bool:
 
 
 def worker_count(group: Mapping[str, Any]) -> int:
-    """Worker pods of a group the RayCluster controller keeps: replicas (or minReplicas
-    when unset, as the autoscaler starts) clamped to [min, max], times numOfHosts."""
+    """Worker pods of a group the RayCluster controller keeps (``GetWorkerGroupDesiredReplicas``,
+    utils/util.go): replicas (or minReplicas when unset, as the autoscaler starts) clamped to
+    [min, max], times numOfHosts as stored — an explicit 0 (the CRD defaults only an absent
+    field to 1) makes none; ``reconcilePods`` treats it as 1 only after counting."""
     if group.get("suspend") is True:
         return 0
     mn = group.get("minReplicas") or 0
@@ -130,7 +132,9 @@ def worker_count(group: Mapping[str, Any]) -> int:
     if isinstance(mx, int):
         r = min(r, mx)
     r = max(r, mn)
-    return int(r) * int(group.get("numOfHosts") or 1)
+    hosts = group.get("numOfHosts")
+    hosts = hosts if isinstance(hosts, int) and not isinstance(hosts, bool) else 1
+    return max(0, int(r) * hosts)
 
 
 def desired_workers(spec: Mapping[str, Any]) -> int:

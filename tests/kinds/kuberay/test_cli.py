@@ -96,3 +96,23 @@ def test_a_rayservice_json_plan_imports_only_what_it_uses():
     imported = {line.split("|")[-1].strip() for line in p.stderr.splitlines() if "|" in line}
     assert "rolloutctl.kinds.kuberay.rayservice_controller" in imported  # the log is read right
     assert not {m for m in imported if m in NOT_FOR_A_PLAN or m.split(".")[0] in NOT_FOR_A_PLAN}
+
+
+def test_worker_group_of_no_hosts_gets_no_worker_pod(cli, tmp_path):
+    # GetWorkerGroupDesiredReplicas: replicas × numOfHosts; an explicit 0 is stored (the CRD
+    # defaults only an absent field), so the group's 2 replicas make no worker Pod
+    rs = yaml.safe_load(open(OLD))
+    groups = rs["spec"]["rayClusterConfig"]["workerGroupSpecs"]
+    base = cli("plan", OLD, "-o", "json").json()["summary"]["peakPods"]
+    want = sum(int(g.get("replicas", g.get("minReplicas", 0)) or 0) for g in groups)
+    groups[0]["numOfHosts"] = 0
+    path = write(tmp_path, "rs.yaml", yaml.safe_dump(rs))
+    doc = cli("plan", path, "-o", "json").json()
+    first = int(groups[0].get("replicas", groups[0].get("minReplicas", 0)) or 0)
+    assert first > 0 and base == 1 + want
+    assert doc["summary"]["peakPods"] == base - first
+    r = cli("lint", path, "-o", "json")
+    assert r.exit_code == 0, r.stdout
+    found = [f for f in r.json()["findings"] if f["rule"] == "RS041"]
+    assert len(found) == 1 and found[0]["severity"] == "warning"
+    assert "numOfHosts" in found[0]["path"] or "numOfHosts" in found[0]["message"]

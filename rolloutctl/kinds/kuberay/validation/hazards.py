@@ -1,17 +1,18 @@
 """Specs KubeRay accepts that do not do what they seem: a nested ``suspend`` that is
-copied only at creation, deprecated fields, a RayService without Serve applications.
-Warnings, never errors.
+copied only at creation, deprecated fields, a RayService without Serve applications, a
+worker group of no hosts. Warnings, never errors.
 
 Upstream (ray-project/kuberay @ feeaf72f): ``ray-operator/controllers/ray/rayservice_controller.go``
 ``constructRayClusterForRayService``, ``getAndCheckServeStatus`` and ``updateServeDeployment``;
-``apis/ray/v1/rayservice_types.go`` ``RayServiceSpec`` (deprecated thresholds).
+``apis/ray/v1/rayservice_types.go`` ``RayServiceSpec`` (deprecated thresholds);
+``controllers/ray/utils/util.go`` ``GetWorkerGroupDesiredReplicas``.
 """
 
 from __future__ import annotations
 
 
-from .rules import R_DEPRECATED, R_NESTED_SUSPEND, R_NO_SERVE_CONFIG, R_SERVE_CONFIG_YAML, Ctx
-from .util import as_mapping, decoded_serve_config
+from .rules import R_DEPRECATED, R_NESTED_SUSPEND, R_NO_HOSTS, R_NO_SERVE_CONFIG, R_SERVE_CONFIG_YAML, Ctx
+from .util import as_list, as_mapping, decoded_serve_config, worker_path
 
 
 def construct_ray_cluster_for_ray_service(c: Ctx) -> None:
@@ -54,3 +55,18 @@ def update_serve_deployment(c: Ctx) -> None:
         c.add(R_SERVE_CONFIG_YAML, ("spec", "serveConfigV2"), "spec.serveConfigV2",
               f"spec.serveConfigV2 does not unmarshal ({err}): the controller fails before submitting it on every "
               "pass, so the Serve applications are never deployed")
+
+
+def get_worker_group_desired_replicas(c: Ctx) -> None:
+    """``GetWorkerGroupDesiredReplicas`` (utils/util.go) returns the group's replicas times
+    ``numOfHosts``; ``reconcilePods`` (raycluster_controller.go) counts the Pods it expects
+    with that before it treats a ``numOfHosts`` below one as one, so such a group gets no
+    worker Pod. The CRD defaults only an absent ``numOfHosts`` (to 1) and sets no minimum."""
+    for i, g in enumerate(as_list(as_mapping(c.obj.spec.get("rayClusterConfig")).get("workerGroupSpecs"))):
+        g = as_mapping(g)
+        hosts = g.get("numOfHosts")
+        if isinstance(hosts, int) and not isinstance(hosts, bool) and hosts < 1:
+            p, d = worker_path(i, g)
+            c.add(R_NO_HOSTS, p + ("numOfHosts",), d + ".numOfHosts",
+                  f"numOfHosts: {hosts}: KubeRay creates no worker Pod for group {g.get('groupName')!r} (it multiplies "
+                  "the replicas by numOfHosts); a replica of one Pod is numOfHosts: 1")

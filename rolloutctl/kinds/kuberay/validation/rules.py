@@ -5,7 +5,7 @@ its rule with the examples and enforcement filled in (``documented``).
 Upstream (ray-project/kuberay @ feeaf72f): ``ray-operator/controllers/ray/utils/validation.go``
 (RS001–RS028, RS030, RS037–RS040), ``apis/ray/v1/rayservice_types.go`` (RS029, RS034),
 ``pkg/webhooks/v1/raycluster_webhook.go`` (RS031), ``common/service.go`` (RS032) and
-``rayservice_controller.go`` (RS033, RS035).
+``rayservice_controller.go`` (RS033, RS035), ``utils/util.go`` (RS041).
 """
 
 from __future__ import annotations
@@ -129,6 +129,10 @@ R_NO_SERVE_CONFIG = _rule("RS035", "warning", f"{CTRL}#getAndCheckServeStatus",
 R_SERVE_CONFIG_YAML = _rule("RS036", "warning", f"{CTRL}#updateServeDeployment",
                             "serveConfigV2 must unmarshal as a YAML mapping, or the controller never submits it")
 
+R_NO_HOSTS = _rule("RS041", "warning", "ray-operator/controllers/ray/utils/util.go#GetWorkerGroupDesiredReplicas",
+                   "a worker group with numOfHosts 0 or less gets no worker Pod: the controller multiplies the "
+                   "group's replicas by it (the CRD defaults only an absent numOfHosts to 1)")
+
 R_NETPOL_CONTENT = Rule("RS037", "error", f"{UPSTREAM}#validateNetworkPolicy",
                         "with the RayClusterNetworkPolicy gate on: networkPolicy's rules must suit its mode (no "
                         "ingressRules under DenyAllEgress, no egressRules under DenyAllIngress), every workerGroups "
@@ -234,6 +238,7 @@ EXAMPLES: Mapping[str, tuple[str, str]] = MappingProxyType({
               "# the deprecated thresholds have no effect: leave them out\nspec:\n  rayClusterDeletionDelaySeconds: 60\n"),
     "RS035": ("spec:\n  serveConfigV2: ''\n",
               "spec:\n  serveConfigV2: |\n    applications:\n    - name: classify\n      import_path: app:deployment\n"),
+    "RS041": (_WORKER + "      replicas: 2\n      numOfHosts: 0\n", _WORKER + "      replicas: 2\n      numOfHosts: 1\n"),
     "RS036": ("spec:\n  serveConfigV2: |\n    applications:\n    - name: classify\n      import_path: app:deployment\n"
               "     deployments: []   # one space short: not YAML\n",
               "spec:\n  serveConfigV2: |\n    applications:\n    - name: classify\n      import_path: app:deployment\n"
@@ -260,7 +265,7 @@ ALL: tuple[Rule, ...] = (
     R_FT_CONFLICT, R_FT_BACKEND, R_REDIS_USERNAME, R_WG_SUSPEND, R_AUTOSCALER_ENV, R_AUTOSCALER_OPTS, R_HISTORY,
     R_AUTH, R_NETPOL, R_TLS, R_HEAD_SVC_NAME, R_UPGRADE_TYPE, R_DELETION_DELAY, R_UPGRADE_OPTIONS, R_MANAGED_BY,
     R_RC_UPGRADE, R_GROUP_NAMES, R_SERVE_PORT, R_NESTED_SUSPEND, R_DEPRECATED, R_NO_SERVE_CONFIG,
-    R_SERVE_CONFIG_YAML, R_NETPOL_CONTENT, R_TLS_CONTENT, R_HISTORY_CONTENT, R_COLLECTOR,
+    R_SERVE_CONFIG_YAML, R_NETPOL_CONTENT, R_TLS_CONTENT, R_HISTORY_CONTENT, R_COLLECTOR, R_NO_HOSTS,
 )
 
 
