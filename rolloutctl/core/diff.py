@@ -408,6 +408,13 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
         if owners and all(c[0] != where for c in conflicts):
             conflicts.append((where, owners, ATOMIC_NOTE if inside or ownership.type_of(node) == "atomic" else ""))
 
+    def set_change(path: Sequence[Any], old: Any, new: Any) -> None:
+        """A ``set`` list under server-side apply: merged by value, the live values kept
+        unless the apply prunes them (``Ownership.applied_set``)."""
+        after = ownership.applied_set(path, old or [], new)
+        if after != (old or []):
+            add(_segments(path), "replace" if old and after else ("add" if after else "remove"), old, after or None)
+
     secret = is_secret(desired.raw)
     found: dict[str, Change] = {}
     segs_of: dict[str, list[Any]] = {}
@@ -432,6 +439,9 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
             if cut is not None:
                 segments = segments[:cut]
                 old, new = _get(l_n, raw_path[:cut]), _get(d_n, raw_path[:cut])
+                if ownership is not None and ownership.type_of(raw_path[:cut]) == "set":
+                    set_change(raw_path[:cut], old, new)
+                    continue
                 op = "replace" if old is not None and new is not None else ("add" if new is not None else "remove")
                 if op == "remove" and ownership is not None:
                     for sub in ownership.removed(raw_path[:cut], l_n, d_n):
@@ -446,6 +456,10 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
             old = None if _absent(item.t1) else item.t1
             new = None if _absent(item.t2) else item.t2
             if old is None and new is None:
+                continue
+            if ownership is not None and isinstance(old if new is None else new, list) and \
+                    ownership.type_of(raw_path) == "set":
+                set_change(raw_path, old, new)
                 continue
             if new is None and ownership is not None:
                 # what the apply removes of it: all of it, parts of it (a granular map such as

@@ -115,6 +115,20 @@ class Ownership:
         return any(_member(f, path, live) for f in self.mine) and not any(_member(f, path, live)
                                                                             for _, f in self.others)
 
+    def applied_set(self, path: Sequence[Any], live: Sequence[Any], config: Sequence[Any] | None) -> list[Any]:
+        """The values of the ``set`` list at ``path`` after the apply, ``live`` and
+        ``config`` its values in the live object and in the configuration (None: left
+        out): merged by value in ``merged_order``, less the values the apply prunes (this
+        manager's last apply owned the value, ``v:JSON``, the configuration leaves it out,
+        and no other manager owns it); a list the configuration leaves out that is pruned
+        whole (no other manager owns any of it) goes whole."""
+        if config is None and self._prunes(tuple(path), None):
+            return []
+        wanted = list(config or ())
+        return [v for v in merged_order(list(live), wanted)
+                if v in wanted or not (any(_has_value(f, path, v) for f in self.mine)
+                                       and not any(_has_value(f, path, v) for _, f in self.others))]
+
     def compared(self, path: Sequence[Any]) -> tuple:
         """The path the apply's comparison reports a change at ``path`` under: the atomic
         list it is in (``compareWalker.doList``), else ``path``."""
@@ -124,6 +138,72 @@ class Ownership:
     def owners(self, path: Sequence[Any], live_tree: Any) -> list[str]:
         """Other managers owning ``path`` (sorted, unique)."""
         return sorted({m for m, f in self.others if _owns(f, path, live_tree)})
+
+
+def merged_order(lhs: list[Any], rhs: list[Any]) -> list[Any]:
+    """The items of an associative list merged from the live ``lhs`` and the applied
+    ``rhs`` (items compared by their key: here, set values), in the order
+    structured-merge-diff's ``typed/merge.go`` ``mergingWalker.visitListItems`` gives them:
+    the items both have in ``rhs``'s order, each live-only item where it was among them,
+    each applied-only item after the live items before it."""
+    lhs, rhs = _unique(lhs), _unique(rhs)
+    in_l, in_r = set(map(_value_key, lhs)), set(map(_value_key, rhs))
+    shared = [v for v in rhs if _value_key(v) in in_l]
+    next_shared = shared.pop(0) if shared else None
+    merged: set[str] = set()
+    out: list[Any] = []
+    li = ri = 0
+    while li < len(lhs) or ri < len(rhs):
+        if li < len(lhs) and ri < len(rhs):
+            pe = lhs[li]
+            if _value_key(pe) == _value_key(rhs[ri]):
+                merged.add(_value_key(pe))
+                out.append(rhs[ri])
+                li += 1
+                ri += 1
+                next_shared = shared.pop(0) if shared else None
+                continue
+            if _value_key(pe) in in_r and next_shared is not None and _value_key(next_shared) != _value_key(pe):
+                li += 1  # shared item, but not the one wanted in this round
+                continue
+        if li < len(lhs):
+            pe = lhs[li]
+            if _value_key(pe) not in in_r:
+                out.append(pe)
+                li += 1
+                continue
+            if _value_key(pe) in merged:
+                li += 1
+        if ri < len(rhs):
+            pe = rhs[ri]
+            merged.add(_value_key(pe))
+            out.append(pe)
+            ri += 1
+            if next_shared is not None and _value_key(next_shared) == _value_key(pe):
+                next_shared = shared.pop(0) if shared else None
+    return out
+
+
+def _value_key(v: Any) -> str:
+    """A set item's path element, ``v:JSON`` (``fieldpath.PathElement.Value``)."""
+    return json.dumps(v, separators=(",", ":"), sort_keys=True)
+
+
+def _unique(values: list[Any]) -> list[Any]:
+    """The first of each repeated value (``indexListPathElements`` ignores the others)."""
+    seen: set[str] = set()
+    out = []
+    for v in values:
+        if _value_key(v) not in seen:
+            seen.add(_value_key(v))
+            out.append(v)
+    return out
+
+
+def _has_value(fields: Any, path: Sequence[Any], value: Any) -> bool:
+    """Whether ``fields`` owns the value ``value`` of the set list at ``path``."""
+    entry, _ = _walk(fields, path, None)
+    return isinstance(entry, Mapping) and f"v:{_value_key(value)}" in entry
 
 
 _LAST_APPLIED = ("metadata", "annotations", "kubectl.kubernetes.io/last-applied-configuration")

@@ -23,7 +23,7 @@ import yaml
 from rolloutctl.admit.listtype import list_type
 from rolloutctl.admit.schema import load_schema
 from rolloutctl.commands import diff as diffing
-from rolloutctl.core.managed_fields import ownership
+from rolloutctl.core.managed_fields import merged_order, ownership
 from rolloutctl.core.model import Diff, ObjectDiff
 from tests.conftest import UPSTREAM
 
@@ -173,6 +173,32 @@ def test_an_item_of_a_map_list_goes_with_the_fields_another_manager_owns_in_it(t
     managed[1] = entry("kubectl-edit", "Update", edited_item)
     o = run_diff(tmp_path, desired, live(C.RS, managed))
     assert (o.status, o.changes) == ("unchanged", ())
+
+
+def test_a_set_list_merges_by_value(tmp_path):
+    # metadata.finalizers is a set (ObjectMeta +listType=set): KubeRay's finalizer stays
+    # beside the manifest's (was: replaced by the manifest's list)
+    managed = [entry("kubectl", "Apply", {"f:spec": RS_SPEC}), entry("kuberay-operator", "Update", FINALIZER)]
+    desired = C.edit(C.RS, lambda r: r["metadata"].update(finalizers=["example.com/cleanup"]))
+    o = run_diff(tmp_path, desired, live(C.RS, managed))
+    assert [(c.path, c.op, c.old, c.new) for c in o.changes] == [
+        ("metadata.finalizers", "replace", ["ray.io/rayservice-finalizer"],
+         ["ray.io/rayservice-finalizer", "example.com/cleanup"])]
+    # leaving it out again prunes only the value this manager applied (was: nothing)
+    mine = {"f:metadata": {"f:finalizers": {'v:"example.com/cleanup"': {}}}, "f:spec": RS_SPEC}
+    both = lambda r: r["metadata"].update(finalizers=["ray.io/rayservice-finalizer", "example.com/cleanup"])
+    o = run_diff(tmp_path, C.RS, live(C.RS, [entry("kubectl", "Apply", mine), managed[1]], change=both))
+    assert [(c.path, c.op, c.new) for c in o.changes] == [
+        ("metadata.finalizers", "replace", ["ray.io/rayservice-finalizer"])]
+    o = run_diff(tmp_path, desired, live(C.RS, [entry("kubectl", "Apply", mine), managed[1]], change=both))
+    assert (o.status, o.changes) == ("unchanged", ())
+
+
+def test_merged_order_is_structured_merge_diffs():
+    # typed/merge.go visitListItems: the applied order for shared items, live-only items in place
+    assert merged_order(["a", "b"], ["b", "a"]) == ["b", "a"]
+    assert merged_order(["a", "b", "c"], ["c", "x"]) == ["a", "b", "c", "x"]
+    assert merged_order(["a", "b", "c"], ["x", "b"]) == ["a", "x", "b", "c"]
 
 
 # ----------------------------------------------------------------------------- annotations
