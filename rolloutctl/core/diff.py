@@ -366,10 +366,10 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
 
     With ``ownership`` (``core.managed_fields.Ownership``: server-side apply) removals
     follow the field manager's managedFields and the lists' types instead of the
-    last-applied annotation (``Ownership.removed``: what the apply prunes, and what an
+    last-applied annotation (``Ownership.prune``: what the apply prunes, and what an
     atomic list the manifest sets replaces), and a changed field another manager owns is
     appended to ``conflicts`` as ``(path, managers, note)``: for a change inside an atomic
-    list, the list (``Ownership.compared``), with ``note`` saying so, else ``note`` empty."""
+    list, the list (``Ownership.compare_path``), with ``note`` saying so, else ``note`` empty."""
     from deepdiff import DeepDiff  # lazy: ~170 ms of imports
 
     d_raw = hooks.defaults(strip_server_fields(hooks.stored(desired)))
@@ -399,19 +399,19 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
         change there, or a field it replaces; none for a set list."""
         if ownership is None or conflicts is None:
             return
-        node = ownership.compared(path)
+        node = ownership.compare_path(path)
         inside = len(node) < len(path)
-        if not inside and (op != "replace" or ownership.type_of(path) == "set"):
+        if not inside and (op != "replace" or ownership.element_relationship(path) == "set"):
             return
         owners = ownership.owners(node, l_n)
         where = render_path(_segments(node))
         if owners and all(c[0] != where for c in conflicts):
-            conflicts.append((where, owners, ATOMIC_NOTE if inside or ownership.type_of(node) == "atomic" else ""))
+            conflicts.append((where, owners, ATOMIC_NOTE if inside or ownership.element_relationship(node) == "atomic" else ""))
 
     def set_change(path: Sequence[Any], old: Any, new: Any) -> None:
         """A ``set`` list under server-side apply: merged by value, the live values kept
-        unless the apply prunes them (``Ownership.applied_set``)."""
-        after = ownership.applied_set(path, old or [], new)
+        unless the apply prunes them (``Ownership.merge_set``)."""
+        after = ownership.merge_set(path, old or [], new)
         if after != (old or []):
             add(_segments(path), "replace" if old and after else ("add" if after else "remove"), old, after or None)
 
@@ -439,12 +439,12 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
             if cut is not None:
                 segments = segments[:cut]
                 old, new = _get(l_n, raw_path[:cut]), _get(d_n, raw_path[:cut])
-                if ownership is not None and ownership.type_of(raw_path[:cut]) == "set":
+                if ownership is not None and ownership.element_relationship(raw_path[:cut]) == "set":
                     set_change(raw_path[:cut], old, new)
                     continue
                 op = "replace" if old is not None and new is not None else ("add" if new is not None else "remove")
                 if op == "remove" and ownership is not None:
-                    for sub in ownership.removed(raw_path[:cut], l_n, d_n):
+                    for sub in ownership.prune(raw_path[:cut], l_n, d_n):
                         conflict(sub, op)
                         add(_segments(sub), op, _get(l_n, sub), None)
                     continue
@@ -458,13 +458,13 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
             if old is None and new is None:
                 continue
             if ownership is not None and isinstance(old if new is None else new, list) and \
-                    ownership.type_of(raw_path) == "set":
+                    ownership.element_relationship(raw_path) == "set":
                 set_change(raw_path, old, new)
                 continue
             if new is None and ownership is not None:
                 # what the apply removes of it: all of it, parts of it (a granular map such as
                 # metadata.annotations keeps the entries other managers own), or nothing
-                for sub in ownership.removed(raw_path, l_n, d_n):
+                for sub in ownership.prune(raw_path, l_n, d_n):
                     conflict(sub, "remove")
                     add(_segments(sub), "remove", _get(l_n, sub), None)
                 continue
@@ -479,7 +479,7 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
                 add(segments, "replace", old, new)
 
     for c, segments in _order_changes(d_n, l_n, hooks, desired):
-        if ownership is not None and ownership.type_of(_normalized_path(segments)) == "atomic":
+        if ownership is not None and ownership.element_relationship(_normalized_path(segments)) == "atomic":
             conflict(_normalized_path(segments), "replace")  # reordering an atomic list modifies it
         if c.path not in found:
             found[c.path] = c

@@ -64,8 +64,12 @@ class Ownership:
     others: tuple[tuple[str, Mapping[str, Any]], ...]  # (manager, fields) of every other entry
     list_type: Callable[[tuple], str | None] = _undescribed
 
-    def type_of(self, list_path: Sequence[Any]) -> str | None:
-        """The list type of the list at ``list_path`` (a normalized path)."""
+    def element_relationship(self, list_path: Sequence[Any]) -> str | None:
+        """How the list at ``list_path`` (a normalized path) merges, as its schema says
+        (``schema.List.ElementRelationship`` as k8s.io/kube-openapi
+        ``pkg/schemaconv/smd.go`` ``getListElementRelationship`` reads it): ``atomic``,
+        ``map``, ``set``, or None where the schema does not describe the list. ObjectMeta's
+        lists are the API server's (``OBJECT_META_LISTS``)."""
         names = tuple(None if _item(s) else s for s in list_path)
         if len(names) == 2 and names[0] == "metadata" and isinstance(names[1], str):
             return OBJECT_META_LISTS.get(names[1])
@@ -73,25 +77,28 @@ class Ownership:
 
     def atomic_list(self, path: Sequence[Any]) -> int | None:
         """The length of the prefix of ``path`` that is the first atomic list it walks into
-        (``path[:n]`` is the list), or None."""
+        (``path[:n]`` is the list), or None: what structured-merge-diff treats as one leaf
+        (``typed/merge.go``, ``typed/compare.go`` ``doList``: ``doLeaf``)."""
         for i, seg in enumerate(path):
-            if _item(seg) and self.type_of(path[:i]) == "atomic":
+            if _item(seg) and self.element_relationship(path[:i]) == "atomic":
                 return i
         return None
 
-    def removed(self, path: Sequence[Any], live: Any, config: Any) -> list[tuple]:
+    def prune(self, path: Sequence[Any], live: Any, config: Any) -> list[tuple]:
         """The parts of the live value at ``path``, which the configuration ``config`` does
         not have, that the apply removes (``path`` itself, or paths below it; the normalized
         ``live`` and ``config`` trees).
 
         Inside an atomic list the configuration sets, everything only the live list has goes:
-        the configuration's list replaces it (``typed/merge.go``). Elsewhere the apply prunes
-        (``Updater.prune``): a node goes, with everything below it, when the manager's last
+        the configuration's list replaces it (``typed/merge.go`` ``mergingWalker.doList``).
+        Elsewhere the apply prunes (``merge/update.go`` ``Updater.prune``): a node goes, with everything below it, when the manager's last
         apply owned it and no other manager owns it (``addBackOwnedItems``: a field counts as
         owned by whoever owns something below it, ``EnsureNamedFieldsAreMembers``; a list item
         only by whoever owns the item itself). A node kept so is looked into: of
         ``metadata.annotations`` left out of the configuration, only the annotations this
-        manager set and no other manager owns go."""
+        manager set and no other manager owns go (a list item the manager owned goes with the
+        fields another manager owns in it: ``merge/multiple_appliers_test.go``
+        ``remove_one_with_dangling_subitem_keep_one``)."""
         path = tuple(path)
         cut = self.atomic_list(path)
         if cut is not None:
@@ -112,35 +119,40 @@ class Ownership:
         return [p for k in value for p in self._pruned_below((*path, k), live)]
 
     def _prunes(self, path: tuple, live: Any) -> bool:
+        """Whether ``Updater.prune`` removes the node at ``path``: in the manager's last
+        applied set, in no other manager's (``addBackOwnedItems``, ``addBackDanglingItems``)."""
         return any(_member(f, path, live) for f in self.mine) and not any(_member(f, path, live)
                                                                             for _, f in self.others)
 
-    def applied_set(self, path: Sequence[Any], live: Sequence[Any], config: Sequence[Any] | None) -> list[Any]:
+    def merge_set(self, path: Sequence[Any], live: Sequence[Any], config: Sequence[Any] | None) -> list[Any]:
         """The values of the ``set`` list at ``path`` after the apply, ``live`` and
         ``config`` its values in the live object and in the configuration (None: left
-        out): merged by value in ``merged_order``, less the values the apply prunes (this
+        out): merged by value (``visit_list_items``), less the values the apply prunes (this
         manager's last apply owned the value, ``v:JSON``, the configuration leaves it out,
-        and no other manager owns it); a list the configuration leaves out that is pruned
+        and no other manager owns it: ``Updater.prune``); a list the configuration leaves out that is pruned
         whole (no other manager owns any of it) goes whole."""
         if config is None and self._prunes(tuple(path), None):
             return []
         wanted = list(config or ())
-        return [v for v in merged_order(list(live), wanted)
+        return [v for v in visit_list_items(list(live), wanted)
                 if v in wanted or not (any(_has_value(f, path, v) for f in self.mine)
                                        and not any(_has_value(f, path, v) for _, f in self.others))]
 
-    def compared(self, path: Sequence[Any]) -> tuple:
-        """The path the apply's comparison reports a change at ``path`` under: the atomic
-        list it is in (``compareWalker.doList``), else ``path``."""
+    def compare_path(self, path: Sequence[Any]) -> tuple:
+        """The path at which the apply's comparison (``typed/compare.go``) reports a change
+        at ``path``: the atomic list it is in (``compareWalker.doList``: ``doLeaf``), else
+        ``path``. ``Updater.update`` intersects it with the other managers' sets."""
         cut = self.atomic_list(path)
         return tuple(path) if cut is None else tuple(path[:cut])
 
     def owners(self, path: Sequence[Any], live_tree: Any) -> list[str]:
-        """Other managers owning ``path`` (sorted, unique)."""
+        """Other managers owning ``path``, something below it or a field above it whole
+        (sorted, unique): those ``Updater.update`` reports a conflict with when the apply
+        modifies ``path``."""
         return sorted({m for m, f in self.others if _owns(f, path, live_tree)})
 
 
-def merged_order(lhs: list[Any], rhs: list[Any]) -> list[Any]:
+def visit_list_items(lhs: list[Any], rhs: list[Any]) -> list[Any]:
     """The items of an associative list merged from the live ``lhs`` and the applied
     ``rhs`` (items compared by their key: here, set values), in the order
     structured-merge-diff's ``typed/merge.go`` ``mergingWalker.visitListItems`` gives them:

@@ -23,7 +23,7 @@ import yaml
 from rolloutctl.admit.listtype import list_type
 from rolloutctl.admit.schema import load_schema
 from rolloutctl.commands import diff as diffing
-from rolloutctl.core.managed_fields import merged_order, ownership
+from rolloutctl.core.managed_fields import visit_list_items, ownership
 from rolloutctl.core.model import Diff, ObjectDiff
 from tests.conftest import UPSTREAM
 
@@ -194,11 +194,11 @@ def test_a_set_list_merges_by_value(tmp_path):
     assert (o.status, o.changes) == ("unchanged", ())
 
 
-def test_merged_order_is_structured_merge_diffs():
+def test_visit_list_items_is_structured_merge_diffs():
     # typed/merge.go visitListItems: the applied order for shared items, live-only items in place
-    assert merged_order(["a", "b"], ["b", "a"]) == ["b", "a"]
-    assert merged_order(["a", "b", "c"], ["c", "x"]) == ["a", "b", "c", "x"]
-    assert merged_order(["a", "b", "c"], ["x", "b"]) == ["a", "x", "b", "c"]
+    assert visit_list_items(["a", "b"], ["b", "a"]) == ["b", "a"]
+    assert visit_list_items(["a", "b", "c"], ["c", "x"]) == ["a", "b", "c", "x"]
+    assert visit_list_items(["a", "b", "c"], ["x", "b"]) == ["a", "x", "b", "c"]
 
 
 # ----------------------------------------------------------------------------- annotations
@@ -279,10 +279,10 @@ def test_ownership_removed_prunes_as_structured_merge_diff():
                                                         "f:b": {}}}})]}}, "m")
     # annotations: b is another manager's; spec.x: nobody else owns any of it, so the field
     # goes whole (EnsureNamedFieldsAreMembers: owning spec.x.y is owning spec.x)
-    assert own.removed(("metadata", "annotations"), live_n, config) == [("metadata", "annotations", "a")]
-    assert own.removed(("spec", "x"), live_n, config) == [("spec", "x")]
+    assert own.prune(("metadata", "annotations"), live_n, config) == [("metadata", "annotations", "a")]
+    assert own.prune(("spec", "x"), live_n, config) == [("spec", "x")]
     # a manager that applied nothing removes nothing
-    assert ownership({"metadata": {"managedFields": []}}, "m").removed(("spec", "x"), live_n, config) == []
+    assert ownership({"metadata": {"managedFields": []}}, "m").prune(("spec", "x"), live_n, config) == []
 
 
 def test_list_types_come_from_the_kinds_schemas():
