@@ -132,3 +132,27 @@ def check_list_items(obj: Obj, root: Mapping[str, Any], old: Obj | None = None) 
         return []
     return [Finding(DUPLICATE_LIST_ITEM, "error", obj.file, obj.line_of(*path), message, field_path(obj.raw, path),
                     obj.ref) for path, message in duplicates(root, obj.raw)]
+
+
+def list_type(root: Mapping[str, Any], path: tuple) -> str | None:
+    """The list type the schema ``root`` gives the list at ``path`` (field names, ``None``
+    for a list item): its ``x-kubernetes-list-type`` (``map``, ``set``), ``atomic`` for a
+    list declared without one, or None where the schema does not describe a list there.
+    The API server's type converter reads a CRD's schema so (k8s.io/kube-openapi
+    ``pkg/schemaconv/smd.go`` ``getListElementRelationship``: "Treat as atomic by
+    default"); our schemas carry no ``x-kubernetes-patch-strategy``, which it reads next."""
+    node = _node(root, root)
+    for seg in path:
+        if seg is None:
+            sub = node.get("items")
+        else:
+            sub = (node.get("properties") or {}).get(seg)
+            if sub is None:
+                sub = node.get("additionalProperties")
+        if not isinstance(sub, dict):
+            return None
+        node = _node(root, sub)
+    if node.get("type") != "array":
+        return None
+    kind = node.get("x-kubernetes-list-type")
+    return kind if kind in ("map", "set", "atomic") else "atomic"

@@ -122,11 +122,10 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
             impact = tuple(model.classify(changes, _defaulted(obj, hooks), _defaulted(old, hooks),
                                           [o for o in related_live if o.namespace == old.namespace]))
         if conflicts and not opts.force_conflicts:
-            kept_paths = {c.path for c in changes}
             impact += tuple(Impact("rejected", f"server-side apply conflict: {path} is managed by "
-                                   f"{', '.join(owners)}; the apply fails unless it forces conflicts "
-                                   f"(--force-conflicts, which takes the field from them)", (path,))
-                            for path, owners in conflicts if path in kept_paths)
+                                   f"{', '.join(owners)}{f', {note}' if note else ''}; the apply fails unless it "
+                                   f"forces conflicts (--force-conflicts, which takes the field from them)", (path,))
+                            for path, owners, note in conflicts if any(_under(c.path, path) for c in changes))
         results.append(ObjectDiff(obj.ref, "changed" if changes else "unchanged", changes, impact))
     if opts.prune:
         for o in live:
@@ -134,6 +133,11 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
                 results.append(ObjectDiff(o.ref, "removed", (), (_removed_impact(o),)))
     results.sort(key=lambda d: (d.target.kind, d.target.namespace, d.target.name))
     return Diff(tuple(results), ignored=ignored)
+
+
+def _under(path: str, top: str) -> bool:
+    """Whether the change path ``path`` is ``top`` or below it."""
+    return path == top or (path.startswith(top) and path[len(top):len(top) + 1] in (".", "["))
 
 
 def _pod_refusals(obj: Obj) -> list[Any]:
@@ -171,8 +175,24 @@ def _diff_objects(desired: Obj, live: Obj, hooks: Any, opts: DiffOptions | None 
     if opts is not None and opts.server_side:
         from ..core.managed_fields import ownership
 
-        return diff_objects(desired, live, hooks, ownership(live.raw, opts.field_manager), conflicts)
+        return diff_objects(desired, live, hooks, ownership(live.raw, opts.field_manager, _list_types(desired)),
+                            conflicts)
     return diff_objects(desired, live, hooks)
+
+
+def _list_types(obj: Obj) -> Any:
+    """``path -> list type`` of the lists of ``obj``'s kind, read from its schema
+    (``admit.listtype.list_type``): how server-side apply merges them."""
+    from functools import partial
+
+    from ..admit.listtype import list_type
+    from ..admit.schema import load_schema
+    from ..kinds import kind_of
+
+    kind = kind_of(obj)
+    if kind is None or not kind.schema:
+        return lambda path: None
+    return partial(list_type, load_schema(f"{kind.schema}.schema.json"))
 
 
 def _defaulted(obj: Obj, hooks: Any) -> Obj:

@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .applied import LAST_APPLIED, last_applied  # noqa: F401 - diff's users read them here
+from .managed_fields import ATOMIC_NOTE
 from .model import Change, Obj
 from .paths import LIST_KEYS
 from .records import field, record
@@ -364,9 +365,11 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
     it (for a removal: the line of the nearest enclosing field that is still there).
 
     With ``ownership`` (``core.managed_fields.Ownership``: server-side apply) removals
-    follow the field manager's managedFields instead of the last-applied annotation,
-    and a changed field another manager owns is appended to ``conflicts`` as
-    ``(path, managers)``."""
+    follow the field manager's managedFields and the lists' types instead of the
+    last-applied annotation (``Ownership.prune``: what the apply prunes, and what an
+    atomic list the manifest sets replaces), and a changed field another manager owns is
+    appended to ``conflicts`` as ``(path, managers, note)``: for a change inside an atomic
+    list, the list (``Ownership.compare_path``), with ``note`` saying so, else ``note`` empty."""
     from deepdiff import DeepDiff  # lazy: ~170 ms of imports
 
     d_raw = hooks.defaults(strip_server_fields(hooks.stored(desired)))
@@ -383,14 +386,34 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
         if ownership is None else None
 
     def _user_set(_a_n: Any, path: Sequence[Any]) -> bool:
-        """Whether the apply removes what only the live copy has at ``path``: under
-        server-side apply, a field the manager owns; under client-side apply, a field the
-        last-applied configuration has or the manifest sets to null, and for a custom
-        resource (``merge_patch``) anything inside a list (a list that differs is sent
-        whole, so the live items' extra fields and extra items go)."""
-        if ownership is not None:
-            return ownership.removes(path, l_n)
+        """Whether client-side apply removes what only the live copy has at ``path``: a
+        field the last-applied configuration has or the manifest sets to null, and for a
+        custom resource (``merge_patch``) anything inside a list (a list that differs is
+        sent whole, so the live items' extra fields and extra items go)."""
         return (hooks.merge_patch and _through_list(path)) or _applied_has(a_n, path) or _null_at(w_n, path)
+
+    def conflict(path: Sequence[Any], op: str) -> None:
+        """Under server-side apply, the other managers of what the change at ``path``
+        modifies (``Updater.update``: a conflict is a field another manager owns that the
+        apply adds or modifies; a removal is none): the atomic list it is in, whatever the
+        change there, or a field it replaces; none for a set list."""
+        if ownership is None or conflicts is None:
+            return
+        node = ownership.compare_path(path)
+        inside = len(node) < len(path)
+        if not inside and (op != "replace" or ownership.element_relationship(path) == "set"):
+            return
+        owners = ownership.owners(node, l_n)
+        where = render_path(_segments(node))
+        if owners and all(c[0] != where for c in conflicts):
+            conflicts.append((where, owners, ATOMIC_NOTE if inside or ownership.element_relationship(node) == "atomic" else ""))
+
+    def set_change(path: Sequence[Any], old: Any, new: Any) -> None:
+        """A ``set`` list under server-side apply: merged by value, the live values kept
+        unless the apply prunes them (``Ownership.merge_set``)."""
+        after = ownership.merge_set(path, old or [], new)
+        if after != (old or []):
+            add(_segments(path), "replace" if old and after else ("add" if after else "remove"), old, after or None)
 
     secret = is_secret(desired.raw)
     found: dict[str, Change] = {}
@@ -416,19 +439,36 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
             if cut is not None:
                 segments = segments[:cut]
                 old, new = _get(l_n, raw_path[:cut]), _get(d_n, raw_path[:cut])
+                if ownership is not None and ownership.element_relationship(raw_path[:cut]) == "set":
+                    set_change(raw_path[:cut], old, new)
+                    continue
                 op = "replace" if old is not None and new is not None else ("add" if new is not None else "remove")
+                if op == "remove" and ownership is not None:
+                    for sub in ownership.prune(raw_path[:cut], l_n, d_n):
+                        conflict(sub, op)
+                        add(_segments(sub), op, _get(l_n, sub), None)
+                    continue
                 if op == "remove" and not _user_set(a_n, raw_path[:cut]):
                     continue
+                conflict(raw_path[:cut], op)
                 add(segments, op, old, new)
                 continue
             old = None if _absent(item.t1) else item.t1
             new = None if _absent(item.t2) else item.t2
             if old is None and new is None:
                 continue
-            if ownership is not None and conflicts is not None and old is not None and new is not None:
-                owners = ownership.owners(raw_path, l_n)
-                if owners:
-                    conflicts.append((render_path(segments), owners))
+            if ownership is not None and isinstance(old if new is None else new, list) and \
+                    ownership.element_relationship(raw_path) == "set":
+                set_change(raw_path, old, new)
+                continue
+            if new is None and ownership is not None:
+                # what the apply removes of it: all of it, parts of it (a granular map such as
+                # metadata.annotations keeps the entries other managers own), or nothing
+                for sub in ownership.prune(raw_path, l_n, d_n):
+                    conflict(sub, "remove")
+                    add(_segments(sub), "remove", _get(l_n, sub), None)
+                continue
+            conflict(raw_path, "replace" if old is not None and new is not None else "add")
             if new is None:
                 if not _user_set(a_n, raw_path):
                     continue  # set by the server or a controller
@@ -439,10 +479,22 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
                 add(segments, "replace", old, new)
 
     for c, segments in _order_changes(d_n, l_n, hooks, desired):
+        if ownership is not None and ownership.element_relationship(_normalized_path(segments)) == "atomic":
+            conflict(_normalized_path(segments), "replace")  # reordering an atomic list modifies it
         if c.path not in found:
             found[c.path] = c
             segs_of[c.path] = segments
     return tuple(found[p] for p in sorted(found))
+
+
+def _segments(raw_path: Sequence[Any]) -> list[Any]:
+    """A normalized path as change segments (markers as ``Key``)."""
+    return [_unmarker(p) if isinstance(p, str) and p.startswith(_PREFIX) else p for p in raw_path]
+
+
+def _normalized_path(segments: Sequence[Any]) -> list[Any]:
+    """The inverse of ``_segments``."""
+    return [_marker(s.field, s.value) if isinstance(s, Key) else s for s in segments]
 
 
 def _absent(v: Any) -> bool:
