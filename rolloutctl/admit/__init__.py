@@ -105,6 +105,12 @@ def version_of(api_version: str) -> str:
     return api_version.split("/", 1)[1] if "/" in api_version else api_version
 
 
+def shown(o: Obj) -> str:
+    """``namespace/name`` of a namespaced object, the name alone of a cluster-scoped one
+    (which has no namespace, whatever the loader's default)."""
+    return o.name if o.kind in CLUSTER_SCOPED else f"{o.namespace}/{o.name}"
+
+
 def _with_namespace(raw: dict, kind: str, namespace: str) -> None:
     """``kubectl apply`` puts a namespaced object that names no namespace into
     ``-n`` (else ``default``); the API server stores it there."""
@@ -317,11 +323,11 @@ def duplicates_per_object(objs: Iterable[Obj], *, across_files_warn: bool = Fals
         where = f"at {first.file}:{first.line} and {o.file}:{o.line}"
         if across_files_warn and first.file != o.file:
             out.append(Finding(DUPLICATE_ACROSS_FILES, "warning", o.file, o.line,
-                               f"{o.kind} {o.namespace}/{o.name} is defined in two files: {where}; they cannot be "
+                               f"{o.kind} {shown(o)} is defined in two files: {where}; they cannot be "
                                "applied together (plan and diff refuse them as one input)", "", o.ref))
             continue
         out.append(Finding(DUPLICATE_OBJECT, "error", o.file, o.line,
-                           f"duplicate {o.kind} {o.namespace}/{o.name}: {where}", "", o.ref))
+                           f"duplicate {o.kind} {shown(o)}: {where}", "", o.ref))
     return out
 
 
@@ -363,6 +369,6 @@ def admit(objs: Sequence[Obj], lookup: Lookup, *, side: str = DESIRED, namespace
             first = seen.setdefault(key, o)
             if first is not o and first.raw != o.raw:
                 fs.append(Finding(DUPLICATE_OBJECT, "error", o.file, o.line,
-                                  f"two different copies of the live {o.kind} {o.namespace}/{o.name}: at "
+                                  f"two different copies of the live {o.kind} {shown(o)}: at "
                                   f"{first.file}:{first.line} and {o.file}:{o.line}; give one", "", o.ref))
     return out

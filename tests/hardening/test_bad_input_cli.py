@@ -140,6 +140,14 @@ def test_duplicates_across_files_name_both_places(cli, tmp_path, command):
     assert_input_error(r, b, f"SC009: duplicate PodCliqueSet inference/llm: at {a}:4 and {b}:5")
 
 
+def test_a_duplicate_cluster_scoped_object_is_named_without_a_namespace(cli, tmp_path):
+    flavor = "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata:\n  name: default-flavor\n"
+    q = write(tmp_path, "q.yaml", flavor + "---\n" + flavor)
+    r = cli("lint", q)
+    assert "duplicate ResourceFlavor default-flavor: at " in r.stdout, r.stdout
+    assert "default/default-flavor" not in r.stdout
+
+
 def test_missing_namespace_means_default_in_desired_and_observed(cli, tmp_path):
     bare = write(tmp_path, "bare.yaml", mutated(lambda d: d["metadata"].pop("namespace")))
     default = write(tmp_path, "default.yaml", mutated(lambda d: d["metadata"].__setitem__("namespace", "default")))
