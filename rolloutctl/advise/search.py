@@ -241,6 +241,8 @@ class Search:
         spaces = [s for s in self.make_model().advice_spaces(self.desired, self.old)
                   if self.include_proposed or not s.proposed]
         current = self._current()
+        if current.cand.outcome == "noop" and current.cand.feasible:
+            return self._nothing_to_roll_out(current.cand)
         if not self.exhaustive:
             self.budget = BUDGET_FACTOR * (STARTUP_WORK + current.work) - current.work
         rejected: list[Rejection] = []
@@ -329,6 +331,20 @@ class Search:
             recommendation=feasible[0] if feasible else None, frontier=tuple(self.frontier(feasible)),
             rejected=tuple(rejected), grid=tuple(grid_info), warnings=tuple(warnings),
             current=current.cand,
+            floor=str(getattr(self.make_model(), "floor_goal", "")) if self.floor.pods is None else "")
+
+    def _nothing_to_roll_out(self, current: Candidate) -> Advice:
+        """The manifest as given changes nothing the controllers act on (its plan has no
+        step): no strategy or budget can do better than no rollout, and none is searched."""
+        warnings = [*self.input_warnings,
+                    Warning("NothingToRollOut", "the change rolls nothing out (plan has nothing to do), so no "
+                            "strategy or budget is searched", "")]
+        return Advice(
+            target=self.desired.ref,
+            capacity={r: format_quantity(q, r) for r, q in self.env.capacity.items()},
+            min_ready=self.floor.spelled, min_ready_pods=self.floor.pods, objective=self.objective,
+            peak_resource=self.resource, searched=1, optimal=True, recommendation=current,
+            frontier=(current,), rejected=(), grid=(), warnings=tuple(warnings), current=current,
             floor=str(getattr(self.make_model(), "floor_goal", "")) if self.floor.pods is None else "")
 
     @staticmethod

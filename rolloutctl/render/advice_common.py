@@ -25,6 +25,8 @@ def constraints_line(a: Advice) -> str:
 
 
 def search_line(a: Advice) -> str:
+    if not a.grid and a.searched == 1 and a.current is not None and a.current.outcome == "noop":
+        return "Searched: nothing (the manifest as given rolls nothing out)"
     size = sum(g.size for g in a.grid)
     pruned = sum(g.pruned for g in a.grid)
     skipped = sum(g.skipped for g in a.grid)

@@ -225,3 +225,17 @@ def test_a_rejected_strategy_names_its_field_once(cli, tmp_path):
     assert r.exit_code == 1, r.stderr
     [msg] = [x["message"] for x in r.json()["rejected"] if x["strategy"] == "NewCluster"]
     assert msg.startswith("RS025: ") and msg.count("headService.metadata.name") == 1, msg
+
+
+def test_a_change_that_rolls_nothing_out_is_not_searched(cli, small):
+    # the old manifest as the new one: plan has nothing to do, so neither has advise
+    _new, old = small
+    r = cli("advise", old, "--observed", old, "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    doc = r.json()
+    jsonschema.Draft202012Validator(schema("advice")).validate(doc)
+    assert doc["searched"] == 1 and doc["optimal"] is True
+    assert doc["recommendation"]["steps"] == 0 and doc["recommendation"]["patch"] == {}
+    assert [w["code"] for w in doc["warnings"]].count("NothingToRollOut") == 1
+    text = cli("advise", old, "--observed", old).stdout
+    assert "Searched: nothing (the manifest as given rolls nothing out)" in text
