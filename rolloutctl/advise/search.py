@@ -62,6 +62,8 @@ BUDGET_FACTOR = 20
 FRONTIER_SIZE = 8
 
 V_REJECTED = "Rejected"
+#: a candidate the API server stores and the controller refuses (plan: stuck ValidationFailed)
+V_INVALID = "ValidationFailed"
 V_FLOOR = "MinReadyBreached"
 V_PRUNED_FLOOR = "MinReadyBreached"
 
@@ -148,8 +150,12 @@ class Search:
             f = problems[0]
             where = f"{f.path}: " if f.path and not f.message.startswith(f.path) else ""  # messages may name it
             msg = f"{f.rule}: {where}{f.message}"
-            cand = self._candidate(space, values, built, "stuck", Stuck(V_REJECTED, msg), {}, None, (V_REJECTED, msg))
-            return _Eval(cand, vals, False, V_REJECTED, 1)
+            # refused by the API server, or stored and refused by the controller (what plan
+            # calls stuck ValidationFailed)
+            at_admission = getattr(model, "rejected_at_admission", None)
+            reason = V_REJECTED if at_admission is None or at_admission(f) else V_INVALID
+            cand = self._candidate(space, values, built, "stuck", Stuck(reason, msg), {}, None, (reason, msg))
+            return _Eval(cand, vals, False, reason, 1)
         watched = _Watched(model, built.manifest)
         if self.base_world is not None and hasattr(model, "reobserve"):
             world = model.reobserve(self.base_world, built.manifest, self.observed, self.env)
@@ -384,7 +390,7 @@ class Search:
 
 def _violation_rank(c: Candidate) -> int:
     """Which failing candidate explains a strategy best: a real plan before a rejected manifest."""
-    return 1 if c.violation and c.violation[0] == V_REJECTED else 0
+    return 1 if c.violation and c.violation[0] in (V_REJECTED, V_INVALID) else 0
 
 
 def _ge(a: Any, b: Any) -> bool:

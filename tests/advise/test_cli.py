@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import jsonschema
 import pytest
+import yaml
 
 from rolloutctl.schemas_access import schema
 from tests.advise.helpers import RS_NEW, RS_OLD
@@ -239,3 +240,17 @@ def test_a_change_that_rolls_nothing_out_is_not_searched(cli, small):
     assert [w["code"] for w in doc["warnings"]].count("NothingToRollOut") == 1
     text = cli("advise", old, "--observed", old).stdout
     assert "Searched: nothing (the manifest as given rolls nothing out)" in text
+
+
+def test_a_candidate_the_controller_refuses_is_validation_failed_as_in_plan(cli, tmp_path):
+    # RS025 is the RayService controller's check (validateRayService): the API server stores
+    # the manifest, so advise names it as plan does (stuck ValidationFailed), not "Rejected"
+    rs = yaml.safe_load(open(RS_NEW))
+    head = rs["spec"]["rayClusterConfig"]["headGroupSpec"]
+    head["headService"] = {"metadata": {"name": "my-head"}}
+    p = tmp_path / "rs.yaml"
+    p.write_text(yaml.safe_dump(rs))
+    doc = cli("advise", str(p), "--observed", RS_OLD, "-o", "json").json()
+    reasons = {r["reason"] for r in doc["rejected"]}
+    assert "ValidationFailed" in reasons and "Rejected" not in reasons
+    assert cli("plan", str(p), "--observed", RS_OLD, "-o", "json").json()["stuck"]["reason"] == "ValidationFailed"
