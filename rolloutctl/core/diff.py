@@ -470,6 +470,15 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
                 continue
             conflict(raw_path, "replace" if old is not None and new is not None else "add")
             if new is None:
+                if list(raw_path) == ["metadata", "annotations"] and isinstance(old, Mapping):
+                    # kubectl apply adds its last-applied annotation to the manifest it
+                    # patches with (apply.go GetModifiedConfiguration), so the patch never
+                    # drops the whole map: only the annotations the manifest last applied
+                    # (or sets to null) go, other clients' stay
+                    for k in sorted(old):
+                        if _user_set(a_n, [*raw_path, k]):
+                            add([*segments, k], "remove", old[k], None)
+                    continue
                 if not _user_set(a_n, raw_path):
                     continue  # set by the server or a controller
                 add(segments, "remove", old, None)

@@ -125,6 +125,25 @@ def test_a_field_the_user_had_set_is_a_removal():
                                             [{"name": "DEBUG", "value": "1"}, {"name": "INJECTED", "value": "x"}], None)
 
 
+def test_dropping_every_annotation_removes_only_the_last_applied_ones():
+    # kubectl apply writes its own annotation into the manifest it patches with, so the
+    # patch never drops metadata.annotations whole: `kubectl annotate`'s stays
+    before = pod([{"name": "a", "image": "a"}], annotations={"team": "ml"})
+    live = pod([{"name": "a", "image": "a"}], annotations={"team": "ml", "owner": "sre", LAST: json.dumps(before)})
+    desired = pod([{"name": "a", "image": "a"}])
+    [c] = diff_objects(obj(desired), obj(live))
+    assert (c.path, c.op, c.old, c.new) == ("metadata.annotations.team", "remove", "ml", None)
+
+
+def test_dropping_every_label_removes_the_whole_map_as_the_merge_patch_does():
+    # labels get no such annotation: the deletion patch is `labels: null`
+    before = pod([{"name": "a", "image": "a"}], labels={"team": "ml"})
+    live = pod([{"name": "a", "image": "a"}], labels={"team": "ml", "owner": "sre"}, annotations={LAST: json.dumps(before)})
+    desired = pod([{"name": "a", "image": "a"}])
+    [c] = diff_objects(obj(desired), obj(live))
+    assert (c.path, c.op, c.old) == ("metadata.labels", "remove", {"owner": "sre", "team": "ml"})
+
+
 def test_defaults_applied_to_both_sides_make_a_defaulted_field_no_change():
     # The user had written the default explicitly and now leaves it out: kubectl apply
     # removes it and the API server defaults it again.
