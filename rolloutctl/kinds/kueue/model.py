@@ -26,7 +26,7 @@ from ...core.model import Action, Change, Comparison, ComparisonRow, Finding, Im
 from ...core.simulate import simulate
 from ...core.world import World, key_of
 from ..kuberay.api import API as RAY_API
-from ..kuberay.api import L_NAME, RC, RS
+from ..kuberay.api import RC, RS
 from ..kuberay.model import RayServiceModel
 from ..kuberay.world import without_outcome
 from . import rayservice_webhook
@@ -39,9 +39,9 @@ from .diagnose import gated_stuck, priority_class_stuck, quota_stuck, suspended_
 from .elastic_job_ungater import gate_reason, ungate
 from .evict import evicted
 from .finish import finished
+from .neighbours import neighbour_workloads
 from .observe import KUEUE_PREFIXES, carry_kueue_fields
 from .phases import kueue_phrase, phase_of, phase_title
-from .neighbours import neighbour_workloads
 from .podset import quantities, requests_of
 from .provenance import not_modelled, operators
 from .queue_manager import find_queue
