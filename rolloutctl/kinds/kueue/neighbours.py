@@ -12,7 +12,6 @@ controllers read one by one (``Held``): N neighbours cost N settlings of one.
 
 from __future__ import annotations
 
-import heapq
 from typing import Any, Callable, Mapping, Sequence
 
 from ...core.model import Obj
@@ -101,34 +100,32 @@ class Held:
     - where ``cq`` preempts within itself (``preempts``), its priority is below ``top``,
       the highest a Workload pending in the settling may have: a candidate
       (``preemption.py``; being older than the settling's own, an equal priority is never
-      a newer one);
-    - to a settling in its namespace, it is owned by a RayCluster: ``finalizeWorkloads``
-      and ``_ours`` read those (the settled neighbours' RayClusters are not kept).
+      a newer one).
 
-    A settling's own Workload names carry its job's name, so no other Workload's name
+    Otherwise one owned by a RayCluster, to a settling in its namespace, is neither given
+    nor counted: the settling's world holds no RayCluster but its own (the settled
+    neighbours' are not kept), so its first Kueue pass deletes that Workload
+    (``finalizeWorkloads``) before its scheduler runs, and nothing reads it before
+    (``_ours`` takes it for the settling's own, which ``_release_foreign`` skips). A
+    settling's own Workload names carry its job's name, so no other Workload's name
     collides with them (``workload_name``)."""
 
     def __init__(self, cq: str, preempts: bool, top: int) -> None:
         self.cq, self.preempts, self.top = cq, preempts, top
-        self.count = 0
-        #: (input position, object) given to every settling, and per namespace to those in it
-        self.always: list[tuple[int, Obj]] = []
-        self.by_cluster: dict[str, list[tuple[int, Obj]]] = {}
-        #: usage of the Workloads counted, and of those of them given in their namespace
+        #: given to every settling, in input order
+        self.given: list[Obj] = []
+        #: the usage of the Workloads counted, and of those owned by a RayCluster, per namespace
         self.usage: dict[tuple[str, str], int] = {}
         self.usage_by_cluster: dict[str, dict[tuple[str, str], int]] = {}
 
     def add(self, o: Obj) -> None:
-        entry = (self.count, o)
-        self.count += 1
         used = workload_usage(o, self.cq) if o.kind == WL else {}
         if not used or evicted(o) or created_at(o)[0] >= 0 or (self.preempts and priority_of(o) < self.top):
-            self.always.append(entry)
+            self.given.append(o)
             return
         for k, v in used.items():
             self.usage[k] = self.usage.get(k, 0) + v
         if (owner_of(o) or ("", ""))[0] == RC:
-            self.by_cluster.setdefault(o.namespace, []).append(entry)
             ns_usage = self.usage_by_cluster.setdefault(o.namespace, {})
             for k, v in used.items():
                 ns_usage[k] = ns_usage.get(k, 0) + v
@@ -136,9 +133,7 @@ class Held:
     def for_settling(self, ns: str) -> tuple[list[Obj], dict[tuple[str, str], int]]:
         """What a settling in namespace ``ns`` is given: the objects, in input order, and
         the usage the others hold in the ClusterQueue."""
-        objs = [o for _i, o in heapq.merge(self.always, self.by_cluster.get(ns, ()), key=lambda e: e[0])]
         usage = dict(self.usage)
         for k, v in self.usage_by_cluster.get(ns, {}).items():
             usage[k] -= v
-        return objs, usage
-
+        return list(self.given), usage

@@ -121,14 +121,17 @@ def test_the_neighbours_that_hold_quota(case):
     assert all(quota_reserved(w) for w in world.of_kind("Workload") if w.file != "q.yaml")
 
 
-def test_a_settling_is_given_only_what_it_reads_one_by_one():
+@pytest.mark.parametrize("model", MODELS)
+def test_a_settling_is_given_only_what_it_reads_one_by_one(model):
     """The settlings of N neighbours of one namespace under a ClusterQueue that does not
-    preempt are given the same objects whatever N (the queues and the live Workloads),
-    and the earlier neighbours' quota as usage: N settlings of one, not of up to N."""
+    preempt are given the same objects whatever N (the queues), and the earlier
+    neighbours' quota as usage: N settlings of one, not of up to N. Under legacy their
+    Workloads are owned by RayClusters the settling's world lacks, which its first pass
+    deletes (finalizeWorkloads): they count for nothing there."""
     for n in (1, 4, 8):
         target, queues, neighbours = kueue_neighbours(n)
         qobs = {(o.kind, o.namespace, o.name): o for o in (Obj(d, "q.yaml", 1) for d in queues)}
-        m = KueueRayServiceModel("nested", observed_queues=list(qobs.values()))
+        m = KueueRayServiceModel(model, observed_queues=list(qobs.values()))
         sizes, helds = [], []
 
         def settle(rs, given, held):
@@ -138,7 +141,8 @@ def test_a_settling_is_given_only_what_it_reads_one_by_one():
 
         got = neighbour_workloads(Obj(target, "t.yaml", 1), [Obj(d, "n.yaml", 1) for d in neighbours], qobs, settle)
         assert len(got) == n and sizes == [len(queues)] * n
-        assert helds == [{("default-flavor", "cpu"): 100 * i, ("default-flavor", "memory"): 128 * 2 ** 20 * 1000 * i}
+        k = 0 if model == "legacy" else 1
+        assert helds == [{("default-flavor", "cpu"): 100 * i * k, ("default-flavor", "memory"): 128 * 2 ** 20 * 1000 * i * k}
                          if i else {} for i in range(n)]
 
 
