@@ -19,7 +19,10 @@ consecutive sizes and from the first to the last (1.0 is linear). Scenarios:
 - ``half``: the quota fits half of the neighbours and the target: the later neighbours
   stay pending and hold nothing, and the target waits (InsufficientQuota);
 - ``mixed``: neighbours in another namespace, under another ClusterQueue, suspended, with
-  their Workload in the input, or of a higher WorkloadPriorityClass, and half the quota.
+  their Workload in the input, or of a higher WorkloadPriorityClass, and half the quota;
+- ``preempting``: ``mixed`` under a ClusterQueue that preempts within itself
+  (``LowerPriority``): a settling is given every Workload of lower priority than the
+  WorkloadPriorityClass (each is a preemption candidate), so this one is not linear.
 
 ``--digest`` also runs ``rolloutctl plan ... -o json`` on each cell and prints the first
 12 hex digits of the output's SHA-256: equal digests on two commits mean byte-identical
@@ -46,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.workloads import kueue_neighbours  # noqa: E402
 
-SCENARIOS = ("fits", "half", "mixed")
+SCENARIOS = ("fits", "half", "mixed", "preempting")
 MODELS = ("top-level", "nested", "legacy")
 
 _CELL = """
@@ -69,7 +72,8 @@ print(time.process_time() - t, len(p.steps), p.outcome)
 def write_cell(d: Path, n: int, scenario: str) -> tuple[str, str, str]:
     """The scenario's target, queues and neighbours as files in ``d``."""
     fit = n if scenario == "fits" else n // 2
-    target, queues, neighbours = kueue_neighbours(n, fit, mixed=scenario == "mixed")
+    target, queues, neighbours = kueue_neighbours(n, fit, mixed=scenario in ("mixed", "preempting"),
+                                                  preemption="LowerPriority" if scenario == "preempting" else None)
     paths = (d / "target.yaml", d / "queues.yaml", d / "neighbours.yaml")
     paths[0].write_text(yaml.safe_dump(target))
     paths[1].write_text(yaml.safe_dump_all(queues))

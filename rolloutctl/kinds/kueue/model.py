@@ -22,7 +22,8 @@ from typing import Any, Mapping, Sequence
 
 from ...core.environment import Environment
 from ...core.kind import Progress
-from ...core.model import Action, Change, Comparison, ComparisonRow, Finding, Impact, Obj, Stuck, Warning
+from ...core.model import (STUCK_NO_PROGRESS, Action, Change, Comparison, ComparisonRow, Finding, Impact, Obj, Stuck,
+                           Warning)
 from ...core.simulate import simulate
 from ...core.world import World, key_of
 from ..kuberay.api import API as RAY_API
@@ -165,11 +166,14 @@ class KueueRayServiceModel:
         return neighbour_workloads(desired, others, qobs, lambda rs, given, held: self._settled(rs, given, env, held))
 
     def _settled(self, prev: Obj, queues: list[Obj], env: Environment,
-                 held: Mapping[str, Mapping[tuple[str, str], int]] | None = None) -> World:
+                 held: Mapping[str, Mapping[tuple[str, str], int]] | None = None) -> World | None:
         """The previous manifest planned from creation under the same Kueue model and the
         observed queues; Workload creation times are moved before the plan's clock.
         ``held``: per ClusterQueue, the usage of admitted Workloads not in ``queues``
-        (``clusterqueue.held_usage``)."""
+        (``clusterqueue.held_usage``); then None when the plan's loop guard ended it
+        (NoProgress): where that guard stops depends on how many objects the world holds,
+        which the held ones are not (``neighbours.neighbour_workloads`` settles again with
+        every Workload given)."""
         raw = copy.deepcopy(dict(prev.raw))
         raw.pop("status", None)
         md = dict(raw.get("metadata") or {})
@@ -182,7 +186,9 @@ class KueueRayServiceModel:
         if held:
             world = world.with_memory(**{MEM_HELD_USAGE: held})
         box: list[World] = []
-        simulate(_Keep(sub, box), base, world, Environment(capacity=env.capacity, max_steps=200))
+        plan = simulate(_Keep(sub, box), base, world, Environment(capacity=env.capacity, max_steps=200))
+        if held and plan.stuck is not None and plan.stuck.reason == STUCK_NO_PROGRESS:
+            return None
         final = box[-1] if box else world
         ws = sorted((w for w in final.of_kind(WL)), key=created_at)
         moved = []

@@ -27,8 +27,9 @@ from .queue_manager import find_queue
 from .workload import created_at, owner_of, quota_reserved
 
 #: ``settle(rs, objects, held)``: the world a neighbour settles in, given the queue objects
-#: and Workloads ``objects`` and, per ClusterQueue, the usage ``held`` of the others
-Settle = Callable[[Obj, list[Obj], "Mapping[str, Mapping[tuple[str, str], int]] | None"], World]
+#: and Workloads ``objects`` and, per ClusterQueue, the usage ``held`` of the others; None
+#: when, with ``held``, the plan's loop guard ended it (it stops by the world's size)
+Settle = Callable[[Obj, list[Obj], "Mapping[str, Mapping[tuple[str, str], int]] | None"], "World | None"]
 
 
 def neighbour_workloads(desired: Obj, others: Sequence[Obj], qobs: Mapping[tuple, Obj], settle: Settle) -> list[Obj]:
@@ -76,6 +77,9 @@ def neighbour_workloads(desired: Obj, others: Sequence[Obj], qobs: Mapping[tuple
             continue
         one_by_one, usage = held.for_settling(rs.namespace)
         settled = settle(rs, one_by_one, {mine.name: usage} if usage else None)
+        if settled is None:
+            settled = settle(rs, list(held.every), None)
+        assert settled is not None
         for w in settled.of_kind(WL):
             if quota_reserved(w) and not finished(w) and key_of(w) not in have:
                 have[key_of(w)] = w
@@ -102,6 +106,9 @@ class Held:
       (``preemption.py``; being older than the settling's own, an equal priority is never
       a newer one).
 
+    A settling that its plan's loop guard ends (NoProgress) is settled again with all of
+    them given: the guard stops a plan by the number of objects its world held.
+
     Otherwise one owned by a RayCluster, to a settling in its namespace, is neither given
     nor counted: the settling's world holds no RayCluster but its own (the settled
     neighbours' are not kept), so its first Kueue pass deletes that Workload
@@ -112,13 +119,15 @@ class Held:
 
     def __init__(self, cq: str, preempts: bool, top: int) -> None:
         self.cq, self.preempts, self.top = cq, preempts, top
-        #: given to every settling, in input order
+        #: given to every settling, and all of them, in input order
         self.given: list[Obj] = []
+        self.every: list[Obj] = []
         #: the usage of the Workloads counted, and of those owned by a RayCluster, per namespace
         self.usage: dict[tuple[str, str], int] = {}
         self.usage_by_cluster: dict[str, dict[tuple[str, str], int]] = {}
 
     def add(self, o: Obj) -> None:
+        self.every.append(o)
         used = workload_usage(o, self.cq) if o.kind == WL else {}
         if not used or evicted(o) or created_at(o)[0] >= 0 or (self.preempts and priority_of(o) < self.top):
             self.given.append(o)

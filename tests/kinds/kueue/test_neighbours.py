@@ -146,6 +146,32 @@ def test_a_settling_is_given_only_what_it_reads_one_by_one(model):
                          if i else {} for i in range(n)]
 
 
+def test_a_settling_the_loop_guard_ends_is_settled_again_with_every_workload(cli, tmp_path, monkeypatch):
+    """Thirty neighbours under a ClusterQueue that preempts (bench/bench_kueue.py
+    ``preempting``): the settling of svc-0029 (priority 100) keeps preempting until the
+    plan's loop guard ends it (NoProgress), and where the guard stops depends on how many
+    objects the world holds, so it is settled again with every Workload given. The JSON
+    plan is the one the model wrote at caeebd4 (data/neighbours/looping-nested.json)."""
+    import rolloutctl.kinds.kueue.model as kueue_model
+
+    from bench.bench_kueue import write_cell
+
+    ended = []
+    simulate = kueue_model.simulate
+
+    def recording(model, desired, world, env, **kw):
+        plan = simulate(model, desired, world, env, **kw)
+        ended.append((desired.name, plan.stuck.reason if plan.stuck else None, MEM_HELD_USAGE in world.memory))
+        return plan
+
+    monkeypatch.setattr(kueue_model, "simulate", recording)
+    t, q, n = write_cell(tmp_path, 30, "preempting")
+    r = cli("plan", "--kueue", "nested", t, "--observed", q, "--observed", n, "-o", "json")
+    assert r.stdout == (DATA / "looping-nested.json").read_text()
+    assert [e for e in ended if e[1] == "NoProgress"] == [("svc-0029", "NoProgress", True),
+                                                          ("svc-0029", "NoProgress", False)]
+
+
 def test_usage_counts_what_the_cache_holds_for_workloads_the_world_does_not_list():
     """``clusterqueue.usage``: the Workloads of the world plus ``held_usage`` (world memory
     ``MEM_HELD_USAGE``, per ClusterQueue), and only for that ClusterQueue."""
