@@ -106,16 +106,16 @@ class Held:
       (``preemption.py``; being older than the settling's own, an equal priority is never
       a newer one).
 
-    A settling that its plan's loop guard ends (NoProgress) is settled again with all of
-    them given: the guard stops a plan by the number of objects its world held.
-
     Otherwise one owned by a RayCluster, to a settling in its namespace, is neither given
     nor counted: the settling's world holds no RayCluster but its own (the settled
     neighbours' are not kept), so its first Kueue pass deletes that Workload
     (``finalizeWorkloads``) before its scheduler runs, and nothing reads it before
     (``_ours`` takes it for the settling's own, which ``_release_foreign`` skips). A
     settling's own Workload names carry its job's name, so no other Workload's name
-    collides with them (``workload_name``)."""
+    collides with them (``workload_name``).
+
+    A settling that its plan's loop guard ends (NoProgress) is settled again with all of
+    them given (``every``): the guard stops a plan by the number of objects its world held."""
 
     def __init__(self, cq: str, preempts: bool, top: int) -> None:
         self.cq, self.preempts, self.top = cq, preempts, top
