@@ -153,6 +153,7 @@ MODULES: dict[str, str | None] = {
     "kueue/flavorassigner.py": CLEAN,
     "kueue/live.py": CLEAN,
     "kueue/model.py": CLEAN,
+    "kueue/neighbours.py": CLEAN,
     "kueue/observe.py": CLEAN,
     "kueue/phases.py": CLEAN,
     "kueue/podset.py": CLEAN,

@@ -15,6 +15,7 @@ from ...core.quantity import parse_quantity
 from ...core.records import record
 from ...core.world import World
 from .constants import RF, WL
+from .context import MEM_HELD_USAGE
 from .finish import finished
 from .workload import quota_reserved, wl_pod_sets
 
@@ -66,22 +67,46 @@ def quota_of(cq: Obj) -> Quota:
 
 def usage(world: World, cq_name: str, exclude: Iterable[str] = ()) -> dict[tuple[str, str], int]:
     """ClusterQueue usage: the sum over quota-reserved, not finished Workloads admitted
-    to it, from their spec counts (``totalRequestsFromAdmission``)."""
+    to it, from their spec counts (``totalRequestsFromAdmission``), plus what the cache
+    holds for admitted Workloads the world does not list (``held_usage``)."""
     skip = set(exclude)
-    used: dict[tuple[str, str], int] = {}
+    used = dict(held_usage(world, cq_name))
     for w in world.of_kind(WL):
-        if (w.namespace, w.name) in skip or w.name in skip or finished(w) or not quota_reserved(w) or w.terminating:
+        if (w.namespace, w.name) in skip or w.name in skip:
             continue
-        adm = _m(w.status.get("admission"))
-        if adm.get("clusterQueue") != cq_name:
-            continue
-        flav = {str(_m(a).get("name")): _m(_m(a).get("flavors")) for a in _l(adm.get("podSetAssignments"))}
-        for ps in wl_pod_sets(w):
-            for r, v in ps.total().items():
-                f = flav.get(ps.name, {}).get(r)
-                if f:
-                    used[(str(f), r)] = used.get((str(f), r), 0) + v
+        for k, v in workload_usage(w, cq_name).items():
+            used[k] = used.get(k, 0) + v
     return used
+
+
+def workload_usage(w: Obj, cq_name: str) -> dict[tuple[str, str], int]:
+    """What Workload ``w`` adds to ClusterQueue ``cq_name``'s usage (``updateWorkloadUsage``,
+    clusterqueue.go, with ``totalRequestsFromAdmission``): per (flavor, resource) its pod
+    sets' totals in the flavors of its admission, when it holds quota there (reserved,
+    not finished, not being deleted); empty otherwise."""
+    used: dict[tuple[str, str], int] = {}
+    if finished(w) or not quota_reserved(w) or w.terminating:
+        return used
+    adm = _m(w.status.get("admission"))
+    if adm.get("clusterQueue") != cq_name:
+        return used
+    flav = {str(_m(a).get("name")): _m(_m(a).get("flavors")) for a in _l(adm.get("podSetAssignments"))}
+    for ps in wl_pod_sets(w):
+        for r, v in ps.total().items():
+            f = flav.get(ps.name, {}).get(r)
+            if f:
+                used[(str(f), r)] = used.get((str(f), r), 0) + v
+    return used
+
+
+def held_usage(world: World, cq_name: str) -> Mapping[tuple[str, str], int]:
+    """The usage the scheduler's cache holds for ClusterQueue ``cq_name`` on behalf of
+    admitted Workloads the world does not list one by one (world memory ``MEM_HELD_USAGE``:
+    cache state, as ``clusterQueue.addWorkload`` keeps usage incrementally in
+    clusterqueue.go). The model sets it when it settles the other observed jobs of a
+    ClusterQueue: a job settled after them reads their Workloads only through the quota
+    they hold (``KueueRayServiceModel._neighbour_workloads``)."""
+    return _m(_m(world.memory.get(MEM_HELD_USAGE)).get(cq_name))
 
 
 def inactive_reason(cq: Obj, world: World) -> str | None:

@@ -27,6 +27,9 @@ MODELS = (TOP, NESTED, LEGACY)
 MEM_CREATE = "kueue/createRequest"
 MEM_UNGATED = "kueue/ungated"
 MEM_NOTES = "kueue/notes"
+#: ClusterQueue name -> {(flavor, resource): milli-units} the cache holds for Workloads the world does
+#: not list (``clusterqueue.held_usage``)
+MEM_HELD_USAGE = "kueue/heldUsage"
 
 # Kueue Go files, relative to pkg/controller/ or pkg/
 REC = "jobframework/reconciler.go"

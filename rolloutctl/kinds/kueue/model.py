@@ -22,23 +22,25 @@ from typing import Any, Mapping, Sequence
 
 from ...core.environment import Environment
 from ...core.kind import Progress
-from ...core.model import Action, Change, Comparison, ComparisonRow, Finding, Impact, Obj, Stuck, Warning
+from ...core.model import (STUCK_NO_PROGRESS, Action, Change, Comparison, ComparisonRow, Finding, Impact, Obj, Stuck,
+                           Warning)
 from ...core.simulate import simulate
 from ...core.world import World, key_of
 from ..kuberay.api import API as RAY_API
-from ..kuberay.api import L_NAME, RC, RS
+from ..kuberay.api import RC, RS
 from ..kuberay.model import RayServiceModel
 from ..kuberay.world import without_outcome
 from . import rayservice_webhook
 from . import validation as kueue_validation
 from .clusterqueue import namespace_admissible
 from .constants import CQ, KUEUE_KINDS, LQ, QUEUE_LABEL, RF, WL
-from .context import LEGACY, MEM_CREATE, MEM_NOTES, MEM_UNGATED, MODELS, NESTED, TOP, as_map, children
+from .context import LEGACY, MEM_CREATE, MEM_HELD_USAGE, MEM_NOTES, MEM_UNGATED, MODELS, NESTED, TOP, as_map, children
 from .controllers import run_pass
 from .diagnose import gated_stuck, priority_class_stuck, quota_stuck, suspended_stuck
 from .elastic_job_ungater import gate_reason, ungate
 from .evict import evicted
 from .finish import finished
+from .neighbours import neighbour_workloads
 from .observe import KUEUE_PREFIXES, carry_kueue_fields
 from .phases import kueue_phrase, phase_of, phase_title
 from .podset import quantities, requests_of
@@ -156,38 +158,22 @@ class KueueRayServiceModel:
         not give: each is settled as the target's previous manifest is (``_settled``), in
         input order against the queues and the Workloads before it, and its quota-holding
         Workloads count in the ClusterQueue's usage (``updateWorkloadUsage``,
-        clusterqueue.go). A suspended one (its Workload pending) holds none."""
-        out: list[Obj] = []
-        have = dict(qobs)
-        queues = World(list(have.values()))
-        _lq, mine = find_queue(queues, desired.namespace, str(desired.labels.get(QUEUE_LABEL) or ""))
-        if mine is None:
-            return out
-        for rs in others:
-            if rs.kind != RS or (rs.name == desired.name and rs.namespace == desired.namespace) \
-                    or not rs.labels.get(QUEUE_LABEL):
-                continue
-            _lq, theirs = find_queue(queues, rs.namespace, str(rs.labels.get(QUEUE_LABEL)))
-            if theirs is None or theirs.name != mine.name:
-                continue  # another ClusterQueue's quota: nothing the target competes for
-            if any(w.kind == WL and w.namespace == rs.namespace and (owner_of(w) or ("", ""))[1] in
-                   (rs.name, *(c.name for c in others if c.kind == RC and c.labels.get(L_NAME) == rs.name))
-                   for w in have.values()):
-                continue  # its Workload is in the input
-            if rs.status and (rs.spec.get("suspend") is True
-                              or as_map(rs.spec.get("rayClusterConfig")).get("suspend") is True):
-                continue
-            before = [o for o in have.values() if o.kind != WL or quota_reserved(o)]
-            settled = self._settled(rs, before, env)
-            for w in settled.of_kind(WL):
-                if quota_reserved(w) and not finished(w) and key_of(w) not in have:
-                    have[key_of(w)] = w
-                    out.append(w)
-        return out
+        clusterqueue.go). A suspended one (its Workload pending) holds none.
 
-    def _settled(self, prev: Obj, queues: list[Obj], env: Environment) -> World:
+        Settled in ``neighbours.neighbour_workloads``: a later one's settling reads the
+        Workloads before it through the usage they hold, as the scheduler's cache keeps
+        it, except those its Kueue controllers read one by one."""
+        return neighbour_workloads(desired, others, qobs, lambda rs, given, held: self._settled(rs, given, env, held))
+
+    def _settled(self, prev: Obj, queues: list[Obj], env: Environment,
+                 held: Mapping[str, Mapping[tuple[str, str], int]] | None = None) -> World | None:
         """The previous manifest planned from creation under the same Kueue model and the
-        observed queues; Workload creation times are moved before the plan's clock."""
+        observed queues; Workload creation times are moved before the plan's clock.
+        ``held``: per ClusterQueue, the usage of admitted Workloads not in ``queues``
+        (``clusterqueue.held_usage``); then None when the plan's loop guard ended it
+        (NoProgress): where that guard stops depends on how many objects the world holds,
+        which the held ones are not (``neighbours.neighbour_workloads`` settles again with
+        every Workload given)."""
         raw = copy.deepcopy(dict(prev.raw))
         raw.pop("status", None)
         md = dict(raw.get("metadata") or {})
@@ -197,8 +183,12 @@ class KueueRayServiceModel:
         base = Obj(raw, prev.file, prev.line, prev.lines)
         sub = KueueRayServiceModel(self.mode, self.kuberay_version, (), queues, config=self.kr.config)
         world = sub.observe(base, [], env)
+        if held:
+            world = world.with_memory(**{MEM_HELD_USAGE: held})
         box: list[World] = []
-        simulate(_Keep(sub, box), base, world, Environment(capacity=env.capacity, max_steps=200))
+        plan = simulate(_Keep(sub, box), base, world, Environment(capacity=env.capacity, max_steps=200))
+        if held and plan.stuck is not None and plan.stuck.reason == STUCK_NO_PROGRESS:
+            return None
         final = box[-1] if box else world
         ws = sorted((w for w in final.of_kind(WL)), key=created_at)
         moved = []
@@ -206,7 +196,8 @@ class KueueRayServiceModel:
             r = copy.deepcopy(dict(w.raw))
             r["metadata"]["creationTimestamp"] = i - len(ws) - 1
             moved.append(Obj(r, w.file, w.line, w.lines))
-        mem = {a: b for a, b in final.memory.items() if a not in (MEM_CREATE, MEM_NOTES, "kuberay/notes")}
+        mem = {a: b for a, b in final.memory.items()
+               if a not in (MEM_CREATE, MEM_NOTES, MEM_HELD_USAGE, "kuberay/notes")}
         return World({kk: final.get(*kk) for kk in final.keys()}, 0, mem).replace(put=moved)
 
     def _retarget(self, world: World, live: Obj, merged: Obj) -> World:
