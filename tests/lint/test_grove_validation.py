@@ -206,7 +206,8 @@ def test_mnnvl_group_annotation_on_create():
     assert found(top="annotations: {grove.io/mnnvl-group: none}") == []
     assert found(top="annotations: {grove.io/mnnvl-group: nvl-a}") == [
         "MNNVL is not enabled in the operator configuration. Either enable MNNVL globally or remove the "
-        "grove.io/mnnvl-group annotation"]
+        "grove.io/mnnvl-group annotation (modelled with the chart's autoMNNVLEnabled: false; --grove-config "
+        "autoMNNVLEnabled=true describes an operator with MNNVL on)"]
     bad = found(meta="annotations: {grove.io/mnnvl-group: Bad_Group}")
     assert len(bad) == 2 and any("not a valid DNS-1123 label" in m for m in bad)
     assert "mnnvl-group value must not be empty" in found(top="annotations: {grove.io/mnnvl-group: ''}")
