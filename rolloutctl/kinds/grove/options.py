@@ -11,18 +11,18 @@ does are accepted; the default of each is the chart's.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 from ...core.kind import OptionError
+from ...core.records import record
 
 #: the settings the model follows, with the chart's default
 SETTINGS: Mapping[str, bool] = MappingProxyType({"autoMNNVLEnabled": False})
 _TRUE, _FALSE = ("true",), ("false",)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GroveConfig:
     """What the modelled operator's configuration says (``OperatorConfiguration``)."""
 
