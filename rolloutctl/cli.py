@@ -25,9 +25,9 @@ import typer
 from .core.effects import EFFECTS
 from .cli_common import (ALLOW_EMPTY_HELP, CAPACITY_HELP, COLOR_HELP, COMPARE_HELP, CONFIG_HELP, CONTEXT_HELP,
                          EXIT_FINDINGS, EXIT_OK, EXIT_TOOL, FROM_CLUSTER_HELP, GATE_HELP, KUBECONFIG_HELP,
-                         KUBERAY_ENV_HELP, KUEUE_HELP, NAMESPACE_HELP, NEVER_READY_HELP, OBSERVED_HELP,
+                         GROVE_CONFIG_HELP, KUBERAY_ENV_HELP, KUEUE_HELP, NAMESPACE_HELP, NEVER_READY_HELP, OBSERVED_HELP,
                          TIMEOUT_HELP, ColorMode, KueueModel, LintFormat, OutputFailed, PlanFormat, emit, err,
-                         examples, exit_now, kuberay_options, repo_config, report_specs, run_guarded, stdout_gone,
+                         examples, exit_now, operator_options, repo_config, report_specs, run_guarded, stdout_gone,
                          step_summary, table_width, use_color, write_reports)
 
 app = typer.Typer(
@@ -82,6 +82,7 @@ def _plan_command(first: bool):
         kueue: Optional[KueueModel] = typer.Option(None, "--kueue", metavar="MODEL", help=KUEUE_HELP),
         feature_gate: List[str] = typer.Option([], "--feature-gate", metavar="NAME=BOOL", help=GATE_HELP),
         kuberay_env: List[str] = typer.Option([], "--kuberay-env", metavar="NAME=VALUE", help=KUBERAY_ENV_HELP),
+        grove_config: List[str] = typer.Option([], "--grove-config", metavar="KEY=VALUE", help=GROVE_CONFIG_HELP),
         config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
         from_cluster: bool = typer.Option(False, "--from-cluster", help=FROM_CLUSTER_HELP),
         context: Optional[str] = typer.Option(None, "--context", help=CONTEXT_HELP),
@@ -106,7 +107,7 @@ def _plan_command(first: bool):
             opts = PlanOptions(
                 observed=tuple(observed), capacity=tuple(capacity), never_ready=tuple(never_ready),
                 max_steps=max_steps, limits=Limits(max_input_bytes, max_alias_nodes, max_pods),
-                model_options={**kuberay_options(kuberay_, feature_gate, kuberay_env),
+                model_options={**operator_options(kuberay_, feature_gate, kuberay_env, grove_config),
                                **({"kueue": kueue_} if kueue_ else {})},
                 progress=lambda ref, n: line.update(f"{ref.kind} {ref.namespace}/{ref.name}: {n} steps"),
                 from_cluster=from_cluster, context=context, namespace=namespace or cfg.namespace,
@@ -148,6 +149,7 @@ app.command(
         "rolloutctl plan new.yaml --observed old.yaml --steps   # every step, not one row per phase",
         "rolloutctl plan svc.yaml --observed live.yaml --feature-gate RayServiceIncrementalUpgrade=false",
         "rolloutctl plan svc.yaml --observed old.yaml --kuberay-env ENABLE_ZERO_DOWNTIME=false",
+        "rolloutctl plan pcs.yaml --grove-config autoMNNVLEnabled=true   # Grove run with MNNVL on",
         "rolloutctl plan new.yaml --observed old.yaml -o html > plan.html   # charts, one self-contained page",
     )
     + "Exit codes: 0 converged or nothing to do, 1 stuck (with --compare: the manifest's own strategy is stuck), "
@@ -161,6 +163,7 @@ app.command(
     + examples(
         "rolloutctl next svc.yaml --observed live.yaml",
         "rolloutctl next svc.yaml --observed live.yaml --feature-gate RayServiceIncrementalUpgrade=false",
+        "rolloutctl next pcs.yaml --grove-config autoMNNVLEnabled=true",
         "set -o pipefail; kubectl get rayservice my-svc -o yaml | rolloutctl next svc.yaml --observed -",
     )
     + "Exit codes: 0 converged or nothing to do, 1 stuck, 2 bad input, 3 tool failure.",
@@ -185,6 +188,7 @@ class Objective(str, Enum):
         "rolloutctl advise samples/disaggregated-inference-v2.yaml --observed samples/disaggregated-inference.yaml",
         "rolloutctl advise new.yaml --observed old.yaml --capacity nvidia.com/gpu=48 --min-ready 75%",
         "rolloutctl advise svc.yaml --observed live.yaml --minimize time -o json",
+        "rolloutctl advise new.yaml --observed old.yaml --grove-config autoMNNVLEnabled=true",
         "rolloutctl advise pcs.yaml --from-cluster --context prod -n inference --capacity from-cluster -o html > advice.html",
     )
     + "Exit codes: 0 a recommendation, 1 nothing meets the constraints, 2 bad usage or invalid input "
@@ -215,6 +219,7 @@ def advise_command(
     kueue: Optional[KueueModel] = typer.Option(None, "--kueue", metavar="MODEL", help=KUEUE_HELP),
     feature_gate: List[str] = typer.Option([], "--feature-gate", metavar="NAME=BOOL", help=GATE_HELP),
     kuberay_env: List[str] = typer.Option([], "--kuberay-env", metavar="NAME=VALUE", help=KUBERAY_ENV_HELP),
+    grove_config: List[str] = typer.Option([], "--grove-config", metavar="KEY=VALUE", help=GROVE_CONFIG_HELP),
     config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
     from_cluster: bool = typer.Option(False, "--from-cluster", help=FROM_CLUSTER_HELP),
     context: Optional[str] = typer.Option(None, "--context", help=CONTEXT_HELP),
@@ -237,7 +242,7 @@ def advise_command(
         plan_opts = PlanOptions(
             observed=tuple(observed), capacity=tuple(capacity), never_ready=tuple(never_ready), max_steps=max_steps,
             limits=Limits(max_input_bytes, max_alias_nodes, max_pods),
-            model_options={**kuberay_options(kuberay_version or cfg.kuberay_version, feature_gate, kuberay_env),
+            model_options={**operator_options(kuberay_version or cfg.kuberay_version, feature_gate, kuberay_env, grove_config),
                            **({"kueue": kueue_} if kueue_ else {})},
             from_cluster=from_cluster, context=context, namespace=namespace or cfg.namespace, kubeconfig=kubeconfig,
             kubectl_timeout=kubectl_timeout, allow_empty=allow_empty)
@@ -267,6 +272,7 @@ def advise_command(
         "rolloutctl diff manifests/ --from-cluster --context prod -n serving",
         "rolloutctl diff pcs.yaml --live live.yaml --fail-on rollout,recreate,teardown,rejected -o markdown",
         "rolloutctl diff manifests/ --live live.yaml --server-side --field-manager argocd-controller",
+        "rolloutctl diff pcs.yaml --live live.yaml --grove-config autoMNNVLEnabled=true",
     )
     + "Defaults for -n, --fail-on and --kuberay-version, and ignored paths, come from .rolloutctl.yaml (docs/ci.md).\n\n"
     + "Exit codes: 0 no differences, 1 differences found (with --fail-on: a change has one of those effects), "
@@ -299,6 +305,7 @@ def diff_command(  # noqa: C901 - options are wiring
     max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
     feature_gate: List[str] = typer.Option([], "--feature-gate", metavar="NAME=BOOL", help=GATE_HELP),
     kuberay_env: List[str] = typer.Option([], "--kuberay-env", metavar="NAME=VALUE", help=KUBERAY_ENV_HELP),
+    grove_config: List[str] = typer.Option([], "--grove-config", metavar="KEY=VALUE", help=GROVE_CONFIG_HELP),
 ) -> None:
     def body() -> int:
         from .app import InputProblem
@@ -327,7 +334,7 @@ def diff_command(  # noqa: C901 - options are wiring
         opts = DiffOptions(
             live=tuple(live), from_cluster=from_cluster, context=context, namespace=namespace or cfg.namespace,
             prune=prune, kubectl_timeout=kubectl_timeout, limits=Limits(max_input_bytes, max_alias_nodes),
-            model_options=kuberay_options(kuberay_, feature_gate, kuberay_env),
+            model_options=operator_options(kuberay_, feature_gate, kuberay_env, grove_config),
             server_side=server_side, field_manager=field_manager, force_conflicts=force_conflicts,
             ignores=tuple(i for i in cfg.active_ignores() if i.rule is None),
             kubeconfig=kubeconfig, allow_empty=allow_empty,
@@ -363,6 +370,7 @@ def diff_command(  # noqa: C901 - options are wiring
         "rolloutctl lint manifests/ --baseline baseline.json",
         "helm template ./chart | rolloutctl lint -   # findings point at the chart's templates",
         "rolloutctl lint svc.yaml --feature-gate RayClusterNetworkPolicy=true   # check networkPolicy, not refuse it",
+        "rolloutctl lint pcs.yaml --grove-config autoMNNVLEnabled=true   # accept grove.io/mnnvl-group names",
     )
     + "Silence one finding on an object with the annotation rolloutctl.dev/ignore: \"ID: reason\", or for the "
     "repository with ignore: entries in .rolloutctl.yaml (docs/ci.md). With GITHUB_ACTIONS=true and no -o, the "
@@ -389,6 +397,7 @@ def lint_command(
     max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
     namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help="Namespace of objects that name none (default: default)."),
     feature_gate: List[str] = typer.Option([], "--feature-gate", metavar="NAME=BOOL", help=GATE_HELP),
+    grove_config: List[str] = typer.Option([], "--grove-config", metavar="KEY=VALUE", help=GROVE_CONFIG_HELP),
 ) -> None:
     def body() -> int:
         from .commands.lint import LintOptions, lint
@@ -397,7 +406,7 @@ def lint_command(
         from .render.progress import Progress, wanted
 
         reports = report_specs(report, output is not None)
-        model_options = kuberay_options(None, feature_gate, [])
+        model_options = operator_options(None, feature_gate, [], grove_config)
         cfg = repo_config(config)
         to_stdout = next((f for f, d in reports if d == "-"), None)
         github = os.environ.get("GITHUB_ACTIONS") == "true"

@@ -289,10 +289,18 @@ KUBERAY_ENV_HELP = ("KubeRay operator environment variable that changes RayServi
                      "cluster). Repeatable; default: unset.")
 
 
-def kuberay_options(version: str | None, gates: List[str], env: List[str]) -> dict:
+GROVE_CONFIG_HELP = ("Grove operator configuration (the chart's config:) the model follows, e.g. "
+                     "autoMNNVLEnabled=true (config.network.autoMNNVLEnabled: grove.io/mnnvl-group names are "
+                     "accepted). Repeatable; default: the chart's values (false).")
+
+
+def operator_options(version: str | None, gates: List[str], env: List[str], grove: List[str] = ()) -> dict:
+    """The model options of the operator settings given (``--kuberay-version``,
+    ``--feature-gate``, ``--kuberay-env``, ``--grove-config``), checked by every kind."""
     from .app import model_options
 
-    return model_options({"kuberay_version": version, "feature_gates": gates, "kuberay_env": env})
+    return model_options({"kuberay_version": version, "feature_gates": gates, "kuberay_env": env,
+                          "grove_config": grove})
 
 
 def exit_now(code: object) -> None:

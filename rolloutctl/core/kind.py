@@ -164,7 +164,7 @@ class KindDescriptor:
     (``lint --feature-gate``; a kind without it checks the same whatever the options); ``rules`` their
     ``RuleSpec``s for ``rolloutctl rules``; ``classify`` the diff classifier the model's
     ``classify`` applies; ``live_reads`` ``obj -> [LiveRead]`` (``--from-cluster``);
-    ``pod_templates`` ``obj -> [(path, pod spec)]`` of the manifest as written (SC006);
+    ``pod_templates`` ``obj -> [(path, pod spec)]`` of the manifest as written (SC006, SC015-SC018);
     ``pod_budget`` ``raw -> pods`` the manifest asks for (``--max-pods``, checked before
     any model runs); ``check_options`` ``model options -> None``, raising
     ``OptionError``; ``read_schemas`` the ``{(group, kind): JSON Schema}`` of what the
@@ -207,6 +207,9 @@ class KindDescriptor:
     live_reads: str | None = None
     pod_templates: str | None = None
     pod_budget: str | None = None
+    #: ``lint.pods`` rules (``SC016``) whose case the operator's own validation refuses
+    #: before it creates any Pod: its own rule reports it, and the Pod rule does not
+    pod_rules_refused_first: tuple[str, ...] = ()
     check_options: str | None = None
     read_schemas: str | None = None
     #: the module of the model's advise hooks (``advice_spaces``, ``rolls_out``, ...),

@@ -160,6 +160,13 @@ def pod_templates(obj: Obj) -> Iterator[tuple[tuple, Mapping[str, Any]]]:
         yield from fn(obj)
 
 
+def pod_rules_refused_first(obj: Obj) -> frozenset[str]:
+    """The ``lint.pods`` rules whose case the operator of ``obj``'s kind refuses itself
+    before it creates a Pod (``KIND.pod_rules_refused_first``)."""
+    d = kind_of(obj)
+    return frozenset(d.pod_rules_refused_first) if d is not None else frozenset()
+
+
 def pod_budget(obj: Obj) -> int | None:
     """How many pods the manifest asks for, when its kind bounds it (``--max-pods``)."""
     d = kind_of(obj)

@@ -1,10 +1,19 @@
 """Kubernetes' own checks on the containers of a Pod, applied to the pod templates a
-modelled kind carries (``KIND.pod_templates``): their resources (SC006) and images
-(SC015). The CRDs accept any quantity and no image, so nothing refuses the manifest; the
-pods the operator creates from it are refused instead, and the rollout never starts.
+modelled kind carries (``KIND.pod_templates``): their resources (SC006), images (SC015),
+that there is a container at all (SC016), container names (SC017) and their uniqueness
+(SC018). The CRDs (and the operators' webhooks) accept any quantity, no image, no
+container and any container name, so nothing refuses the manifest; the pods the
+operator creates from it are refused instead, and the rollout never starts.
 Upstream: ``k8s.io/kubernetes/pkg/apis/core/validation`` ``ValidateResourceRequirements``
-/ ``validateResourceQuantityValue``, ``validateContainerCommon`` (an image is required) and
-``validateContainersOnlyForPod`` (a Pod's image has no leading or trailing whitespace)."""
+/ ``validateResourceQuantityValue``, ``validateContainerCommon`` (an image is required; a
+name is a DNS-1123 label), ``validateContainersOnlyForPod`` (a Pod's image has no leading
+or trailing whitespace), ``validateContainers`` (at least one container; names unique)
+and ``validateInitContainers`` (init container names unique among init and regular
+containers), all under ``ValidatePodSpec``.
+
+A kind whose operator refuses a case itself before it creates any Pod names that rule in
+``KIND.pod_rules_refused_first`` (``kinds.pod_rules_refused_first``): its own rule reports
+the case, and this module does not report it twice."""
 
 from __future__ import annotations
 
@@ -13,11 +22,17 @@ from typing import Any, Iterator
 
 from ..core.model import Finding, Obj
 from ..core.quantity import QuantityError, parse_quantity
-from ..kinds import pod_templates
+from ..core.k8s_syntax import is_dns1123_label
+from ..kinds import pod_rules_refused_first, pod_templates
 from .paths import field_path
 
 RULE = "SC006"
 IMAGE_RULE = "SC015"
+CONTAINERS_RULE = "SC016"
+NAME_RULE = "SC017"
+DUPLICATE_NAME_RULE = "SC018"
+#: the API server's validation order: regular containers, then init containers
+_CONTAINER_LISTS = ("containers", "initContainers")
 _STANDARD_PREFIXES = ("kubernetes.io/", "requests.", "limits.")
 _STANDARD = {"cpu", "memory", "ephemeral-storage", "storage", "pods"}
 
@@ -103,6 +118,86 @@ def check_pod_images(obj: Obj) -> list[Finding]:
     return out
 
 
+def _items(ps: Mapping[str, Any], key: str) -> list[tuple[int, Mapping[str, Any]]]:
+    ctrs = ps.get(key)
+    return [(ci, c) for ci, c in enumerate(ctrs if isinstance(ctrs, list) else []) if isinstance(c, Mapping)]
+
+
+def validate_containers(obj: Obj) -> list[Finding]:
+    """``validateContainers``' first check: a Pod has at least one container
+    (``spec.containers: Required value``). A template that writes ``containers: []``
+    (the schema's required field is there, empty) is stored, and every Pod made from it
+    is refused. An absent list is the schema's SC002.
+
+    Upstream: k8s.io/kubernetes pkg/apis/core/validation/validation.go#validateContainers"""
+    out: list[Finding] = []
+    for base, ps in pod_specs(obj):
+        if isinstance(ps.get("containers"), list) and not ps["containers"]:
+            path = (*base, "containers")
+            out.append(Finding(CONTAINERS_RULE, "error", obj.file, obj.line_of(*path),
+                               "the pod template has no containers: the API server refuses its Pods "
+                               "(containers: Required value)", field_path(obj.raw, path), obj.ref))
+    return out
+
+
+def validate_container_common(obj: Obj) -> list[Finding]:
+    """``validateContainerCommon``'s name check, for containers and init containers: a
+    container's name is required and must be a DNS-1123 label (``ValidateDNS1123Label``:
+    lower-case alphanumerics and '-', starting and ending with an alphanumeric, at most
+    63 characters). A name that is no string is the schema's SC003.
+
+    Upstream: k8s.io/kubernetes pkg/apis/core/validation/validation.go#validateContainerCommon"""
+    out: list[Finding] = []
+    for base, ps in pod_specs(obj):
+        for key in _CONTAINER_LISTS:
+            for ci, c in _items(ps, key):
+                name = c.get("name")
+                if not isinstance(name, str):
+                    continue
+                if name == "":
+                    msg = "a container has no name: the API server refuses its Pods (name: Required value)"
+                else:
+                    errs = is_dns1123_label(name)
+                    if not errs:
+                        continue
+                    msg = (f"container name {name!r} is not a DNS-1123 label ({'; '.join(errs)}): "
+                           "the API server refuses its Pods (name: Invalid value)")
+                path = (*base, key, ci, "name")
+                out.append(Finding(NAME_RULE, "error", obj.file, obj.line_of(*path), msg,
+                                   field_path(obj.raw, path), obj.ref))
+    return out
+
+
+def validate_container_names_unique(obj: Obj) -> list[Finding]:
+    """The ``allNames`` checks of ``validateContainers`` and ``validateInitContainers``:
+    container names are unique among the regular containers, and an init container's
+    name is unique among the init and regular containers (``name: Duplicate value``, on
+    each later use). Empty names are SC017's.
+
+    Upstream: k8s.io/kubernetes pkg/apis/core/validation/validation.go#validateContainers, #validateInitContainers"""
+    out: list[Finding] = []
+    for base, ps in pod_specs(obj):
+        seen: dict[str, str] = {}
+        for key in _CONTAINER_LISTS:
+            for ci, c in _items(ps, key):
+                name = c.get("name")
+                if not isinstance(name, str) or name == "":
+                    continue
+                if name not in seen:
+                    seen[name] = key
+                    continue
+                where = "twice" if seen[name] == key else f"in both {seen[name]} and {key}"
+                path = (*base, key, ci, "name")
+                out.append(Finding(DUPLICATE_NAME_RULE, "error", obj.file, obj.line_of(*path),
+                                   f"container name {name!r} is used {where}: the API server refuses its "
+                                   "Pods (name: Duplicate value)", field_path(obj.raw, path), obj.ref))
+    return out
+
+
 def check_pod_templates(obj: Obj) -> list[Finding]:
-    """Every check of this module on ``obj``'s pod templates (SC006, SC015)."""
-    return check_pod_resources(obj) + check_pod_images(obj)
+    """Every check of this module on ``obj``'s pod templates (SC006, SC015-SC018), less
+    the rules whose case ``obj``'s operator refuses itself first."""
+    found = (check_pod_resources(obj) + check_pod_images(obj) + validate_containers(obj)
+             + validate_container_common(obj) + validate_container_names_unique(obj))
+    first = pod_rules_refused_first(obj)
+    return [f for f in found if f.rule not in first] if first else found

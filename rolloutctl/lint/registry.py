@@ -269,6 +269,70 @@ _BUILTIN: list[tuple[str, str, str, str, str]] = [
 
     Remediation: Set the image (check the values the template renders with).
     """),
+    ("SC016", "containers-required", "error", "schema", """A pod template has no containers.
+
+    The CRDs (and Grove's webhook) accept ``containers: []``, so the manifest is stored;
+    the API server requires at least one container in a Pod, so the pods the operator
+    creates are refused and the rollout never starts. KubeRay refuses a group without
+    containers itself first (RS005, RS008), so a RayService reports that instead.
+
+    Upstream: k8s.io/kubernetes pkg/apis/core/validation/validation.go#validateContainers
+
+    Bad:
+        podSpec:
+          containers: []
+
+    Good:
+        podSpec:
+          containers:
+            - name: main
+              image: nginx:1.27
+
+    Remediation: Give the template a container (check the values the template renders with).
+    """),
+    ("SC017", "container-name", "error", "schema", """A container's name is not a DNS-1123 label.
+
+    The CRDs and the operators' webhooks accept any container name, so the manifest is
+    stored; the API server requires every container and init container of a Pod to be
+    named with a DNS-1123 label (lower-case alphanumerics and '-', starting and ending
+    with an alphanumeric, at most 63 characters), so the pods the operator creates are
+    refused and the rollout never starts.
+
+    Upstream: k8s.io/kubernetes pkg/apis/core/validation/validation.go#validateContainerCommon
+
+    Bad:
+        containers:
+          - name: Model_Leader
+
+    Good:
+        containers:
+          - name: model-leader
+
+    Remediation: Rename the container: lower case, '-' instead of '_'.
+    """),
+    ("SC018", "duplicate-container-name", "error", "schema", """Two containers of a pod template share a name.
+
+    The CRDs and the operators' webhooks accept it, so the manifest is stored; the API
+    server requires container names to be unique across a Pod's containers and init
+    containers, so the pods the operator creates are refused and the rollout never
+    starts.
+
+    Upstream: k8s.io/kubernetes pkg/apis/core/validation/validation.go#validateContainers, #validateInitContainers
+
+    Bad:
+        initContainers:
+          - name: main
+        containers:
+          - name: main
+
+    Good:
+        initContainers:
+          - name: setup
+        containers:
+          - name: main
+
+    Remediation: Give each container and init container its own name.
+    """),
     ("SC007", "generate-name", "error", "schema", """``metadata.generateName`` must be a name prefix the API server accepts.
 
     An object with ``generateName`` and no ``name`` is named by the API server on
@@ -479,7 +543,7 @@ _BUILTIN: list[tuple[str, str, str, str, str]] = [
 ]
 
 #: who refuses what a built-in rule finds, where the scope does not say it
-_BUILTIN_ENFORCER = {"SC006": "pods", "SC015": "pods", "SC009": "rolloutctl", "SC013": "rolloutctl", "CF001": "rolloutctl", "SP001": "rolloutctl", "SP002": "rolloutctl"}
+_BUILTIN_ENFORCER = {"SC006": "pods", "SC015": "pods", "SC016": "pods", "SC017": "pods", "SC018": "pods", "SC009": "rolloutctl", "SC013": "rolloutctl", "CF001": "rolloutctl", "SP001": "rolloutctl", "SP002": "rolloutctl"}
 
 #: rules that a suppression annotation cannot silence
 UNSUPPRESSIBLE = frozenset({"IN001", "IN002", "SC009", "SP001", "SP002", "CF001"})

@@ -206,9 +206,47 @@ def test_mnnvl_group_annotation_on_create():
     assert found(top="annotations: {grove.io/mnnvl-group: none}") == []
     assert found(top="annotations: {grove.io/mnnvl-group: nvl-a}") == [
         "MNNVL is not enabled in the operator configuration. Either enable MNNVL globally or remove the "
-        "grove.io/mnnvl-group annotation"]
+        "grove.io/mnnvl-group annotation (modelled with the chart's autoMNNVLEnabled: false; --grove-config "
+        "autoMNNVLEnabled=true describes an operator with MNNVL on)"]
     bad = found(meta="annotations: {grove.io/mnnvl-group: Bad_Group}")
     assert len(bad) == 2 and any("not a valid DNS-1123 label" in m for m in bad)
     assert "mnnvl-group value must not be empty" in found(top="annotations: {grove.io/mnnvl-group: ''}")
     live = pcs(clique("worker", top="annotations: {grove.io/mnnvl-group: nvl-a}"))
     assert "GV033" not in rules(live, live)
+
+
+def test_a_defaulted_min_available_that_breaks_immutability_says_it_was_defaulted():
+    """GV102: the manifest leaves a clique's minAvailable out, so the defaulting webhook
+    (defaulting/podcliqueset.go defaultPodCliqueTemplateSpecs) sets it from the new
+    replicas: the message says so and how to keep the live value; a minAvailable the user
+    wrote keeps the plain message."""
+    live = pcs(clique("worker", replicas=3))
+    (f,) = [f for f in v.validate(obj(pcs(clique("worker", replicas=5))), obj(live)) if f.rule == "GV102"]
+    assert f.path == "spec.template.cliques[name=worker].spec.minAvailable"
+    assert f.message == ("field is immutable (live 3, desired 5): the manifest does not set minAvailable, so Grove's "
+                         "defaulting webhook sets it to the clique's replicas (5); set minAvailable: 3 explicitly "
+                         "to keep the live value")
+    (f,) = [f for f in v.validate(obj(pcs(clique("worker", replicas=5, spec="minAvailable: 4"))), obj(live))
+            if f.rule == "GV102"]
+    assert f.message == "field is immutable (live 3, desired 4)"
+    assert [f for f in v.validate(obj(pcs(clique("worker", replicas=5, spec="minAvailable: 3"))), obj(live))
+            if f.rule == "GV102"] == []
+
+
+def test_a_scaling_groups_defaulted_min_available_says_it_is_the_crds_default():
+    """GV104: a scaling group's minAvailable left out is the CRD's default, 1."""
+    old = pcs(clique("leader") + clique("worker"), groups="- {name: g, cliqueNames: [leader, worker], minAvailable: 2}")
+    new = pcs(clique("leader") + clique("worker"), groups="- {name: g, cliqueNames: [leader, worker]}")
+    (f,) = [f for f in v.validate(obj(new), obj(old)) if f.rule == "GV104"]
+    assert f.message == ("field is immutable (live 2, desired 1): the manifest does not set minAvailable, so the CRD's "
+                         "default applies (1); set minAvailable: 2 explicitly to keep the live value")
+
+
+def test_lint_plan_and_diff_give_the_defaulted_min_available_message_alike(cli, tmp_path):
+    live, new = tmp_path / "live.yaml", tmp_path / "new.yaml"
+    live.write_text(pcs(clique("worker", replicas=3)))
+    new.write_text(pcs(clique("worker", replicas=5)))
+    hint = "so Grove's defaulting webhook sets it to the clique's replicas (5); set minAvailable: 3 explicitly"
+    assert hint in cli("lint", str(new), "--live", str(live)).stdout
+    assert hint in cli("plan", str(new), "--observed", str(live)).stderr
+    assert hint in " ".join(cli("diff", str(new), "--live", str(live), "-o", "json").stdout.split())

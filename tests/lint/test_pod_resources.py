@@ -89,3 +89,92 @@ def test_a_container_without_an_image_or_with_padded_one_is_refused_in_every_pod
                                                                     "containers": [{"name": "c", "image": "x"}]}}}]}}})
     (f,) = check_pod_images(pcs)
     assert f.path == "spec.template.cliques[name=w].spec.podSpec.initContainers[name=init].image"
+
+
+HOSTILE = __import__("pathlib").Path(__file__).resolve().parent / "data"
+
+
+def _pod_findings(text: str) -> list[tuple[str, str, str]]:
+    from rolloutctl.lint.pods import check_pod_templates
+
+    objs, errs, _ = parse_documents(text, "t.yaml")
+    assert not errs
+    return [(f.rule, f.path, f.message) for f in check_pod_templates(objs[0])]
+
+
+def test_a_pod_template_without_containers_is_refused_by_validate_containers():
+    """SC016: ``validateContainers`` requires a container; Grove's CRD and webhook store
+    ``containers: []``, so the PodClique's pods are refused."""
+    text = pcs().replace("          containers:\n          - name: main\n            image: busybox\n",
+                         "          containers: []\n")
+    assert _pod_findings(text) == [("SC016", "spec.template.cliques[name=worker].spec.podSpec.containers",
+                                    "the pod template has no containers: the API server refuses its Pods "
+                                    "(containers: Required value)")]
+
+
+def test_kuberay_refuses_a_group_without_containers_itself_so_sc016_stays_quiet():
+    """ValidateRayClusterSpec refuses it first (RS008): one finding, not two."""
+    text = rs().replace("          containers:\n          - name: ray-worker\n            image: rayproject/ray:2.46.0\n",
+                        "          containers: []\n")
+    assert _pod_findings(text) == []
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("Model_Leader", "not a DNS-1123 label (a lowercase RFC 1123 label must consist of lower case alphanumeric"),
+    ("-lead", "not a DNS-1123 label"),
+    ("a" * 64, "must be no more than 63 characters"),
+    ("", "a container has no name: the API server refuses its Pods (name: Required value)"),
+])
+def test_a_container_name_that_is_no_dns1123_label_is_refused(name, expected):
+    """SC017: ``validateContainerCommon`` (``ValidateDNS1123Label``), for init containers too."""
+    out = _pod_findings(rs(worker_ctr="").replace("- name: ray-worker\n", f"- name: '{name}'\n"))
+    assert [(r, m) for r, _, m in out if expected in m] == [("SC017", out[0][2])], out
+    assert out[0][1].endswith(".template.spec.containers[name=" + name + "].name") or name == ""
+    assert _pod_findings(rs()) == []
+    init = pcs(clique("worker", pod="initContainers:\n- name: Setup\n  image: busybox"))
+    assert [(r, p) for r, p, _ in _pod_findings(init)] == [
+        ("SC017", "spec.template.cliques[name=worker].spec.podSpec.initContainers[name=Setup].name")]
+
+
+def test_container_names_are_unique_across_containers_and_init_containers():
+    """SC018: ``validateContainers`` (within containers) and ``validateInitContainers``
+    (an init container against init and regular containers), on the later use."""
+    across = pcs(clique("worker", pod="initContainers:\n- name: main\n  image: busybox"))
+    assert _pod_findings(across) == [
+        ("SC018", "spec.template.cliques[name=worker].spec.podSpec.initContainers[name=main].name",
+         "container name 'main' is used in both containers and initContainers: the API server refuses its Pods "
+         "(name: Duplicate value)")]
+    twice = rs(worker_ctr="").replace("            image: rayproject/ray:2.46.0\n",
+                                      "            image: rayproject/ray:2.46.0\n          - name: ray-worker\n"
+                                      "            image: rayproject/ray:2.46.0\n", 2)
+    (f,) = [x for x in _pod_findings(twice)]
+    assert f[0] == "SC018" and "'ray-worker' is used twice" in f[2]
+
+
+@pytest.mark.parametrize("fname, rule, line", [
+    ("pcs-no-containers.yaml", "SC016", 20),
+    ("pcs-bad-container-name.yaml", "SC017", 21),
+    ("rs-bad-container-name.yaml", "SC017", 50),
+])
+def test_lint_plan_and_diff_say_the_pods_are_refused(cli, fname, rule, line):
+    """The swept manifests: lint reports the error on its line; plan stops (exit 2)
+    as for SC006/SC015, naming who refuses."""
+    from tests.hardening.helpers import assert_input_error
+
+    p = str(HOSTILE / fname)
+    r = cli("lint", p)
+    assert r.exit_code == 1 and f"{p}:{line}: {rule} [error]" in r.stdout, (r.stdout, r.stderr)
+    r = cli("plan", p)
+    assert_input_error(r, p, f"{rule}: ", "the API server would reject the pods the operator creates from "
+                                          "this manifest")
+
+
+def test_diff_marks_a_rename_to_a_bad_container_name_rejected(cli, tmp_path):
+    """diff reads the same rules (``commands.diff._pod_refusals``): the change is rejected."""
+    bad = HOSTILE / "pcs-bad-container-name.yaml"
+    live = tmp_path / "live.yaml"
+    live.write_text(bad.read_text().replace("Model_Leader", "model-leader"))
+    r = cli("diff", str(bad), "--live", str(live), "-o", "json")
+    impacts = [i for d in __import__("json").loads(r.stdout)["objects"] for i in d["impact"]]
+    assert [i["effect"] for i in impacts] == ["rejected"], impacts
+    assert impacts[0]["message"].startswith("SC017: container name 'Model_Leader' is not a DNS-1123 label")

@@ -23,11 +23,13 @@ KIND = KindDescriptor(
     ),
     model=_P + "model:GroveModel",
     validate=_P + "admission:validate",
+    validator=_P + "admission:validator",
     rules=_P + "admission:RULES",
     classify=_P + "classify:classify",
     live_reads=_P + "live:live_reads",
     pod_templates=_P + "manifest:pod_templates",
     pod_budget=_P + "manifest:pod_budget",
+    check_options=_P + "options:check_options",
     read_schemas=_P + "read_schemas:READ_SCHEMAS",
     upstream="operator/api/core/v1alpha1/crds/grove.io_podcliquesets.yaml",
 )

@@ -22,6 +22,7 @@ from .controller.podcliquescalinggroup.components.podclique.sync import sync_sca
 from .controller.podcliqueset.components.podgang import live_pcsg_replicas
 from .controller.podcliqueset.reconcilespec import process_generation_hash_change, sync_podcliqueset
 from . import gang_terminate as GT
+from . import mnnvl as MNNVL
 from . import names as N
 from . import objects as O
 from . import observed as OBS
@@ -35,6 +36,7 @@ from ...core.records import record
 from .defaults import as_stored
 from .diagnose import diagnose
 from .hashing import hash_keeps_empty
+from .options import GroveConfig
 from .spec import PCS
 from .strategies import policy_for, policy_named
 
@@ -263,11 +265,25 @@ class GroveModel:
     def operators(self, desired: Obj) -> list[Any]:
         return PROV.operators(desired)
 
+    def grove_config(self) -> GroveConfig:
+        """The operator configuration of the model options (``--grove-config``)."""
+        return GroveConfig.from_options(self.options)
+
     def not_modelled(self, desired: Obj, world: World) -> list[Warning]:
-        return PROV.not_modelled(desired)
+        out = PROV.not_modelled(desired)
+        if self.grove_config().auto_mnnvl_enabled:
+            domains = MNNVL.required_compute_domains(desired.raw)
+            if domains:
+                shown = ", ".join(domains[:4]) + (f" and {len(domains) - 4} more" if len(domains) > 4 else "")
+                out.append(Warning("NotModelledMNNVL", f"with autoMNNVLEnabled the PodCliqueSet controller creates "
+                                   f"the ComputeDomains {shown} (resource.nvidia.com) and injects the "
+                                   f"{N.MNNVL_CLAIM} resource claim into the pods of the GPU cliques in their "
+                                   "MNNVL groups; neither is modelled (nor the wait for the NVIDIA DRA driver to "
+                                   "allocate the claims before those pods can run)", "metadata.annotations"))
+        return out
 
     def validate(self, obj: Obj, old: Obj | None = None) -> list[Finding]:
-        return ADM.validate(obj, old)
+        return ADM.validate(obj, old, self.grove_config())
 
     def compare(self, desired: Obj, observed: Sequence[Obj], env: Environment) -> "Comparison":
         """``plan --compare``: the change under every Grove update strategy

@@ -49,6 +49,9 @@ KIND = KindDescriptor(
     classify=_P + "classify:classify",
     live_reads=_P + "live:live_reads",
     pod_templates=_P + "manifest:pod_templates",
+    # ValidateRayClusterSpec refuses a head or worker group without containers (RS005,
+    # RS008) before the RayCluster, let alone a Pod, is made
+    pod_rules_refused_first=("SC016",),
     check_options=_P + "options:check_options",
     read_schemas=_P + "read_schemas:READ_SCHEMAS",
     # the model's advise hooks (RayServiceModel.advice_spaces, rolls_out): only advise imports them

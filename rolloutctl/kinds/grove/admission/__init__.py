@@ -37,7 +37,8 @@ and enabled (CONTRACT.md); a scheduler name no Grove backend exists for is refus
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from ....core.model import Finding, Obj
 from ....core.paths import field_path
@@ -45,6 +46,7 @@ from . import (crd_validations, design_pr262, hazards, kai_backend, lpx_backend,
                podcliqueset, podcliqueset_template, podcliqueset_update, rolling_update_pr817, topologyconstraints,
                volcano_backend, volcano_queue)
 from ....core.records import record
+from ..options import DEFAULT_CONFIG, GroveConfig
 from .request import Check
 from .util import Problem
 
@@ -126,7 +128,7 @@ def _in_scope(scope: str) -> tuple[RuleSpec, ...]:
     return tuple(r for r in RULES if r.scope == scope)
 
 
-def validate(obj: Obj, old: Obj | None = None) -> list[Finding]:
+def validate(obj: Obj, old: Obj | None = None, cfg: GroveConfig = DEFAULT_CONFIG) -> list[Finding]:
     """All findings for a PodCliqueSet, as the API server would answer a create
     (``old`` None) or an update from ``old``: ``Handler.ValidateCreate`` and
     ``Handler.ValidateUpdate`` (``handler.go``).
@@ -137,7 +139,7 @@ def validate(obj: Obj, old: Obj | None = None) -> list[Finding]:
     runs on every update, and the validator's update rules run only when none of those
     found an error. Design rules and hazard warnings always run. Sorted by line.
     """
-    c = Check(obj, old)
+    c = Check(obj, old, cfg)
     findings: list[Finding] = []
 
     def run(rules: Iterable[RuleSpec]) -> None:
@@ -155,3 +157,15 @@ def validate(obj: Obj, old: Obj | None = None) -> list[Finding]:
     run(_in_scope("design"))
     run(_in_scope("hazard"))
     return sorted(set(findings), key=Finding.sort_key)
+
+
+def validator(options: Mapping[str, Any]) -> Callable[..., list[Finding]]:
+    """``validate`` under the operator configuration the model options describe
+    (``--grove-config``; accepted by ``options.check_options``), for ``lint``: with
+    ``autoMNNVLEnabled=true``, a ``grove.io/mnnvl-group`` group name is accepted (GV033)."""
+    cfg = GroveConfig.from_options(options)
+
+    def configured(obj: Obj, old: Obj | None = None) -> list[Finding]:
+        return validate(obj, old, cfg)
+
+    return configured

@@ -1,7 +1,8 @@
 """The MNNVL part of the PodCliqueSet webhook: on create, a ``grove.io/mnnvl-group``
 annotation must name a group (a DNS-1123 label) or ``none``, and only ``none`` is
-accepted while MNNVL is off in the operator configuration; on update, the annotation
-cannot be added, removed or changed once the PodCliqueSet exists.
+accepted while MNNVL is off in the operator configuration (``autoMNNVLEnabled``, the
+handler's ``networkConfig``: ``--grove-config``, the chart's ``false`` by default); on
+update, the annotation cannot be added, removed or changed once the PodCliqueSet exists.
 
 Upstream (Grove ``fcc3b3bb``, commit fcc3b3bbbc5e6a2a797cd080bdbc6983b1ccec24):
 ``operator/internal/mnnvl/webhook.go`` (``ValidatePCSOnCreate``,
@@ -92,14 +93,17 @@ def validate_pcs_on_update(c: Check) -> Iterator[Problem]:
             yield from _annotations_immutability(old.get("annotations"), g.get("annotations"), group_path(i, "annotations"))
 
 
+#: what the tool adds to upstream's message: the setting it assumed, and how to say otherwise
+NOT_ENABLED_HINT = ("modelled with the chart's autoMNNVLEnabled: false; --grove-config autoMNNVLEnabled=true "
+                    "describes an operator with MNNVL on")
+
 #: the opt-out value (``AnnotationMNNVLGroupOptOut``), accepted whether MNNVL is on or off
 OPT_OUT = "none"
 
 
-def _annotations_on_create(annotations: Any, base: tuple) -> Iterator[Problem]:
-    """``validateMNNVLAnnotationsOnCreate`` for one set of annotations, with MNNVL off
-    (``autoMNNVLEnabled: false``, the Helm chart's default; the operator configuration
-    is not read)."""
+def _annotations_on_create(annotations: Any, base: tuple, auto_mnnvl_enabled: bool) -> Iterator[Problem]:
+    """``validateMNNVLAnnotationsOnCreate`` for one set of annotations: the value's
+    syntax (``ValidateMNNVLGroupName``), then, with MNNVL off, any value but ``none``."""
     a = as_map(annotations)
     if MNNVL_GROUP not in a:
         return
@@ -108,9 +112,9 @@ def _annotations_on_create(annotations: Any, base: tuple) -> Iterator[Problem]:
         yield path, "mnnvl-group value must not be empty"
     elif value != OPT_OUT and is_dns1123_label(value):
         yield path, f"mnnvl-group value {value!r} is not a valid DNS-1123 label: {'; '.join(is_dns1123_label(value))}"
-    if value != OPT_OUT:
+    if not auto_mnnvl_enabled and value != OPT_OUT:
         yield path, (f"MNNVL is not enabled in the operator configuration. Either enable MNNVL globally or remove "
-                     f"the {MNNVL_GROUP} annotation")
+                     f"the {MNNVL_GROUP} annotation ({NOT_ENABLED_HINT})")
 
 
 def validate_pcs_on_create(c: Check) -> Iterator[Problem]:
@@ -119,7 +123,9 @@ def validate_pcs_on_create(c: Check) -> Iterator[Problem]:
     Checked on create, on the PodCliqueSet's own metadata, each clique and each scaling
     group: the value must not be empty and must be ``none`` or a DNS-1123 label; any
     value but ``none`` is refused while the operator configuration has MNNVL off
-    (``autoMNNVLEnabled: false``, the Helm chart's default, which this rule assumes).
+    (``autoMNNVLEnabled: false``, the Helm chart's default). An operator with MNNVL on
+    is described with ``--grove-config autoMNNVLEnabled=true`` (plan, next, diff, lint,
+    advise): group names are then accepted.
 
     Upstream: operator/internal/mnnvl/webhook.go#ValidatePCSOnCreate
 
@@ -133,12 +139,13 @@ def validate_pcs_on_create(c: Check) -> Iterator[Problem]:
         - name: worker
           annotations: {grove.io/mnnvl-group: none}
 
-    Remediation: Remove the annotation (or set it to none), or enable MNNVL in the Grove operator configuration.
+    Remediation: Remove the annotation (or set it to none), or enable MNNVL in the Grove operator configuration (and say so: --grove-config autoMNNVLEnabled=true).
     """
     if not c.creating:
         return
-    yield from _annotations_on_create(as_map(c.pcs.get("metadata")).get("annotations"), ("metadata", "annotations"))
+    on = c.cfg.auto_mnnvl_enabled
+    yield from _annotations_on_create(as_map(c.pcs.get("metadata")).get("annotations"), ("metadata", "annotations"), on)
     for i, cl in c.cliques:
-        yield from _annotations_on_create(cl.get("annotations"), clique_path(i, "annotations"))
+        yield from _annotations_on_create(cl.get("annotations"), clique_path(i, "annotations"), on)
     for i, g in c.groups:
-        yield from _annotations_on_create(g.get("annotations"), group_path(i, "annotations"))
+        yield from _annotations_on_create(g.get("annotations"), group_path(i, "annotations"), on)

@@ -42,6 +42,23 @@ def _changed(new: Any, old: Any) -> bool:
     return new != old
 
 
+def _written_by_name(c: Check, key: str) -> dict[str, Mapping[str, Any]]:
+    """The manifest's own ``cliques`` or ``podCliqueScalingGroups`` (before defaulting), by name."""
+    tmpl = as_map(as_map(as_map(c.written).get("spec")).get("template"))
+    return {n: it for n, (_, it) in _by_name(as_list(tmpl.get(key))).items()}
+
+
+def _immutable(live: Any, desired: Any, written: Mapping[str, Any] | None, key: str, default: str) -> str:
+    """The immutable-field message; where the manifest leaves ``minAvailable`` out, the
+    desired value is a default (``default``: where it comes from, given the value), which
+    the user never wrote: say so, and how to keep the live value."""
+    msg = f"field is immutable (live {live!r}, desired {desired!r})"
+    if key == "minAvailable" and written is not None and written.get(key) is None and live is not None:
+        msg += (f": the manifest does not set minAvailable, so {default.format(desired=repr(desired))}; "
+                f"set minAvailable: {live!r} explicitly to keep the live value")
+    return msg
+
+
 def validate_pod_clique_update(c: Check) -> Iterator[Problem]:
     """Cliques cannot be added, removed or renamed after creation, and under
     ``CliqueStartupTypeInOrder`` or ``Explicit`` their order cannot change.
@@ -88,6 +105,11 @@ def validate_pod_clique_update_immutable_fields(c: Check) -> Iterator[Problem]:
     """A clique's ``roleName``, ``minAvailable``, ``startsAfter``, ``podSpec.schedulerName`` and
     ``resourceSharing`` cannot change after creation.
 
+    A manifest that leaves ``minAvailable`` out gets the defaulting webhook's value, the
+    clique's replicas (``defaultPodCliqueTemplateSpecs``), so changing ``replicas``
+    changes it too: the message then says the value was defaulted and to set the live
+    one explicitly.
+
     Upstream: operator/internal/webhook/admission/pcs/validation/podcliqueset.go#validatePodCliqueUpdate (ValidateImmutableField calls)
 
     Bad:
@@ -98,21 +120,24 @@ def validate_pod_clique_update_immutable_fields(c: Check) -> Iterator[Problem]:
         # live: minAvailable 2
         spec: {replicas: 4, minAvailable: 2}
 
-    Remediation: Keep the live value, or delete and recreate the PodCliqueSet.
+    Remediation: Keep the live value (set minAvailable explicitly when replicas change), or recreate the PodCliqueSet.
     """
     if c.old is None:
         return
     old_by = _by_name(as_list(_old_template(c).get("cliques")))
+    written = _written_by_name(c, "cliques")
     for i, cl in c.cliques:
         n = as_str(cl.get("name"))
         if n not in old_by:
             continue
         ocl = old_by[n][1]
         s, os_ = as_map(cl.get("spec")), as_map(ocl.get("spec"))
+        ws = as_map(written[n].get("spec")) if n in written else None
         for key in ("roleName", "minAvailable", "startsAfter"):
             if _changed(s.get(key), os_.get(key)):
-                yield clique_path(i, "spec", key), (
-                    f"field is immutable (live {os_.get(key)!r}, desired {s.get(key)!r})")
+                yield clique_path(i, "spec", key), _immutable(
+                    os_.get(key), s.get(key), ws, key, "Grove's defaulting webhook sets it to the clique's replicas "
+                    "({desired})")
         sn, osn = as_map(s.get("podSpec")).get("schedulerName"), as_map(os_.get("podSpec")).get("schedulerName")
         if (sn or "") != (osn or ""):
             yield clique_path(i, "spec", "podSpec", "schedulerName"), f"field is immutable (live {osn!r}, desired {sn!r})"
@@ -174,6 +199,7 @@ def validate_pod_clique_scaling_group_configs_update(c: Check) -> Iterator[Probl
         yield (*TEMPLATE, "podCliqueScalingGroups"), "not allowed to add or remove PodCliqueScalingGroupConfigs"
         return
     old_by = _by_name(old)
+    written = _written_by_name(c, "podCliqueScalingGroups")
     for gi, g in c.groups:
         n = as_str(g.get("name"))
         if n not in old_by:
@@ -183,4 +209,5 @@ def validate_pod_clique_scaling_group_configs_update(c: Check) -> Iterator[Probl
         og = old_by[n][1]
         for key in ("cliqueNames", "minAvailable", "resourceSharing"):
             if _changed(g.get(key), og.get(key)):
-                yield group_path(gi, key), f"field is immutable (live {og.get(key)!r}, desired {g.get(key)!r})"
+                yield group_path(gi, key), _immutable(og.get(key), g.get(key), written.get(n), key,
+                                                      "the CRD's default applies ({desired})")

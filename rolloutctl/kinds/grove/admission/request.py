@@ -17,17 +17,20 @@ from typing import Any
 
 from ....core.model import Obj
 from ..defaults import default_pcs
+from ..options import DEFAULT_CONFIG, GroveConfig
 from .util import as_list, as_map, as_str, clique_scheduler_name
 
 
 class Check:
     """What a rule sees, as ``newPCSValidator`` (podcliqueset.go) builds the validator:
     the object as the webhook sees it (defaulted), the object as written (``written``:
-    to tell a user-set value from a default), and the live object (``old``, defaulted)
-    when the request is an update."""
+    to tell a user-set value from a default), the live object (``old``, defaulted)
+    when the request is an update, and the operator configuration the handler was
+    built with (``cfg``: ``Handler.networkConfig``)."""
 
-    def __init__(self, obj: Obj, old: Obj | None = None) -> None:
+    def __init__(self, obj: Obj, old: Obj | None = None, cfg: GroveConfig = DEFAULT_CONFIG) -> None:
         self.obj = obj
+        self.cfg = cfg
         self.written: Mapping[str, Any] = (obj.written or obj).raw
         self.old: Mapping[str, Any] | None = default_pcs(dict(old.raw)) if old is not None else None
         # an update sends the manifest as kubectl apply builds it: for a custom resource a
