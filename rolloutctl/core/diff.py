@@ -39,6 +39,7 @@ from .managed_fields import ATOMIC_NOTE
 from .model import Change, Obj
 from .paths import LIST_KEYS
 from .records import field, record
+from .trees import tree_get
 
 
 #: metadata fields the API server manages; never a change.
@@ -438,7 +439,7 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
             cut = _scalar_list_cut(raw_path, l_n, d_n)
             if cut is not None:
                 segments = segments[:cut]
-                old, new = _get(l_n, raw_path[:cut]), _get(d_n, raw_path[:cut])
+                old, new = tree_get(l_n, raw_path[:cut]), tree_get(d_n, raw_path[:cut])
                 if ownership is not None and ownership.element_relationship(raw_path[:cut]) == "set":
                     set_change(raw_path[:cut], old, new)
                     continue
@@ -446,7 +447,7 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
                 if op == "remove" and ownership is not None:
                     for sub in ownership.prune(raw_path[:cut], l_n, d_n):
                         conflict(sub, op)
-                        add(_segments(sub), op, _get(l_n, sub), None)
+                        add(_segments(sub), op, tree_get(l_n, sub), None)
                     continue
                 if op == "remove" and not _user_set(a_n, raw_path[:cut]):
                     continue
@@ -466,7 +467,7 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
                 # metadata.annotations keeps the entries other managers own), or nothing
                 for sub in ownership.prune(raw_path, l_n, d_n):
                     conflict(sub, "remove")
-                    add(_segments(sub), "remove", _get(l_n, sub), None)
+                    add(_segments(sub), "remove", tree_get(l_n, sub), None)
                 continue
             conflict(raw_path, "replace" if old is not None and new is not None else "add")
             if new is None:
@@ -510,23 +511,12 @@ def _absent(v: Any) -> bool:
     return v is None or type(v).__name__ == "NotPresent" or repr(v) == "not present"
 
 
-def _get(tree: Any, path: Sequence[Any]) -> Any:
-    cur = tree
-    for p in path:
-        if isinstance(cur, dict) and p in cur:
-            cur = cur[p]
-        elif isinstance(cur, list) and isinstance(p, int) and 0 <= p < len(cur):
-            cur = cur[p]
-        else:
-            return None
-    return cur
-
 
 def _scalar_list_cut(path: Sequence[Any], a: Any, b: Any) -> int | None:
     """Index in ``path`` of the first list of plain values it walks into, if any."""
     for i, p in enumerate(path):
         if isinstance(p, int) and not isinstance(p, bool):
-            la, lb = _get(a, path[:i]), _get(b, path[:i])
+            la, lb = tree_get(a, path[:i]), tree_get(b, path[:i])
             lists = [x for x in (la, lb) if isinstance(x, list)]
             if lists and all(all(_scalar(v) for v in x) for x in lists):
                 return i
@@ -557,14 +547,14 @@ def _nulls_marked(v: Any) -> Any:
 def _null_at(written_n: Any, path: Sequence[Any]) -> bool:
     """Whether the manifest (``_nulls_marked``, normalized) sets ``path`` or a field
     above it to null."""
-    return any(_get(written_n, path[:i]) == _NULL for i in range(1, len(path) + 1))
+    return any(tree_get(written_n, path[:i]) == _NULL for i in range(1, len(path) + 1))
 
 
 def _applied_has(applied_n: Any, path: Sequence[Any]) -> bool:
     """Whether the last-applied configuration has a value at ``path``."""
     if applied_n is None:
         return False
-    return _get(applied_n, path) is not None
+    return tree_get(applied_n, path) is not None
 
 
 def line_for(desired: Obj, segments: Sequence[Any]) -> int:

@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .records import record
+from .trees import tree_get
 
 _MARK = "\x00"
 
@@ -102,18 +103,18 @@ class Ownership:
         path = tuple(path)
         cut = self.atomic_list(path)
         if cut is not None:
-            if _get(config, path[:cut]) is not None:
+            if tree_get(config, path[:cut]) is not None:
                 return [path]
             path = path[:cut]  # the configuration leaves the atomic list out: it is pruned whole or kept
         for i in range(1, len(path)):
-            if _get(config, path[:i]) is None and self._prunes(path[:i], live):
+            if tree_get(config, path[:i]) is None and self._prunes(path[:i], live):
                 return [path]
         return self._pruned_below(path, live)
 
     def _pruned_below(self, path: tuple, live: Any) -> list[tuple]:
         if self._prunes(path, live):
             return [path]
-        value = _get(live, path)
+        value = tree_get(live, path)
         if not isinstance(value, Mapping) or self.atomic_list((*path, 0)) is not None:
             return []
         return [p for k in value for p in self._pruned_below((*path, k), live)]
@@ -252,17 +253,6 @@ def _item(seg: Any) -> bool:
     """Whether a normalized path segment is a list item (a keyed marker or a position)."""
     return (isinstance(seg, int) and not isinstance(seg, bool)) or (isinstance(seg, str) and seg.startswith(_MARK))
 
-
-def _get(tree: Any, path: Sequence[Any]) -> Any:
-    cur = tree
-    for p in path:
-        if isinstance(cur, Mapping) and p in cur:
-            cur = cur[p]
-        elif isinstance(cur, list) and isinstance(p, int) and 0 <= p < len(cur):
-            cur = cur[p]
-        else:
-            return None
-    return cur
 
 
 def _key_entry(fields: Mapping[str, Any], seg: str, item: Any) -> Any:

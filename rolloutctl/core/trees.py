@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 
@@ -14,6 +15,20 @@ def copy_tree(v: Any) -> Any:
     if isinstance(v, list):
         return [copy_tree(x) for x in v]
     return v
+
+
+def tree_get(tree: Any, path: Sequence[Any]) -> Any:
+    """The value at ``path`` (keys of maps, positions of lists) in a JSON tree; None when
+    the path leads nowhere."""
+    cur = tree
+    for p in path:
+        if isinstance(cur, Mapping) and p in cur:
+            cur = cur[p]
+        elif isinstance(cur, list) and isinstance(p, int) and 0 <= p < len(cur):
+            cur = cur[p]
+        else:
+            return None
+    return cur
 
 
 def pattern_parents(tree: Any, pattern: str) -> tuple[str, list[tuple[tuple, dict]]]:
