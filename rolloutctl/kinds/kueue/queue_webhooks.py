@@ -30,7 +30,7 @@ from .validation import RULES, Rule
 
 GROUP = "kueue.x-k8s.io"
 #: served versions of the three CRDs and their ``deprecationWarning`` ("" when not deprecated)
-SERVED = {"v1beta1": "This version is deprecated. Use v1beta2 instead.", "v1beta2": ""}
+SERVED: tuple[tuple[str, str], ...] = (("v1beta1", "This version is deprecated. Use v1beta2 instead."), ("v1beta2", ""))
 QUEUE_KINDS = (CQ, LQ, RF)
 #: the CRDs' pattern for a ``resource.Quantity`` (int-or-string)
 QUANTITY = re.compile(r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?"
@@ -113,13 +113,14 @@ def admit_queue(obj: Obj, side: str = "desired") -> list[Finding]:
         out.append(Finding(rule, severity, obj.file, obj.line_of(*path), msg, dotted, obj.ref))
 
     version = obj.api_version.split("/", 1)[1] if "/" in obj.api_version else obj.api_version
-    if version not in SERVED:
-        served = ", ".join(f"{GROUP}/{v}" for v in SERVED)
+    warnings = dict(SERVED)
+    if version not in warnings:
+        served = ", ".join(f"{GROUP}/{v}" for v, _w in SERVED)
         f(UNSERVED_VERSION, "error", ("apiVersion",), "apiVersion",
           f"{GROUP}/{version} {obj.kind} is not served (served: {served})", misread=True)
         return out
-    if SERVED[version] and not observed:
-        f(DEPRECATED_VERSION, "warning", ("apiVersion",), "apiVersion", SERVED[version])
+    if warnings[version] and not observed:
+        f(DEPRECATED_VERSION, "warning", ("apiVersion",), "apiVersion", f"{GROUP}/{version} {obj.kind}: {warnings[version]}")
     if obj.kind != CQ:
         return out
     for i, g in enumerate(_l(obj.spec.get("resourceGroups"))):
