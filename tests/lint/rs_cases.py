@@ -120,4 +120,8 @@ RS_CASES.update({
     "KQ007": Case(fail=_cq(_CQ_OK.replace("9Gi", "9Gb")), ok=_cq(_CQ_OK), strict=True),
     "KQ008": Case(fail=_cq(_CQ_OK.replace("nominalQuota: 9}", "nominalQuota: -9}")), ok=_cq(_CQ_OK), strict=True),
     "KQ009": Case(fail=_cq(_CQ_OK.replace("name: memory", "name: cpu")), ok=_cq(_CQ_OK), strict=True),
+    "KQ010": Case(fail=_cq(_CQ_OK + "      - {name: nvidia.com/gpu, nominalQuota: 8}\n"), ok=_cq(_CQ_OK), strict=True),
+    "KQ011": Case(fail=_cq(_CQ_OK.replace("nominalQuota: 9}", "nominalQuota: 9, borrowingLimit: 4}")),
+                  ok=_cq(_CQ_OK.replace("nominalQuota: 9}", "nominalQuota: 9, borrowingLimit: 4}")).replace(
+                      "spec:\n", "spec:\n  cohortName: team-a\n"), strict=True),
 })

@@ -6,7 +6,8 @@ Upstream: kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7:
 
 - ``config/components/crd/bases/kueue.x-k8s.io_{clusterqueues,localqueues,resourceflavors}.yaml``:
   served versions (``v1beta1``, deprecated, and ``v1beta2``), the quantity ``pattern`` and
-  ``required: [name, nominalQuota]`` of a flavor's resources;
+  ``required: [name, nominalQuota]`` of a flavor's resources, and two validation rules
+  (a flavor has one resource per covered resource; no borrowingLimit outside a cohort);
 - ``pkg/webhooks/clusterqueue_webhook.go``: ``validateFlavorQuotas`` (resource names in
   the order of ``coveredResources``) and ``validateResourceQuantity`` (non-negative
   quotas and limits), as ``ValidateClusterQueue`` runs them.
@@ -57,9 +58,26 @@ R_COVERED = Rule(
     "coveredResources: [cpu, memory]\nflavors: [{name: f, resources: [{name: cpu}, {name: cpu}]}]",
     "coveredResources: [cpu, memory]\nflavors: [{name: f, resources: [{name: cpu}, {name: memory}]}]",
     "Name the flavor's resources as coveredResources names them, in the same order.")
+R_RESOURCE_COUNT = Rule(
+    "KQ010", "flavor-resources-count", "error", _CRD + "ResourceGroup.x-kubernetes-validations",
+    "Each flavor of a ClusterQueue resource group has as many resources as the group's coveredResources "
+    "(the CRD's validation rule)",
+    "coveredResources: [cpu, memory]\nflavors: [{name: f, resources: [{name: cpu, nominalQuota: 9}]}]",
+    "coveredResources: [cpu]\nflavors: [{name: f, resources: [{name: cpu, nominalQuota: 9}]}]",
+    "Give every flavor one resource per covered resource, or cover fewer resources.")
+R_BORROWING_COHORT = Rule(
+    "KQ011", "borrowing-limit-needs-cohort", "error", _CRD + "ClusterQueueSpec.x-kubernetes-validations",
+    "A ClusterQueue outside a cohort has nothing to borrow from: borrowingLimit must be unset (the CRD's "
+    "validation rule)",
+    "resources: [{name: cpu, nominalQuota: 9, borrowingLimit: 4}]   # no cohort",
+    "cohortName: team-a\nresources: [{name: cpu, nominalQuota: 9, borrowingLimit: 4}]",
+    "Put the ClusterQueue in a cohort (cohortName; cohort in v1beta1), or remove borrowingLimit.")
 
 #: the rules of this module
-QUEUE_RULES: tuple[Rule, ...] = (R_QUOTA_QUANTITY, R_QUOTA_NEGATIVE, R_COVERED)
+QUEUE_RULES: tuple[Rule, ...] = (R_QUOTA_QUANTITY, R_QUOTA_NEGATIVE, R_COVERED, R_RESOURCE_COUNT,
+                                  R_BORROWING_COHORT)
+#: the webhook's checks: it is called only for an object the CRD's schema and rules accept
+_WEBHOOK_RULES = frozenset((R_QUOTA_NEGATIVE.id, R_COVERED.id))
 #: every Kueue rule (``rolloutctl rules``): the RayService webhook's and the queues'
 ALL_RULES: tuple[Rule, ...] = RULES + QUEUE_RULES
 
@@ -99,18 +117,22 @@ def admit_queue(obj: Obj, side: str = "desired") -> list[Finding]:
     (empty for other objects): the served version (SC005, SC008 for a deprecated one,
     desired only), then for a ClusterQueue each flavor's resources (KQ007 the CRD's
     required ``nominalQuota`` and quantity pattern, KQ008 ``validateResourceQuantity``,
-    KQ009 ``validateFlavorQuotas``). ``side`` "observed": see the module's docstring."""
+    KQ009 ``validateFlavorQuotas``, KQ010/KQ011 the CRD's validation rules; the webhook's
+    KQ008/KQ009 only when the CRD's checks pass, as the API server calls it). ``side``
+    "observed": see the module's docstring."""
     if not is_queue(obj):
         return []
     observed = side == "observed"
     out: list[Finding] = []
+    webhook: list[Finding] = []
 
     def f(rule: str, severity: str, path: tuple, dotted: str, msg: str, misread: bool = False) -> None:
         if observed and not misread and severity == "error":
             severity, msg = "warning", msg + " (stored object; the API server does not re-validate it)"
         elif observed and misread:
             msg += " (a model reads this field)"
-        out.append(Finding(rule, severity, obj.file, obj.line_of(*path), msg, dotted, obj.ref))
+        finding = Finding(rule, severity, obj.file, obj.line_of(*path), msg, dotted, obj.ref)
+        (webhook if rule in _WEBHOOK_RULES else out).append(finding)
 
     version = obj.api_version.split("/", 1)[1] if "/" in obj.api_version else obj.api_version
     warnings = dict(SERVED)
@@ -120,14 +142,23 @@ def admit_queue(obj: Obj, side: str = "desired") -> list[Finding]:
           f"{GROUP}/{version} {obj.kind} is not served (served: {served})", misread=True)
         return out
     if warnings[version] and not observed:
-        f(DEPRECATED_VERSION, "warning", ("apiVersion",), "apiVersion", f"{GROUP}/{version} {obj.kind}: {warnings[version]}")
+        f(DEPRECATED_VERSION, "warning", ("apiVersion",), "apiVersion",
+          f"{GROUP}/{version} {obj.kind}: {warnings[version]}")
     if obj.kind != CQ:
         return out
+    # the CRD names the cohort "cohort" in v1beta1 and "cohortName" in v1beta2
+    cohort = obj.spec.get("cohort" if version == "v1beta1" else "cohortName")
     for i, g in enumerate(_l(obj.spec.get("resourceGroups"))):
         covered = [str(c) for c in _l(_m(g).get("coveredResources"))]
         for j, fl in enumerate(_l(_m(g).get("flavors"))):
             fname = str(_m(fl).get("name") or "")
-            for k, r in enumerate(_l(_m(fl).get("resources"))):
+            resources = _l(_m(fl).get("resources"))
+            if "coveredResources" in _m(g) and len(resources) != len(covered):
+                f(R_RESOURCE_COUNT.id, "error", ("spec", "resourceGroups", i, "flavors", j, "resources"),
+                  f"spec.resourceGroups[{i}].flavors[{j}].resources",
+                  f"flavor {fname}: {len(resources)} resources for {len(covered)} coveredResources: flavors must "
+                  f"have the same number of resources as the coveredResources ({R_RESOURCE_COUNT.upstream})")
+            for k, r in enumerate(resources):
                 r = _m(r)
                 at = ("spec", "resourceGroups", i, "flavors", j, "resources", k)
                 where = f"spec.resourceGroups[{i}].flavors[{j}].resources[{k}]"
@@ -142,6 +173,9 @@ def admit_queue(obj: Obj, side: str = "desired") -> list[Finding]:
                     f(R_QUOTA_QUANTITY.id, "error", (*at, "nominalQuota"),
                       where + ".nominalQuota", f"{label}: missing required field 'nominalQuota' "
                       f"({R_QUOTA_QUANTITY.upstream})", misread=True)
+                if cohort is None and r.get("borrowingLimit") is not None:
+                    f(R_BORROWING_COHORT.id, "error", (*at, "borrowingLimit"), where + ".borrowingLimit",
+                      f"{label}: borrowingLimit must be nil when cohort is empty ({R_BORROWING_COHORT.upstream})")
                 for key in ("nominalQuota", "borrowingLimit", "lendingLimit"):
                     v = r.get(key)
                     if v is None:
@@ -150,7 +184,10 @@ def admit_queue(obj: Obj, side: str = "desired") -> list[Finding]:
                         f(R_QUOTA_QUANTITY.id, "error", (*at, key), f"{where}.{key}",
                           f"{label}: {key} {v!r} is not a quantity (pattern of the CRD; e.g. 9Gi, 9G, 500m) "
                           f"({R_QUOTA_QUANTITY.upstream})", misread=True)
-                    elif _negative(v):
+                    elif k < len(covered) and _negative(v):
+                        # (validateFlavorQuotas stops at the last covered resource)
                         f(R_QUOTA_NEGATIVE.id, "error", (*at, key), f"{where}.{key}",
                           f"{label}: {key} {v}: must be greater than or equal to 0 ({R_QUOTA_NEGATIVE.upstream})")
+    if not any(x.severity == "error" for x in out):
+        out.extend(webhook)
     return out

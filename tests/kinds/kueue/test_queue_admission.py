@@ -25,6 +25,11 @@ REFUSED = {
     "kq-null-quota.yaml": ("KQ007", 18, "spec.resourceGroups[0].flavors[0].resources[0].nominalQuota"),
     "kq-negative-quota.yaml": ("KQ008", 18, "spec.resourceGroups[0].flavors[0].resources[0].nominalQuota"),
     "kq-dup-resource.yaml": ("KQ009", 19, "spec.resourceGroups[0].flavors[0].resources[1].name"),
+    # the CRD's x-kubernetes-validations rules
+    "kq-count.yaml": ("KQ010", 16, "spec.resourceGroups[0].flavors[0].resources"),
+    "kq-borrow-no-cohort.yaml": ("KQ011", 21, "spec.resourceGroups[0].flavors[0].resources[1].borrowingLimit"),
+    # a negative quota (the webhook's) next to one the CRD refuses: the webhook is never called
+    "kq-crd-first.yaml": ("KQ007", 20, "spec.resourceGroups[0].flavors[0].resources[1].nominalQuota"),
 }
 
 
@@ -99,12 +104,28 @@ def _cq(name: str) -> Obj:
 
 def test_limits_are_checked_as_quotas_are():
     cq = _cq("kq-v1beta1.yaml")
+    cq.raw["spec"]["cohort"] = "team-a"
     res = cq.raw["spec"]["resourceGroups"][0]["flavors"][0]["resources"]
     res[0]["borrowingLimit"] = "-1"
+    res[1]["lendingLimit"] = "2Gi"
+    assert [(f.rule, f.path) for f in admit_queue(cq) if f.rule.startswith("KQ")] == [
+        ("KQ008", "spec.resourceGroups[0].flavors[0].resources[0].borrowingLimit")]
     res[1]["lendingLimit"] = "2Gb"
-    got = [(f.rule, f.path) for f in admit_queue(cq) if f.rule.startswith("KQ")]
-    assert got == [("KQ008", "spec.resourceGroups[0].flavors[0].resources[0].borrowingLimit"),
-                   ("KQ007", "spec.resourceGroups[0].flavors[0].resources[1].lendingLimit")]
+    # the CRD refuses the lendingLimit, so the webhook (KQ008) is never called
+    assert [(f.rule, f.path) for f in admit_queue(cq) if f.rule.startswith("KQ")] == [
+        ("KQ007", "spec.resourceGroups[0].flavors[0].resources[1].lendingLimit")]
+
+
+@pytest.mark.parametrize("version,field,refused", [
+    ("v1beta1", "cohort", False), ("v1beta1", "cohortName", True),
+    ("v1beta2", "cohortName", False), ("v1beta2", "cohort", True)])
+def test_borrowing_limit_needs_the_versions_cohort_field(version, field, refused):
+    cq = _cq("kq-v1beta1.yaml")
+    cq.raw["apiVersion"] = f"kueue.x-k8s.io/{version}"
+    cq.raw["spec"][field] = "team-a"
+    cq.raw["spec"]["resourceGroups"][0]["flavors"][0]["resources"][0]["borrowingLimit"] = 4
+    got = [f.rule for f in admit_queue(cq) if f.rule.startswith("KQ")]
+    assert got == (["KQ011"] if refused else [])
 
 
 @pytest.mark.parametrize("v,ok", [("9Gi", True), ("9Gb", False), ("500m", True), (".5", True), ("1e3", True),
