@@ -16,7 +16,7 @@ from .core.generated_names import always_new_message, is_generated, with_generat
 from .core.model import Obj, Warning
 from .core.quantity import QuantityError, parse_quantities, parse_quantity
 from .core.records import field, record
-from .kinds import is_modelled, model_for, unselected_warnings
+from .kinds import admit_other, is_modelled, model_for, unselected_warnings
 from .load.errors import InputError
 from .load.files import Loaded, load_paths
 from .load.limits import Limits
@@ -190,6 +190,10 @@ def admit_inputs(desired: Sequence[Obj], observed: Sequence[Obj] = (), *, namesp
                  distinct=is_generated)
     errors = [_problem_line(f, "" if f.rule == DUPLICATE_OBJECT else _REFUSED) for f in want.errors]
     errors += [_live_problem_line(f) for f in have.errors]
+    # objects of kinds a model reads without owning them (Kueue's queues): their admission
+    errors += [_problem_line(f, _REFUSED) for o in want.objects for f in admit_other(o, DESIRED)
+               if f.severity == "error"]
+    errors += [_live_problem_line(f) for o in have.objects for f in admit_other(o, OBSERVED) if f.severity == "error"]
     if not errors:
         for o in want.objects:
             if is_modelled(o):

@@ -163,6 +163,7 @@ MODULES: dict[str, str | None] = {
     "kueue/priority.py": CLEAN,
     "kueue/provenance.py": CLEAN,
     "kueue/queue_manager.py": CLEAN,
+    "kueue/queue_webhooks.py": CLEAN,
     "kueue/raycluster_common.py": CLEAN,
     "kueue/raycluster_webhook.py": CLEAN,
     "kueue/rayservice_controller.py": CLEAN,

@@ -181,7 +181,12 @@ class KindDescriptor:
     ``capacity_limits`` (``objects -> [{resource: limit}]``) cap
     ``--capacity from-cluster``. ``unselected`` (``obj -> Warning | None``) is what a
     plan made without the option says of an object the integration would act on (the
-    plan models the kind's operator alone)."""
+    plan models the kind's operator alone).
+
+    ``admits`` lists the (group, kind) of objects of other kinds the package's models
+    read and whose admission it models (Kueue's queues), which ``admit_other``
+    (``(obj, side) -> [Finding]``, side "desired" or "observed") checks: ``plan``
+    before any model, ``lint`` as the objects' own rules."""
 
     group: str
     kind: str
@@ -222,6 +227,8 @@ class KindDescriptor:
     #: what ``plan --compare`` says of the kind when its model compares nothing
     compare_note: str = ""
     upstream: str = ""
+    admits: tuple[tuple[str, str], ...] = ()
+    admit_other: str | None = None
 
     @property
     def api_version(self) -> str:

@@ -82,6 +82,20 @@ def read_schema(group: str, kind: str) -> dict:
     return READ_SCHEMAS.get((group, kind), GENERIC)
 
 
+def admitter(obj: Obj) -> KindDescriptor | None:
+    """The package that models the admission of ``obj``, an object of a kind it does not
+    own but its models read (``KindDescriptor.admits``), or None."""
+    return next((d for d in KINDS if _key(obj) in d.admits), None)
+
+
+def admit_other(obj: Obj, side: str) -> list[Any]:
+    """What admission finds in ``obj`` per its ``admitter`` (``admit_other``; side
+    "desired" or "observed"); empty when no package models its admission."""
+    d = admitter(obj)
+    fn = d.load("admit_other") if d is not None else None
+    return list(fn(obj, side)) if fn is not None else []
+
+
 def is_modelled(obj: Obj) -> bool:
     return kind_of(obj) is not None
 

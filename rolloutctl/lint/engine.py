@@ -19,7 +19,7 @@ from ..admit.meta import RULE as OBJECT_META
 from ..core.generated_names import generate_name, is_generated, prefix_problems, with_generated_name
 from ..core.model import Finding, LintReport, Obj, ObjectRef
 from ..core.paths import resolve_path
-from ..kinds import descriptor, is_modelled, read_schema, validators
+from ..kinds import admit_other, admitter, descriptor, is_modelled, read_schema, validators
 from . import registry
 from ..core.records import field, record, replace
 from .pods import check_pod_templates
@@ -186,6 +186,7 @@ def lint(inp: LintInput) -> LintReport:
     findings: list[Finding] = [_input_finding(e) for e in (*inp.errors, *inp.live_errors)]
     observed = admit(inp.live, descriptor, side=OBSERVED, namespace=inp.namespace, read_schemas=read_schema)
     findings.extend(f for f in observed.findings if f.severity == "error")
+    findings.extend(f for o in observed.objects for f in admit_other(o, OBSERVED) if f.severity == "error")
     originals = list(inp.objects)
     # the API server names a generateName object before any other check
     desired = admit([with_generated_name(o) for o in originals], descriptor, side=DESIRED, namespace=inp.namespace,
@@ -195,6 +196,10 @@ def lint(inp: LintInput) -> LintReport:
         live.setdefault(o.ref, o)
     skipped: set[str] = set()
     for orig, obj, found in zip(originals, desired.objects, desired.found):
+        if not is_modelled(obj) and admitter(obj) is not None:
+            # a kind a model reads without owning it (Kueue's queues): its admission rules
+            findings.extend(keyed(f, obj) for f in [*found, *admit_other(obj, DESIRED)])
+            continue
         if not is_modelled(obj):
             skipped.add(obj.kind or "(no kind)")
             findings.extend(f for f in found if f.rule in (DUPLICATE_OBJECT, DUPLICATE_ACROSS_FILES))

@@ -104,3 +104,24 @@ RS_CASES.update({
     "KQ005": Case(fail=rs(meta=QUEUED.replace("user-queue", "other-queue")), ok=rs(meta=QUEUED), live=rs(meta=QUEUED)),
     "KQ006": Case(fail=rs(meta=QUEUED), ok=rs(meta=_PRIO.format("low")), live=rs(meta=_PRIO.format("high"))),
 })
+
+
+def _cq(resources: str, covered: str = "[cpu, memory]") -> str:
+    """A ClusterQueue (kueue.x-k8s.io/v1beta2) with one flavor holding ``resources``."""
+    return ("apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: cq\nspec:\n"
+            f"  namespaceSelector: {{}}\n  resourceGroups:\n  - coveredResources: {covered}\n    flavors:\n"
+            f"    - name: default-flavor\n      resources:\n{resources}")
+
+
+_CQ_OK = "      - {name: cpu, nominalQuota: 9}\n      - {name: memory, nominalQuota: 9Gi}\n"
+
+RS_CASES.update({
+    # Kueue's queue objects (kinds/kueue/queue_webhooks.py), linted with --strict: they are checked, not IN002
+    "KQ007": Case(fail=_cq(_CQ_OK.replace("9Gi", "9Gb")), ok=_cq(_CQ_OK), strict=True),
+    "KQ008": Case(fail=_cq(_CQ_OK.replace("nominalQuota: 9}", "nominalQuota: -9}")), ok=_cq(_CQ_OK), strict=True),
+    "KQ009": Case(fail=_cq(_CQ_OK.replace("name: memory", "name: cpu")), ok=_cq(_CQ_OK), strict=True),
+    "KQ010": Case(fail=_cq(_CQ_OK + "      - {name: nvidia.com/gpu, nominalQuota: 8}\n"), ok=_cq(_CQ_OK), strict=True),
+    "KQ011": Case(fail=_cq(_CQ_OK.replace("nominalQuota: 9}", "nominalQuota: 9, borrowingLimit: 4}")),
+                  ok=_cq(_CQ_OK.replace("nominalQuota: 9}", "nominalQuota: 9, borrowingLimit: 4}")).replace(
+                      "spec:\n", "spec:\n  cohortName: team-a\n"), strict=True),
+})

@@ -45,6 +45,7 @@ from .observe import KUEUE_PREFIXES, carry_kueue_fields
 from .phases import kueue_phrase, phase_of, phase_title
 from .podset import quantities, requests_of
 from .provenance import not_modelled, operators
+from .queue_webhooks import admit_queue
 from .queue_manager import find_queue
 from .raycluster_common import strip_cluster_injection
 from .rayservice_controller import is_suspended
@@ -442,7 +443,13 @@ class KueueRayServiceModel:
         if self.mode == TOP:
             # rayClusterConfig.suspend: true is Kueue's persistent child gate here, not a user choice
             kr = [w for w in kr if w.code not in ("ClusterBornSuspended", "NestedSuspendIgnored")]
-        return kr + list(world.memory.get(MEM_NOTES, ()))
+        return kr + list(world.memory.get(MEM_NOTES, ())) + self._queue_warnings()
+
+    def _queue_warnings(self) -> list[Warning]:
+        """What admission warns of the desired queues applied with the change (a deprecated
+        served version: ``queue_webhooks.admit_queue``), with where each one is."""
+        return [Warning(f.rule, f"{q.kind} {q.name} ({f.file}:{f.line}): {f.message}", f.path)
+                for q in self.queues for f in admit_queue(q) if f.severity == "warning"]
 
     # phases and provenance: kinds/kueue/phases.py, kinds/kueue/provenance.py
     def phase_of(self, desired: Obj, step: Any) -> Any:
