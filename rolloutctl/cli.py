@@ -107,7 +107,7 @@ def _plan_command(first: bool):
             opts = PlanOptions(
                 observed=tuple(observed), capacity=tuple(capacity), never_ready=tuple(never_ready),
                 max_steps=max_steps, limits=Limits(max_input_bytes, max_alias_nodes, max_pods),
-                model_options={**operator_options(kuberay_, feature_gate, kuberay_env, grove_config),
+                model_options={**operator_options(kuberay_, feature_gate, kuberay_env, grove_config, cfg),
                                **({"kueue": kueue_} if kueue_ else {})},
                 progress=lambda ref, n: line.update(f"{ref.kind} {ref.namespace}/{ref.name}: {n} steps"),
                 from_cluster=from_cluster, context=context, namespace=namespace or cfg.namespace,
@@ -242,7 +242,8 @@ def advise_command(
         plan_opts = PlanOptions(
             observed=tuple(observed), capacity=tuple(capacity), never_ready=tuple(never_ready), max_steps=max_steps,
             limits=Limits(max_input_bytes, max_alias_nodes, max_pods),
-            model_options={**operator_options(kuberay_version or cfg.kuberay_version, feature_gate, kuberay_env, grove_config),
+            model_options={**operator_options(kuberay_version or cfg.kuberay_version, feature_gate, kuberay_env,
+                                              grove_config, cfg),
                            **({"kueue": kueue_} if kueue_ else {})},
             from_cluster=from_cluster, context=context, namespace=namespace or cfg.namespace, kubeconfig=kubeconfig,
             kubectl_timeout=kubectl_timeout, allow_empty=allow_empty)
@@ -334,7 +335,7 @@ def diff_command(  # noqa: C901 - options are wiring
         opts = DiffOptions(
             live=tuple(live), from_cluster=from_cluster, context=context, namespace=namespace or cfg.namespace,
             prune=prune, kubectl_timeout=kubectl_timeout, limits=Limits(max_input_bytes, max_alias_nodes),
-            model_options=operator_options(kuberay_, feature_gate, kuberay_env, grove_config),
+            model_options=operator_options(kuberay_, feature_gate, kuberay_env, grove_config, cfg),
             server_side=server_side, field_manager=field_manager, force_conflicts=force_conflicts,
             ignores=tuple(i for i in cfg.active_ignores() if i.rule is None),
             kubeconfig=kubeconfig, allow_empty=allow_empty,
@@ -406,8 +407,8 @@ def lint_command(
         from .render.progress import Progress, wanted
 
         reports = report_specs(report, output is not None)
-        model_options = operator_options(None, feature_gate, [], grove_config)
         cfg = repo_config(config)
+        model_options = operator_options(None, feature_gate, [], grove_config, cfg)
         to_stdout = next((f for f, d in reports if d == "-"), None)
         github = os.environ.get("GITHUB_ACTIONS") == "true"
         fmt = output.value if output else (to_stdout or ("github" if github else "text"))

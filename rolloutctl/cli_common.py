@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 from enum import Enum
-from typing import Callable, List, Mapping, Optional
+from typing import Any, Callable, List, Mapping, Optional
 
 import typer
 
@@ -294,13 +294,28 @@ GROVE_CONFIG_HELP = ("Grove operator configuration (the chart's config:) the mod
                      "accepted). Repeatable; default: the chart's values (false).")
 
 
-def operator_options(version: str | None, gates: List[str], env: List[str], grove: List[str] = ()) -> dict:
+def operator_options(version: str | None, gates: List[str], env: List[str], grove: List[str] = (),
+                     cfg: Any = None) -> dict:
     """The model options of the operator settings given (``--kuberay-version``,
-    ``--feature-gate``, ``--kuberay-env``, ``--grove-config``), checked by every kind."""
-    from .app import model_options
+    ``--feature-gate``, ``--kuberay-env``, ``--grove-config``), checked by every kind;
+    ``cfg`` (the repository configuration) gives its ``operators.featureGates``,
+    ``kuberayEnv`` and ``groveConfig`` first, so the command line's win. A bad setting
+    in the file is named by its file and line."""
+    from .app import InputProblem, model_options
 
-    return model_options({"kuberay_version": version, "feature_gates": gates, "kuberay_env": env,
-                          "grove_config": grove})
+    sources = (("feature_gates", "featureGates", gates), ("kuberay_env", "kuberayEnv", env),
+               ("grove_config", "groveConfig", grove))
+    given: dict[str, Any] = {"kuberay_version": version}
+    for option, key, cli_items in sources:
+        from_file = getattr(cfg, option, ()) if cfg is not None else ()
+        for item, line in from_file:
+            try:
+                model_options({option: [item]})
+            except InputProblem as exc:
+                name = item.partition("=")[0]
+                raise InputProblem([f"{cfg.path}:{line}: operators.{key}.{name}: {m}" for m in exc.errors]) from None
+        given[option] = [item for item, _line in from_file] + list(cli_items)
+    return model_options(given)
 
 
 def exit_now(code: object) -> None:

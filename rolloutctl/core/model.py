@@ -326,20 +326,31 @@ class Phase:
 @record(frozen=True)
 class Operator:
     """An operator whose behaviour a plan models: its version, the upstream commit the
-    model follows, and the feature gates in force."""
+    model follows, the feature gates in force, and the operator settings the user gave
+    beyond the defaults (``config``: KubeRay's environment from ``--kuberay-env``, Grove's
+    configuration from ``--grove-config``; shown only when there is one)."""
 
     name: str
     version: str
     commit: str
     feature_gates: Mapping[str, bool] = field(default_factory=dict)
+    config: Mapping[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "version": self.version, "commit": self.commit,
-                "featureGates": dict(sorted(self.feature_gates.items()))}
+        out = {"name": self.name, "version": self.version, "commit": self.commit,
+               "featureGates": dict(sorted(self.feature_gates.items()))}
+        if self.config:
+            out["config"] = dict(sorted(self.config.items()))
+        return out
 
     def __str__(self) -> str:
-        gates = ", ".join(f"{k}={'true' if v else 'false'}" for k, v in sorted(self.feature_gates.items()))
-        return f"{self.name} {self.version} @ {self.commit[:8]}" + (f" (feature gates: {gates})" if gates else "")
+        def text(v: Any) -> str:
+            return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+        gates = ", ".join(f"{k}={text(v)}" for k, v in sorted(self.feature_gates.items()))
+        config = ", ".join(f"{k}={text(v)}" for k, v in sorted(self.config.items()))
+        return (f"{self.name} {self.version} @ {self.commit[:8]}" + (f" (feature gates: {gates})" if gates else "")
+                + (f" (config: {config})" if config else ""))
 
 
 @record(frozen=True)

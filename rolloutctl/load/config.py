@@ -8,6 +8,12 @@ or named with ``--config FILE``. It holds what a team decides once for the repos
     operators:
       kuberay: v1.4.2                  # default of --kuberay-version
       kueue: nested                    # default of --kueue
+      featureGates:                    # KubeRay feature gates, before --feature-gate
+        RayClusterMTLS: true
+      kuberayEnv:                      # KubeRay operator environment, before --kuberay-env
+        ENABLE_ZERO_DOWNTIME: "false"
+      groveConfig:                     # Grove operator configuration, before --grove-config
+        autoMNNVLEnabled: true
     diff:
       failOn: [rollout, recreate, teardown, rejected]   # default of diff --fail-on
     ignore:
@@ -123,6 +129,11 @@ class Config:
     namespace: str | None = None
     kuberay_version: str | None = None
     kueue: str | None = None
+    #: ``operators.featureGates`` / ``kuberayEnv`` / ``groveConfig``: ("NAME=VALUE", line)
+    #: items, given to the models before the command line's (which win)
+    feature_gates: tuple[tuple[str, int], ...] = ()
+    kuberay_env: tuple[tuple[str, int], ...] = ()
+    grove_config: tuple[tuple[str, int], ...] = ()
     fail_on: tuple[str, ...] | None = None
     ignores: tuple[Ignore, ...] = field(default_factory=tuple)
 
@@ -250,6 +261,7 @@ class _Parser:
 
         top = self.mapping(root, "configuration", _TOP_KEYS)
         namespace = kuberay = kueue = None
+        settings: dict[str, tuple[tuple[str, int], ...]] = {}
         fail_on: tuple[str, ...] | None = None
         ignores: list[Ignore] = []
         if "namespace" in top:
@@ -258,7 +270,10 @@ class _Parser:
             if not re.fullmatch(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", namespace):
                 raise self.fail(node, f"namespace: {namespace!r} is not a valid Kubernetes namespace")
         if "operators" in top:
-            ops = self.mapping(top["operators"][1], "operators", ("kuberay", "kueue"))
+            ops = self.mapping(top["operators"][1], "operators",
+                               ("kuberay", "kueue", "featureGates", "kuberayEnv", "groveConfig"))
+            settings = {key: self.settings(ops[key][1], f"operators.{key}")
+                        for key in ("featureGates", "kuberayEnv", "groveConfig") if key in ops}
             if "kuberay" in ops:
                 kuberay = self.string(ops["kuberay"][1], "operators.kuberay")
             if "kueue" in ops:
@@ -284,7 +299,27 @@ class _Parser:
                 raise self.fail(node, "ignore: expected a list of entries")
             for i, entry in enumerate(node.value):
                 ignores.append(self.ignore(entry, f"ignore[{i}]"))
-        return Config(self.name, namespace, kuberay, kueue, fail_on, tuple(ignores))
+        return Config(self.name, namespace, kuberay, kueue, settings.get("featureGates", ()),
+                      settings.get("kuberayEnv", ()), settings.get("groveConfig", ()), fail_on, tuple(ignores))
+
+    def settings(self, node: Any, what: str) -> tuple[tuple[str, int], ...]:
+        """A mapping of operator settings (NAME: value) as ("NAME=value", line) items;
+        the kinds check the names and values (``cli_common.operator_options``)."""
+        import yaml
+
+        if not isinstance(node, yaml.MappingNode):
+            raise self.fail(node, f"{what}: expected a mapping of NAME: value")
+        out: list[tuple[str, int]] = []
+        seen: set[str] = set()
+        for k, v in node.value:
+            name = self.string(k, f"{what} key")
+            if name in seen:
+                raise self.fail(k, f"{what}: duplicate key {name!r}")
+            seen.add(name)
+            if not isinstance(v, yaml.ScalarNode) or v.tag.endswith(":null"):
+                raise self.fail(v, f"{what}.{name}: expected a value (true, false or a string)")
+            out.append((f"{name}={v.value.strip()}", k.start_mark.line + 1))
+        return tuple(out)
 
     def ignore(self, node: Any, what: str) -> Ignore:
         m = self.mapping(node, what, _IGNORE_KEYS)

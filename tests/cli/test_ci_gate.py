@@ -113,6 +113,14 @@ def test_expired_ignore_is_a_warning_and_no_longer_applies(tmp_path):
     ("namespace: Not_A_Namespace\n", 1, "not a valid Kubernetes namespace"),
     ("ignore: [\n", 2, "YAML syntax error"),
     ("operators:\n  kueue: sideways\n", 2, "choose one of top-level, nested, legacy"),
+    ("operators:\n  groveConfig: [autoMNNVLEnabled]\n", 2, "operators.groveConfig: expected a mapping"),
+    ("operators:\n  groveConfig:\n    autoMNNVLEnabled: maybe\n", 3,
+     "operators.groveConfig.autoMNNVLEnabled: --grove-config autoMNNVLEnabled=maybe: expected true or false"),
+    ("operators:\n  kuberayEnv:\n    ENABLE_ZERO_DOWNTIM: 'false'\n", 3,
+     "operators.kuberayEnv.ENABLE_ZERO_DOWNTIM: --kuberay-env ENABLE_ZERO_DOWNTIM: not an operator setting"),
+    ("operators:\n  featureGates:\n    RayClusterMTLS: true\n    NoSuchGate: true\n", 4,
+     "operators.featureGates.NoSuchGate: --feature-gate NoSuchGate: KubeRay"),
+    ("operators:\n  featureGates:\n    RayClusterMTLS: ~\n", 3, "operators.featureGates.RayClusterMTLS: expected a value"),
 ])
 def test_bad_config_is_one_line_path_line_message_and_exit_2(tmp_path, text, line, fragment):
     (tmp_path / "pcs.yaml").write_text(pcs())
@@ -554,3 +562,36 @@ def test_server_side_after_client_side_apply_migrates_its_fields_as_kubectl_does
     (tmp_path / "live.yaml").write_text(_managed(base, {"f:metadata": {"f:labels": {"f:team": {}}}},
                                                  manager="kubectl-edit", operation="Update"))
     assert run("diff", "new.yaml", "--live", "live.yaml", "--server-side", cwd=tmp_path).returncode == 0
+
+
+MNNVL_MIX = REPO / "tests" / "kinds" / "grove" / "data" / "grove-mnnvl-mix.yaml"
+
+
+def test_config_gives_the_operator_settings_and_the_command_line_wins(tmp_path):
+    """operators.groveConfig / featureGates / kuberayEnv: what the team's operators run with,
+    given to every command before --grove-config / --feature-gate / --kuberay-env."""
+    (tmp_path / "pcs.yaml").write_text(MNNVL_MIX.read_text())
+    assert run("lint", "pcs.yaml", cwd=tmp_path).returncode == 1  # GV033: MNNVL is off by default
+    (tmp_path / ".rolloutctl.yaml").write_text("operators:\n  groveConfig:\n    autoMNNVLEnabled: true\n")
+    assert run("lint", "pcs.yaml", cwd=tmp_path).returncode == 0
+    r = run("plan", "pcs.yaml", "-o", "json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    (op,) = json.loads(r.stdout)["operators"]
+    assert op["name"] == "Grove" and op["config"] == {"autoMNNVLEnabled": True}
+    assert run("plan", "pcs.yaml", "--grove-config", "autoMNNVLEnabled=false", cwd=tmp_path).returncode == 2
+
+    (tmp_path / "svc.yaml").write_text((SAMPLES / "rayservice-text-ml.yaml").read_text())
+    (tmp_path / ".rolloutctl.yaml").write_text(
+        "operators:\n  featureGates:\n    RayServiceIncrementalUpgrade: false\n"
+        "  kuberayEnv:\n    ENABLE_ZERO_DOWNTIME: 'false'\n")
+    r = run("plan", "svc.yaml", "-o", "json", cwd=tmp_path)
+    (op,) = json.loads(r.stdout)["operators"]
+    assert op["featureGates"]["RayServiceIncrementalUpgrade"] is False
+    assert op["config"] == {"ENABLE_ZERO_DOWNTIME": "false"}
+    r = run("plan", "svc.yaml", "-o", "json", "--feature-gate", "RayServiceIncrementalUpgrade=true",
+            "--kuberay-env", "ENABLE_ZERO_DOWNTIME=true", cwd=tmp_path)
+    (op,) = json.loads(r.stdout)["operators"]
+    assert op["featureGates"]["RayServiceIncrementalUpgrade"] is True
+    assert op["config"] == {"ENABLE_ZERO_DOWNTIME": "true"}
+    assert "config" not in json.loads(run("plan", "svc.yaml", "-o", "json", "--config", "/dev/null",
+                                          cwd=tmp_path).stdout)["operators"][0]

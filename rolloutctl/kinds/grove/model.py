@@ -263,7 +263,7 @@ class GroveModel:
         return PH.phase_title(desired, label, steps, self.pcs(desired))
 
     def operators(self, desired: Obj) -> list[Any]:
-        return PROV.operators(desired)
+        return PROV.operators(desired, self.grove_config())
 
     def grove_config(self) -> GroveConfig:
         """The operator configuration of the model options (``--grove-config``)."""

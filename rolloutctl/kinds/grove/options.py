@@ -49,6 +49,11 @@ class GroveConfig:
             values[key] = v in _TRUE
         return cls(auto_mnnvl_enabled=values["autoMNNVLEnabled"])
 
+    def changed(self) -> dict[str, bool]:
+        """The settings that differ from the chart's defaults, by their upstream names."""
+        values = {"autoMNNVLEnabled": self.auto_mnnvl_enabled}
+        return {k: v for k, v in values.items() if v != SETTINGS[k]}
+
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> "GroveConfig":
         return cls.from_items(options.get("grove_config", ()))

@@ -8,13 +8,17 @@ from typing import Any
 
 from ...core.model import Obj, Operator, Warning
 
+from .options import DEFAULT_CONFIG, GroveConfig
+
 #: the upstream tree the model follows (``ai-dynamo/grove``)
 GROVE_COMMIT = "fcc3b3bbbc5e6a2a797cd080bdbc6983b1ccec24"
 GROVE_VERSION = "v0.1.0-alpha.12-rc1+15"  # git describe of that commit (operator/api tags)
 
 
-def operators(desired: Obj) -> list[Operator]:
-    return [Operator("Grove", GROVE_VERSION, GROVE_COMMIT)]
+def operators(desired: Obj, config: GroveConfig = DEFAULT_CONFIG) -> list[Operator]:
+    """The Grove operator modelled, with the configuration ``--grove-config`` gave
+    beyond the chart's defaults (``GroveConfig.changed``)."""
+    return [Operator("Grove", GROVE_VERSION, GROVE_COMMIT, config=config.changed())]
 
 
 def _list(v: Any) -> list:

@@ -235,7 +235,7 @@ class RayServiceModel:
         return phases.phase_title(desired, label, steps)
 
     def operators(self, desired: Obj) -> list[Any]:
-        return provenance.operators(desired, self.version, self.config.gates)
+        return provenance.operators(desired, self.version, self.config.gates, self.config.env)
 
     def not_modelled(self, desired: Obj, world: World) -> list[Warning]:
         return provenance.not_modelled(desired, self.config, world)

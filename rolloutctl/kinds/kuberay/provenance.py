@@ -18,10 +18,12 @@ from .validation.util import FT_ENABLED_ANNOTATION
 KUBERAY_COMMIT = MODELLED_COMMIT
 
 
-def operators(desired: Obj, version: str, gates: Mapping[str, bool] | None = None) -> list[Operator]:
+def operators(desired: Obj, version: str, gates: Mapping[str, bool] | None = None,
+              env: Mapping[str, str] | None = None) -> list[Operator]:
     """``version`` is the operator version modelled (``--kuberay-version``); the
-    feature gates are the model's (``OperatorConfig.gates``: defaults and ``--feature-gate``)."""
-    return [Operator("KubeRay", version, KUBERAY_COMMIT, dict(gates or {}))]
+    feature gates are the model's (``OperatorConfig.gates``: defaults and ``--feature-gate``);
+    ``env`` the operator environment given with ``--kuberay-env`` (``OperatorConfig.env``)."""
+    return [Operator("KubeRay", version, KUBERAY_COMMIT, dict(gates or {}), dict(env or {}))]
 
 
 def _templates(rc: Mapping[str, Any]) -> list[Mapping[str, Any]]:
