@@ -179,7 +179,7 @@ def admit_inputs(desired: Sequence[Obj], observed: Sequence[Obj] = (), *, namesp
     type in an observed object, which a model would misread) stops here as
     ``PATH:LINE: RULE: field: message`` (exit 2); then Kubernetes' checks on the
     containers of the pod templates (SC006 resources, SC015 images,
-    SC016-SC018 containers and their names: the rules ``lint`` uses).
+    SC016-SC019 containers, their names and volume names: the rules ``lint`` uses).
     Objects named by the API server (``generateName``) are never duplicates."""
     from .admit import DESIRED, DUPLICATE_OBJECT, OBSERVED, admit
     from .kinds import descriptor, read_schema

@@ -141,7 +141,7 @@ def _under(path: str, top: str) -> bool:
 
 
 def _pod_refusals(obj: Obj) -> list[Any]:
-    """SC006, SC015-SC018: the pods the operator would create from ``obj`` are refused (``lint.pods``)."""
+    """SC006, SC015-SC019: the pods the operator would create from ``obj`` are refused (``lint.pods``)."""
     from ..lint.pods import check_pod_templates
 
     return [f for f in check_pod_templates(obj) if f.severity == "error"]

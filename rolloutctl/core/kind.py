@@ -164,7 +164,8 @@ class KindDescriptor:
     (``lint --feature-gate``; a kind without it checks the same whatever the options); ``rules`` their
     ``RuleSpec``s for ``rolloutctl rules``; ``classify`` the diff classifier the model's
     ``classify`` applies; ``live_reads`` ``obj -> [LiveRead]`` (``--from-cluster``);
-    ``pod_templates`` ``obj -> [(path, pod spec)]`` of the manifest as written (SC006, SC015-SC018);
+    ``pod_templates`` ``obj -> [(path, pod spec)]`` of the manifest as written (SC006, SC015-SC019);
+    ``injected_into_pods`` what the operator adds to those Pods (SC018, SC019);
     ``pod_budget`` ``raw -> pods`` the manifest asks for (``--max-pods``, checked before
     any model runs); ``check_options`` ``model options -> None``, raising
     ``OptionError``; ``read_schemas`` the ``{(group, kind): JSON Schema}`` of what the
@@ -211,6 +212,10 @@ class KindDescriptor:
     classify: str | None = None
     live_reads: str | None = None
     pod_templates: str | None = None
+    #: ``obj -> [(template path, list, name, what)]``: the containers (``containers``,
+    #: ``initContainers``) and ``volumes`` the operator adds to the Pods it makes from
+    #: each pod template, whose names a user's must not repeat (SC018, SC019)
+    injected_into_pods: str | None = None
     pod_budget: str | None = None
     #: ``lint.pods`` rules (``SC016``) whose case the operator's own validation refuses
     #: before it creates any Pod: its own rule reports it, and the Pod rule does not

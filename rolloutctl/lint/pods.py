@@ -1,7 +1,9 @@
 """Kubernetes' own checks on the containers of a Pod, applied to the pod templates a
 modelled kind carries (``KIND.pod_templates``): their resources (SC006), images (SC015),
 that there is a container at all (SC016), container names (SC017) and their uniqueness
-(SC018). The CRDs (and the operators' webhooks) accept any quantity, no image, no
+(SC018), and volume names against the operator's (SC019), counting what the operator adds to the Pods
+(``KIND.injected_into_pods``: Grove's startup-order init container, KubeRay's
+autoscaler sidecar). The CRDs (and the operators' webhooks) accept any quantity, no image, no
 container and any container name, so nothing refuses the manifest; the pods the
 operator creates from it are refused instead, and the rollout never starts.
 Upstream: ``k8s.io/kubernetes/pkg/apis/core/validation`` ``ValidateResourceRequirements``
@@ -23,7 +25,7 @@ from typing import Any, Iterator
 from ..core.model import Finding, Obj
 from ..core.quantity import QuantityError, parse_quantity
 from ..core.k8s_syntax import is_dns1123_label
-from ..kinds import pod_rules_refused_first, pod_templates
+from ..kinds import injected_into_pods, pod_rules_refused_first, pod_templates
 from .paths import field_path
 
 RULE = "SC006"
@@ -31,6 +33,7 @@ IMAGE_RULE = "SC015"
 CONTAINERS_RULE = "SC016"
 NAME_RULE = "SC017"
 DUPLICATE_NAME_RULE = "SC018"
+DUPLICATE_VOLUME_RULE = "SC019"
 #: the API server's validation order: regular containers, then init containers
 _CONTAINER_LISTS = ("containers", "initContainers")
 _STANDARD_PREFIXES = ("kubernetes.io/", "requests.", "limits.")
@@ -176,6 +179,7 @@ def validate_container_names_unique(obj: Obj) -> list[Finding]:
 
     Upstream: k8s.io/kubernetes pkg/apis/core/validation/validation.go#validateContainers, #validateInitContainers"""
     out: list[Finding] = []
+    injected = injected_into_pods(obj)
     for base, ps in pod_specs(obj):
         seen: dict[str, str] = {}
         for key in _CONTAINER_LISTS:
@@ -191,13 +195,50 @@ def validate_container_names_unique(obj: Obj) -> list[Finding]:
                 out.append(Finding(DUPLICATE_NAME_RULE, "error", obj.file, obj.line_of(*path),
                                    f"container name {name!r} is used {where}: the API server refuses its "
                                    "Pods (name: Duplicate value)", field_path(obj.raw, path), obj.ref))
+        out += _repeats_injected(obj, base, ps, injected, _CONTAINER_LISTS, DUPLICATE_NAME_RULE, "container")
+    return out
+
+
+def _repeats_injected(obj: Obj, base: tuple, ps: Mapping[str, Any], injected: list[tuple[tuple, str, str, str]],
+                      lists: tuple[str, ...], rule: str, noun: str) -> list[Finding]:
+    """The user's entries of ``lists`` in the pod spec at ``base`` whose name is one the
+    operator adds to the same Pods (``KIND.injected_into_pods``): the Pod it makes holds
+    the name twice."""
+    out: list[Finding] = []
+    for at, added_to, name, what in injected:
+        if at != base or added_to not in lists:
+            continue
+        for key in lists:
+            for ci, c in _items(ps, key):
+                if c.get("name") == name:
+                    path = (*base, key, ci, "name")
+                    out.append(Finding(rule, "error", obj.file, obj.line_of(*path),
+                                       f"{noun} name {name!r} is also the name of {what}, which the operator adds to "
+                                       "these Pods: the API server refuses them (name: Duplicate value)",
+                                       field_path(obj.raw, path), obj.ref))
+    return out
+
+
+def validate_volume_names_unique(obj: Obj) -> list[Finding]:
+    """The ``allNames`` check of ``ValidateVolumes`` on the Pods the operator makes: a
+    user's volume with the name of one the operator adds (``KIND.injected_into_pods``)
+    is there twice (``name: Duplicate value``). Two of the user's own are refused with
+    the manifest already (``volumes`` is a list keyed by name in the CRDs: SC014).
+
+    Upstream: k8s.io/kubernetes pkg/apis/core/validation/validation.go#ValidateVolumes"""
+    out: list[Finding] = []
+    injected = injected_into_pods(obj)
+    if injected:
+        for base, ps in pod_specs(obj):
+            out += _repeats_injected(obj, base, ps, injected, ("volumes",), DUPLICATE_VOLUME_RULE, "volume")
     return out
 
 
 def check_pod_templates(obj: Obj) -> list[Finding]:
-    """Every check of this module on ``obj``'s pod templates (SC006, SC015-SC018), less
+    """Every check of this module on ``obj``'s pod templates (SC006, SC015-SC019), less
     the rules whose case ``obj``'s operator refuses itself first."""
     found = (check_pod_resources(obj) + check_pod_images(obj) + validate_containers(obj)
-             + validate_container_common(obj) + validate_container_names_unique(obj))
+             + validate_container_common(obj) + validate_container_names_unique(obj)
+             + validate_volume_names_unique(obj))
     first = pod_rules_refused_first(obj)
     return [f for f in found if f.rule not in first] if first else found

@@ -331,7 +331,34 @@ _BUILTIN: list[tuple[str, str, str, str, str]] = [
         containers:
           - name: main
 
+    The containers the operator adds count too: Grove adds the init container
+    ``grove-initc`` to the Pods of a clique that starts after others (startsAfter,
+    CliqueStartupTypeInOrder), KubeRay the ``autoscaler`` sidecar to the head Pod with
+    enableInTreeAutoscaling.
+
     Remediation: Give each container and init container its own name.
+    """),
+    ("SC019", "duplicate-volume-name", "error", "schema", """A volume of a pod template has the name of a volume the operator adds to its Pods.
+
+    The CRDs and the operators' webhooks accept it, so the manifest is stored; the API
+    server requires a Pod's volume names to be unique, so the pods the operator creates
+    are refused and the rollout never starts. Grove adds the volumes
+    ``sa-token-secret-vol`` and ``pod-info-vol`` (for its ``grove-initc`` init container)
+    to the Pods of a clique that starts after others (startsAfter,
+    CliqueStartupTypeInOrder). (Two of the template's own volumes with one name are
+    refused with the manifest: SC014.)
+
+    Upstream: k8s.io/kubernetes pkg/apis/core/validation/validation.go#ValidateVolumes; grove operator/internal/controller/podclique/components/pod/initcontainer.go#configurePodInitContainer
+
+    Bad:
+        cliqueStartupType: CliqueStartupTypeInOrder
+        cliques: [{name: leader, ...}, {name: worker, spec: {podSpec: {volumes: [{name: pod-info-vol, emptyDir: {}}]}}}]
+
+    Good:
+        cliqueStartupType: CliqueStartupTypeInOrder
+        cliques: [{name: leader, ...}, {name: worker, spec: {podSpec: {volumes: [{name: info, emptyDir: {}}]}}}]
+
+    Remediation: Rename the volume: the operator's names are its own.
     """),
     ("SC007", "generate-name", "error", "schema", """``metadata.generateName`` must be a name prefix the API server accepts.
 
@@ -543,7 +570,7 @@ _BUILTIN: list[tuple[str, str, str, str, str]] = [
 ]
 
 #: who refuses what a built-in rule finds, where the scope does not say it
-_BUILTIN_ENFORCER = {"SC006": "pods", "SC015": "pods", "SC016": "pods", "SC017": "pods", "SC018": "pods", "SC009": "rolloutctl", "SC013": "rolloutctl", "CF001": "rolloutctl", "SP001": "rolloutctl", "SP002": "rolloutctl"}
+_BUILTIN_ENFORCER = {"SC006": "pods", "SC015": "pods", "SC016": "pods", "SC017": "pods", "SC018": "pods", "SC019": "pods", "SC009": "rolloutctl", "SC013": "rolloutctl", "CF001": "rolloutctl", "SP001": "rolloutctl", "SP002": "rolloutctl"}
 
 #: rules that a suppression annotation cannot silence
 UNSUPPRESSIBLE = frozenset({"IN001", "IN002", "SC009", "SP001", "SP002", "CF001"})

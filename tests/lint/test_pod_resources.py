@@ -151,6 +151,56 @@ def test_container_names_are_unique_across_containers_and_init_containers():
     assert f[0] == "SC018" and "'ray-worker' is used twice" in f[2]
 
 
+_INITC = "initContainers:\n- name: grove-initc\n  image: busybox"
+_INFO_VOL = "volumes:\n- {name: pod-info-vol, emptyDir: {}}"
+
+
+@pytest.mark.parametrize("template, starts_after_others", [
+    ("cliqueStartupType: CliqueStartupTypeInOrder", ["worker"]),  # every clique but the first
+    ("cliqueStartupType: CliqueStartupTypeExplicit", []),  # no clique names another
+    ("", []),  # AnyOrder (the default): no startup dependency, no init container
+])
+def test_names_grove_adds_to_pods_that_start_after_others(template, starts_after_others):
+    """configurePodInitContainer (grove initcontainer.go) appends the grove-initc init
+    container and the sa-token-secret-vol and pod-info-vol volumes to the Pods of a
+    clique with a startup dependency: a user's entry of the same name makes the Pod
+    hold it twice, and the API server refuses it (validateInitContainers, ValidateVolumes)."""
+    doc = pcs(clique("leader", pod=_INITC + "\n" + _INFO_VOL) + clique("worker", pod=_INITC + "\n" + _INFO_VOL),
+              template=template)
+    found = _pod_findings(doc)
+    assert sorted((r, p.split(".spec.podSpec.")[0].split("name=")[1].rstrip("]")) for r, p, _ in found) == sorted(
+        [("SC018", c) for c in starts_after_others] + [("SC019", c) for c in starts_after_others])
+    if starts_after_others:
+        msgs = {r: m for r, _, m in found}
+        assert msgs["SC018"] == ("container name 'grove-initc' is also the name of Grove's startup-order init container, "
+                                 "which the operator adds to these Pods: the API server refuses them (name: Duplicate value)")
+        assert "volume name 'pod-info-vol' is also the name of the pod information volume" in msgs["SC019"]
+
+
+def test_explicit_starts_after_gets_the_init_container():
+    doc = pcs(clique("leader") + clique("worker", spec="startsAfter: [leader]", pod=_INITC),
+              template="cliqueStartupType: CliqueStartupTypeExplicit")
+    assert [(r, p) for r, p, _ in _pod_findings(doc)] == [
+        ("SC018", "spec.template.cliques[name=worker].spec.podSpec.initContainers[name=grove-initc].name")]
+
+
+def test_the_autoscaler_sidecar_kuberay_adds_to_the_head_pod():
+    """DefaultHeadPodTemplate (kuberay common/pod.go) appends the "autoscaler" container
+    to the head Pod with enableInTreeAutoscaling."""
+    named = rs().replace("- name: ray-head\n", "- name: autoscaler\n", 1)
+    assert "- name: autoscaler\n" in named
+    assert _pod_findings(named) == []
+    (f,) = _pod_findings(named.replace("rayVersion: '2.46.0'\n", "rayVersion: '2.46.0'\n    enableInTreeAutoscaling: true\n"))
+    assert f[0] == "SC018" and f[1].startswith("spec.rayClusterConfig.headGroupSpec.template.spec.containers[")
+    assert "the autoscaler sidecar KubeRay adds to the head Pod" in f[2]
+
+
+def test_a_templates_own_duplicate_volumes_are_the_schemas():
+    """volumes is a list keyed by name in the CRDs: the manifest is refused (SC014), not its Pods."""
+    doc = pcs(clique("worker", pod="volumes:\n- {name: cache, emptyDir: {}}\n- {name: cache, emptyDir: {}}"))
+    assert _pod_findings(doc) == []
+
+
 @pytest.mark.parametrize("fname, rule, line", [
     ("pcs-no-containers.yaml", "SC016", 20),
     ("pcs-bad-container-name.yaml", "SC017", 21),

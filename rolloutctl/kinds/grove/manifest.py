@@ -27,6 +27,45 @@ def pod_templates(obj: Any) -> Iterator[tuple[tuple, Mapping[str, Any]]]:
             yield ("spec", "template", "cliques", i, "spec", "podSpec"), ps
 
 
+#: what ``configurePodInitContainer`` adds to the Pod of a PodClique that starts after
+#: others (operator/internal/controller/podclique/components/pod/initcontainer.go:
+#: ``initContainerName``, ``serviceAccountTokenSecretVolumeName``, ``podInfoVolumeName``)
+_INIT = "Grove's startup-order init container"
+STARTUP_INJECTED: tuple[tuple[str, str, str], ...] = (
+    ("volumes", "sa-token-secret-vol", "the service account token volume of " + _INIT),
+    ("volumes", "pod-info-vol", "the pod information volume of " + _INIT),
+    ("initContainers", "grove-initc", _INIT),
+)
+
+
+def _starts_after_others(startup: Any, index: int, clique: Mapping[str, Any]) -> bool:
+    """Whether Pods of this clique get a startup dependency
+    (``identifyFullyQualifiedStartupDependencyNames``, podclique.go): InOrder, every
+    clique but the first; Explicit, a clique that names others in ``startsAfter``."""
+    if startup == "CliqueStartupTypeInOrder":
+        return index > 0
+    if startup == "CliqueStartupTypeExplicit":
+        spec = clique.get("spec") if isinstance(clique.get("spec"), Mapping) else {}
+        deps = spec.get("startsAfter")
+        return isinstance(deps, list) and bool(deps)
+    return False
+
+
+def injected_into_pods(obj: Any) -> Iterator[tuple[tuple, str, str, str]]:
+    """(pod spec path, list, name, what) of what Grove adds to the Pods of each clique:
+    for a clique that starts after others, ``buildResource`` (pod.go) calls
+    ``configurePodInitContainer``, which appends two volumes and the ``grove-initc`` init
+    container (``STARTUP_INJECTED``) to the user's pod spec."""
+    tmpl = obj.spec.get("template") if isinstance(obj.spec.get("template"), Mapping) else {}
+    cliques = tmpl.get("cliques")
+    startup = tmpl.get("cliqueStartupType")
+    for i, c in enumerate(cliques if isinstance(cliques, list) else []):
+        if isinstance(c, Mapping) and _starts_after_others(startup, i, c):
+            base = ("spec", "template", "cliques", i, "spec", "podSpec")
+            for key, name, what in STARTUP_INJECTED:
+                yield base, key, name, what
+
+
 def pod_budget(raw: Mapping[str, Any]) -> int:
     """How many pods a PodCliqueSet asks for: per replica, each standalone clique's
     replicas plus, per scaling group, its replicas times its cliques' replicas."""

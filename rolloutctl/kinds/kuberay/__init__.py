@@ -49,6 +49,7 @@ KIND = KindDescriptor(
     classify=_P + "classify:classify",
     live_reads=_P + "live:live_reads",
     pod_templates=_P + "manifest:pod_templates",
+    injected_into_pods=_P + "manifest:injected_into_pods",
     # ValidateRayClusterSpec refuses a head or worker group without containers (RS005,
     # RS008) before the RayCluster, let alone a Pod, is made
     pod_rules_refused_first=("SC016",),

@@ -12,6 +12,22 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 
+#: ``AutoscalerContainerName`` (ray-operator/controllers/ray/common/pod.go)
+AUTOSCALER_CONTAINER = "autoscaler"
+
+
+def injected_into_pods(obj: Any) -> Iterator[tuple[tuple, str, str, str]]:
+    """(pod spec path, list, name, what) of the containers KubeRay adds whatever the
+    template holds: with ``enableInTreeAutoscaling``, ``DefaultHeadPodTemplate``
+    (common/pod.go) appends the ``autoscaler`` sidecar to the head Pod's containers.
+    (The workers' ``wait-gcs-ready`` init container depends on the operator's
+    ``ENABLE_INIT_CONTAINER_INJECTION``, which the model does not read, and is left out.)"""
+    rcc = obj.spec.get("rayClusterConfig")
+    if isinstance(rcc, Mapping) and rcc.get("enableInTreeAutoscaling") is True:
+        yield (("spec", "rayClusterConfig", "headGroupSpec", "template", "spec"), "containers", AUTOSCALER_CONTAINER,
+               "the autoscaler sidecar KubeRay adds to the head Pod (enableInTreeAutoscaling)")
+
+
 def pod_templates(obj: Any) -> Iterator[tuple[tuple, Mapping[str, Any]]]:
     """(path, pod spec) of the head group's and every worker group's template."""
     rcc = obj.spec.get("rayClusterConfig")
