@@ -30,13 +30,13 @@ and surge pods count. The floor is ``spec.replicas`` available replicas.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
 from ...core.advice import SURGE, UNAVAILABLE, Built, Dimension, StrategySpace
 from ...core.model import Obj
 from ...core.records import record
+from ...core.trees import copy_tree
 from ...core.world import World
 from . import names as N
 from . import summary as SUM
@@ -63,7 +63,7 @@ def _patch(user: Obj, cand: Mapping[str, Any], fields: tuple[str, ...]) -> dict[
     """The fields to set on the user's manifest: ``spec.updateStrategy`` as a whole,
     and per clique / scaling group (matched by name) each of ``fields`` that differs
     (``null``: remove it)."""
-    spec: dict[str, Any] = {"updateStrategy": copy.deepcopy((cand.get("spec") or {}).get("updateStrategy"))}
+    spec: dict[str, Any] = {"updateStrategy": copy_tree((cand.get("spec") or {}).get("updateStrategy"))}
     tmpl: dict[str, Any] = {}
     for key in ("cliques", "podCliqueScalingGroups"):
         rows = []
@@ -72,7 +72,7 @@ def _patch(user: Obj, cand: Mapping[str, Any], fields: tuple[str, ...]) -> dict[
             row: dict[str, Any] = {}
             for f in fields:
                 if item.get(f) != mine.get(f):
-                    row[f] = copy.deepcopy(item.get(f))
+                    row[f] = copy_tree(item.get(f))
             if row:
                 rows.append({"name": item.get("name"), **row})
         if rows:

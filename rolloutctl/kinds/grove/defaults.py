@@ -8,12 +8,12 @@ Upstream: ``operator/internal/webhook/admission/pcs/defaulting/podcliqueset.go``
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
 from ...core.model import Obj
 from ...core.quantity import as_written
+from ...core.trees import copy_tree
 
 TERMINATION_DELAY_DEFAULT = "4h0m0s"
 ANY_ORDER = "CliqueStartupTypeAnyOrder"
@@ -25,7 +25,7 @@ def _map(v: Any) -> dict:
 
 def default_pod_spec(pod_spec: Any) -> dict:
     """``defaultPodSpec``: restartPolicy Always, terminationGracePeriodSeconds 30."""
-    spec = copy.deepcopy(pod_spec) if isinstance(pod_spec, dict) else {}
+    spec = copy_tree(pod_spec) if isinstance(pod_spec, dict) else {}
     if not spec.get("restartPolicy"):
         spec["restartPolicy"] = "Always"
     if spec.get("terminationGracePeriodSeconds") is None:
@@ -42,7 +42,7 @@ def default_pcs(raw: dict) -> dict:
     minAvailable 0 (then rejected by validation), as upstream does.
     Malformed fields are left as they are for validation to report.
     """
-    pcs = copy.deepcopy(raw)
+    pcs = copy_tree(raw)
     _crd_defaults(pcs)
     _webhook_defaults(pcs)
     return pcs
@@ -121,13 +121,13 @@ def stores_as_written(written: Mapping[str, Any]) -> bool:
     always returns a new slice, so a template without ``podCliqueScalingGroups`` (nil)
     comes back with an empty one, which ``reflect.DeepEqual`` tells from nil: such a
     PodCliqueSet is always patched."""
-    before = copy.deepcopy(dict(written))
+    before = copy_tree(dict(written))
     _crd_defaults(before)
     spec = before.get("spec")
     tmpl = spec.get("template") if isinstance(spec, Mapping) else None
     if not isinstance(tmpl, Mapping) or tmpl.get("podCliqueScalingGroups") is None:
         return False
-    after = copy.deepcopy(before)
+    after = copy_tree(before)
     _webhook_defaults(after)
     return after == before
 

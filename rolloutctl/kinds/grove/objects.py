@@ -6,11 +6,11 @@ and simulated ones the same way (real Kubernetes fields only).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
 from ...core.model import Obj
+from ...core.trees import copy_tree
 from . import names as N
 from .spec import PCS, Clique, Group
 
@@ -384,6 +384,6 @@ def build_hpa(pcs: PCS, target_kind: str, target: str, scale: Mapping[str, Any])
     spec: dict[str, Any] = {"scaleTargetRef": {"apiVersion": N.API_CORE, "kind": target_kind, "name": target},
                             "minReplicas": scale.get("minReplicas"), "maxReplicas": scale.get("maxReplicas")}
     if scale.get("metrics"):
-        spec["metrics"] = copy.deepcopy(scale["metrics"])
+        spec["metrics"] = copy_tree(scale["metrics"])
     return {"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
             "metadata": _meta(target, pcs.namespace, labels), "spec": spec}

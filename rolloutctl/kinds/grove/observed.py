@@ -20,11 +20,11 @@ the model's own digests where an observed object says what the token stands for:
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...core.model import Obj, Warning
+from ...core.trees import copy_tree
 from ...core.world import World
 from . import names as N
 from . import gang_terminate as GT
@@ -45,7 +45,7 @@ OPAQUE = "observed:"
 
 
 def _strip_injected(pod_spec: Any) -> dict[str, Any]:
-    spec = copy.deepcopy(dict(pod_spec)) if isinstance(pod_spec, Mapping) else {}
+    spec = copy_tree(dict(pod_spec)) if isinstance(pod_spec, Mapping) else {}
     for key in ("containers", "initContainers"):
         cs = spec.get(key)
         if not isinstance(cs, list):
@@ -174,7 +174,7 @@ def translate_live(desired: PCS, live_pcs: Obj | None, children: Sequence[Obj]) 
         if o.kind not in ("PodClique", "Pod", "PodCliqueScalingGroup"):
             out.append(o)
             continue
-        raw = copy.deepcopy(dict(o.raw))
+        raw = copy_tree(dict(o.raw))
         _relabel(raw, pod_table)
         st = raw.get("status")
         if isinstance(st, dict):

@@ -19,7 +19,6 @@ environment (capacity, never-ready globs, max steps).
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Mapping, Sequence
 
 from ....core.environment import Environment
@@ -27,6 +26,7 @@ from ....core.model import Comparison, ComparisonRow, Obj, Plan, Stuck, Warning
 from ....core.quantity import format_quantity, parse_quantity
 from ....core.records import record, replace
 from ....core.simulate import run
+from ....core.trees import copy_tree
 from ....core.world import World
 
 ROLLING_RECREATE = "RollingRecreate"
@@ -61,7 +61,7 @@ def with_strategy(raw: Mapping[str, Any], strategy: str, *, keep_pcs_budget: boo
                   keep_component_budgets: bool = False) -> dict:
     """A copy of the manifest with ``spec.updateStrategy.type`` set and the proposed
     budget fields kept or removed."""
-    m = copy.deepcopy(dict(raw))
+    m = copy_tree(dict(raw))
     spec = _spec(m)
     us = spec.get("updateStrategy") if isinstance(spec.get("updateStrategy"), dict) else {}
     new_us: dict[str, Any] = {"type": strategy}
@@ -75,7 +75,7 @@ def with_strategy(raw: Mapping[str, Any], strategy: str, *, keep_pcs_budget: boo
 
 
 def with_replicas(raw: Mapping[str, Any], replicas: int) -> dict:
-    m = copy.deepcopy(dict(raw))
+    m = copy_tree(dict(raw))
     _spec(m)["replicas"] = replicas
     return m
 
