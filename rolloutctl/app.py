@@ -171,7 +171,8 @@ def _live_problem_line(f: Any) -> InputError:
     return InputError(f.file, f.line, f"{f.rule}: {f.path + ': ' if f.path else ''}{f.message}")
 
 
-def admit_inputs(desired: Sequence[Obj], observed: Sequence[Obj] = (), *, namespace: str | None = None) -> Admitted:
+def admit_inputs(desired: Sequence[Obj], observed: Sequence[Obj] = (), *, namespace: str | None = None,
+                 options: Mapping[str, Any] | None = None) -> Admitted:
     """Every object through admission (``admit.admit``: served versions, null pruning,
     CRD and webhook defaults, namespace, schema, CEL and ObjectMeta validation, canonical
     quantities) before any model sees it, so the models only ever read well-typed,
@@ -197,7 +198,8 @@ def admit_inputs(desired: Sequence[Obj], observed: Sequence[Obj] = (), *, namesp
     if not errors:
         for o in want.objects:
             if is_modelled(o):
-                errors += [_problem_line(f, _REFUSED_PODS) for f in check_pod_templates(o) if f.severity == "error"]
+                errors += [_problem_line(f, _REFUSED_PODS) for f in check_pod_templates(o, options)
+                           if f.severity == "error"]
     if errors:
         raise InputProblem(sorted(set(errors), key=lambda e: (e.file, e.line, e.message)))
     warnings: dict[int, tuple[Warning, ...]] = {}
@@ -260,7 +262,7 @@ def checked_inputs(paths: Sequence[str], opts: PlanOptions, *, kubectl_run: Any 
     inputs = Inputs(desired, observed)
     if opts.from_cluster or CAPACITY_FROM_CLUSTER in opts.capacity:
         _read_cluster(inputs, paths, opts, kubectl_run)
-    admitted = admit_inputs(inputs.desired, inputs.observed, namespace=opts.namespace)
+    admitted = admit_inputs(inputs.desired, inputs.observed, namespace=opts.namespace, options=opts.model_options)
     inputs.desired, inputs.observed = admitted.desired, admitted.observed
     for o in inputs.desired:
         if id(o) in admitted.warnings:

@@ -398,6 +398,7 @@ def lint_command(
     max_alias_nodes: int = typer.Option(100_000, "--max-alias-nodes", min=0, help="Refuse YAML whose aliases expand to more nodes."),
     namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help="Namespace of objects that name none (default: default)."),
     feature_gate: List[str] = typer.Option([], "--feature-gate", metavar="NAME=BOOL", help=GATE_HELP),
+    kuberay_env: List[str] = typer.Option([], "--kuberay-env", metavar="NAME=VALUE", help=KUBERAY_ENV_HELP),
     grove_config: List[str] = typer.Option([], "--grove-config", metavar="KEY=VALUE", help=GROVE_CONFIG_HELP),
 ) -> None:
     def body() -> int:
@@ -408,7 +409,7 @@ def lint_command(
 
         reports = report_specs(report, output is not None)
         cfg = repo_config(config)
-        model_options = operator_options(None, feature_gate, [], grove_config, cfg)
+        model_options = operator_options(None, feature_gate, kuberay_env, grove_config, cfg)
         to_stdout = next((f for f, d in reports if d == "-"), None)
         github = os.environ.get("GITHUB_ACTIONS") == "true"
         fmt = output.value if output else (to_stdout or ("github" if github else "text"))

@@ -93,7 +93,7 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
     for named in fresh:
         # named by the API server on create: never the same object as a live one
         prefix = str(named.metadata.get("generateName"))
-        errors = refused.get(id(named)) or _pod_refusals(named)
+        errors = refused.get(id(named)) or _pod_refusals(named, opts.model_options)
         impact = _refused(errors) if errors else _added_impact(named, _model_for(named, opts.model_options))
         if not any(i.effect == "rejected" for i in impact):
             impact = (Impact("scale", always_new_message(named, prefix), ("metadata.generateName",)),)
@@ -103,7 +103,7 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
         seen.add(key)
         model = _model_for(obj, opts.model_options)
         old = by_key.get(key)
-        errors = refused.get(id(obj)) or _pod_refusals(obj)
+        errors = refused.get(id(obj)) or _pod_refusals(obj, opts.model_options)
         if old is None:
             results.append(ObjectDiff(obj.ref, "added", (), _refused(errors) if errors else _added_impact(obj, model)))
             continue
@@ -140,11 +140,11 @@ def _under(path: str, top: str) -> bool:
     return path == top or (path.startswith(top) and path[len(top):len(top) + 1] in (".", "["))
 
 
-def _pod_refusals(obj: Obj) -> list[Any]:
+def _pod_refusals(obj: Obj, options: Mapping[str, Any]) -> list[Any]:
     """SC006, SC015-SC019: the pods the operator would create from ``obj`` are refused (``lint.pods``)."""
     from ..lint.pods import check_pod_templates
 
-    return [f for f in check_pod_templates(obj) if f.severity == "error"]
+    return [f for f in check_pod_templates(obj, options) if f.severity == "error"]
 
 
 def _refused(findings: Sequence[Any]) -> tuple:

@@ -212,7 +212,7 @@ class KindDescriptor:
     classify: str | None = None
     live_reads: str | None = None
     pod_templates: str | None = None
-    #: ``obj -> [(template path, list, name, what)]``: the containers (``containers``,
+    #: ``(obj, model options) -> [(template path, list, name, what)]``: the containers (``containers``,
     #: ``initContainers``) and ``volumes`` the operator adds to the Pods it makes from
     #: each pod template, whose names a user's must not repeat (SC018, SC019)
     injected_into_pods: str | None = None

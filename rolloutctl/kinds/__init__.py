@@ -174,12 +174,13 @@ def pod_templates(obj: Obj) -> Iterator[tuple[tuple, Mapping[str, Any]]]:
         yield from fn(obj)
 
 
-def injected_into_pods(obj: Obj) -> list[tuple[tuple, str, str, str]]:
+def injected_into_pods(obj: Obj, options: Mapping[str, Any] | None = None) -> list[tuple[tuple, str, str, str]]:
     """(template path, list, name, what) of every container and volume the operator of
-    ``obj``'s kind adds to the Pods of a pod template (``KIND.injected_into_pods``)."""
+    ``obj``'s kind, run with the model ``options``, adds to the Pods of a pod template
+    (``KIND.injected_into_pods``)."""
     d = kind_of(obj)
     fn = d.load("injected_into_pods") if d is not None else None
-    return list(fn(obj)) if fn is not None else []
+    return list(fn(obj, options)) if fn is not None else []
 
 
 def pod_rules_refused_first(obj: Obj) -> frozenset[str]:

@@ -93,7 +93,7 @@ def lint_object(obj: Obj, old: Obj | None, known: frozenset[str],
     # rules still run and the user sees every problem at once.
     if not any(f.severity == "error" and f.rule != OBJECT_META for f in findings):
         # an admitted object: the pods' own checks and the webhook rules both run
-        findings.extend(check_pod_templates(obj))
+        findings.extend(check_pod_templates(obj, options))
         for validate in validators(obj, options):  # the kind's webhook rules and every integration's
             findings.extend(validate(obj, old))
     ignore, problems = parse_suppressions(obj, known)

@@ -3,7 +3,7 @@ modelled kind carries (``KIND.pod_templates``): their resources (SC006), images 
 that there is a container at all (SC016), container names (SC017) and their uniqueness
 (SC018), and volume names against the operator's (SC019), counting what the operator adds to the Pods
 (``KIND.injected_into_pods``: Grove's startup-order init container, KubeRay's
-autoscaler sidecar). The CRDs (and the operators' webhooks) accept any quantity, no image, no
+autoscaler sidecar and workers' ``wait-gcs-ready`` init container). The CRDs (and the operators' webhooks) accept any quantity, no image, no
 container and any container name, so nothing refuses the manifest; the pods the
 operator creates from it are refused instead, and the rollout never starts.
 Upstream: ``k8s.io/kubernetes/pkg/apis/core/validation`` ``ValidateResourceRequirements``
@@ -171,15 +171,16 @@ def validate_container_common(obj: Obj) -> list[Finding]:
     return out
 
 
-def validate_container_names_unique(obj: Obj) -> list[Finding]:
+def validate_container_names_unique(obj: Obj, options: Mapping[str, Any] | None = None) -> list[Finding]:
     """The ``allNames`` checks of ``validateContainers`` and ``validateInitContainers``:
     container names are unique among the regular containers, and an init container's
     name is unique among the init and regular containers (``name: Duplicate value``, on
-    each later use). Empty names are SC017's.
+    each later use), counting the containers the operator run with the model ``options``
+    adds to the Pods (``KIND.injected_into_pods``). Empty names are SC017's.
 
     Upstream: k8s.io/kubernetes pkg/apis/core/validation/validation.go#validateContainers, #validateInitContainers"""
     out: list[Finding] = []
-    injected = injected_into_pods(obj)
+    injected = injected_into_pods(obj, options)
     for base, ps in pod_specs(obj):
         seen: dict[str, str] = {}
         for key in _CONTAINER_LISTS:
@@ -219,7 +220,7 @@ def _repeats_injected(obj: Obj, base: tuple, ps: Mapping[str, Any], injected: li
     return out
 
 
-def validate_volume_names_unique(obj: Obj) -> list[Finding]:
+def validate_volume_names_unique(obj: Obj, options: Mapping[str, Any] | None = None) -> list[Finding]:
     """The ``allNames`` check of ``ValidateVolumes`` on the Pods the operator makes: a
     user's volume with the name of one the operator adds (``KIND.injected_into_pods``)
     is there twice (``name: Duplicate value``). Two of the user's own are refused with
@@ -227,18 +228,19 @@ def validate_volume_names_unique(obj: Obj) -> list[Finding]:
 
     Upstream: k8s.io/kubernetes pkg/apis/core/validation/validation.go#ValidateVolumes"""
     out: list[Finding] = []
-    injected = injected_into_pods(obj)
+    injected = injected_into_pods(obj, options)
     if injected:
         for base, ps in pod_specs(obj):
             out += _repeats_injected(obj, base, ps, injected, ("volumes",), DUPLICATE_VOLUME_RULE, "volume")
     return out
 
 
-def check_pod_templates(obj: Obj) -> list[Finding]:
+def check_pod_templates(obj: Obj, options: Mapping[str, Any] | None = None) -> list[Finding]:
     """Every check of this module on ``obj``'s pod templates (SC006, SC015-SC019), less
-    the rules whose case ``obj``'s operator refuses itself first."""
+    the rules whose case ``obj``'s operator refuses itself first; ``options``: the model
+    options (the operator's settings decide some of what it adds to the Pods)."""
     found = (check_pod_resources(obj) + check_pod_images(obj) + validate_containers(obj)
-             + validate_container_common(obj) + validate_container_names_unique(obj)
-             + validate_volume_names_unique(obj))
+             + validate_container_common(obj) + validate_container_names_unique(obj, options)
+             + validate_volume_names_unique(obj, options))
     first = pod_rules_refused_first(obj)
     return [f for f in found if f.rule not in first] if first else found

@@ -195,6 +195,47 @@ def test_the_autoscaler_sidecar_kuberay_adds_to_the_head_pod():
     assert "the autoscaler sidecar KubeRay adds to the head Pod" in f[2]
 
 
+_WAIT = "initContainers:\n- name: wait-gcs-ready\n  image: busybox"
+
+
+def test_the_wait_gcs_ready_init_container_kuberay_adds_to_worker_pods(cli, tmp_path):
+    """DefaultWorkerPodTemplate (kuberay common/pod.go) appends wait-gcs-ready to every
+    worker Pod's init containers unless the operator runs with
+    ENABLE_INIT_CONTAINER_INJECTION=false (getEnableInitContainerInjection: only "false",
+    any case, turns it off); the head Pod gets none."""
+    from rolloutctl.lint.pods import check_pod_templates
+
+    doc = rs().replace("          containers:\n          - name: ray-worker\n",
+                       "          initContainers:\n          - name: wait-gcs-ready\n            image: busybox\n"
+                       "          containers:\n          - name: ray-worker\n")
+    assert "- name: wait-gcs-ready" in doc
+    objs, errs, _ = parse_documents(doc, "svc.yaml")
+    (f,) = check_pod_templates(objs[0])
+    assert f.rule == "SC018" and f.path.startswith("spec.rayClusterConfig.workerGroupSpecs[groupName=small]")
+    assert "ENABLE_INIT_CONTAINER_INJECTION=false" in f.message
+    for off in ("false", "FALSE"):
+        assert check_pod_templates(objs[0], {"kuberay_env": (f"ENABLE_INIT_CONTAINER_INJECTION={off}",)}) == []
+    assert len(check_pod_templates(objs[0], {"kuberay_env": ("ENABLE_INIT_CONTAINER_INJECTION=no",)})) == 1
+    head = rs().replace("          containers:\n          - name: ray-head\n",
+                        "          initContainers:\n          - name: wait-gcs-ready\n            image: busybox\n"
+                        "          containers:\n          - name: ray-head\n")
+    assert "- name: wait-gcs-ready" in head
+    assert check_pod_templates(parse_documents(head, "svc.yaml")[0][0]) == []
+    # every command, with the operator's setting from --kuberay-env
+    path = tmp_path / "svc.yaml"
+    path.write_text(doc)
+    assert cli("lint", str(path)).exit_code == 1
+    assert cli("lint", str(path), "--kuberay-env", "ENABLE_INIT_CONTAINER_INJECTION=false").exit_code == 0
+    r = cli("plan", str(path))
+    assert r.exit_code == 2 and ": SC018: " in r.stderr and "wait-gcs-ready" in r.stderr
+    r = cli("plan", str(path), "--kuberay-env", "ENABLE_INIT_CONTAINER_INJECTION=false", "-o", "json")
+    assert r.exit_code in (0, 1) and r.json()["steps"], r.stderr  # planned (the fixture has no Serve config)
+    r = cli("diff", str(path), "--live", str(path), "-o", "json")
+    assert r.exit_code == 1 and "rejected" in r.stdout
+    assert cli("diff", str(path), "--live", str(path), "--kuberay-env",
+               "ENABLE_INIT_CONTAINER_INJECTION=false").exit_code == 0
+
+
 def test_a_templates_own_duplicate_volumes_are_the_schemas():
     """volumes is a list keyed by name in the CRDs: the manifest is refused (SC014), not its Pods."""
     doc = pcs(clique("worker", pod="volumes:\n- {name: cache, emptyDir: {}}\n- {name: cache, emptyDir: {}}"))

@@ -51,11 +51,12 @@ def _starts_after_others(startup: Any, index: int, clique: Mapping[str, Any]) ->
     return False
 
 
-def injected_into_pods(obj: Any) -> Iterator[tuple[tuple, str, str, str]]:
+def injected_into_pods(obj: Any, options: Mapping[str, Any] | None = None) -> Iterator[tuple[tuple, str, str, str]]:
     """(pod spec path, list, name, what) of what Grove adds to the Pods of each clique:
     for a clique that starts after others, ``buildResource`` (pod.go) calls
     ``configurePodInitContainer``, which appends two volumes and the ``grove-initc`` init
-    container (``STARTUP_INJECTED``) to the user's pod spec."""
+    container (``STARTUP_INJECTED``) to the user's pod spec. (No operator setting changes
+    it: ``options`` is unused.)"""
     tmpl = obj.spec.get("template") if isinstance(obj.spec.get("template"), Mapping) else {}
     cliques = tmpl.get("cliques")
     startup = tmpl.get("cliqueStartupType")

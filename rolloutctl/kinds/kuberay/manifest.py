@@ -11,21 +11,35 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from .operator import OperatorConfig
 
-#: ``AutoscalerContainerName`` (ray-operator/controllers/ray/common/pod.go)
+
+#: ``AutoscalerContainerName`` and the workers' init container (ray-operator/controllers/ray/common/pod.go)
 AUTOSCALER_CONTAINER = "autoscaler"
+WAIT_GCS_READY = "wait-gcs-ready"
 
 
-def injected_into_pods(obj: Any) -> Iterator[tuple[tuple, str, str, str]]:
+def injected_into_pods(obj: Any, options: Mapping[str, Any] | None = None) -> Iterator[tuple[tuple, str, str, str]]:
     """(pod spec path, list, name, what) of the containers KubeRay adds whatever the
-    template holds: with ``enableInTreeAutoscaling``, ``DefaultHeadPodTemplate``
-    (common/pod.go) appends the ``autoscaler`` sidecar to the head Pod's containers.
-    (The workers' ``wait-gcs-ready`` init container depends on the operator's
-    ``ENABLE_INIT_CONTAINER_INJECTION``, which the model does not read, and is left out.)"""
+    template holds (common/pod.go): with ``enableInTreeAutoscaling``,
+    ``DefaultHeadPodTemplate`` appends the ``autoscaler`` sidecar to the head Pod's
+    containers; unless the operator runs with ``ENABLE_INIT_CONTAINER_INJECTION=false``
+    (``--kuberay-env``, in ``options``), ``DefaultWorkerPodTemplate`` appends the
+    ``wait-gcs-ready`` init container to every worker Pod's."""
+    opts = options or {}
+    config = OperatorConfig.from_options(None, opts.get("feature_gates", ()), opts.get("kuberay_env", ()))
     rcc = obj.spec.get("rayClusterConfig")
-    if isinstance(rcc, Mapping) and rcc.get("enableInTreeAutoscaling") is True:
+    if not isinstance(rcc, Mapping):
+        return
+    if rcc.get("enableInTreeAutoscaling") is True:
         yield (("spec", "rayClusterConfig", "headGroupSpec", "template", "spec"), "containers", AUTOSCALER_CONTAINER,
                "the autoscaler sidecar KubeRay adds to the head Pod (enableInTreeAutoscaling)")
+    if config.init_container_injection_env():
+        groups = rcc.get("workerGroupSpecs")
+        for i, _g in enumerate(groups if isinstance(groups, list) else []):
+            yield (("spec", "rayClusterConfig", "workerGroupSpecs", i, "template", "spec"), "initContainers",
+                   WAIT_GCS_READY, "the init container KubeRay adds to every worker Pod (unless the operator runs "
+                   "with ENABLE_INIT_CONTAINER_INJECTION=false: --kuberay-env)")
 
 
 def pod_templates(obj: Any) -> Iterator[tuple[tuple, Mapping[str, Any]]]:

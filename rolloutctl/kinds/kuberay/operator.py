@@ -59,6 +59,7 @@ ENV_MODELLED: Mapping[str, str] = MappingProxyType({
     "ENABLE_RAY_HEAD_CLUSTER_IP_SERVICE": "false",
     "ENABLE_GCS_FT_REDIS_CLEANUP": "true",
     "ENABLE_RANDOM_POD_DELETE": "false",
+    "ENABLE_INIT_CONTAINER_INJECTION": "true",
 })
 
 
@@ -96,6 +97,11 @@ class OperatorConfig:
         """``os.Getenv(ENABLE_RANDOM_POD_DELETE)`` (raycluster_controller.go ``reconcilePods``):
         only ``true`` (any case) lets a scale-down delete Pods of an autoscaling cluster."""
         return str(self.env.get("ENABLE_RANDOM_POD_DELETE", "")).lower() == "true"
+
+    def init_container_injection_env(self) -> bool:
+        """``getEnableInitContainerInjection`` (common/pod.go): only ``false`` (any case)
+        stops ``DefaultWorkerPodTemplate`` adding the ``wait-gcs-ready`` init container."""
+        return str(self.env.get("ENABLE_INIT_CONTAINER_INJECTION", "")).lower() != "false"
 
     def zero_downtime_env(self) -> bool:
         """``os.Getenv(ENABLE_ZERO_DOWNTIME)``: only ``false`` (any case) disables it."""
