@@ -97,10 +97,10 @@ def _plan_command(first: bool):
             from .load.limits import Limits
             from .render import render_plans
 
-            from .render.progress import Progress, wanted
+            from .render.progress import Progress, heartbeat_wanted, wanted
 
             line = Progress("comparing strategies" if compare else "planning", wanted(output.value),
-                            color=use_color(no_color, color))
+                            color=use_color(no_color, color), heartbeat=heartbeat_wanted())
             cfg = repo_config(config)
             kuberay_ = kuberay_version or cfg.kuberay_version
             kueue_ = kueue.value if kueue else cfg.kueue
@@ -233,10 +233,11 @@ def advise_command(
         from .commands.advise import AdviseOptions, advise
         from .load.limits import Limits
         from .render import render_advice
-        from .render.progress import Progress, wanted
+        from .render.progress import Progress, heartbeat_wanted, wanted
 
         # the operator settings and repository defaults are plan's, so advise plans what plan would
-        line = Progress("advising", wanted(output.value), color=use_color(no_color, color))
+        line = Progress("advising", wanted(output.value), color=use_color(no_color, color),
+                        heartbeat=heartbeat_wanted())
         cfg = repo_config(config)
         kueue_ = kueue.value if kueue else cfg.kueue
         plan_opts = PlanOptions(
@@ -405,7 +406,7 @@ def lint_command(
         from .commands.lint import LintOptions, lint
         from .load.limits import Limits
 
-        from .render.progress import Progress, wanted
+        from .render.progress import Progress, heartbeat_wanted, wanted
 
         reports = report_specs(report, output is not None)
         cfg = repo_config(config)
@@ -417,7 +418,8 @@ def lint_command(
         if typing_stdin:
             err("rolloutctl lint: reading manifests from standard input (end with Ctrl-D; "
                 "give files or directories to lint them instead)")
-        with Progress("linting", wanted(fmt) and not typing_stdin, color=use_color(no_color, color)):
+        with Progress("linting", wanted(fmt) and not typing_stdin, color=use_color(no_color, color),
+                      heartbeat=heartbeat_wanted()):
             result = lint(paths or ["-"], LintOptions(
                 live=tuple(live), strict=strict, limits=Limits(max_input_bytes, max_alias_nodes), config=cfg,
                 baseline=baseline, allow_empty=allow_empty, namespace=namespace, model_options=model_options))

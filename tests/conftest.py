@@ -15,6 +15,11 @@ from typer.testing import CliRunner
 settings.register_profile("rolloutctl", deadline=None)
 settings.load_profile("rolloutctl")
 
+#: a CI service sets CI, which makes long commands write heartbeat lines on standard error
+#: (render/progress.py); the tests that assert a command's standard error run without it
+#: (tests/cli/test_progress.py sets it where it tests the heartbeat)
+os.environ.pop("CI", None)
+
 REPO = Path(__file__).resolve().parent.parent
 #: ../shared beside the repository; ROLLOUTCTL_SHARED names another place (a worktree
 #: whose parent holds no shared/); tests that need it skip when it is absent

@@ -10,7 +10,8 @@ import time
 
 import pytest
 
-from rolloutctl.render.progress import Progress, wanted
+from rolloutctl.render import progress as PR
+from rolloutctl.render.progress import Progress, heartbeat_wanted, wanted
 
 
 class Tty(io.StringIO):
@@ -116,3 +117,42 @@ def test_no_color_means_a_plain_spinner():
     out = _long_work(color=False)
     assert "planning" in out
     assert not re.search(r"\x1b\[[0-9;]*m", out.replace("\x1b[0m", "")), repr(out[:200])
+
+
+def test_heartbeat_only_in_ci_and_only_when_stderr_is_a_log():
+    assert heartbeat_wanted({"CI": "true"}, io.StringIO())
+    assert heartbeat_wanted({"CI": "1"}, io.StringIO())
+    assert not heartbeat_wanted({"CI": "true"}, Tty())  # a terminal gets the spinner instead
+    assert not heartbeat_wanted({}, io.StringIO()) and not heartbeat_wanted({"CI": "false"}, io.StringIO())
+
+
+def test_a_heartbeat_line_follows_the_work_and_stops_with_it():
+    err = io.StringIO()
+    with Progress("advising", False, stderr=err, heartbeat=True, first=0.05, every=0.05) as p:
+        p.update("RayService default/svc: 12 candidates planned")
+        time.sleep(0.3)
+    lines = err.getvalue().splitlines()
+    assert lines and lines[0].startswith("rolloutctl: still advising: RayService default/svc: 12 candidates planned (")
+    assert all(x.endswith(" s)") for x in lines)
+    time.sleep(0.15)
+    assert err.getvalue().splitlines() == lines  # nothing after the work ended
+
+
+def test_short_work_in_ci_writes_no_heartbeat():
+    err = io.StringIO()
+    with Progress("planning", False, stderr=err, heartbeat=True):
+        pass
+    assert err.getvalue() == ""
+
+
+def test_advise_in_ci_writes_heartbeat_lines_on_stderr_and_leaves_json_alone(cli, monkeypatch):
+    from tests.conftest import SAMPLES
+
+    monkeypatch.setenv("CI", "true")
+    monkeypatch.setattr(PR, "HEARTBEAT_FIRST", 0.0)
+    monkeypatch.setattr(PR, "HEARTBEAT_EVERY", 0.2)
+    r = cli("advise", str(SAMPLES / "disaggregated-inference-v2.yaml"), "--observed",
+            str(SAMPLES / "disaggregated-inference.yaml"), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert r.json()["kind"] in ("Advice", "AdviceList")
+    assert [x for x in r.stderr.splitlines() if x.startswith("rolloutctl: still advising")], r.stderr
