@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.advice import Advice, Candidate
+from .plan_common import shown_quantity
 
 FRONTIER_HEADER = ("", "Strategy", "Steps", "Min ready", "Peak pods", "Peak {res}", "Time", "Patch")
 
@@ -41,7 +42,7 @@ def label(c: Candidate) -> str:
 
 
 def summary_line(c: Candidate, a: Advice) -> str:
-    peak = c.peak.get(a.peak_resource, "0")
+    peak = shown_quantity(c.peak.get(a.peak_resource, "0"))
     parts = [f"{c.steps} steps", f"min ready pods {c.min_ready_pods}", f"peak pods {c.peak_pods}",
              f"peak {a.peak_resource} {peak}"]
     if c.time is not None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from ..core.model import Action, Plan
 
@@ -88,12 +88,37 @@ def wrap_items(parts: Sequence[str], width: int, sep: str = " · ") -> str:
     return "\n".join(lines)
 
 
+#: longer quantities are shown rounded in the lines people read (JSON keeps them exact)
+SHOWN_DIGITS = 20
+
+
+def shown_quantity(q: Any) -> str:
+    """A quantity as a line a person reads shows it: as written up to ``SHOWN_DIGITS``
+    characters; a longer whole or milli number (``cpu: 1e400`` summed over pods) rounded
+    to three digits with its decimal exponent, marked ``≈`` (``≈2.00e400``), so that the
+    line still fits the terminal."""
+    text = str(q)
+    if len(text) <= SHOWN_DIGITS:
+        return text
+    sign, digits = ("-", text[1:]) if text.startswith("-") else ("", text)
+    milli = digits.endswith("m")
+    digits = digits[:-1] if milli else digits
+    if not digits.isdigit():
+        return text
+    exp = len(digits) - 1 - (3 if milli else 0)
+    lead = round(int(digits[:4]) / 10) if len(digits) >= 4 else int(digits)
+    if lead >= 1000:  # 9995... rounds up to the next power of ten
+        lead, exp = 100, exp + 1
+    mantissa = f"{lead // 100}.{lead % 100:02d}"
+    return f"≈{sign}{mantissa}e{exp}"
+
+
 def summary_parts(p: Plan) -> list[str]:
     s = p.summary
     parts = [f"{s.get('creates', 0)} creates", f"{s.get('deletes', 0)} deletes", f"{s.get('updates', 0)} updates",
              f"min ready pods {s.get('minReadyPods', 0)}", f"peak pods {s.get('peakPods', 0)}"]
     for r, q in (s.get("peak") or {}).items():
-        parts.append(f"peak {r} {q}")
+        parts.append(f"peak {r} {shown_quantity(q)}")
     for k, v in s.items():
         if k not in ("steps", "creates", "deletes", "updates", "minReadyPods", "peakPods", "peak") and not isinstance(v, (dict, list)):
             parts.append(f"{k} {v}")
