@@ -107,3 +107,35 @@ def test_autoscaling_and_priority_are_named_as_not_modelled(tmp_path):
     p = planning.plan([str(f)], app.PlanOptions())[0]
     w = {x.code: x for x in p.warnings}
     assert "NotModelledAutoscaler" in w and c["name"] in w["NotModelledAutoscaler"].message
+
+
+def test_scheduling_gates_a_manifest_writes_are_named_as_not_modelled(tmp_path):
+    """kube-scheduler holds a Pod with any schedulingGates until something removes them;
+    neither operator removes a gate the manifest writes (KubeRay copies the template,
+    Grove lifts only grove.io/podgang-pending-creation), so a plan that lets those Pods
+    run says it assumes another controller ungates them."""
+    import yaml
+
+    docs = list(yaml.safe_load_all((SAMPLES / "disaggregated-inference.yaml").read_text()))
+    pcs = next(d for d in docs if d and d.get("kind") == "PodCliqueSet")
+    c = pcs["spec"]["template"]["cliques"][-1]
+    c["spec"]["podSpec"]["schedulingGates"] = [{"name": "example.com/cost-estimate"}]
+    f = tmp_path / "pcs.yaml"
+    f.write_text(yaml.safe_dump_all(docs))
+    w = {x.code: x for x in planning.plan([str(f)], app.PlanOptions())[0].warnings}
+    assert "example.com/cost-estimate" in w["NotModelledSchedulingGates"].message
+    assert w["NotModelledSchedulingGates"].path == f"spec.template.cliques[name={c['name']}].spec.podSpec.schedulingGates"
+
+    rs = yaml.safe_load((SAMPLES / "rayservice-text-ml.yaml").read_text())
+    group = rs["spec"]["rayClusterConfig"]["workerGroupSpecs"][0]
+    group["template"]["spec"]["schedulingGates"] = [{"name": "example.com/cost-estimate"}]
+    g = tmp_path / "rs.yaml"
+    g.write_text(yaml.safe_dump(rs))
+    w = {x.code: x for x in planning.plan([str(g)], app.PlanOptions())[0].warnings}
+    assert f"worker group {group['groupName']}" in w["NotModelledSchedulingGates"].message
+    assert w["NotModelledSchedulingGates"].path.startswith(
+        f"spec.rayClusterConfig.workerGroupSpecs[groupName={group['groupName']}]")
+    # the samples as they are write no gates, and get no such warning
+    plain = planning.plan([str(SAMPLES / "rayservice-text-ml.yaml"), str(SAMPLES / "disaggregated-inference.yaml")],
+                          app.PlanOptions())
+    assert not any(x.code == "NotModelledSchedulingGates" for p in plain for x in p.warnings)
