@@ -139,3 +139,26 @@ def test_scheduling_gates_a_manifest_writes_are_named_as_not_modelled(tmp_path):
     plain = planning.plan([str(SAMPLES / "rayservice-text-ml.yaml"), str(SAMPLES / "disaggregated-inference.yaml")],
                           app.PlanOptions())
     assert not any(x.code == "NotModelledSchedulingGates" for p in plain for x in p.warnings)
+
+
+def test_topology_constraints_name_the_topology_aware_scheduling_they_assume(tmp_path):
+    """Grove's chart runs with topologyAwareScheduling.enabled false, and then its webhook
+    refuses a new PodCliqueSet with any topology constraint
+    (topologyconstraints.go disallowConstraintsForCreateWhenTASIsDisabled); the model
+    assumes it enabled and places pods by capacity only, and the plan says so."""
+    import yaml
+
+    docs = list(yaml.safe_load_all((SAMPLES / "disaggregated-inference.yaml").read_text()))
+    pcs = next(d for d in docs if d and d.get("kind") == "PodCliqueSet")
+    c = pcs["spec"]["template"]["cliques"][0]
+    c["topologyConstraint"] = {"topologyName": "grove-topology", "pack": {"required": "host"}}
+    f = tmp_path / "pcs.yaml"
+    f.write_text(yaml.safe_dump_all(docs))
+    p = planning.plan([str(f)], app.PlanOptions())[0]
+    assert p.outcome == "converged"
+    w = {x.code: x for x in p.warnings}
+    assert f"PodClique {c['name']}" in w["NotModelledTopology"].message
+    assert "topologyAwareScheduling.enabled" in w["NotModelledTopology"].message
+    assert w["NotModelledTopology"].path == f"spec.template.cliques[name={c['name']}].topologyConstraint"
+    plain = planning.plan([str(SAMPLES / "disaggregated-inference.yaml")], app.PlanOptions())[0]
+    assert not any(x.code == "NotModelledTopology" for x in plain.warnings)

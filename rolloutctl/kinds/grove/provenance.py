@@ -8,6 +8,8 @@ from typing import Any
 
 from ...core.environment import scheduling_gates
 from ...core.model import Obj, Operator, Warning
+from ...core.paths import field_path
+from .admission.topologyconstraints import for_each_topology_constraint
 
 #: the upstream tree the model follows (``ai-dynamo/grove``)
 GROVE_COMMIT = "fcc3b3bbbc5e6a2a797cd080bdbc6983b1ccec24"
@@ -46,6 +48,16 @@ def not_modelled(desired: Obj) -> list[Warning]:
             "own grove.io/podgang-pending-creation): kube-scheduler keeps a gated Pod Pending until another "
             "controller removes every gate (SchedulingGates PreEnqueue); the plan assumes that happens as soon as "
             "the Pod is created", f"spec.template.cliques[name={gated[0][0]}].spec.podSpec.schedulingGates"))
+    constrained = [(path, kind, name) for path, kind, name, tc in for_each_topology_constraint(desired.raw) if tc]
+    if constrained:
+        where = ", ".join(f"{kind} {name}" if name else kind for _, kind, name in constrained)
+        out.append(Warning(
+            "NotModelledTopology",
+            f"topology constraints ({where}): the plan assumes Grove runs with topology-aware scheduling enabled "
+            "(config.topologyAwareScheduling.enabled; the chart's default is false, and then the webhook refuses "
+            "a new PodCliqueSet that has any: topologyconstraints.go disallowConstraintsForCreateWhenTASIsDisabled) "
+            "and the ClusterTopology it names present; pods are placed without topology, by capacity only",
+            field_path(desired.raw, constrained[0][0])))
     prio = tmpl.get("priorityClassName") or any(
         isinstance(c, Mapping) and isinstance(c.get("spec"), Mapping) and isinstance(c["spec"].get("podSpec"), Mapping)
         and c["spec"]["podSpec"].get("priorityClassName") for c in _list(tmpl.get("cliques")))
