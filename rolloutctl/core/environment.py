@@ -54,6 +54,17 @@ def add(into: dict[str, int], extra: Mapping[str, int], sign: int = 1) -> dict[s
     return into
 
 
+def scheduling_gates(pod_spec: Any) -> tuple[str, ...]:
+    """The names in a pod spec's ``schedulingGates``. kube-scheduler does not schedule a
+    Pod that has any (the SchedulingGates plugin's PreEnqueue,
+    ``pkg/scheduler/framework/plugins/schedulinggates``) until a controller removes them
+    all; the gates a manifest writes are its own, which no operator modelled here removes."""
+    gates = pod_spec.get("schedulingGates") if isinstance(pod_spec, Mapping) else None
+    if not isinstance(gates, list):
+        return ()
+    return tuple(str(g["name"]) for g in gates if isinstance(g, Mapping) and g.get("name"))
+
+
 def pod_requests(pod_spec: Mapping[str, Any]) -> Resources:
     """Effective requests of a pod spec, as the scheduler counts them
     (``k8s.io/component-helpers/resource/helpers.go#PodRequests``):

@@ -404,7 +404,13 @@ class Finding:
     col: int = 0
 
     def sort_key(self) -> tuple:
-        return (self.file, self.line, self.rule, self.path, self.message)
+        """A total order: findings that tie on file, line, rule, path and message (the
+        same check reported for a desired object and for a live one read from the same
+        place, one with a column and one without) still sort the same on every run;
+        callers deduplicate through sets, whose order follows the hash seed."""
+        ref = self.object
+        return (self.file, self.line, self.rule, self.path, self.message, self.col, self.severity,
+                (ref.kind, ref.namespace, ref.name, ref.api_version) if ref else ())
 
     def to_dict(self) -> dict[str, Any]:
         d = {

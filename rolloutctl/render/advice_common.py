@@ -43,7 +43,8 @@ def label(c: Candidate) -> str:
 
 def summary_line(c: Candidate, a: Advice) -> str:
     peak = shown_quantity(c.peak.get(a.peak_resource, "0"))
-    parts = [f"{c.steps} steps", f"min ready pods {c.min_ready_pods}", f"peak pods {c.peak_pods}",
+    parts = [f"{c.steps} step{'' if c.steps == 1 else 's'}", f"min ready pods {c.min_ready_pods}",
+             f"peak pods {c.peak_pods}",
              f"peak {a.peak_resource} {peak}"]
     if c.time is not None:
         parts.append(f"{c.time}s")

@@ -254,3 +254,18 @@ def test_a_candidate_the_controller_refuses_is_validation_failed_as_in_plan(cli,
     reasons = {r["reason"] for r in doc["rejected"]}
     assert "ValidationFailed" in reasons and "Rejected" not in reasons
     assert cli("plan", str(p), "--observed", RS_OLD, "-o", "json").json()["stuck"]["reason"] == "ValidationFailed"
+
+
+def test_a_one_step_candidate_reads_1_step(cli, tmp_path):
+    """A replicas-only change of a RayService rolls nothing out: its one step (a status
+    write) reads as plan's headline does, "1 step"."""
+    doc = yaml.safe_load(open(RS_OLD).read())
+    doc["spec"]["rayClusterConfig"]["workerGroupSpecs"][0]["replicas"] += 1
+    doc["spec"]["rayClusterConfig"]["workerGroupSpecs"][0]["maxReplicas"] = max(
+        doc["spec"]["rayClusterConfig"]["workerGroupSpecs"][0].get("maxReplicas") or 0,
+        doc["spec"]["rayClusterConfig"]["workerGroupSpecs"][0]["replicas"])
+    new = tmp_path / "new.yaml"
+    new.write_text(yaml.safe_dump(doc))
+    r = cli("advise", str(new), "--observed", str(RS_OLD))
+    assert r.exit_code == 0, r.stderr
+    assert ": 1 step, min ready pods" in r.stdout and "1 steps" not in r.stdout

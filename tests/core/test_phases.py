@@ -107,3 +107,58 @@ def test_autoscaling_and_priority_are_named_as_not_modelled(tmp_path):
     p = planning.plan([str(f)], app.PlanOptions())[0]
     w = {x.code: x for x in p.warnings}
     assert "NotModelledAutoscaler" in w and c["name"] in w["NotModelledAutoscaler"].message
+
+
+def test_scheduling_gates_a_manifest_writes_are_named_as_not_modelled(tmp_path):
+    """kube-scheduler holds a Pod with any schedulingGates until something removes them;
+    neither operator removes a gate the manifest writes (KubeRay copies the template,
+    Grove lifts only grove.io/podgang-pending-creation), so a plan that lets those Pods
+    run says it assumes another controller ungates them."""
+    import yaml
+
+    docs = list(yaml.safe_load_all((SAMPLES / "disaggregated-inference.yaml").read_text()))
+    pcs = next(d for d in docs if d and d.get("kind") == "PodCliqueSet")
+    c = pcs["spec"]["template"]["cliques"][-1]
+    c["spec"]["podSpec"]["schedulingGates"] = [{"name": "example.com/cost-estimate"}]
+    f = tmp_path / "pcs.yaml"
+    f.write_text(yaml.safe_dump_all(docs))
+    w = {x.code: x for x in planning.plan([str(f)], app.PlanOptions())[0].warnings}
+    assert "example.com/cost-estimate" in w["NotModelledSchedulingGates"].message
+    assert w["NotModelledSchedulingGates"].path == f"spec.template.cliques[name={c['name']}].spec.podSpec.schedulingGates"
+
+    rs = yaml.safe_load((SAMPLES / "rayservice-text-ml.yaml").read_text())
+    group = rs["spec"]["rayClusterConfig"]["workerGroupSpecs"][0]
+    group["template"]["spec"]["schedulingGates"] = [{"name": "example.com/cost-estimate"}]
+    g = tmp_path / "rs.yaml"
+    g.write_text(yaml.safe_dump(rs))
+    w = {x.code: x for x in planning.plan([str(g)], app.PlanOptions())[0].warnings}
+    assert f"worker group {group['groupName']}" in w["NotModelledSchedulingGates"].message
+    assert w["NotModelledSchedulingGates"].path.startswith(
+        f"spec.rayClusterConfig.workerGroupSpecs[groupName={group['groupName']}]")
+    # the samples as they are write no gates, and get no such warning
+    plain = planning.plan([str(SAMPLES / "rayservice-text-ml.yaml"), str(SAMPLES / "disaggregated-inference.yaml")],
+                          app.PlanOptions())
+    assert not any(x.code == "NotModelledSchedulingGates" for p in plain for x in p.warnings)
+
+
+def test_topology_constraints_name_the_topology_aware_scheduling_they_assume(tmp_path):
+    """Grove's chart runs with topologyAwareScheduling.enabled false, and then its webhook
+    refuses a new PodCliqueSet with any topology constraint
+    (topologyconstraints.go disallowConstraintsForCreateWhenTASIsDisabled); the model
+    assumes it enabled and places pods by capacity only, and the plan says so."""
+    import yaml
+
+    docs = list(yaml.safe_load_all((SAMPLES / "disaggregated-inference.yaml").read_text()))
+    pcs = next(d for d in docs if d and d.get("kind") == "PodCliqueSet")
+    c = pcs["spec"]["template"]["cliques"][0]
+    c["topologyConstraint"] = {"topologyName": "grove-topology", "pack": {"required": "host"}}
+    f = tmp_path / "pcs.yaml"
+    f.write_text(yaml.safe_dump_all(docs))
+    p = planning.plan([str(f)], app.PlanOptions())[0]
+    assert p.outcome == "converged"
+    w = {x.code: x for x in p.warnings}
+    assert f"PodClique {c['name']}" in w["NotModelledTopology"].message
+    assert "topologyAwareScheduling.enabled" in w["NotModelledTopology"].message
+    assert w["NotModelledTopology"].path == f"spec.template.cliques[name={c['name']}].topologyConstraint"
+    plain = planning.plan([str(SAMPLES / "disaggregated-inference.yaml")], app.PlanOptions())[0]
+    assert not any(x.code == "NotModelledTopology" for x in plain.warnings)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ...core.environment import scheduling_gates
 from ...core.model import Obj, Operator, Warning
 from ...core.world import World
 
@@ -34,6 +35,26 @@ def _templates(rc: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     for g in rc.get("workerGroupSpecs") or []:
         if isinstance(g, Mapping) and isinstance(g.get("template"), Mapping):
             out.append(g["template"])
+    return out
+
+
+def _gated_groups(rc: Mapping[str, Any]) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(group, path of its schedulingGates, gate names) of each pod template the
+    manifest gates itself, head first."""
+    out = []
+    head = rc.get("headGroupSpec")
+    if isinstance(head, Mapping) and isinstance(head.get("template"), Mapping):
+        gates = scheduling_gates(head["template"].get("spec"))
+        if gates:
+            out.append(("the head group", "spec.rayClusterConfig.headGroupSpec.template.spec.schedulingGates", gates))
+    for g in rc.get("workerGroupSpecs") or []:
+        if isinstance(g, Mapping) and isinstance(g.get("template"), Mapping):
+            gates = scheduling_gates(g["template"].get("spec"))
+            if gates:
+                name = g.get("groupName")
+                out.append((f"worker group {name}",
+                            f"spec.rayClusterConfig.workerGroupSpecs[groupName={name}].template.spec.schedulingGates",
+                            gates))
     return out
 
 
@@ -132,6 +153,15 @@ def not_modelled(desired: Obj, cfg: OperatorConfig = DEFAULT_CONFIG, world: Worl
         out.append(Warning("NotModelledAutoscaler", "the Ray autoscaler may add or remove worker Pods during the "
                            "upgrade; the plan holds worker replicas at the manifest's values",
                            "spec.rayClusterConfig.enableInTreeAutoscaling"))
+    gated = _gated_groups(rc)
+    if gated:
+        names = sorted({n for _, _, gates in gated for n in gates})
+        out.append(Warning(
+            "NotModelledSchedulingGates",
+            f"the Pods of {', '.join(g for g, _, _ in gated)} carry schedulingGates ({', '.join(names)}) that "
+            "neither KubeRay nor Kubernetes removes: kube-scheduler keeps a gated Pod Pending until another "
+            "controller removes every gate (SchedulingGates PreEnqueue); the plan assumes that happens as soon as "
+            "the Pod is created", gated[0][1]))
     if any(isinstance(t.get("spec"), Mapping) and t["spec"].get("priorityClassName") for t in _templates(rc)):
         out.append(Warning("NotModelledPreemption", "scheduler preemption (these Pods evicting lower-priority pods, "
                            "or being evicted) is not modelled: capacity is only what --capacity gives",

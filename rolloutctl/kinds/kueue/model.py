@@ -256,9 +256,14 @@ class KueueRayServiceModel:
                                f"labels of Namespace {desired.namespace}, which the input does not have: taken to "
                                "select it (give the Namespace object, kubectl get namespace -o yaml, to check)",
                                "metadata.namespace"))
-        if any(c.kind == CQ and (c.spec.get("cohortName") or c.spec.get("cohort")) for c in world.of_kind(CQ)):
+        # the CRD names the cohort "cohort" in v1beta1 and "cohortName" in v1beta2
+        cohorts = sorted((c.name, "cohortName" if c.spec.get("cohortName") else "cohort") for c in world.of_kind(CQ)
+                         if c.kind == CQ and (c.spec.get("cohortName") or c.spec.get("cohort")))
+        if cohorts:
             out.append(Warning("KueueCohortNotModelled", "ClusterQueue cohorts (borrowing, lending, reclaim) are not "
-                               "modelled: only nominal quota is used", "spec.cohortName"))
+                               f"modelled: only nominal quota is used (ClusterQueue{'s' if len(cohorts) > 1 else ''} "
+                               f"{', '.join(n for n, _ in cohorts)} in a cohort)",
+                               f"ClusterQueue/{cohorts[0][0]}.spec.{cohorts[0][1]}"))
         return out
 
     # -- the round ---------------------------------------------------------------------

@@ -57,7 +57,11 @@ def kueue_phrase(a: Action) -> str:
         if str(conds.get("QuotaReserved", "")).startswith("False"):
             return f"Workload {a.name}{tag} waits ({conds['QuotaReserved'].split('/', 1)[1]})"
         if "podSets" in f:
-            return f"resize Workload {a.name}{tag} to [{pod_counts_text(as_map(f['podSets']))}]"
+            # a slice's counts (EnsureWorkloadSlices, "was" the old ones) are resized; a suspended
+            # job's Workload gets its pod sets rewritten (updateWorkloadToMatchJob), counts or not
+            if "was" in f and as_map(f["was"]) != as_map(f["podSets"]):
+                return f"resize Workload {a.name}{tag} to [{pod_counts_text(as_map(f['podSets']))}]"
+            return f"rewrite the pod sets of Workload {a.name}{tag} [{pod_counts_text(as_map(f['podSets']))}]"
         return f"update Workload {a.name}"
     for key in ("spec.suspend", "spec.rayClusterConfig.suspend"):
         if key in f and a.kind == RS:

@@ -464,3 +464,20 @@ def test_live_workload_creation_times_come_before_the_plans_clock():
                     "metadata": {"name": name, "namespace": "default", "creationTimestamp": t}})
     live_old, live_new = wl("a", "2025-01-01T00:00:00Z"), wl("b", "2025-01-02T00:00:00Z")
     assert created_at(live_old) < created_at(live_new) < created_at(wl("c", -2)) < created_at(wl("d", 0))
+
+
+def test_a_workload_update_is_called_a_resize_only_when_its_counts_change():
+    """A slice's counts updated in place (workloadslicing EnsureWorkloadSlices) is a
+    resize; a suspended job's Workload whose pod sets are rewritten to match the job
+    (reconciler.go updateWorkloadToMatchJob, e.g. an image change, counts as they were)
+    is not: its title said "resize ... to" the counts it already had."""
+    from rolloutctl.core.model import Action
+    from rolloutctl.kinds.kueue.phases import kueue_phrase
+
+    def wl(fields):
+        return Action("update", "Workload", "w", "ns", "why", "kueue:x", fields=fields)
+
+    assert kueue_phrase(wl({"podSets": {"head": 1, "g": 3}, "was": {"head": 1, "g": 2}})) == \
+        "resize Workload w to [head×1, g×3]"
+    assert kueue_phrase(wl({"podSets": {"head": 1, "g": 2}})) == \
+        "rewrite the pod sets of Workload w [head×1, g×2]"

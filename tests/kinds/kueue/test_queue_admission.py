@@ -137,3 +137,24 @@ def test_quantity_pattern(v, ok):
 def test_quota_of_never_reads_an_unparseable_quota_as_zero():
     with pytest.raises(ValueError):
         quota_of(_cq("kq-bad-unit.yaml"))
+
+
+@pytest.mark.parametrize("version,field", [("v1beta1", "cohort"), ("v1beta2", "cohortName")])
+def test_the_cohort_warning_names_the_cluster_queue_and_its_versions_field(cli, tmp_path, version, field):
+    """KueueCohortNotModelled points at the field the ClusterQueue as written has: the
+    CRD names it ``cohort`` in v1beta1 and ``cohortName`` in v1beta2."""
+    import yaml
+
+    docs = [d for d in yaml.safe_load_all((DATA / "kq-v1beta1.yaml").read_text()) if d]
+    for d in docs:
+        d["apiVersion"] = f"kueue.x-k8s.io/{version}"
+        if d["kind"] == "ClusterQueue":
+            d["spec"][field] = "all-teams"
+            name = d["metadata"]["name"]
+    f = tmp_path / "queues.yaml"
+    f.write_text(yaml.safe_dump_all(docs))
+    r = cli("plan", "--kueue", "nested", RS, str(f), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    (w,) = [w for w in r.json()["warnings"] if w["code"] == "KueueCohortNotModelled"]
+    assert w["path"] == f"ClusterQueue/{name}.spec.{field}"
+    assert f"ClusterQueue {name} in a cohort" in w["message"]
