@@ -39,7 +39,7 @@ from ..core.advice import (SURGE, UNAVAILABLE, Advice, Built, Candidate, Dimensi
 from ..core.environment import Environment
 from ..core.model import Obj, Stuck, Warning
 from ..core.quantity import format_quantity, parse_quantity
-from ..core.records import record
+from ..core.records import record, replace
 from ..core.simulate import run
 
 OBJECTIVES = ("steps", "peak", "time")
@@ -249,6 +249,12 @@ class Search:
         current = self._current()
         if current.cand.outcome == "noop" and current.cand.feasible:
             return self._nothing_to_roll_out(current.cand)
+        teardown = getattr(self.make_model(), "teardown", None)
+        why = teardown(self.desired) if teardown is not None else None
+        if why:
+            return self._as_is(current.cand, Warning(
+                "Teardown", f"{why}; no strategy or budget changes it, none is searched, and the floor of ready "
+                "pods does not apply", ""))
         if not self.exhaustive:
             self.budget = BUDGET_FACTOR * (STARTUP_WORK + current.work) - current.work
         rejected: list[Rejection] = []
@@ -342,9 +348,16 @@ class Search:
     def _nothing_to_roll_out(self, current: Candidate) -> Advice:
         """The manifest as given changes nothing the controllers act on (its plan has no
         step): no strategy or budget can do better than no rollout, and none is searched."""
-        warnings = [*self.input_warnings,
-                    Warning("NothingToRollOut", "the change rolls nothing out (plan has nothing to do), so no "
-                            "strategy or budget is searched", "")]
+        return self._as_is(current, Warning("NothingToRollOut", "the change rolls nothing out (plan has nothing to "
+                                            "do), so no strategy or budget is searched", ""))
+
+    def _as_is(self, current: Candidate, why: Warning) -> Advice:
+        """The manifest as given is the answer, and no candidate is searched (``why``: the
+        change rolls nothing out, or tears the workload down whatever the strategy, which
+        the kind's ``teardown`` says); the recommendation is the plan as given."""
+        if why.code == "Teardown" and current.violation is not None and current.violation[0] == "MinReadyBreached":
+            current = replace(current, violation=None)  # the floor is the workload's, which the change removes
+        warnings = [*self.input_warnings, why]
         return Advice(
             target=self.desired.ref,
             capacity={r: format_quantity(q, r) for r, q in self.env.capacity.items()},

@@ -28,13 +28,15 @@ def constraints_line(a: Advice) -> str:
 def search_line(a: Advice) -> str:
     if not a.grid and a.searched == 1 and a.current is not None and a.current.outcome == "noop":
         return "Searched: nothing (the manifest as given rolls nothing out)"
+    if not a.grid and any(w.code == "Teardown" for w in a.warnings):
+        return "Searched: nothing (the change tears the workload down whatever the strategy)"
     size = sum(g.size for g in a.grid)
     pruned = sum(g.pruned for g in a.grid)
     skipped = sum(g.skipped for g in a.grid)
     what = ("optimal within the searched grid" if a.optimal
             else f"best of the candidates planned; {skipped} not planned (budget; --exhaustive plans them all)")
-    return (f"Searched: {a.searched} candidates planned, {pruned} pruned by monotonicity, of a grid of {size}: "
-            f"{what}")
+    return (f"Searched: {a.searched} candidate{'' if a.searched == 1 else 's'} planned, {pruned} pruned by "
+            f"monotonicity, of a grid of {size}: {what}")
 
 
 def label(c: Candidate) -> str:

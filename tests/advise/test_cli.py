@@ -242,6 +242,25 @@ def test_a_change_that_rolls_nothing_out_is_not_searched(cli, small):
     assert "Searched: nothing (the manifest as given rolls nothing out)" in text
 
 
+def test_a_suspend_is_a_teardown_whatever_the_strategy(cli, tmp_path):
+    """spec.suspend: true: handleSuspend deletes every RayCluster and Service whatever the
+    upgradeStrategy, so advise answers the manifest as given (exit 0) instead of "no
+    candidate meets the constraints" because the service stops serving."""
+    doc = yaml.safe_load(open(RS_OLD))
+    doc["spec"]["suspend"] = True
+    (tmp_path / "suspend.yaml").write_text(yaml.safe_dump(doc))
+    r = cli("advise", str(tmp_path / "suspend.yaml"), "--observed", RS_OLD, "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    out = r.json()
+    jsonschema.Draft202012Validator(schema("advice")).validate(out)
+    assert out["recommendation"]["patch"] == {} and out["recommendation"]["minReadyPods"] == 0
+    assert out["searched"] == 1 and out["rejected"] == []
+    (w,) = [w for w in out["warnings"] if w["code"] == "Teardown"]
+    assert "handleSuspend" in w["message"]
+    text = cli("advise", str(tmp_path / "suspend.yaml"), "--observed", RS_OLD).stdout
+    assert "Searched: nothing (the change tears the workload down whatever the strategy)" in text
+
+
 def test_a_candidate_the_controller_refuses_is_validation_failed_as_in_plan(cli, tmp_path):
     # RS025 is the RayService controller's check (validateRayService): the API server stores
     # the manifest, so advise names it as plan does (stuck ValidationFailed), not "Rejected"

@@ -100,6 +100,18 @@ def advice_spaces(desired: Obj, old: Obj | None) -> list[StrategySpace]:
     return out
 
 
+def teardown(desired: Obj) -> str | None:
+    """Why the change takes the service down whatever its strategy and budgets, or None:
+    ``spec.suspend: true`` makes ``handleSuspend`` (rayservice_controller.go) delete every
+    RayCluster and Service the RayService owns (``deleteRayServiceOwnedResources``);
+    ``upgradeStrategy`` is never read on that way."""
+    if desired.spec.get("suspend") is True:
+        return ("spec.suspend: true: KubeRay deletes every RayCluster and Service of the RayService "
+                "(rayservice_controller.go handleSuspend, deleteRayServiceOwnedResources) whatever its "
+                "upgradeStrategy, so the service stops serving by design")
+    return None
+
+
 def rolls_out(desired: Obj, world: World, active: Obj | None) -> tuple[str, str] | None:
     """None when the running (active) cluster carries the desired ``rayClusterConfig``
     at the end of the plan (``isClusterSpecHashEqual``); else why not."""

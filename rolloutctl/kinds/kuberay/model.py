@@ -278,6 +278,9 @@ class RayServiceModel:
     def desired_pods(self, desired: Obj) -> int:
         return 1 + desired_workers(_m(desired.spec.get("rayClusterConfig")))
 
+    def teardown(self, desired: Obj) -> str | None:
+        return KIND.load("advise").teardown(desired)
+
     def rolls_out(self, desired: Obj, world: World) -> tuple[str, str] | None:
         rs = self._rs(desired, world)
         name = _m((rs.status if rs else {}).get("activeServiceStatus")).get("rayClusterName") or ""
