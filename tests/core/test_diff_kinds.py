@@ -212,6 +212,19 @@ def test_grove_on_delete_strategy_updates_in_place(tmp_path):
     assert "delete" in o.impact[0].message
 
 
+def test_grove_template_edit_with_no_replica_running_replaces_no_pod(tmp_path):
+    """A PodCliqueSet at replicas 0 has no PodClique and no pod: a template change replaces
+    nothing (plan: nothing to do), and replicas made later are built from the new template."""
+    def f(r):
+        r["spec"]["replicas"] = 0
+        clique(r, "frontend")["spec"]["podSpec"]["containers"][0].update(image="example.com/frontend:2.0")
+    live = C.live_copy(C.edit(C.PCS, lambda r: r["spec"].update(replicas=0)))
+    o = grove(tmp_path, f, live)
+    path = "spec.template.cliques[name=frontend].spec.podSpec.containers[name=web].image"
+    assert effects(o) == {path: {"none"}}
+    assert "0 replicas: no pod runs" in o.impact[0].message
+
+
 def test_a_field_the_manifest_sets_to_null_is_removed_even_without_a_last_applied_annotation(tmp_path):
     """Client-side ``kubectl apply`` sends an explicit null (``CreateThreeWayJSONMergePatch``
     keeps the deletions of original -> modified, and the original is empty without a

@@ -97,7 +97,13 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]
         paths = _template_paths(parsed, clique.name, a, b)
         claimed.update(paths)
         group = new.group_of_clique.get(clique.name)
-        if strategy == "OnDelete":
+        if old.replicas == 0:
+            # no replica runs: no PodClique or pod exists to update (the PodCliqueSet controller's
+            # replica loop has nothing to visit); replicas created later are built from the new template
+            impacts.append(Impact("none", f"clique {clique.name}: pod template changed, but the PodCliqueSet has 0 "
+                                  "replicas: no pod runs, so none is replaced (replicas created later get the new "
+                                  "template)", tuple(paths)))
+        elif strategy == "OnDelete":
             impacts.append(Impact("in-place", f"clique {clique.name}: pod template changed; under OnDelete its "
                                   "PodCliques are updated in place and existing pods keep the old template until "
                                   "you delete them", tuple(paths)))
