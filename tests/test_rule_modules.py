@@ -108,6 +108,7 @@ MODULES: dict[str, str | None] = {
     "grove/update_common.py": CLEAN,
     "kuberay/__init__.py": CLEAN,
     "kuberay/advise.py": CLEAN,
+    "kuberay/compare.py": CLEAN,
     "kuberay/api.py": CLEAN,
     "kuberay/builders.py": CLEAN,
     "kuberay/classify.py": CLEAN,

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...core.environment import Environment, add
-from ...core.kind import Progress
+from ...core.kind import Progress, resolve
 from ...core.model import Action, Finding, Obj, Stuck, Warning
 from ...core.trees import copy_tree
 from ...core.world import World
@@ -263,6 +263,17 @@ class RayServiceModel:
 
     def classify(self, changes: Sequence[Change], desired: Obj, live: Obj, related: Sequence[Obj] = ()) -> list[Impact]:
         return KIND.load("classify")(changes, desired, live, self.version, self.config, related)
+
+    # -- plan --compare (kinds/kuberay/compare.py, imported by the command only) ------------
+    def compare(self, desired: Obj, observed: Sequence[Obj], env: Environment) -> Any:
+        """``plan --compare``: the change under each upgrade strategy, side by side."""
+        old = next((o for o in observed if o.kind == RS and o.name == desired.name
+                    and o.namespace == desired.namespace), None)
+        return resolve("rolloutctl.kinds.kuberay.compare:compare")(self, desired, observed, env, old,
+                                                                  self.strategy(desired))
+
+    def own_strategy(self, desired: Obj) -> str:
+        return self.strategy(desired)
 
     # -- advise (kinds/kuberay/advise.py, through KIND.advise: a plan does not import it) --
     floor_goal = "the service keeps serving"
