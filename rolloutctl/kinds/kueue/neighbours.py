@@ -17,10 +17,16 @@ Workload (``finalizeWorkloads``, ``FinishOrphanedWorkload``): it keeps its reser
 worlds settled after it and the target's hold those RayClusters as world memory
 (``MEM_KEPT_CLUSTERS``, read by ``reconciler.load_job``), not as objects: they are
 another RayService's clusters, which the KubeRay model of the planned one does not read.
+
+A Workload that a settling evicts (its scheduler preempts it: ``preemption.py``), given to
+it from the input or an earlier settling, is carried as that settling left it (evicted, its
+reservation released by ``_release_foreign``) to the settlings after it and the target's
+world: the preemption happened before the target's plan starts.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Callable, Mapping, Sequence
 
 from ...core.model import Obj
@@ -48,8 +54,8 @@ Settle = Callable[[Obj, list[Obj], "Mapping[str, Mapping[tuple[str, str], int]] 
 @record(frozen=True)
 class Neighbours:
     """What the settled neighbours leave (``neighbour_workloads``): their quota-holding
-    Workloads, in order, and (namespace, name) of the RayClusters that own some of them
-    (``legacy``), which keep running."""
+    Workloads and the Workloads their settlings preempted, in order, and (namespace, name)
+    of the RayClusters that own some of them (``legacy``), which keep running."""
 
     workloads: tuple[Obj, ...]
     clusters: frozenset[tuple[str, str]]
@@ -62,7 +68,9 @@ def neighbour_workloads(desired: Obj, others: Sequence[Obj], qobs: Mapping[tuple
     (``updateWorkloadUsage``, clusterqueue.go). Only those of the ClusterQueue of
     ``desired`` (another's quota is nothing it competes for); a suspended one (its
     Workload pending) holds none. The RayClusters that own them are kept
-    (``Neighbours.clusters``): the settled neighbour keeps running them."""
+    (``Neighbours.clusters``): the settled neighbour keeps running them. A Workload a
+    settling preempted is among them as that settling left it (evicted), in the place
+    it had, or after them when the input gives it."""
     out: list[Obj] = []
     have = dict(qobs)
     queues = World(list(have.values()))
@@ -105,7 +113,21 @@ def neighbour_workloads(desired: Obj, others: Sequence[Obj], qobs: Mapping[tuple
             settled = settle(rs, list(held.every), None, frozenset(held.kept))
         assert settled is not None
         for w in settled.of_kind(WL):
-            if quota_reserved(w) and not finished(w) and key_of(w) not in have:
+            was = have.get(key_of(w))
+            if was is not None:
+                if evicted(w) and not evicted(was):
+                    # evicted in the settling (preempted): so it is when the target's plan
+                    # starts, with its reservation released, at the creation time it had
+                    w = _with_creation(w, was)
+                    have[key_of(w)] = w
+                    held.replace(w)
+                    at = next((n for n, o in enumerate(out) if key_of(o) == key_of(w)), None)
+                    if at is None:
+                        out.append(w)  # a Workload the input gives
+                    else:
+                        out[at] = w
+                continue
+            if quota_reserved(w) and not finished(w):
                 have[key_of(w)] = w
                 own = owner_of(w) or ("", "")
                 owners.setdefault(w.namespace, set()).add(own[1])
@@ -115,6 +137,14 @@ def neighbour_workloads(desired: Obj, others: Sequence[Obj], qobs: Mapping[tuple
                 held.add(w)
                 out.append(w)
     return Neighbours(tuple(out), frozenset(held.kept))
+
+
+def _with_creation(w: Obj, was: Obj) -> Obj:
+    """Workload ``w`` with the creation time of ``was`` (a settling moves the creation times
+    of the Workloads its world holds before its clock: ``_settled``)."""
+    raw = copy.deepcopy(dict(w.raw))
+    raw["metadata"]["creationTimestamp"] = was.metadata.get("creationTimestamp")
+    return Obj(raw, was.file, was.line, was.lines)
 
 
 class Held:
@@ -180,6 +210,29 @@ class Held:
             ns_usage = self.usage_by_cluster.setdefault(o.namespace, {})
             for k, v in used.items():
                 ns_usage[k] = ns_usage.get(k, 0) + v
+
+    def replace(self, new: Obj) -> None:
+        """A Workload added before, as ``new`` after a later settling preempted it: given
+        from now on (it is evicted), its usage no longer counted."""
+        k = key_of(new)
+        i = next(n for n, o in enumerate(self.every) if key_of(o) == k)
+        old, self.every[i] = self.every[i], new
+        at = next((n for n, o in enumerate(self.given) if key_of(o) == k), None)
+        if at is None:
+            for k2, v in workload_usage(old, self.cq).items():
+                self.usage[k2] -= v
+            own = owner_of(old) or ("", "")
+            if own[0] == RC and (old.namespace, own[1]) not in self.kept:
+                for k2, v in workload_usage(old, self.cq).items():
+                    self.usage_by_cluster[old.namespace][k2] -= v
+            later = {key_of(o) for o in self.every[i + 1:]}
+            at = next((n for n, o in enumerate(self.given) if key_of(o) in later), len(self.given))
+            self.given.insert(at, new)
+        else:
+            self.given[at] = new
+        own = owner_of(new) or ("", "")
+        if own[0] == RC and (new.namespace, own[1]) in self.kept:
+            self.kept_given.add((new.namespace, own[1]))
 
     def for_settling(self, ns: str) -> tuple[list[Obj], dict[tuple[str, str], int], frozenset[tuple[str, str]]]:
         """What a settling in namespace ``ns`` is given: the objects, in input order, the
