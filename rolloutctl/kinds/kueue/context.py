@@ -30,6 +30,10 @@ MEM_NOTES = "kueue/notes"
 #: ClusterQueue name -> {(flavor, resource): milli-units} the cache holds for Workloads the world does
 #: not list (``clusterqueue.held_usage``)
 MEM_HELD_USAGE = "kueue/heldUsage"
+#: (namespace, name) of the RayClusters of settled neighbours the world does not list: they
+#: exist, as the jobs of other jobs' Workloads do (``reconciler.load_job``;
+#: ``neighbours.neighbour_workloads`` keeps them)
+MEM_KEPT_CLUSTERS = "kueue/keptClusters"
 
 # Kueue Go files, relative to pkg/controller/ or pkg/
 REC = "jobframework/reconciler.go"

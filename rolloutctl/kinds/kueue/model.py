@@ -34,13 +34,14 @@ from . import rayservice_webhook
 from . import validation as kueue_validation
 from .clusterqueue import namespace_admissible
 from .constants import CQ, KUEUE_KINDS, LQ, QUEUE_LABEL, RF, WL
-from .context import LEGACY, MEM_CREATE, MEM_HELD_USAGE, MEM_NOTES, MEM_UNGATED, MODELS, NESTED, TOP, as_map, children
+from .context import (LEGACY, MEM_CREATE, MEM_HELD_USAGE, MEM_KEPT_CLUSTERS, MEM_NOTES, MEM_UNGATED, MODELS, NESTED, TOP,
+                      as_map, children)
 from .controllers import run_pass
 from .diagnose import gated_stuck, priority_class_stuck, quota_stuck, suspended_stuck
 from .elastic_job_ungater import gate_reason, ungate
 from .evict import evicted
 from .finish import finished
-from .neighbours import neighbour_workloads
+from .neighbours import Neighbours, neighbour_workloads
 from .observe import KUEUE_PREFIXES, carry_kueue_fields
 from .phases import kueue_phrase, phase_of, phase_title
 from .podset import quantities, requests_of
@@ -48,6 +49,7 @@ from .provenance import not_modelled, operators
 from .queue_webhooks import admit_queue
 from .queue_manager import find_queue
 from .raycluster_common import strip_cluster_injection
+from .reconciler import load_job
 from .rayservice_controller import is_suspended
 from .workload import admitted, created_at, owner_of, quota_reserved, with_conditions, wl_pod_sets
 
@@ -117,9 +119,12 @@ class KueueRayServiceModel:
             qobs[key_of(o)] = o
         others = [o for o in observed if o.kind not in KUEUE_KINDS]
         seen = {key_of(o) for o in others}
-        for w in self._neighbour_workloads(desired, [*others, *(n for n in self.neighbours if key_of(n) not in seen)],
-                                           qobs, env):
+        found = self._neighbour_workloads(desired, [*others, *(n for n in self.neighbours if key_of(n) not in seen)],
+                                          qobs, env)
+        for w in found.workloads:
             qobs[key_of(w)] = w
+        # the settled neighbours' RayClusters keep running (neighbours.py)
+        kept = {MEM_KEPT_CLUSTERS: found.clusters} if found.clusters else {}
         rs_obs = next((o for o in others if o.kind == RS and o.name == desired.name
                        and o.namespace == desired.namespace), None)
         notes: list[Warning] = []
@@ -133,7 +138,7 @@ class KueueRayServiceModel:
             if not rs_obs.status and not kids and not ours:
                 # pending Workloads of other jobs arrived after the RayService settled
                 before = [o for o in qobs.values() if o.kind != WL or quota_reserved(o)]
-                base = self._settled(rs_obs, before, env)
+                base = self._settled(rs_obs, before, env, clusters=found.clusters)
                 base = base.replace(put=[o for o in qobs.values() if o.kind == WL and not quota_reserved(o)])
                 live = base.get(RS, desired.namespace, desired.name) or rs_obs
                 merged = carry_kueue_fields(live, desired)
@@ -149,32 +154,37 @@ class KueueRayServiceModel:
                 world = world.replace(put=qobs.values())
         # queues in the desired files are applied with the change
         world = world.replace(put=[q for q in self.queues if q.kind in APPLIED_KINDS])
-        world = world.with_memory(**{MEM_NOTES: tuple(notes) + tuple(self._model_notes(desired, world))})
+        world = world.with_memory(**{MEM_NOTES: tuple(notes) + tuple(self._model_notes(desired, world))}, **kept)
         # how KubeRay's pass ends is written by that pass (reconcile_pass)
         return world.replace(memory=without_outcome(world.memory))
 
     def _neighbour_workloads(self, desired: Obj, others: Sequence[Obj], qobs: Mapping[tuple, Obj],
-                             env: Environment) -> list[Obj]:
+                             env: Environment) -> Neighbours:
         """The Workloads of the other observed RayServices under Kueue that the input does
         not give: each is settled as the target's previous manifest is (``_settled``), in
         input order against the queues and the Workloads before it, and its quota-holding
         Workloads count in the ClusterQueue's usage (``updateWorkloadUsage``,
-        clusterqueue.go). A suspended one (its Workload pending) holds none.
+        clusterqueue.go). A suspended one (its Workload pending) holds none. The
+        RayClusters that own them (legacy) keep running.
 
         Settled in ``neighbours.neighbour_workloads``: a later one's settling reads the
         Workloads before it through the usage they hold, as the scheduler's cache keeps
         it, except those its Kueue controllers read one by one."""
-        return neighbour_workloads(desired, others, qobs, lambda rs, given, held: self._settled(rs, given, env, held))
+        return neighbour_workloads(desired, others, qobs,
+                                   lambda rs, given, held, clusters: self._settled(rs, given, env, held, clusters))
 
     def _settled(self, prev: Obj, queues: list[Obj], env: Environment,
-                 held: Mapping[str, Mapping[tuple[str, str], int]] | None = None) -> World | None:
+                 held: Mapping[str, Mapping[tuple[str, str], int]] | None = None,
+                 clusters: frozenset[tuple[str, str]] = frozenset()) -> World | None:
         """The previous manifest planned from creation under the same Kueue model and the
         observed queues; Workload creation times are moved before the plan's clock.
         ``held``: per ClusterQueue, the usage of admitted Workloads not in ``queues``
         (``clusterqueue.held_usage``); then None when the plan's loop guard ended it
         (NoProgress): where that guard stops depends on how many objects the world holds,
         which the held ones are not (``neighbours.neighbour_workloads`` settles again with
-        every Workload given)."""
+        every Workload given). ``clusters``: the settled neighbours' RayClusters that own
+        Workloads in ``queues`` (world memory ``MEM_KEPT_CLUSTERS``); the world returned
+        does not carry them."""
         raw = copy.deepcopy(dict(prev.raw))
         raw.pop("status", None)
         md = dict(raw.get("metadata") or {})
@@ -186,6 +196,8 @@ class KueueRayServiceModel:
         world = sub.observe(base, [], env)
         if held:
             world = world.with_memory(**{MEM_HELD_USAGE: held})
+        if clusters:
+            world = world.with_memory(**{MEM_KEPT_CLUSTERS: clusters})
         box: list[World] = []
         plan = simulate(_Keep(sub, box), base, world, Environment(capacity=env.capacity, max_steps=200))
         if held and plan.stuck is not None and plan.stuck.reason == STUCK_NO_PROGRESS:
@@ -198,7 +210,7 @@ class KueueRayServiceModel:
             r["metadata"]["creationTimestamp"] = i - len(ws) - 1
             moved.append(Obj(r, w.file, w.line, w.lines))
         mem = {a: b for a, b in final.memory.items()
-               if a not in (MEM_CREATE, MEM_NOTES, MEM_HELD_USAGE, "kuberay/notes")}
+               if a not in (MEM_CREATE, MEM_NOTES, MEM_HELD_USAGE, MEM_KEPT_CLUSTERS, "kuberay/notes")}
         return World({kk: final.get(*kk) for kk in final.keys()}, 0, mem).replace(put=moved)
 
     def _retarget(self, world: World, live: Obj, merged: Obj) -> World:
@@ -356,8 +368,10 @@ class KueueRayServiceModel:
         if own == (RS, desired.name):
             return True
         if own[0] == RC:
-            rc = world.get(RC, w.namespace, own[1])
-            return rc is None or rc.labels.get("ray.io/originated-from-cr-name") == desired.name
+            # a Workload whose RayCluster is gone is taken for the planned RayService's (its old
+            # cluster's); a settled neighbour's RayCluster is found
+            rc, gone = load_job(world, w.namespace, own[1])
+            return gone if rc is None else rc.labels.get("ray.io/originated-from-cr-name") == desired.name
         return False
 
     def our_workloads(self, desired: Obj, world: World) -> list[Obj]:

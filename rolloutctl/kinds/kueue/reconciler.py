@@ -6,7 +6,7 @@ jobs suspended.
 Upstream: kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7, ``pkg/controller/jobframework/reconciler.go``
 (``ReconcileGenericJob``, ``ensureOneWorkload``, ``updateWorkloadToMatchJob``,
 ``EquivalentToWorkload``, ``handleJobWithNoWorkload``, ``prepareWorkloadSlice``,
-``startJob``, ``stopJob``, ``QueueNameChange``, ``finalizeWorkloads``, ``shouldSuspendChildJob``,
+``startJob``, ``stopJob``, ``QueueNameChange``, ``loadJob``, ``finalizeWorkloads``, ``shouldSuspendChildJob``,
 ``ExtractPriority``, ``UpdateWorkloadPriority``, ``syncWorkloadSlicePriority``). What the generic reconciler watches as the RayCluster integration
 uses it (``genericReconciler.SetupWithManager``) is ``CONTROLLER``, as data; the
 RayService integration's own watches are ``rayservice_controller.CONTROLLER``.
@@ -20,10 +20,11 @@ from typing import Any, Mapping, Sequence
 
 from ...core.model import Obj
 from ...core.queue import Controller, Watch, by_controller_owner, own_name
+from ...core.world import World
 from ..kuberay.api import RC, RS
 from .constants import (ELASTIC_ANN, JOB_UID_LABEL, KUEUE_API, PRIORITY_LABEL, QUEUE_LABEL, REPLACEMENT_ANN,
                         RF, SLICE_NAME_ANN, WL, WPC)
-from .context import (REC, RSC, TOP, KueuePass, as_list, as_map, children, display_rc,
+from .context import (MEM_KEPT_CLUSTERS, REC, RSC, TOP, KueuePass, as_list, as_map, children, display_rc,
                       pod_counts_text, rule)
 from .evict import evicted
 from .finish import finished
@@ -379,17 +380,30 @@ def clear_reservation(p: KueuePass, w: Obj) -> None:
           role=f"slice-{slice_number(w.name)}" if w.annotations.get(ELASTIC_ANN) == "true" else None)
 
 
+def load_job(world: World, ns: str, name: str) -> tuple[Obj | None, bool]:
+    """``loadJob`` for RayCluster ``name``: the RayCluster as the world holds it, and
+    whether its Workloads should be finalized (``shouldFinalize``: it is not found, or it
+    is being deleted). The RayClusters of settled neighbours (world memory
+    ``MEM_KEPT_CLUSTERS``: other RayServices' clusters, which the world does not list)
+    are found: they were never deleted."""
+    rc = world.get(RC, ns, name)
+    if rc is not None:
+        return rc, rc.terminating
+    return None, (ns, name) not in world.memory.get(MEM_KEPT_CLUSTERS, ())
+
+
 def finalize_workloads(p: KueuePass) -> None:
-    """Row 0 (``finalizeWorkloads``): a job that is gone or being deleted releases its
-    Workloads (finalizer removed; garbage-collected with the owner) — quota is freed."""
+    """Row 0 (``finalizeWorkloads``): a job that is gone or being deleted (``load_job``)
+    releases its Workloads (finalizer removed; garbage-collected with the owner) — quota
+    is freed."""
     for w in p.w.of_kind(WL):
         if w.namespace != p.ns or w.terminating:
             continue
         own = owner_of(w)
         if own is None or own[0] != RC:
             continue
-        rc = p.w.get(RC, w.namespace, own[1])
-        if rc is not None and not rc.terminating:
+        rc, should_finalize = load_job(p.w, w.namespace, own[1])
+        if not should_finalize:
             continue
         if rc is None and own[1] in p.created:
             continue
