@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..app import (InputProblem, PlanOptions, _match_key, _plan_model, _previous, _related, checked_inputs,
-                   environment, reject_invalid, targets)
-from ..core.records import record
+from ..app import (InputProblem, PlanOptions, _input_warnings, _match_key, _plan_model, _previous, _related,
+                   checked_inputs, environment, reject_invalid, targets)
+from ..core.records import record, replace
 from ..kinds import compare_note
 from ..load.errors import InputError
 
@@ -41,5 +41,11 @@ def compare(paths: Sequence[str], opts: PlanOptions) -> list[Compared]:
                                            f"are modelled for {obj.kind}"
                                            + compare_note(obj))])
         reject_invalid(model, obj, _previous(obj, observed))
-        out.append(Compared(model.compare(obj, _related(obj, observed), env), model.own_strategy(obj)))
+        c = model.compare(obj, _related(obj, observed), env)
+        # what plan says of the input before any model runs (a generated name; an integration
+        # whose option is not given, e.g. Kueue without --kueue), said once for all rows
+        said = _input_warnings(obj, observed, opts) + inputs.warnings.get(_match_key(obj), ())
+        if said:
+            c = replace(c, warnings=tuple(c.warnings) + tuple(w for w in said if w not in c.warnings))
+        out.append(Compared(c, model.own_strategy(obj)))
     return out

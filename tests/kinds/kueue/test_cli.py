@@ -71,8 +71,15 @@ def test_compare_three_kueue_models_json(cli):
 
 
 def test_compare_rayservice_without_kueue_says_how(cli):
-    r = cli("plan", "--compare", NEW, "--observed", RS)
-    assert r.exit_code == 2 and "--kueue MODEL" in r.stderr
+    """Without --kueue the rows are KubeRay's upgrade strategies, and the comparison says,
+    as plan does, that Kueue acts on this RayService and how to model it."""
+    r = cli("plan", "--compare", NEW, "--observed", RS, "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    doc = r.json()
+    assert [x["strategy"] for x in doc["rows"]] == ["NewCluster", "NewClusterWithIncrementalUpgrade", "None"]
+    plan = cli("plan", NEW, "--observed", RS, "-o", "json").json()
+    unselected = [w for w in plan["warnings"] if "--kueue" in w["message"]]
+    assert unselected and all(w in doc["warnings"] for w in unselected)
 
 
 def _codes(doc):
