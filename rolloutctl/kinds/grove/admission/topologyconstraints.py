@@ -6,8 +6,10 @@ Upstream (Grove ``fcc3b3bb``, commit fcc3b3bbbc5e6a2a797cd080bdbc6983b1ccec24):
 (``validateTopologyConstraintImmutability``, with ``isAllowedInvalidTopologyConstraintRepair``,
 ``isAllowedDeprecatedPackDomainMigration`` and ``constraintChanged``; ``forEachTopologyConstraint``).
 The create-time checks of this file need the ClusterTopology (domains, hierarchy) and are
-not modelled: topology-aware scheduling is assumed enabled and its domains present
-(CONTRACT.md), and a plan says so (``provenance.not_modelled``, ``NotModelledTopology``).
+not modelled: the model assumes topology-aware scheduling enabled and its domains present
+(with it off, the chart's default, ``validate`` refuses every constraint on create:
+``disallowConstraintsForCreateWhenTASIsDisabled``), and a plan says so
+(``provenance.not_modelled``, ``NotModelledTopology``).
 
 Each rule receives a :class:`~.request.Check` and yields ``(path, message)`` pairs; its
 docstring is its documentation (``rolloutctl rules ID``).
