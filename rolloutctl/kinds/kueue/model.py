@@ -288,6 +288,13 @@ class KueueRayServiceModel:
         model compares specs, so it reads the clusters without that injection."""
         if self.mode != LEGACY:
             return world
+        return self._without_injection(world)
+
+    @staticmethod
+    def _without_injection(world: World) -> World:
+        """``world`` with every RayCluster's templates as KubeRay made them, before Kueue's
+        admission injected its pod-set labels, node selectors and tolerations
+        (``strip_cluster_injection``): the spec KubeRay's stored hash was computed from."""
         rfs = world.of_kind(RF)
         put = []
         for rc in world.of_kind(RC):
@@ -493,6 +500,28 @@ class KueueRayServiceModel:
 
     def classify(self, changes: Sequence[Change], desired: Obj, live: Obj, related: Sequence[Obj] = ()) -> list[Impact]:
         return self.kr.classify(changes, desired, live, related)
+
+    # -- advise: KubeRay's strategies, each candidate planned with Kueue in the loop -------
+    floor_goal = RayServiceModel.floor_goal
+    floor_text = RayServiceModel.floor_text
+
+    def advice_spaces(self, desired: Obj, old: Obj | None) -> list:
+        return self.kr.advice_spaces(desired, old)
+
+    def desired_pods(self, desired: Obj) -> int:
+        return self.kr.desired_pods(desired)
+
+    def floor_deficit(self, desired: Obj, world: World) -> int:
+        return self.kr.floor_deficit(desired, world)
+
+    def rolls_out(self, desired: Obj, world: World) -> tuple[str, str] | None:
+        """KubeRay's ``rolls_out`` on the clusters as KubeRay made them: the running cluster
+        carries the desired config when its hash (computed before Kueue injected into it)
+        matches (``_without_injection``)."""
+        return self.kr.rolls_out(desired, self._without_injection(world))
+
+    def teardown(self, desired: Obj) -> str | None:
+        return self.kr.teardown(desired)
 
     # -- plan --compare ----------------------------------------------------------------
     def compare(self, desired: Obj, observed: Sequence[Obj], env: Environment) -> Comparison:
