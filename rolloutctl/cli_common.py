@@ -279,7 +279,8 @@ KUEUE_HELP = ("RayService under Kueue: top-level (Kueue owns spec.suspend; Kueue
                "(Kueue >= v0.17 owns rayClusterConfig.suspend) or legacy (Kueue manages each RayCluster). Kueue "
                "objects (ClusterQueue, LocalQueue, ResourceFlavor, Workload) come from --observed and the desired files.")
 COMPARE_HELP = ("Plan the same change under every update strategy (Grove: RollingRecreate, RollingUpdate, "
-                 "ReplicaRecreate, ScaleThenRoll; a RayService with --kueue: the three Kueue models) side by side. "
+                 "ReplicaRecreate, ScaleThenRoll; a RayService: NewCluster, NewClusterWithIncrementalUpgrade, None; "
+                 "with --kueue: the three Kueue models) side by side. "
                  "Exit 1 only when the manifest's own strategy gets stuck.")
 NEVER_READY_HELP = "Objects the plan creates whose names match this glob never become Ready (failure drills). Repeatable."
 GATE_HELP = ("KubeRay operator feature gate (RayService), as the operator's --feature-gates takes it, e.g. "
