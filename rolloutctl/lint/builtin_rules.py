@@ -235,8 +235,11 @@ BUILTIN: list[tuple[str, str, str, str, str]] = [
     The containers the operator adds count too: Grove adds the init container
     ``grove-initc`` to the Pods of a clique that starts after others (startsAfter,
     CliqueStartupTypeInOrder), KubeRay the ``autoscaler`` sidecar to the head Pod with
-    enableInTreeAutoscaling and the ``wait-gcs-ready`` init container to every worker Pod
-    (unless the operator runs with ENABLE_INIT_CONTAINER_INJECTION=false: ``--kuberay-env``).
+    enableInTreeAutoscaling, the ``wait-gcs-ready`` init container to every worker Pod
+    (unless the operator runs with ENABLE_INIT_CONTAINER_INJECTION=false: ``--kuberay-env``),
+    and with their feature gates the ``wait-for-tls-ip-san`` init container (RayClusterMTLS,
+    tlsOptions.enabled) and the ``ray-history-collector`` container (RayClusterHistoryServer,
+    historyServerOptions.collectorOptions) to every Pod.
 
     Remediation: Give each container and init container its own name.
     """),

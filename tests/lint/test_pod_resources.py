@@ -269,3 +269,71 @@ def test_diff_marks_a_rename_to_a_bad_container_name_rejected(cli, tmp_path):
     impacts = [i for d in __import__("json").loads(r.stdout)["objects"] for i in d["impact"]]
     assert [i["effect"] for i in impacts] == ["rejected"], impacts
     assert impacts[0]["message"].startswith("SC017: container name 'Model_Leader' is not a DNS-1123 label")
+
+
+def _worker_and_head_with(name: str, key: str) -> str:
+    """The fixture RayService with a ``key`` entry named ``name`` in the head's and the
+    worker's pod templates."""
+    doc = rs()
+    for ctr in ("ray-head", "ray-worker"):
+        entry = f"          - name: {name}\n            image: busybox\n"
+        if key == "initContainers":
+            doc = doc.replace(f"          containers:\n          - name: {ctr}\n",
+                              f"          initContainers:\n{entry}          containers:\n          - name: {ctr}\n")
+        else:
+            doc = doc.replace(f"          containers:\n          - name: {ctr}\n",
+                              f"          containers:\n{entry}          - name: {ctr}\n")
+    assert doc.count(f"- name: {name}\n") == 2
+    return doc
+
+
+def _with_cluster_field(doc: str, text: str) -> str:
+    out = doc.replace("rayVersion: '2.46.0'\n", "rayVersion: '2.46.0'\n" + text, 1)
+    assert out != doc
+    return out
+
+
+def test_the_tls_init_container_kuberay_prepends_clashes_only_with_a_regular_container():
+    """configureTLS (kuberay common/pod.go), with utils.IsTLSEnabled (the RayClusterMTLS
+    gate and tlsOptions.enabled), prepends wait-for-tls-ip-san to the head's and every
+    worker's init containers unless one of that name is there: a regular container of
+    that name is then in the Pod twice; an init container of that name is kept instead."""
+    from rolloutctl.lint.pods import check_pod_templates
+
+    gate = {"feature_gates": ("RayClusterMTLS=true",)}
+    regular = _with_cluster_field(_worker_and_head_with("wait-for-tls-ip-san", "containers"),
+                                  "    tlsOptions: {enabled: true}\n")
+    obj = parse_documents(regular, "svc.yaml")[0][0]
+    found = check_pod_templates(obj, gate)
+    assert [(f.rule, f.path.split(".template.")[0]) for f in found] == [
+        ("SC018", "spec.rayClusterConfig.headGroupSpec"),
+        ("SC018", "spec.rayClusterConfig.workerGroupSpecs[groupName=small]")]
+    assert all("the init container KubeRay adds to every Pod with mTLS" in f.message for f in found)
+    assert check_pod_templates(obj) == []  # the gate off: no TLS (and RS024 refuses tlsOptions)
+    off = parse_documents(regular.replace("tlsOptions: {enabled: true}", "tlsOptions: {enabled: false}"), "s.yaml")
+    assert check_pod_templates(off[0][0], gate) == []
+    init = _with_cluster_field(_worker_and_head_with("wait-for-tls-ip-san", "initContainers"),
+                               "    tlsOptions: {enabled: true}\n")
+    assert check_pod_templates(parse_documents(init, "svc.yaml")[0][0], gate) == []
+
+
+def test_the_history_collector_kuberay_adds_clashes_with_an_init_container():
+    """With the RayClusterHistoryServer gate and historyServerOptions.collectorOptions,
+    DefaultHeadPodTemplate and DefaultWorkerPodTemplate append ray-history-collector to
+    every Pod's containers: an init container of that name is then a duplicate. A
+    regular container of that name is refused by ValidateRayClusterSpec first (RS039),
+    so SC018 does not report it again."""
+    from rolloutctl.lint.pods import check_pod_templates
+
+    gate = {"feature_gates": ("RayClusterHistoryServer=true",)}
+    hso = "    historyServerOptions: {collectorOptions: {image: collector:1}}\n"
+    init = _with_cluster_field(_worker_and_head_with("ray-history-collector", "initContainers"), hso)
+    obj = parse_documents(init, "svc.yaml")[0][0]
+    found = check_pod_templates(obj, gate)
+    assert [(f.rule, f.path.split(".template.")[0]) for f in found] == [
+        ("SC018", "spec.rayClusterConfig.headGroupSpec"),
+        ("SC018", "spec.rayClusterConfig.workerGroupSpecs[groupName=small]")]
+    assert all("the history server collector KubeRay adds to every Pod" in f.message for f in found)
+    assert check_pod_templates(obj) == []  # the gate off: no collector (RS021 refuses the field)
+    regular = _with_cluster_field(_worker_and_head_with("ray-history-collector", "containers"), hso)
+    assert check_pod_templates(parse_documents(regular, "svc.yaml")[0][0], gate) == []
