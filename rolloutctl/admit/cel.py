@@ -129,7 +129,7 @@ class _RuleNodes:
 
     def __init__(self, root: Mapping[str, Any]) -> None:
         self.root = root
-        self.below = Reach(lambda n: _resolve(root, n), lambda n: bool(n.get(KEYWORD)), _rule_children)
+        self.below = Reach(root, lambda n: bool(n.get(KEYWORD)), _rule_children)
 
 
 def _rule_nodes(schema: Mapping[str, Any]) -> _RuleNodes:

@@ -46,8 +46,7 @@ class _Nodes:
 
     def __init__(self, root: Mapping[str, Any]) -> None:
         self.root = root
-        self.below = Reach(lambda n: _node(root, n), lambda n: n.get("x-kubernetes-list-type") in _LIST_TYPES,
-                           _children)
+        self.below = Reach(root, lambda n: n.get("x-kubernetes-list-type") in _LIST_TYPES, _children)
         self._prepared: dict[int, tuple[LazyProperties, Any, Any, Any, tuple[str, ...]]] = {}
 
     def node(self, node: Any) -> tuple[LazyProperties, Any, Any, Any, tuple[str, ...]]:

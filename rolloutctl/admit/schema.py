@@ -354,23 +354,69 @@ def _is_quantity(root: Mapping[str, Any], node: Mapping[str, Any]) -> bool:
 
 
 class Reach:
-    """Which nodes of one schema have something (``here(node)``) at or below them, through
-    ``children(node)``, each node found once per process (schemas are loaded once): a walk
-    of an object then enters only the parts that lead to it. In a recursive schema a node
-    counts as reaching until its own walk is done (never wrong; at worst a longer walk)."""
+    """Which nodes of one schema (``root``) have something (``here(node)``) at or below
+    them, through ``children(node)``, each node found once per process (schemas are
+    loaded once): a walk of an object then enters only the parts that lead to it. Nodes
+    are resolved (``resolve``); one that is not a schema node counts as an empty one.
+    In a recursive schema a node counts as reaching until its own walk is done (never
+    wrong; at worst a longer walk)."""
 
-    def __init__(self, resolve: Callable[[Any], Mapping[str, Any]], here: Callable[[Mapping[str, Any]], bool],
+    def __init__(self, root: Mapping[str, Any], here: Callable[[Mapping[str, Any]], bool],
                  children: Callable[[Mapping[str, Any]], Iterable[Any]]) -> None:
-        self.resolve, self.here, self.children = resolve, here, children
+        self.root, self.here, self.children = root, here, children
         self._known: dict[int, bool] = {}
 
+    def node(self, node: Any) -> Mapping[str, Any]:
+        """``node`` resolved, and an empty node for what is not a schema node."""
+        if node.__class__ is dict and "$ref" in node:
+            node = resolve(self.root, node)
+        return node if node.__class__ is dict else _NO_SCHEMA
+
     def __call__(self, node: Any) -> bool:
-        node = self.resolve(node)
+        node = self.node(node)
         known = self._known.get(id(node))
-        if known is None:
-            self._known[id(node)] = True
-            known = self._known[id(node)] = self.here(node) or any(self(c) for c in self.children(node))
-        return known
+        return self._explore(node) if known is None else known
+
+    def _explore(self, start: Mapping[str, Any]) -> bool:
+        """Whether ``start`` (not known yet) reaches: a depth-first walk without
+        recursion that stops at the first node found reaching (then every node on the
+        way there reaches too) and records every node it finishes. (A schema's nodes
+        have many more edges than nodes: resolving a child costs a call only when it
+        is a reference.)"""
+        known, here, children, root = self._known, self.here, self.children, self.root
+        known[id(start)] = True  # (while its walk is not done)
+        if here(start):
+            return True
+        nodes, todo = [start], [iter(children(start))]
+        reached = False
+        while todo:
+            if reached:  # the top node reaches: so do all below it on the stack
+                known[id(nodes.pop())] = True
+                todo.pop()
+                continue
+            for child in todo[-1]:
+                if child.__class__ is not dict:
+                    child = _NO_SCHEMA
+                elif "$ref" in child:
+                    child = resolve(root, child)
+                    if child.__class__ is not dict:
+                        child = _NO_SCHEMA
+                got = known.get(id(child))
+                if got is None:
+                    known[id(child)] = True
+                    if here(child):
+                        reached = True
+                    else:
+                        nodes.append(child)
+                        todo.append(iter(children(child)))
+                    break
+                if got:
+                    reached = True
+                    break
+            else:  # no child of the top node reaches
+                known[id(nodes.pop())] = False
+                todo.pop()
+        return known[id(start)]
 
 
 _UNSET = object()
@@ -409,7 +455,7 @@ class _Quantities:
         self.root = root
         self._nodes: dict[int, tuple[bool, "LazyProperties", Any, Any]] = {}
         self._is: dict[int, bool] = {}
-        self._below = Reach(lambda n: resolve(root, n), self._is_quantity, self._children)
+        self._below = Reach(root, self._is_quantity, self._children)
 
     def _is_quantity(self, node: Mapping[str, Any]) -> bool:
         got = self._is.get(id(node))

@@ -98,19 +98,45 @@ def _supported(s: Mapping[str, Any]) -> None:
         raise ValueError(f"unsupported schema keywords: {sorted(unknown)}")
 
 
+def _refuse_unknown(root: Mapping[str, Any]) -> None:
+    """``_supported`` on every schema node of ``root``: its sub-schemas (properties,
+    additional properties, items, ``anyOf``) and its ``$defs``."""
+    todo = [root, *(root.get("$defs") or {}).values()]
+    known = SUPPORTED.issuperset
+    while todo:
+        s = todo.pop()
+        if s.__class__ is not dict and not isinstance(s, Mapping):
+            continue
+        if not known(s):
+            _supported(s)
+        if s.get("properties"):
+            todo.extend(s["properties"].values())
+        if s.get("anyOf"):
+            todo.extend(s["anyOf"])
+        if "items" in s:
+            todo.append(s["items"])
+        if "additionalProperties" in s:
+            todo.append(s["additionalProperties"])
+
+
 class Compiled:
     """``iter_errors(instance)`` for one schema; sub-schemas compiled once and shared.
     Each schema is compiled twice: into a test of validity (plain calls that stop at the
     first error, no paths) and into the generators that describe every error; an
     instance is walked by the second only when the first finds it invalid (most are
     valid). The second is compiled when the first instance fails the test: a command
-    whose inputs are all valid (most plans) never builds it."""
+    whose inputs are all valid (most plans) never builds it. The test of validity
+    compiles a property's, an item's or an additional property's sub-schema the first
+    time an instance has one: a RayService's schema describes every field of a pod
+    spec, of which a manifest sets a few. Unknown keywords are refused when the
+    validator is built, on every node (``_refuse_unknown``)."""
 
     def __init__(self, root: Mapping[str, Any]) -> None:
         self.root = root
         self._refs: dict[str, Check] = {}
         self._valid_refs: dict[str, Valid] = {}
         self._check: Check | None = None
+        _refuse_unknown(root)
         self._valid = self._compile_valid(root)
 
     def iter_errors(self, instance: Any) -> Iterator[SchemaError]:
@@ -129,7 +155,6 @@ class Compiled:
 
     def _compile_valid(self, s: Mapping[str, Any]) -> Valid:
         """Whether an instance meets ``s``: true exactly when ``_compile(s)`` yields no error."""
-        _supported(s)
         if "$ref" in s:
             return self._valid_ref(s["$ref"])
         tests: list[Valid] = []
@@ -162,30 +187,44 @@ class Compiled:
             req = list(s["required"])
             tests.append(lambda v: not isinstance(v, dict) or all(k in v for k in req))
         if "properties" in s or "additionalProperties" in s:
-            props = {k: self._compile_valid(sub) for k, sub in (s.get("properties") or {}).items()}
+            declared = s.get("properties") or {}
+            props: dict[str, Valid] = {}  # compiled on first use
             ap = s.get("additionalProperties", True)
-            ap_valid = self._compile_valid(ap) if isinstance(ap, Mapping) else None
+            ap_schema = ap if isinstance(ap, Mapping) else None
+            ap_valid: Valid | None = None
             closed = ap is False
+            compile = self._compile_valid
 
             def v_props(v: Any) -> bool:
+                nonlocal ap_valid
                 if not isinstance(v, dict):
                     return True
                 for k, item in v.items():
                     sub = props.get(k)
+                    if sub is None and k in declared:
+                        sub = props[k] = compile(declared[k])
                     if sub is not None:
                         if not sub(item):
                             return False
                     elif closed:
                         return False
-                    elif ap_valid is not None and not ap_valid(item):
-                        return False
+                    elif ap_schema is not None:
+                        if ap_valid is None:
+                            ap_valid = compile(ap_schema)
+                        if not ap_valid(item):
+                            return False
                 return True
             tests.append(v_props)
         if "items" in s:
-            item_valid = self._compile_valid(s["items"])
+            item_schema = s["items"]
+            item_valid: Valid | None = None
+            compile = self._compile_valid
 
             def v_items(v: Any) -> bool:
-                if isinstance(v, list):
+                nonlocal item_valid
+                if isinstance(v, list) and v:
+                    if item_valid is None:
+                        item_valid = compile(item_schema)
                     for item in v:
                         if not item_valid(item):
                             return False
@@ -208,7 +247,7 @@ class Compiled:
         return _by_ref(self.root, ref, self._refs, self._compile)
 
     def _compile(self, s: Mapping[str, Any]) -> Check:
-        # (``_compile_valid`` has refused unknown keywords on the same nodes already)
+        # (``__init__`` has refused unknown keywords on every node already)
         if "$ref" in s:
             return self._ref(s["$ref"])
         checks: list[Check] = []
