@@ -17,9 +17,10 @@ permanent generation when it ends (``core.simulate``). Code that imports the pac
 
 PyYAML and the json package compile regular expressions when they are imported that a
 command never uses: PyYAML's pure-Python reader (``yaml/reader.py``, a class of most of
-Unicode, about 9 ms) and timestamp constructor (the commands read YAML as events with the
-C parser and resolve scalars as Go does, ``load/goyaml``), and json's pure-Python scanner
-and encoder (its C ones are used). A command's process
+Unicode, about 9 ms), its implicit resolvers and timestamp constructor (the commands read
+YAML, manifests and Serve configs alike, as events with the C parser and resolve scalars
+as Go does, ``core/goyaml``), and json's pure-Python scanner and encoder (its C ones are
+used). A command's process
 has the patterns these modules compile at import built at their first use instead
 (``_defer_library_patterns``)."""
 
@@ -37,9 +38,8 @@ THRESHOLDS = (100_000, 50, 1000)
 
 
 #: the modules (name prefixes) whose patterns a command's process compiles at first use:
-#: those the commands never use (a used one pays a Python call on every use; PyYAML's
-#: resolvers, which read every scalar of a Serve config, stay compiled)
-DEFERRED_PATTERN_MODULES = ("yaml.reader", "yaml.constructor", "json.scanner", "json.encoder")
+#: those the commands never use (a used one pays a Python call on every use)
+DEFERRED_PATTERN_MODULES = ("yaml.reader", "yaml.resolver", "yaml.constructor", "json.scanner", "json.encoder")
 
 
 class DeferredPattern:

@@ -17,21 +17,44 @@ scripts' digits, no underscores (those need base 0), no ``0x`` prefix.
 ``\xNN`` (below 0x80), ``\uNNNN`` or ``\UNNNNNNNN``; printable characters as they are
 (Python's ``str.isprintable`` stands for ``IsPrint``, which also admits only the plain
 space among the spaces). KubeRay's validation messages name groups and modes with it.
+
+``decimal_end`` scans the ASCII decimal numbers that Go's parsers (and the patterns the
+API server checks) read, for this module, ``core.quantity`` and the YAML scalars.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-_INT = re.compile(r"[+-]?[0-9]+")
+DIGITS = frozenset("0123456789")
 _MIN, _MAX = -(1 << 63), (1 << 63) - 1
+
+
+def decimal_end(s: str, i: int = 0, fraction: bool = True) -> int:
+    """Where the number ``[0-9]+(\\.[0-9]*)?|\\.[0-9]+`` that starts at ``i`` of ``s``
+    ends, or -1 when none starts there (``fraction`` False: ``[0-9]+`` only)."""
+    n, j = len(s), i
+    while j < n and s[j] in DIGITS:
+        j += 1
+    whole = j > i
+    if fraction and j < n and s[j] == ".":
+        k = j + 1
+        while k < n and s[k] in DIGITS:
+            k += 1
+        if whole or k > j + 1:
+            return k
+    return j if whole else -1
+
+
+def sign_end(s: str, i: int = 0) -> int:
+    """``i``, or ``i + 1`` when an optional ``+`` or ``-`` is there."""
+    return i + 1 if s[i:i + 1] in ("+", "-") and len(s) > i else i
 
 
 def atoi(value: Any) -> int | None:
     """``strconv.Atoi``: the integer, or None where Go returns an error (and for
     anything that is not a string)."""
-    if not isinstance(value, str) or not _INT.fullmatch(value):
+    if not isinstance(value, str) or decimal_end(value, sign_end(value), fraction=False) != len(value):
         return None
     n = int(value)
     return n if _MIN <= n <= _MAX else None

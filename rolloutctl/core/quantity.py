@@ -2,14 +2,20 @@
 
 Follows the suffix table of k8s.io/apimachinery/pkg/api/resource (quantity.go):
 decimal SI (m, k, M, G, T, P, E), binary SI (Ki … Ei) and decimal exponents (1e3).
+
+Text is read by small scanners over ASCII characters (``split_quantity``,
+``matches_quantity_pattern``), as Go reads it, rather than by compiled regular expressions:
+compiling them was a measurable part of every command's start. Tests check each scanner
+against the pattern it stands for.
 """
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from collections.abc import Mapping
 from typing import Any
+
+from .go_strconv import DIGITS, decimal_end, sign_end
 
 # Exact arithmetic in integers: every quantity is m * 2**b * 10**e for integers m, b, e
 # (the decimal digits scaled by the suffix), so no rational type is needed (fractions
@@ -19,7 +25,47 @@ _BIN_SHIFT = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
 #: decimal SI suffixes as powers of ten
 _DEC_EXP = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
 _WHOLE = {k: 10**e for k, e in _DEC_EXP.items() if e >= 0}
-_RE = re.compile(r"^([+-]?(?:\d+\.?\d*|\.\d+))(?:(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)|[eE]([+-]?\d+))?$")
+#: every suffix: binary SI, then decimal SI
+_SUFFIXES = frozenset(("Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "n", "u", "m", "k", "M", "G", "T", "P", "E"))
+
+#: the pattern the CRDs give a ``resource.Quantity`` field (int-or-string), which the API
+#: server checks with Go's regexp (``matches_quantity_pattern`` reads it without compiling it)
+QUANTITY_PATTERN = (r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?"
+                    r"(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$")
+
+
+def split_quantity(value: str) -> tuple[str, str | None, str | None] | None:
+    """(number, suffix, exponent) of ``value`` read as ``resource.ParseQuantity`` reads it
+    (``[+-]?(\\d+\\.?\\d*|\\.\\d+)``, then a suffix or ``[eE][+-]?\\d+`` or nothing;
+    ASCII digits), or None when it is not one."""
+    end = decimal_end(value, sign_end(value))
+    if end < 0:
+        return None
+    rest = value[end:]
+    if not rest:
+        return value, None, None
+    if rest in _SUFFIXES:
+        return value[:end], rest, None
+    if rest[0] in ("e", "E"):
+        exp = rest[1:]
+        if decimal_end(exp, sign_end(exp), fraction=False) == len(exp):
+            return value[:end], None, exp
+    return None
+
+
+def matches_quantity_pattern(value: str) -> bool:
+    """``value`` matches ``QUANTITY_PATTERN`` as Go's regexp reads it (``$`` is the end of
+    the text): a sign, a number, then a suffix, or ``e``/``E``, a sign and a number (which
+    may have a fraction, unlike a quantity's exponent), or nothing."""
+    end = decimal_end(value, sign_end(value))
+    if end < 0:
+        return False
+    rest = value[end:]
+    if not rest or rest in _SUFFIXES:
+        return True
+    if rest[0] not in ("e", "E"):
+        return False
+    return decimal_end(rest, sign_end(rest, 1)) == len(rest)
 
 
 #: ``quantitySuffixer.interpret`` (suffix.go) reads a decimal exponent as an int32; a
@@ -86,10 +132,10 @@ def parse_quantity(value: object) -> int:
 def _parse_str(value: str) -> int:
     """``parse_quantity`` of a string (a pure function: manifests repeat a handful of
     quantities across thousands of pods)."""
-    m = _RE.fullmatch(value.strip())
-    if not m:
+    parts = split_quantity(value.strip())
+    if parts is None:
         raise QuantityError(f"not a Kubernetes quantity: {value!r}")
-    digits, suf, exp = m.group(1), m.group(2), m.group(3)
+    digits, suf, exp = parts
     if exp is None and digits.isdigit() and len(digits) <= 18:
         # a whole number with a suffix of whole milli-units (most quantities): exact in integers
         if suf in _BIN:
@@ -157,12 +203,12 @@ def _parse_exact(value: object) -> tuple[int, str]:
         value = repr(value)
     if not isinstance(value, str):
         raise QuantityError(f"not a quantity: {value!r}")
-    match = _RE.fullmatch(value)
-    if not match:
+    parts = split_quantity(value)
+    if parts is None:
         raise QuantityError(f"not a Kubernetes quantity: {value!r}")
-    suf, exp = match.group(2), match.group(3)
+    digits, suf, exp = parts
     fmt = "DecimalExponent" if exp is not None else "BinarySI" if suf in _BIN_SHIFT else "DecimalSI"
-    m, shift, e = _scaled(*_decimal(match.group(1)), suf, exp)
+    m, shift, e = _scaled(*_decimal(digits), suf, exp)
     # precision below 1n is rounded up (away from zero for positive values), as upstream
     return _ceil(m, shift, e + 9), fmt
 
@@ -191,18 +237,14 @@ def canonical_quantity(value: object) -> str:
     # leading zeros and a suffix it cannot move to (not a multiple of 1000, or of 1024
     # with a binary suffix) prints as written (``_exact_canonical`` does the rest)
     if value.__class__ is str and len(value) <= 19:
-        m = _CANONICAL.fullmatch(value)
-        if m is not None:
-            suf = m.group(2)
-            if int(m.group(1)) % (1024 if suf in _BIN_SHIFT else 1000):
+        parts = split_quantity(value) if value[:1] in DIGITS and value[0] != "0" else None
+        if parts is not None and parts[2] is None and parts[0].isdigit():
+            # (a positive whole number without leading zeros and an optional suffix)
+            if int(parts[0]) % (1024 if parts[1] in _BIN_SHIFT else 1000):
                 return value
     elif value.__class__ is int and 0 < value < 10**18 and value % 1000:  # (not bool: its class is bool)
         return str(value)
     return _exact_canonical(value)
-
-
-#: a positive whole number without leading zeros and an optional suffix
-_CANONICAL = re.compile(r"([1-9][0-9]*)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])?")
 
 
 def _exact_canonical(value: object) -> str:

@@ -3,7 +3,7 @@ Every object remembers its file and line, and the line and column of every field
 Problems are returned as ``InputError`` values, never raised.
 
 The YAML is read from the parser's event stream (libyaml when available) and
-built into plain values here, without PyYAML's node graph. That is what makes the
+built into plain values by ``core.goyaml.Reader``, without PyYAML's node graph. That is what makes the
 limits cheap and exact:
 
 * an alias is never copied: it costs what its anchor expands to, counted against
@@ -19,208 +19,17 @@ limits cheap and exact:
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
 
 import yaml
 
+from ..core.goyaml import BYTE_POSITIONS, DocumentError, Reader
 from ..core.model import Obj
-from ..core.text import one_line
-from .errors import DocumentError, InputError, quote
-from .goyaml import MAP_TAGS, MERGE, PLAIN_CACHE, SEQ_TAGS, key_text, scalar
-from .limits import MAX_DEPTH, Limits
+from ..core.text import one_line, quote
+from .errors import InputError
+from .limits import Limits
 from .positions import reader_error, syntax_error
 
-try:  # the libyaml parser when available (it is in the usual wheels)
-    from yaml import CSafeLoader as _Loader
-
-    _BYTE_POSITIONS = True  # libyaml reports reader errors at byte offsets
-except ImportError:  # pragma: no cover - pure-Python fallback
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
-
-    _BYTE_POSITIONS = False
-
-
-class _Frame:
-    __slots__ = ("value", "is_map", "path", "size", "anchor", "key", "key_line", "key_col", "merges")
-
-    def __init__(self, value: Any, path: tuple, anchor: str | None) -> None:
-        self.value = value
-        self.is_map = isinstance(value, dict)
-        self.path = path
-        self.size = 1
-        self.anchor = anchor
-        self.key: Any = _NO_KEY
-        self.key_line = 0
-        self.key_col = 0
-        self.merges: list[tuple[Any, int]] | None = None
-
-
-_NO_KEY = object()
-_SCALAR_EV = yaml.ScalarEvent
-_ALIAS_EV = yaml.AliasEvent
-_MAP_START, _MAP_END = yaml.MappingStartEvent, yaml.MappingEndEvent
-_SEQ_START, _SEQ_END = yaml.SequenceStartEvent, yaml.SequenceEndEvent
-_DOC_START, _DOC_END = yaml.DocumentStartEvent, yaml.DocumentEndEvent
-
-
-class _Reader:
-    """Builds the documents of one file from parser events."""
-
-    def __init__(self, text: str, limits: Limits) -> None:
-        self.limits = limits
-        self.loader = _Loader(text)
-        self.expanded = 0  # nodes added by alias references, whole file
-
-    def close(self) -> None:
-        try:
-            self.loader.dispose()
-        except Exception:  # pragma: no cover - best effort
-            pass
-
-    def documents(self) -> Iterable[tuple[Any, dict[tuple, int], int, dict[tuple, int]] | DocumentError]:
-        """Yields ``(value, lines, line, cols)`` per document (value None when empty), or a ``DocumentError``."""
-        get = self.loader.get_event
-        while True:
-            ev = get()
-            if ev is None or isinstance(ev, yaml.StreamEndEvent):
-                return
-            if ev.__class__ is _DOC_START:
-                try:
-                    yield self.document()
-                except DocumentError as f:
-                    yield f
-                    if f.fatal:
-                        return
-                    self.skip_document()
-
-    def skip_document(self) -> None:
-        get = self.loader.get_event
-        while True:
-            ev = get()
-            if ev is None or isinstance(ev, (_DOC_END, yaml.StreamEndEvent)):
-                return
-
-    def document(self) -> tuple[Any, dict[tuple, int], int, dict[tuple, int]]:
-        get = self.loader.get_event
-        lines: dict[tuple, int] = {}
-        cols: dict[tuple, int] = {}
-        anchors: dict[str, tuple[Any, int]] = {}
-        stack: list[_Frame] = []
-        top: _Frame | None = None
-        root: Any = None
-        root_line = 0
-        cache = PLAIN_CACHE
-        while True:
-            ev = get()
-            cls = ev.__class__
-            line = ev.start_mark.line + 1
-            size = 1
-            if cls is _SCALAR_EV:
-                tag = ev.tag
-                if tag is None and ev.implicit[0]:
-                    value = cache.get(ev.value, cache)
-                    if value is cache:
-                        value = scalar(ev, line)
-                else:
-                    value = scalar(ev, line)
-                if ev.anchor is not None:
-                    anchors[ev.anchor] = (value, 1)
-                if value is MERGE and not (top is not None and top.is_map and top.key is _NO_KEY):
-                    value = "<<"  # only a key merges
-            elif cls is _MAP_START or cls is _SEQ_START:
-                is_map = cls is _MAP_START
-                if ev.tag not in (MAP_TAGS if is_map else SEQ_TAGS):
-                    raise DocumentError(line, f"unsupported YAML tag {quote(ev.tag)[1:-1]}")
-                if len(stack) >= MAX_DEPTH:
-                    raise DocumentError(line, f"document nested deeper than {MAX_DEPTH} levels", fatal=True)
-                if top is None:
-                    path: tuple = ()
-                    root_line = line
-                elif top.is_map:
-                    if top.key is _NO_KEY:
-                        raise DocumentError(line, "a mapping key must be a scalar")
-                    path = top.path + (("<<",) if top.key is MERGE else (top.key,))
-                else:
-                    path = top.path + (len(top.value),)
-                    lines[path] = line
-                    cols[path] = ev.start_mark.column + 1
-                top = _Frame({} if is_map else [], path, ev.anchor)
-                stack.append(top)
-                continue
-            elif cls is _MAP_END or cls is _SEQ_END:
-                done = stack.pop()
-                if done.merges:
-                    _merge(done)
-                if done.anchor is not None:
-                    anchors[done.anchor] = (done.value, done.size)
-                value, size = done.value, done.size
-                top = stack[-1] if stack else None
-                if top is None:
-                    root = value
-                    continue
-                if top.is_map:  # the mapping's key line is the line of the field
-                    line = top.key_line
-            elif cls is _ALIAS_EV:
-                hit = anchors.get(ev.anchor)
-                if hit is None:
-                    raise DocumentError(line, f"alias *{quote(ev.anchor)[1:-1]} refers to no complete anchor "
-                                      "(undefined, or recursive)")
-                value, size = hit
-                self.expanded += size
-                if self.expanded > self.limits.max_alias_nodes:
-                    raise DocumentError(line, f"YAML aliases expand to more than {self.limits.max_alias_nodes} nodes "
-                                      "(alias bomb?); raise --max-alias-nodes if this is intended", fatal=True)
-                if top is not None and top.is_map and top.key is _NO_KEY and isinstance(value, (dict, list)):
-                    raise DocumentError(line, "a mapping key must be a scalar")
-            elif cls is _DOC_END:
-                return root, lines, root_line, cols
-            else:  # pragma: no cover - no other events inside a document
-                raise DocumentError(line, f"unexpected YAML event {cls.__name__}", fatal=True)
-            # attach a finished value to its parent
-            if top is None:
-                root, root_line = value, line
-                continue
-            if top.is_map:
-                key = top.key
-                if key is _NO_KEY:  # this value is a key
-                    if value is not MERGE:
-                        value = value if value.__class__ is str else key_text(value)
-                        if value in top.value:
-                            raise DocumentError(line, f"duplicate key {quote(value)}")
-                    top.key = value
-                    top.key_line = line
-                    top.key_col = ev.start_mark.column + 1
-                    continue
-                top.key = _NO_KEY
-                top.size += size
-                if key is MERGE:
-                    if top.merges is None:
-                        top.merges = []
-                    top.merges.append((value, line))
-                    continue
-                top.value[key] = value
-                lines[top.path + (key,)] = top.key_line
-                cols[top.path + (key,)] = top.key_col
-            else:
-                top.size += size
-                if cls is not _SEQ_END and cls is not _MAP_END:
-                    lines[top.path + (len(top.value),)] = line
-                    cols[top.path + (len(top.value),)] = ev.start_mark.column + 1
-                top.value.append(value)
-
-
-def _merge(frame: _Frame) -> None:
-    """YAML merge keys (``<<: *base``): keys written in the mapping win; among
-    several merged mappings, the earlier wins (PyYAML and go-yaml agree)."""
-    out = frame.value
-    for value, line in frame.merges or ():
-        sources = value if isinstance(value, list) else [value]
-        for src in sources:
-            if not isinstance(src, dict):
-                raise DocumentError(line, "merge key '<<' needs a mapping or a list of mappings")
-            for k, v in src.items():
-                if k not in out:
-                    out[k] = v
 
 
 def parse_documents(text: str, name: str, limits: Limits = Limits(), *,
@@ -234,7 +43,7 @@ def parse_documents(text: str, name: str, limits: Limits = Limits(), *,
     errors: list[InputError] = []
     ndocs = 0
     skipped: list[tuple[Any, dict, int, dict]] = []
-    reader = _Reader(text, limits)
+    reader = Reader(text, limits.max_alias_nodes)
     try:
         for doc in reader.documents():
             if isinstance(doc, DocumentError):
@@ -252,7 +61,7 @@ def parse_documents(text: str, name: str, limits: Limits = Limits(), *,
     except yaml.MarkedYAMLError as exc:
         errors.append(InputError(name, *syntax_error(exc, text)))
     except yaml.reader.ReaderError as exc:
-        errors.append(InputError(name, *reader_error(exc, text, _BYTE_POSITIONS)))
+        errors.append(InputError(name, *reader_error(exc, text, BYTE_POSITIONS)))
     except yaml.YAMLError as exc:
         errors.append(InputError(name, 1, f"YAML error: {one_line(str(exc), 200)}"))
     finally:

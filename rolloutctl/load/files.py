@@ -14,7 +14,8 @@ from ..core.model import Obj
 from ..core.records import field, record
 from ..core.text import one_line  # noqa: F401 - one_line is used by every caller of the loader
 from .documents import parse_documents
-from .errors import DocumentError, InputError
+from ..core.goyaml import DocumentError
+from .errors import InputError
 from .limits import Limits
 from .positions import HelmSources, helm_sources
 

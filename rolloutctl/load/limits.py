@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
+from ..core.goyaml import DEFAULT_MAX_ALIAS_NODES
 from ..core.records import record
 
 #: Defaults of the input limits (README "Limits"; flags --max-input-bytes, --max-alias-nodes).
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
-DEFAULT_MAX_ALIAS_NODES = 100_000
 #: Default of ``--max-pods`` (README "Limits"): the most pods a plan may model.
 DEFAULT_MAX_PODS = 100_000
-MAX_DEPTH = 256
 
 
 @record(frozen=True)

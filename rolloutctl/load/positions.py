@@ -11,7 +11,7 @@ import yaml
 
 from ..core.records import record
 from ..core.text import one_line
-from .errors import quote
+from ..core.text import quote
 
 _SOURCE_COMMENT = re.compile(r"^# Source: (\S.*?)\s*$")
 

@@ -274,7 +274,7 @@ def test_lint_webhook_rules_see_the_defaulted_object(cli, tmp_path):
 def test_plain_scalars_resolve_as_go_yaml_v2(plain, value):
     """go-yaml v2 resolve (sigs.k8s.io/yaml goyaml.v2/resolve.go#resolve): resolveMap,
     then strconv.ParseInt(plain, 0, 64) with underscores dropped, ParseUint, yamlStyleFloat."""
-    from rolloutctl.load.goyaml import go_yaml_resolve
+    from rolloutctl.core.goyaml import go_yaml_resolve
 
     out = go_yaml_resolve(plain)
     assert out == value and type(out) is type(value)

@@ -172,7 +172,8 @@ def test_the_process_leaves_with_every_byte_written_and_its_exit_code(tmp_path):
 
 def test_a_command_process_compiles_pyyaml_and_json_patterns_only_when_used():
     """PyYAML and json compile patterns at import that a command never uses (PyYAML's
-    pure-Python reader, about 9 ms, its timestamp constructor, json's pure-Python scanner); a
+    pure-Python reader, about 9 ms, its implicit resolvers and timestamp constructor, json's
+    pure-Python scanner: manifests and Serve configs are read as Go reads them); a
     command's process (``launch._command_process``) compiles them at first use, and
     they still do what they did: the pure reader refuses what it refused, the resolvers
     resolve, json reads and writes."""
@@ -190,12 +191,13 @@ def test_a_command_process_compiles_pyyaml_and_json_patterns_only_when_used():
         "from rolloutctl.load.files import load_paths\n"
         "r = yaml.reader.Reader\n"
         "resolvers = [rx for rs in yaml.resolver.Resolver.yaml_implicit_resolvers.values() for _t, rx in rs]\n"
-        "assert all(isinstance(p, re.Pattern) for p in resolvers)\n"  # used on every Serve config: compiled
         "deferred = [r.NON_PRINTABLE, yaml.constructor.SafeConstructor.timestamp_regexp,\n"
-        "            json.scanner.NUMBER_RE, json.encoder.ESCAPE]\n"
+        "            json.scanner.NUMBER_RE, json.encoder.ESCAPE, *resolvers]\n"
         "assert all(type(p).__name__ == 'DeferredPattern' for p in deferred), [type(p) for p in deferred]\n"
         "assert isinstance(re.compile('a+'), re.Pattern)\n"  # elsewhere: compiled as ever
-        "load_paths(['samples/rayservice-text-ml.yaml'])\n"
+        "objs = load_paths(['samples/rayservice-text-ml.yaml']).objects\n"
+        "from rolloutctl.kinds.kuberay.spec import serve_app_names\n"  # a Serve config is read as Go reads it
+        "assert serve_app_names(objs[0].spec['serveConfigV2']) == ['classify', 'summarize']\n"
         "assert json.loads('[1.5e3, \"\\\\u00e9\"]') == [1500.0, '\\u00e9'] and json.dumps('\\n') == '\"\\\\n\"'\n"
         "assert all(p._compiled is None for p in deferred), [p._source for p in deferred if p._compiled]\n"
         "assert yaml.safe_load('a: [yes, 1_0, 2001-12-14, x]') == {'a': [True, 10, __import__('datetime').date(2001, 12, 14), 'x']}\n"

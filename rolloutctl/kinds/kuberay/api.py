@@ -16,7 +16,6 @@ generated name is shown as ``<rs>-<random>``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -24,6 +23,7 @@ from typing import Any
 from ...core.model import Obj
 
 from ...core.environment import add, pod_requests
+from ...core.go_strconv import DIGITS
 from ...core.world import World
 from .conditions import find_condition
 
@@ -69,7 +69,7 @@ HEAD_STARTING = "HeadPodNotReady"
 HEAD_READY = "HeadPodRunningAndReady"
 
 RANDOM = "<random"
-_RANDOM_RE = re.compile(r"-<random\d*>")
+_RANDOM_MARK = "-" + RANDOM
 
 
 def rule(fn: str) -> str:
@@ -84,9 +84,21 @@ def rc_rule(fn: str) -> str:
 
 def display(name: str | None) -> str | None:
     """How a cluster name is shown: generated names end in ``-<random>``."""
-    if not name:
+    if not name or _RANDOM_MARK not in name:
         return name
-    return _RANDOM_RE.sub("-<random>", name)
+    out, i = [], 0
+    while (j := name.find(_RANDOM_MARK, i)) >= 0:  # each -<randomN> becomes -<random>
+        k = j + len(_RANDOM_MARK)
+        while k < len(name) and name[k] in DIGITS:
+            k += 1
+        if name[k:k + 1] == ">":
+            out.append(name[i:j] + _RANDOM_MARK + ">")
+            i = k + 1
+        else:
+            out.append(name[i:j + 1])
+            i = j + 1
+    out.append(name[i:])
+    return "".join(out)
 
 
 def _m(v: Any) -> Mapping[str, Any]:

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core.model import Finding, Obj
+from ...core.quantity import matches_quantity_pattern
 from .constants import CQ, LQ, RF
 from .validation import RULES, Rule
 
@@ -33,9 +34,6 @@ GROUP = "kueue.x-k8s.io"
 #: served versions of the three CRDs and their ``deprecationWarning`` ("" when not deprecated)
 SERVED: tuple[tuple[str, str], ...] = (("v1beta1", "This version is deprecated. Use v1beta2 instead."), ("v1beta2", ""))
 QUEUE_KINDS = (CQ, LQ, RF)
-#: the CRDs' pattern for a ``resource.Quantity`` (int-or-string)
-QUANTITY = re.compile(r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?"
-                      r"(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$")
 UNSERVED_VERSION = "SC005"
 DEPRECATED_VERSION = "SC008"
 _CRD = "kueue:config/components/crd/bases/kueue.x-k8s.io_clusterqueues.yaml#"
@@ -101,7 +99,7 @@ def is_quantity(v: Any) -> bool:
         return False
     if isinstance(v, (int, float)):
         return True
-    return isinstance(v, str) and bool(QUANTITY.match(v))
+    return isinstance(v, str) and matches_quantity_pattern(v)  # (the CRDs' QUANTITY_PATTERN)
 
 
 def _negative(v: Any) -> bool:

@@ -1,8 +1,8 @@
-"""The Serve config's application names (``getAndCheckServeStatus``) come out the same
-whichever PyYAML parser reads the config: the libyaml one the model uses and the pure
-Python one behind ``yaml.safe_load``, for every bundled and upstream serveConfigV2 and
-for configs that do not parse; and what the controller does with a config it cannot
-unmarshal."""
+"""The Serve config as KubeRay decodes it (go-yaml v2 through ``sigs.k8s.io/yaml``, the
+decoder kubectl reads manifests with): its application names (``getAndCheckServeStatus``)
+agree with PyYAML's ``yaml.safe_load`` on every bundled and upstream serveConfigV2 and on
+configs that do not parse, and differ where Go's YAML does; and what the controller does
+with a config it cannot unmarshal."""
 
 from __future__ import annotations
 
@@ -126,6 +126,21 @@ def test_only_the_first_document_of_a_serve_config_is_read():
     assert serve_app_names(two) == ["a"]
     assert serve_config_unmarshal_error(two) is None
     assert serve_config_unmarshal_error("---\n- a\n---\napplications: []\n") == "the document is a list, not a mapping"
+
+
+def test_a_serve_config_decodes_as_go_yaml_v2_does_not_as_pyyaml():
+    """Where go-yaml v2 and PyYAML read YAML 1.1 differently, the names are Go's: ``1:20``
+    is a string (PyYAML: the sexagesimal 80), a repeated key keeps its last value
+    (``Unmarshal`` is not strict), ``.nan`` cannot become JSON (``sigs.k8s.io/yaml``
+    fails), and ``0o17`` is a number (PyYAML: a string)."""
+    from rolloutctl.kinds.kuberay.validation.util import serve_config, serve_config_unmarshal_error
+
+    assert serve_app_names("applications:\n  - name: 1:20\n") == ["1:20"]
+    assert _python_parser_names("applications:\n  - name: 1:20\n") == ["80"]
+    twice = "applications:\n  - name: old\napplications:\n  - name: new\n"
+    assert serve_app_names(twice) == ["new"] and serve_config_unmarshal_error(twice) is None
+    assert "NaN" in (serve_config_unmarshal_error("applications: []\nx: .nan\n") or "")
+    assert serve_config("target_capacity: 0o17\n")[0] == {"target_capacity": 15}
 
 
 @pytest.mark.parametrize("config", ["a: !!bool x", 'a: !!bool ""', 'a: !!int ""', "a: !!int _", "a: !!float _",

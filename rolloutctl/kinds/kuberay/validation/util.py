@@ -20,6 +20,8 @@ import yaml
 
 from ....core.go_strconv import atoi
 from ....core.go_time import parse_duration_seconds
+from ....core.goyaml import DocumentError, first_document
+from ....core.k8s_syntax import is_qualified_name
 from ....core.model import Obj
 from ..operator import DEFAULT_CONFIG, OperatorConfig
 
@@ -36,10 +38,6 @@ EXTERNAL_STORAGE_NS_ANNOTATION = "ray.io/external-storage-namespace"
 UPGRADE_TYPES = ("NewClusterWithIncrementalUpgrade", "NewCluster", "None")
 INCREMENTAL = "NewClusterWithIncrementalUpgrade"
 
-DNS1035 = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
-DNS1123_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
-DNS1123_SUB = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-QNAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
 
 
 def parse_initializing_timeout(value: Any) -> float | None:
@@ -112,20 +110,9 @@ def worker_path(i: int, g: Mapping[str, Any]) -> tuple[tuple, str]:
     return ("spec", "rayClusterConfig", "workerGroupSpecs", i), f"spec.rayClusterConfig.workerGroupSpecs{sel}"
 
 
-QN_MAX = 63
-
-
 def qualified_name_ok(key: str) -> bool:
-    parts = key.split("/")
-    if len(parts) == 1:
-        name = parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
-        if not prefix or len(prefix) > 253 or not DNS1123_SUB.fullmatch(prefix):
-            return False
-    else:
-        return False
-    return 0 < len(name) <= QN_MAX and bool(QNAME.fullmatch(name))
+    """``validation.IsQualifiedName`` finds nothing wrong with ``key`` (``core.k8s_syntax``)."""
+    return not is_qualified_name(key)
 
 
 def groups_of(obj: Obj) -> Iterable[tuple[tuple, str, str, Mapping[str, Any]]]:
@@ -148,31 +135,24 @@ def v2_env_on(henv: Mapping[str, Mapping[str, Any]]) -> bool:
     return e is not None and str(e.get("value")) in ("1", "true")
 
 
-class _GoYamlV2Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """PyYAML's safe loader (libyaml's parser when built with it) where go-yaml v2,
-    decoding into ``interface{}``, differs from it: a timestamp stays a string
-    (go-yaml v2 ``decode.go``: "for backward compatibility reasons we set it as a
-    string")."""
-
-
-_GoYamlV2Loader.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_yaml_str)
-
-
 def serve_config(config: str) -> tuple[Any, str | None]:
     """``spec.serveConfigV2`` as ``yaml.Unmarshal([]byte(spec.ServeConfigV2),
     &serveConfig)`` reads it in ``updateServeDeployment`` (rayservice_controller.go;
     ``k8s.io/apimachinery/pkg/util/yaml.Unmarshal`` into ``map[string]any``: go-yaml v2
     through ``sigs.k8s.io/yaml``, which reads the first document only, a repeated key's
-    last value winning): (the value, None), or (None, why it does not parse)."""
+    last value winning; ``core.goyaml.first_document``, which reads it as kubectl reads a
+    manifest): (the value, None), or (None, why it does not decode)."""
     try:
-        return next(yaml.load_all(config, Loader=_GoYamlV2Loader), None), None
+        return first_document(config), None
+    except DocumentError as exc:
+        return None, f"{exc.message} at line {exc.line}"
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
         return None, f"{exc.problem or exc.context or 'not YAML'}{where}"
     except yaml.YAMLError as exc:
         return None, " ".join(str(exc).split())
-    except Exception as exc:  # noqa: BLE001 - an explicitly tagged scalar that is not its type (!!bool x, !!int "")
+    except Exception as exc:  # noqa: BLE001 - (defensive: whatever else the decoder raises leaves it undecodable)
         return None, f"not YAML: {type(exc).__name__}: {' '.join(str(exc).split())}"
 
 

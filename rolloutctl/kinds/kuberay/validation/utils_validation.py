@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ....core.go_strconv import atoi, quote
-from ....core.k8s_syntax import is_dns1123_label
+from ....core.k8s_syntax import LABEL_VALUE_MAX, dns1035_label_ok, is_dns1123_label, qualified_name_part_ok
 from ....core.go_time import parse_duration_seconds
 from .rules import (R_AUTH, R_AUTOSCALER_ENV, R_AUTOSCALER_OPTS, R_COLLECTOR, R_DELETION_DELAY, R_FT_BACKEND,
                     R_FT_BOTH, R_FT_CONFLICT, R_GROUP_LABELS, R_GROUP_RESOURCES, R_HEAD_CONTAINER,
@@ -30,8 +30,8 @@ from .rules import (R_AUTH, R_AUTOSCALER_ENV, R_AUTOSCALER_OPTS, R_COLLECTOR, R_
                     R_MINMAX_REQUIRED, R_NAME_DNS, R_NAME_LEN, R_NETPOL, R_NETPOL_CONTENT, R_PRIORITY, R_RC_UPGRADE,
                     R_REDIS_ADDRESS, R_REDIS_USERNAME, R_TIMEOUT, R_TLS, R_TLS_CONTENT, R_UPGRADE_OPTIONS,
                     R_UPGRADE_TYPE, R_WG_SUSPEND, R_WORKER_CONTAINER, Ctx)
-from .util import (DNS1035, EXTERNAL_STORAGE_NS_ANNOTATION, FT_ENABLED_ANNOTATION, INITIALIZING_TIMEOUT_ANNOTATION,
-                   MAX_RAYSERVICE_NAME_LENGTH, QNAME, UPGRADE_TYPES, as_list, as_mapping,
+from .util import (EXTERNAL_STORAGE_NS_ANNOTATION, FT_ENABLED_ANNOTATION, INITIALIZING_TIMEOUT_ANNOTATION,
+                   MAX_RAYSERVICE_NAME_LENGTH, UPGRADE_TYPES, as_list, as_mapping,
                    containers_of, env_of, groups_of, head_container, is_autoscaling_enabled,
                    is_autoscaling_v2_enabled, is_incremental_upgrade_enabled, is_k8s_auth,
                    parse_version, qualified_name_ok, v2_env_on, worker_path)
@@ -44,7 +44,7 @@ def validate_ray_service_metadata(c: Ctx) -> None:
     if len(name) > MAX_RAYSERVICE_NAME_LENGTH:
         c.add(R_NAME_LEN, p, "metadata.name",
               f"RayService name should be no more than {MAX_RAYSERVICE_NAME_LENGTH} characters (got {len(name)})")
-    if not DNS1035.fullmatch(name) or len(name) > 63:
+    if not dns1035_label_ok(name) or len(name) > 63:
         c.add(R_NAME_DNS, p, "metadata.name", f"RayService name {name!r} should be a valid DNS-1035 label "
               "(lowercase letters, digits and '-', starting with a letter)")
 
@@ -92,7 +92,7 @@ def _ray_group_labels(c: Ctx, path: tuple, dotted: str, label: str, group: Mappi
             c.add(R_GROUP_LABELS, path + ("labels", k), f"{dotted}.labels[{k}]",
                   f"invalid label key for {label} group: {k!r}")
         sv = "" if v is None else str(v)
-        if sv and (len(sv) > 63 or not QNAME.fullmatch(sv)):
+        if sv and (len(sv) > LABEL_VALUE_MAX or not qualified_name_part_ok(sv)):
             c.add(R_GROUP_LABELS, path + ("labels", k), f"{dotted}.labels[{k}]",
                   f"invalid label value for key {k!r} in {label} group: {sv!r}")
 
