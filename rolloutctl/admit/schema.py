@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from ..core.model import Finding, Obj
+from ..core.quantity import QUANTITY_PATTERN
 from ..core.trees import copy_tree
 from ..schemas_access import schema
 from ..core.paths import field_path
@@ -342,15 +343,14 @@ def iter_property_names(filename: str) -> Iterator[tuple[tuple[str, ...], str]]:
     yield from walk(root, (), frozenset())
 
 
-#: the pattern the CRDs give a ``resource.Quantity`` (``x-kubernetes-int-or-string``)
-QUANTITY_PATTERN = ("^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?"
-                    "(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$")
-
-
 def _is_quantity(root: Mapping[str, Any], node: Mapping[str, Any]) -> bool:
+    """A ``resource.Quantity`` node: it, or one of its ``anyOf`` alternatives, has the
+    CRDs' quantity pattern (``core.quantity.QUANTITY_PATTERN``)."""
     node = resolve(root, node)
-    subs = [node, *(resolve(root, s) for s in node.get("anyOf") or ())]
-    return any(s.get("pattern") == QUANTITY_PATTERN for s in subs if isinstance(s, dict))
+    if node.get("pattern") == QUANTITY_PATTERN:
+        return True
+    return any(s.__class__ is dict and s.get("pattern") == QUANTITY_PATTERN
+               for s in (resolve(root, a) for a in node.get("anyOf") or ()))
 
 
 class Reach:

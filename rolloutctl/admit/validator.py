@@ -110,22 +110,22 @@ def _by_ref(root: Mapping[str, Any], ref: str, made: dict[str, Any], compile: Ca
 
 
 def _supported(s: Mapping[str, Any]) -> None:
-    unknown = set(s) - SUPPORTED
-    if unknown:
-        raise ValueError(f"unsupported schema keywords: {sorted(unknown)}")
+    """Refuse a schema node with a keyword the validator does not implement (it would
+    ignore it silently)."""
+    if not SUPPORTED.issuperset(s):
+        raise ValueError(f"unsupported schema keywords: {sorted(set(s) - SUPPORTED)}")
 
 
-def _refuse_unknown(root: Mapping[str, Any]) -> None:
-    """``_supported`` on every schema node of ``root``: its sub-schemas (properties,
-    additional properties, items, ``anyOf``) and its ``$defs``."""
+def refuse_unknown(root: Mapping[str, Any]) -> None:
+    """``_supported`` on every schema node of ``root`` at once: its sub-schemas
+    (properties, additional properties, items, ``anyOf``) and its ``$defs``. (``Compiled``
+    refuses each node as it compiles it; the tests check every bundled schema whole.)"""
     todo = [root, *(root.get("$defs") or {}).values()]
-    known = SUPPORTED.issuperset
     while todo:
         s = todo.pop()
         if s.__class__ is not dict and not isinstance(s, Mapping):
             continue
-        if not known(s):
-            _supported(s)
+        _supported(s)
         if s.get("properties"):
             todo.extend(s["properties"].values())
         if s.get("anyOf"):
@@ -145,15 +145,15 @@ class Compiled:
     whose inputs are all valid (most plans) never builds it. The test of validity
     compiles a property's, an item's or an additional property's sub-schema the first
     time an instance has one: a RayService's schema describes every field of a pod
-    spec, of which a manifest sets a few. Unknown keywords are refused when the
-    validator is built, on every node (``_refuse_unknown``)."""
+    spec, of which a manifest sets a few. A node with a keyword the validator does not
+    implement is refused when it is compiled, before any instance is checked against it
+    (``_supported``; every bundled schema is clean, ``refuse_unknown``)."""
 
     def __init__(self, root: Mapping[str, Any]) -> None:
         self.root = root
         self._refs: dict[str, Check] = {}
         self._valid_refs: dict[str, Valid] = {}
         self._check: Check | None = None
-        _refuse_unknown(root)
         self._valid = self._compile_valid(root)
 
     def iter_errors(self, instance: Any) -> Iterator[SchemaError]:
@@ -172,6 +172,7 @@ class Compiled:
 
     def _compile_valid(self, s: Mapping[str, Any]) -> Valid:
         """Whether an instance meets ``s``: true exactly when ``_compile(s)`` yields no error."""
+        _supported(s)
         if "$ref" in s:
             return self._valid_ref(s["$ref"])
         tests: list[Valid] = []
@@ -264,7 +265,7 @@ class Compiled:
         return _by_ref(self.root, ref, self._refs, self._compile)
 
     def _compile(self, s: Mapping[str, Any]) -> Check:
-        # (``__init__`` has refused unknown keywords on every node already)
+        _supported(s)
         if "$ref" in s:
             return self._ref(s["$ref"])
         checks: list[Check] = []

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+#: the byte order mark a UTF-8 file may begin with (read as nothing)
+UTF8_BOM = b"\xef\xbb\xbf"
 #: longest excerpt of a user's value quoted in a message
 _QUOTE = 60
 

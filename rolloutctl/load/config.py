@@ -39,6 +39,7 @@ import re
 import os
 from ..core.effects import EFFECTS
 from ..core.records import field, record
+from ..core.text import UTF8_BOM
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -191,10 +192,11 @@ def load(explicit: str | None = None, start: str | None = None) -> Config:
         raise ConfigError(shown, 0, f"cannot read: {exc.strerror or exc}") from None
     if len(data) > 1024 * 1024:
         raise ConfigError(shown, 1, "configuration file is larger than 1 MiB")
+    bom = len(UTF8_BOM) if data.startswith(UTF8_BOM) else 0
     try:
-        text = data.decode("utf-8-sig")
+        text = data[bom:].decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ConfigError(shown, data[: exc.start].count(b"\n") + 1, "not UTF-8 text") from None
+        raise ConfigError(shown, data[: exc.start + bom].count(b"\n") + 1, "not UTF-8 text") from None
     return parse(text, shown)
 
 

@@ -12,9 +12,9 @@ from typing import BinaryIO, Iterable
 
 from ..core.model import Obj
 from ..core.records import field, record
-from ..core.text import one_line  # noqa: F401 - one_line is used by every caller of the loader
-from .documents import parse_documents
 from ..core.goyaml import DocumentError
+from ..core.text import UTF8_BOM, one_line  # noqa: F401 - one_line is used by every caller of the loader
+from .documents import parse_documents
 from .errors import InputError
 from .limits import Limits
 from .positions import HelmSources, helm_sources
@@ -106,11 +106,13 @@ def _decode(data: bytes) -> str:
                 return data[len(bom):].decode(codec)
             except UnicodeDecodeError as exc:
                 raise DocumentError(1, f"not valid {codec.upper()} text (at byte {exc.start + len(bom)})") from None
+    bom = len(UTF8_BOM) if data.startswith(UTF8_BOM) else 0
     try:
-        return data.decode("utf-8-sig")
+        return data[bom:].decode("utf-8")  # (not the utf-8-sig codec: its module is an import of its own)
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise DocumentError(line, f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})") from None
+        at = exc.start + bom
+        line = data[:at].count(b"\n") + 1
+        raise DocumentError(line, f"not UTF-8 text (byte 0x{data[at]:02x} at offset {at})") from None
 
 
 def load_paths(paths: Iterable[str], limits: Limits = Limits(), stdin: BinaryIO | None = None, *,

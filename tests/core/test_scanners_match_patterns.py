@@ -17,6 +17,7 @@ from rolloutctl.admit.validator import go_pattern, pattern_test
 from rolloutctl.core import k8s_syntax as k
 from rolloutctl.core.go_strconv import atoi
 from rolloutctl.core.quantity import QUANTITY_PATTERN, matches_quantity_pattern, split_quantity
+from rolloutctl.core.timestamps import RFC3339_PATTERN, parse_time
 from rolloutctl.kinds.kuberay.api import display
 from rolloutctl.core.goyaml import GO_FLOAT_PATTERN, go_float_syntax
 
@@ -92,3 +93,17 @@ def test_go_float_and_atoi_syntax_on_every_short_string():
 def test_generated_names_display_as_the_pattern_rewrites_them(parts):
     name = "".join(parts)
     assert display(name) == re.sub(r"-<random[0-9]*>", "-<random>", name)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(["2024", "-", "01", "31", "T", "t", " ", ":", "59", ".", "5", "Z", "z", "+", "02:00",
+                                 "\u0663", "x", "2024-01-31T10:20:30", "2024-01-31T10:20:30.25"]), max_size=9))
+def test_times_parse_where_the_rfc3339_layout_matches(parts):
+    v = "".join(parts)
+    assert (parse_time(v) is not None) == bool(_go(RFC3339_PATTERN).search(v)), v
+
+
+def test_a_time_reads_its_fraction_and_offset():
+    assert parse_time("1970-01-01T00:00:01.5Z") == 1.5
+    assert parse_time("1970-01-01T01:00:00+01:00") == 0.0
+    assert parse_time("1970-01-01T00:00:00.Z") is None and parse_time("1970-01-01T00:00:00") is None

@@ -269,13 +269,27 @@ def test_compiled_validator_agrees_with_jsonschema_on_every_keyword(instance):
 
 @pytest.mark.parametrize("schema_", [{"type": "object", "format": "date"},
                                      {"properties": {"a": {"items": {"oneOf": []}}}}])
-def test_a_schema_keyword_the_validator_does_not_know_is_refused_when_it_is_built(schema_):
-    """The validator builds its error reports only for the first invalid instance; an
-    unsupported keyword (which it would silently ignore) is still refused up front."""
+def test_a_schema_keyword_the_validator_does_not_know_is_refused_before_it_is_used(schema_):
+    """The validator compiles a node when an instance first reaches it, and builds its
+    error reports only for the first invalid instance; an unsupported keyword (which it
+    would silently ignore) is refused before any instance is checked against its node,
+    and ``refuse_unknown`` finds it up front."""
+    from rolloutctl.admit.validator import refuse_unknown
     from rolloutctl.lint.validator import Compiled
 
     with pytest.raises(ValueError, match="unsupported schema keywords"):
-        Compiled(schema_)
+        refuse_unknown(schema_)
+    with pytest.raises(ValueError, match="unsupported schema keywords"):
+        Compiled(schema_).is_valid({"a": [1]})
+    with pytest.raises(ValueError, match="unsupported schema keywords"):
+        list(Compiled(schema_).iter_errors({"a": [1], "b": 1}))
+
+
+@pytest.mark.parametrize("ours", sorted(CRDS))
+def test_every_bundled_schema_holds_only_keywords_the_validator_implements(ours):
+    from rolloutctl.admit.validator import refuse_unknown
+
+    refuse_unknown(load_schema(ours))
 
 
 def test_errors_are_reported_the_same_after_the_validator_has_passed_valid_instances():

@@ -114,6 +114,10 @@ def test_non_utf8_and_bom(tmp_path):
     q = tmp_path / "bom.yaml"
     q.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
     assert load_paths([str(q)]).objects[0].name == "a"
+    # after a byte order mark, the bad byte is still named at its offset in the file
+    r = tmp_path / "bom-bin.yaml"
+    r.write_bytes(b"\xef\xbb\xbfa: 1\nb: \xff\xfe\n")
+    assert [str(e) for e in load_paths([str(r)]).errors] == [f"{r}:2: not UTF-8 text (byte 0xff at offset 11)"]
 
 
 def test_input_size_limit(tmp_path):

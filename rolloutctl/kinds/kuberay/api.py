@@ -195,16 +195,25 @@ def recorded_worker_pods(world: World) -> tuple[tuple[str, tuple[tuple[str, int]
                         if not rc.terminating and head_phase(rc) in (HEAD_STARTING, HEAD_READY)))
 
 
-def cluster_requests(spec: Mapping[str, Any], pods: Mapping[str, int] | None = None) -> dict[str, int]:
-    """What the Pods of a RayCluster spec request (head, with its autoscaler sidecar, and
+def pod_requests_per_group(rc: Obj) -> tuple[dict[str, int], tuple[tuple[str, int, dict[str, int]], ...]]:
+    """What one Pod of each group of a RayCluster's spec requests: (the head's, with its
+    autoscaler sidecar; (group name, workers the spec asks for, one worker's) per worker
+    group). A view of the object (``Obj.derived``): its spec does not change."""
+    spec = rc.spec
+    groups = tuple((str(g.get("groupName")), worker_count(g), pod_requests(_m(_m(g.get("template")).get("spec"))))
+                   for g in map(_m, _l(spec.get("workerGroupSpecs"))))
+    return pod_requests(head_pod_spec(spec)), groups
+
+
+def cluster_requests(rc: Obj, pods: Mapping[str, int] | None = None) -> dict[str, int]:
+    """What the Pods of a RayCluster request (head, with its autoscaler sidecar, and
     workers: ``pods`` per group name when given, else what the spec asks for)."""
+    head, groups = rc.derived(pod_requests_per_group)
     total: dict[str, int] = {}
-    add(total, pod_requests(head_pod_spec(spec)))
-    for g in _l(spec.get("workerGroupSpecs")):
-        g = _m(g)
-        n = worker_count(g) if pods is None else pods.get(str(g.get("groupName")), worker_count(g))
+    add(total, head)
+    for name, count, req in groups:
+        n = count if pods is None else pods.get(name, count)
         if n:
-            req = pod_requests(_m(_m(g.get("template")).get("spec")))
             add(total, {k: v * n for k, v in req.items()})
     return total
 

@@ -127,11 +127,11 @@ def diagnose(cfg: OperatorConfig, desired: Obj, world: World, env: Environment) 
         if c.terminating:
             continue
         if head_phase(c) == HEAD_PENDING:
-            req = cluster_requests(c.spec)
+            req = cluster_requests(c)
             used: dict[str, int] = {}
             for o in world.of_kind(RC):
                 if o.name != c.name and head_phase(o) in (HEAD_STARTING, HEAD_READY):
-                    add(used, cluster_requests(o.spec, worker_pods(world, o)))
+                    add(used, cluster_requests(o, worker_pods(world, o)))
             short = env.short(used, req)
             return Stuck(STUCK_INSUFFICIENT_CAPACITY,
                          f"the Pods of RayCluster {display(c.name)} do not fit next to the running clusters "

@@ -175,7 +175,7 @@ class RayServiceModel:
             if ph == HEAD_READY:
                 ready += 1 + int(c.status.get("readyWorkerReplicas") or 0)
             if running is not None:
-                add(res, cluster_requests(c.spec, running))
+                add(res, cluster_requests(c, running))
         return {"readyPods": ready, "pods": pods, "resources": res}
 
     def counts(self, desired: Obj, world: World) -> Mapping[str, Any]:

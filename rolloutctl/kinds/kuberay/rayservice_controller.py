@@ -41,11 +41,11 @@ from .incremental_upgrade import (check_if_need_target_capacity_update, reconcil
                                   reconcile_per_cluster_serve_service, reconcile_rollback_state,
                                   reconcile_serve_target_capacity)
 from .reconciler import REQUEUE_BACKOFF, REQUEUE_NONE, Reconciler, Stop
-from .spec import deletion_delay, incremental, managed_by_external_controller, serve_app_names
+from .spec import application_names, deletion_delay, incremental, managed_by_external_controller
 from .status import calculate_status, is_initializing_timeout
 from .suspend import handle_suspend, suspend_is_operative
 from .validation import first_error
-from .validation.util import serve_config_applications, serve_config_unmarshal_error
+from .validation.util import decode_serve_config, decoded_serve_config
 
 
 def _m(v: Any) -> Mapping[str, Any]:
@@ -244,15 +244,18 @@ def check_if_need_submit_serve_applications(cached: str | None, config: str, app
 def declares_no_application(config: str) -> bool:
     """A Serve config that unmarshals (``updateServeDeployment`` submits it) and lists no
     application: the cluster then reports none, whatever is submitted."""
-    return serve_config_unmarshal_error(config) is None and not serve_config_applications(config)
+    apps, err = decode_serve_config(config)
+    return err is None and not apps
 
 
 def update_serve_deployment(r: Reconciler, cluster: Obj, config: str) -> None:
     """``updateServeDeployment``: unmarshal the config, PUT it (with ``target_capacity``
     from status in incremental mode) and cache it. A config that does not unmarshal
     (``validation.util.serve_config_unmarshal_error``) is an error before anything is submitted:
-    the pass ends there (no status write), on every pass until the spec changes."""
-    err = serve_config_unmarshal_error(config)
+    the pass ends there (no status write), on every pass until the spec changes. (The
+    RayService's own config is decoded once per object: ``decoded_serve_config``.)"""
+    apps, err = (r.d.derived(decoded_serve_config) if config == r.d.spec.get("serveConfigV2")
+                 else decode_serve_config(config))
     if err is not None:
         raise Stop(REQUEUE_BACKOFF, f"spec.serveConfigV2 does not unmarshal ({err}): updateServeDeployment "
                    f"fails before submitting it to RayCluster {display(cluster.name)}")
@@ -263,7 +266,7 @@ def update_serve_deployment(r: Reconciler, cluster: Obj, config: str) -> None:
             tc = a.get("targetCapacity")
         elif cluster.name == p.get("rayClusterName") and p.get("targetCapacity") is not None:
             tc = p.get("targetCapacity")
-    names = serve_app_names(config)
+    names = application_names(apps)
     payload = sa_object(r.ns, cluster.name, config, tc, {n: {"status": "DEPLOYING"} for n in names})
     fields: dict[str, Any] = {"serveConfigV2": "submitted", "applications": names}
     if tc is not None:

@@ -65,7 +65,7 @@ class Reconciler:
         self.actions: list[Action] = []
         self.rs = world.get(RS, self.ns, self.name)
         self.orig: dict = copy_tree(dict(self.rs.status)) if self.rs else {}
-        self.written: dict = copy_tree(self.orig)
+        self.written: dict = self.orig  # (both only read; a status write sets a copy of ``st``)
         self.st: dict = copy_tree(self.orig)
         self.objs: dict[tuple, Obj | None] = {}  # objects written in this pass
         self.gen = int((self.rs.metadata.get("generation") if self.rs else None) or 1)

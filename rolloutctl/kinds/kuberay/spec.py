@@ -18,8 +18,7 @@ from ...core.model import Obj
 from . import utils as ku
 from .api import DEFAULT_DELETION_DELAY
 from .operator import DEFAULT_CONFIG, OperatorConfig
-from .validation.util import (is_incremental_upgrade_enabled, serve_config, serve_config_applications,
-                              serve_config_unmarshal_error)
+from .validation.util import decoded_serve_config, is_incremental_upgrade_enabled, serve_config, serve_config_applications
 
 
 def _m(v: Any) -> Mapping[str, Any]:
@@ -31,18 +30,21 @@ def _l(v: Any) -> list[Any]:
 
 
 def serve_app_names(config: str) -> list[str]:
-    """Application names of a Serve config (``getAndCheckServeStatus`` reports an empty
-    name as ``default``)."""
-    names = []
-    for a in serve_config_applications(config):  # (an unparsable config yields no application)
-        n = _m(a).get("name")
-        names.append(str(n) if n else "default")
-    return sorted(set(names)) if names else []
+    """Application names of a Serve config (``application_names``; an unparsable config
+    yields no application)."""
+    return application_names(serve_config_applications(config))
+
+
+def application_names(apps: list[Any]) -> list[str]:
+    """The names of a Serve config's applications (``getAndCheckServeStatus`` reports an
+    empty name as ``default``), sorted, each once."""
+    return sorted({str(n) if n else "default" for n in (_m(a).get("name") for a in apps)})
 
 
 def serve_config_error(desired: Obj) -> str | None:
-    """``serve_config_unmarshal_error`` of the RayService's ``spec.serveConfigV2``."""
-    return serve_config_unmarshal_error(str(desired.spec.get("serveConfigV2") or ""))
+    """``serve_config_unmarshal_error`` of the RayService's ``spec.serveConfigV2``, from the
+    object's one decoding of it (``decoded_serve_config``)."""
+    return desired.derived(decoded_serve_config)[1]
 
 
 def serve_config_target_capacity(config: str) -> int | None:

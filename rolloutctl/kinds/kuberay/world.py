@@ -187,7 +187,7 @@ class Advance:
             if cur is None or rc.name == exclude:
                 continue
             if head_phase(cur) in (HEAD_STARTING, HEAD_READY):
-                add(total, cluster_requests(cur.spec, worker_pods(self.w, cur)))
+                add(total, cluster_requests(cur, worker_pods(self.w, cur)))
         return total
 
     def never_ready(self, name: str) -> bool:
@@ -230,7 +230,7 @@ class Advance:
                 else:
                     self.waits.append(f"RayCluster {display(rc.name)} is suspended (spec.suspend: true)")
             elif phase in (HEAD_NONE, HEAD_PENDING):
-                req = cluster_requests(rc.spec)
+                req = cluster_requests(rc)
                 gated = self.m.pod_gate(rc, self.w) if self.m.pod_gate is not None else None
                 if gated:
                     new_phase = HEAD_PENDING

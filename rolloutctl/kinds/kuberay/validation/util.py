@@ -188,12 +188,18 @@ def serve_config_unmarshal_error(config: str) -> str | None:
     return _unmarshal_error(*serve_config(config))
 
 
-def decoded_serve_config(obj: Any) -> tuple[list[Any], str | None]:
-    """A RayService's ``spec.serveConfigV2`` decoded once (``Obj.derived``): the
-    applications it declares and why it does not unmarshal (``serve_config_unmarshal_error``),
-    for the rules that read both. A config that is not a string (a schema error) has none."""
-    config = obj.spec.get("serveConfigV2")
-    if not isinstance(config, str) or not config.strip():
+def decode_serve_config(config: str) -> tuple[list[Any], str | None]:
+    """The applications a Serve config declares (``serve_config_applications``) and why it
+    does not unmarshal (``serve_config_unmarshal_error``), from one decoding of it."""
+    if not config or not config.strip():
         return [], None
     doc, err = serve_config(config)
     return _applications(doc), _unmarshal_error(doc, err)
+
+
+def decoded_serve_config(obj: Any) -> tuple[list[Any], str | None]:
+    """``decode_serve_config`` of a RayService's ``spec.serveConfigV2``, decoded once per
+    object (``Obj.derived``), for the rules that read both. A config that is not a string
+    (a schema error) has none."""
+    config = obj.spec.get("serveConfigV2")
+    return decode_serve_config(config) if isinstance(config, str) else ([], None)
