@@ -89,7 +89,7 @@ def _cell(files: tuple[str, str, str], model: str) -> tuple[float, int, str]:
 
 
 def _digest(files: tuple[str, str, str], model: str) -> str:
-    cmd = [sys.executable, "-m", "rolloutctl", "plan", "--kueue", model, files[0], "--observed", files[1],
+    cmd = [sys.executable, "-P", "-m", "rolloutctl", "plan", "--kueue", model, files[0], "--observed", files[1],
            "--observed", files[2], "-o", "json"]
     return hashlib.sha256(subprocess.run(cmd, capture_output=True, cwd=ROOT).stdout).hexdigest()[:12]
 

@@ -104,7 +104,7 @@ def main() -> None:
                     or str(Path(sys.executable).with_name("check-jsonschema")))
     args = ap.parse_args()
     schema = str(ROOT / "schemas" / "rayservice.schema.json")
-    ours = [sys.executable, "-m", "rolloutctl"]
+    ours = [sys.executable, "-P", "-m", "rolloutctl"]
     cj = [args.check_jsonschema, "--schemafile", schema]
     with tempfile.TemporaryDirectory() as tmp:
         files = generate(Path(tmp), args.files)

@@ -134,7 +134,7 @@ def main() -> None:
     args = ap.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="rolloutctl-bench-"))
     work.mkdir(parents=True, exist_ok=True)
-    rctl = [sys.executable, "-m", "rolloutctl"]
+    rctl = [sys.executable, "-P", "-m", "rolloutctl"]
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs\n")
     print("| input | seconds | peak RSS MiB | exit | stdout bytes |\n| --- | ---: | ---: | ---: | ---: |", flush=True)
 

@@ -44,7 +44,7 @@ def _time_cmd(cmd: list[str], runs: int) -> float:
 
 
 def startup(runs: int) -> list[tuple[str, float]]:
-    rows = [("rolloutctl --help", _time_cmd([sys.executable, "-m", "rolloutctl", "--help"], runs))]
+    rows = [("rolloutctl --help", _time_cmd([sys.executable, "-P", "-m", "rolloutctl", "--help"], runs))]
     cj = shutil.which("check-jsonschema") or str(Path(sys.executable).parent / "check-jsonschema")
     if Path(cj).exists():
         rows.append(("check-jsonschema --version", _time_cmd([cj, "--version"], runs)))
@@ -66,7 +66,7 @@ def plan_in_subprocess(pods: int, plan: str) -> tuple[float, int, str, int]:
     """Time one ``rolloutctl plan`` (``plan``: create, or an image change of every clique
     planned with --observed under that strategy) in a fresh process; its peak RSS."""
     with tempfile.TemporaryDirectory() as d:
-        cmd = [sys.executable, "-m", "rolloutctl", "plan", *_inputs(d, pods, plan)]
+        cmd = [sys.executable, "-P", "-m", "rolloutctl", "plan", *_inputs(d, pods, plan)]
         code = (
             "import resource,subprocess,sys,time;t=time.perf_counter();"
             f"p=subprocess.run({cmd!r},capture_output=True);"

@@ -131,7 +131,7 @@ def floor(pods: int, plan: str, runs: int) -> None:
         pn, po, out = Path(d, "new.json"), Path(d, "old.json"), Path(d, "plan.json")
         pn.write_text(json.dumps(new))
         po.write_text(json.dumps(old))
-        cli = [sys.executable, "-m", "rolloutctl", "plan", str(pn), "--observed", str(po), "-o", "json"]
+        cli = [sys.executable, "-P", "-m", "rolloutctl", "plan", str(pn), "--observed", str(po), "-o", "json"]
         out.write_bytes(subprocess.run(cli, capture_output=True, cwd=ROOT).stdout)
         floor_code = ("import sys\nfrom rolloutctl.load.files import load_paths\n"
                       f"load_paths([{str(pn)!r}]); load_paths([{str(po)!r}])\n"
@@ -147,7 +147,7 @@ def large(pods: int) -> None:
     with tempfile.TemporaryDirectory() as d:
         pn = Path(d, "new.json")
         pn.write_text(json.dumps(large_pcs(pods)))
-        cmd = [sys.executable, "-m", "rolloutctl", "plan", str(pn), "-o", "json"]
+        cmd = [sys.executable, "-P", "-m", "rolloutctl", "plan", str(pn), "-o", "json"]
         code = ("import resource,subprocess,sys,time;t=time.perf_counter();"
                 f"p=subprocess.run({cmd!r},stdout=subprocess.PIPE,stderr=subprocess.PIPE);"
                 "e=time.perf_counter()-t;"

@@ -87,7 +87,7 @@ def _commands(gen: Path) -> dict[str, list[str]]:
 
 
 def _run(args: list[str], gen: Path) -> str:
-    proc = subprocess.run([sys.executable, "-m", "rolloutctl", *args], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-P", "-m", "rolloutctl", *args], capture_output=True, text=True,
                           cwd=ROOT, env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "COLUMNS": "160"})
     # paths in the output are the generated files' and the checkout's: make them independent of both
     out = (proc.stdout + proc.stderr).replace(str(gen), "GEN").replace(str(UPSTREAM), "UPSTREAM")
