@@ -18,6 +18,15 @@ import yaml
 from .go_strconv import decimal_end, sign_end
 from .text import int_text, one_line, quote
 
+class NotJSONError(ValueError):
+    """A plain ``.nan`` or ``.inf``: ``sigs.k8s.io/yaml`` turns YAML into JSON, which has
+    neither (the callers say who sends it: ``Reader``)."""
+
+    def __init__(self, line: int, value: str) -> None:
+        super().__init__(value)
+        self.line, self.value = line, value
+
+
 try:  # the libyaml parser when available (it is in the usual wheels)
     from yaml import CSafeLoader as _Loader
 
@@ -187,8 +196,7 @@ def scalar(ev: yaml.ScalarEvent, line: int) -> Any:
             return MERGE
         out = go_yaml_resolve(value)
         if out is _NAN_INF:
-            raise DocumentError(line, f"{quote(value)[1:-1]}: kubectl sends YAML as JSON, which has no NaN or infinity "
-                              "(quote it to send a string)")
+            raise NotJSONError(line, value)
         if out.__class__ is float and out.is_integer() and -_INT64 <= out < _INT64:
             out = int(out)  # Go writes the float64 8.0 as 8: the API server reads an integer
         if len(PLAIN_CACHE) >= _PLAIN_CACHE_MAX:
@@ -269,12 +277,13 @@ class Reader:
     manifests, or the first of a config an operator decodes (``first_document``).
     ``last_key_wins``: a repeated mapping key keeps its last value, as go-yaml v2's
     ``Unmarshal`` does, instead of being an error, as ``kubectl apply``'s strict decoding
-    makes it."""
+    makes it. ``sender``: who turns the YAML into JSON, as messages name it."""
 
     def __init__(self, text: str, max_alias_nodes: int = DEFAULT_MAX_ALIAS_NODES, *,
-                 last_key_wins: bool = False) -> None:
+                 last_key_wins: bool = False, sender: str = "kubectl sends") -> None:
         self.max_alias_nodes = max_alias_nodes
         self.last_key_wins = last_key_wins
+        self.sender = sender  # who turns the YAML into JSON, for the message about NaN
         self.loader = _Loader(text)
         self.expanded = 0  # nodes added by alias references, whole file
 
@@ -293,10 +302,14 @@ class Reader:
                 return
             if ev.__class__ is _DOC_START:
                 try:
-                    yield self.document()
-                except DocumentError as f:
-                    yield f
-                    if f.fatal:
+                    doc: Any = self.document()
+                except NotJSONError as exc:
+                    doc = _not_json(exc, self.sender)
+                except DocumentError as exc:
+                    doc = exc
+                yield doc
+                if isinstance(doc, DocumentError):
+                    if doc.fatal:
                         return
                     self.skip_document()
 
@@ -430,12 +443,17 @@ def _merge(frame: _Frame) -> None:
                     out[k] = v
 
 
+def _not_json(exc: NotJSONError, sender: str) -> DocumentError:
+    return DocumentError(exc.line, f"{quote(exc.value)[1:-1]}: {sender} YAML as JSON, which has no NaN or infinity "
+                         "(quote it to send a string)")
+
+
 def first_document(text: str) -> Any:
     """The first document of ``text`` as go-yaml v2's ``Unmarshal`` through
     ``sigs.k8s.io/yaml`` decodes it, reading no further (None when empty): scalars as
     ``go_yaml_resolve``, a repeated key's last value winning. Raises ``DocumentError`` or
     PyYAML's ``YAMLError`` (a syntax error)."""
-    reader = Reader(text, last_key_wins=True)
+    reader = Reader(text, last_key_wins=True, sender="KubeRay reads")
     try:
         for doc in reader.documents():
             if isinstance(doc, DocumentError):

@@ -139,7 +139,7 @@ def test_a_serve_config_decodes_as_go_yaml_v2_does_not_as_pyyaml():
     assert _python_parser_names("applications:\n  - name: 1:20\n") == ["80"]
     twice = "applications:\n  - name: old\napplications:\n  - name: new\n"
     assert serve_app_names(twice) == ["new"] and serve_config_unmarshal_error(twice) is None
-    assert "NaN" in (serve_config_unmarshal_error("applications: []\nx: .nan\n") or "")
+    assert "KubeRay reads YAML as JSON, which has no NaN" in (serve_config_unmarshal_error("applications: []\nx: .nan\n") or "")
     assert serve_config("target_capacity: 0o17\n")[0] == {"target_capacity": 15}
 
 
