@@ -48,7 +48,7 @@ def decimal_end(s: str, i: int = 0, fraction: bool = True) -> int:
 
 def sign_end(s: str, i: int = 0) -> int:
     """``i``, or ``i + 1`` when an optional ``+`` or ``-`` is there."""
-    return i + 1 if s[i:i + 1] in ("+", "-") and len(s) > i else i
+    return i + 1 if s[i:i + 1] in ("+", "-") else i
 
 
 def atoi(value: Any) -> int | None:

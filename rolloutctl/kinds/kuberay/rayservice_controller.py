@@ -252,10 +252,10 @@ def update_serve_deployment(r: Reconciler, cluster: Obj, config: str) -> None:
     """``updateServeDeployment``: unmarshal the config, PUT it (with ``target_capacity``
     from status in incremental mode) and cache it. A config that does not unmarshal
     (``validation.util.serve_config_unmarshal_error``) is an error before anything is submitted:
-    the pass ends there (no status write), on every pass until the spec changes. (The
-    RayService's own config is decoded once per object: ``decoded_serve_config``.)"""
-    apps, err = (r.d.derived(decoded_serve_config) if config == r.d.spec.get("serveConfigV2")
-                 else decode_serve_config(config))
+    the pass ends there (no status write), on every pass until the spec changes. ``config``
+    is the RayService's own ``serveConfigV2``, decoded once per object
+    (``decoded_serve_config``)."""
+    apps, err = r.d.derived(decoded_serve_config)
     if err is not None:
         raise Stop(REQUEUE_BACKOFF, f"spec.serveConfigV2 does not unmarshal ({err}): updateServeDeployment "
                    f"fails before submitting it to RayCluster {display(cluster.name)}")

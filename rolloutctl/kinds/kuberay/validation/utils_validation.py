@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ....core.go_strconv import atoi, quote
-from ....core.k8s_syntax import LABEL_VALUE_MAX, dns1035_label_ok, is_dns1123_label, qualified_name_part_ok
+from ....core.k8s_syntax import dns1035_label_ok, is_dns1123_label, is_valid_label_value
 from ....core.go_time import parse_duration_seconds
 from .rules import (R_AUTH, R_AUTOSCALER_ENV, R_AUTOSCALER_OPTS, R_COLLECTOR, R_DELETION_DELAY, R_FT_BACKEND,
                     R_FT_BOTH, R_FT_CONFLICT, R_GROUP_LABELS, R_GROUP_RESOURCES, R_HEAD_CONTAINER,
@@ -92,7 +92,7 @@ def _ray_group_labels(c: Ctx, path: tuple, dotted: str, label: str, group: Mappi
             c.add(R_GROUP_LABELS, path + ("labels", k), f"{dotted}.labels[{k}]",
                   f"invalid label key for {label} group: {k!r}")
         sv = "" if v is None else str(v)
-        if sv and (len(sv) > LABEL_VALUE_MAX or not qualified_name_part_ok(sv)):
+        if is_valid_label_value(sv):  # (upstream: validation.IsValidLabelValue; empty is valid)
             c.add(R_GROUP_LABELS, path + ("labels", k), f"{dotted}.labels[{k}]",
                   f"invalid label value for key {k!r} in {label} group: {sv!r}")
 
