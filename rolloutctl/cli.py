@@ -63,7 +63,7 @@ def _root(
 def _plan_command(first: bool):
     def command(
         paths: List[str] = typer.Argument(None, metavar="[PATH]...", help="Desired manifests: files, directories, or - for stdin."),
-        observed: List[str] = typer.Option([], "--observed", help=OBSERVED_HELP),
+        observed: List[str] = typer.Option([], "--observed", "--live", help=OBSERVED_HELP),
         capacity: List[str] = typer.Option([], "--capacity", metavar="RESOURCE=QTY", help=CAPACITY_HELP),
         never_ready: List[str] = typer.Option([], "--never-ready", metavar="GLOB", help=NEVER_READY_HELP),
         max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help="An explicit cap: give up (stuck: "
@@ -196,7 +196,7 @@ class Objective(str, Enum):
 )
 def advise_command(
     paths: List[str] = typer.Argument(None, metavar="[PATH]...", help="Desired manifests: files, directories, or - for stdin."),
-    observed: List[str] = typer.Option([], "--observed", help=OBSERVED_HELP.replace(" Without it the object is new.",
+    observed: List[str] = typer.Option([], "--observed", "--live", help=OBSERVED_HELP.replace(" Without it the object is new.",
                                                                                      " Required unless --from-cluster.")),
     capacity: List[str] = typer.Option([], "--capacity", metavar="RESOURCE=QTY", help=CAPACITY_HELP),
     min_ready: Optional[str] = typer.Option(None, "--min-ready", metavar="N|P%",
@@ -282,8 +282,8 @@ def advise_command(
 )
 def diff_command(  # noqa: C901 - options are wiring
     paths: List[str] = typer.Argument(None, metavar="[PATH]...", help="Desired manifests: files, directories, or - for stdin."),
-    live: List[str] = typer.Option([], "--live", help="Live state: a kubectl get -o yaml snapshot (kind: List included), "
-                                   "a directory, or - for stdin. Repeatable."),
+    live: List[str] = typer.Option([], "--live", "--observed", help="Live state: a kubectl get -o yaml snapshot (kind: List "
+                                   "included), a directory, or - for stdin. Repeatable."),
     from_cluster: bool = typer.Option(False, "--from-cluster", help="Read the live objects with your kubectl (kubectl get only)."),
     context: Optional[str] = typer.Option(None, "--context", help=CONTEXT_HELP),
     namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help=NAMESPACE_HELP),
@@ -382,7 +382,8 @@ def diff_command(  # noqa: C901 - options are wiring
 )
 def lint_command(
     paths: List[str] = typer.Argument(None, metavar="[PATH]...", help="Manifests: files, directories, or - for stdin."),
-    live: List[str] = typer.Option([], "--live", help="The live objects (kubectl get -o yaml); adds the update rules. Repeatable."),
+    live: List[str] = typer.Option([], "--live", "--observed", help="The live objects (kubectl get -o yaml); adds the update "
+                                   "rules. Repeatable."),
     strict: bool = typer.Option(False, "--strict", help="Report objects of kinds rolloutctl does not check (IN002)."),
     output: Optional[LintFormat] = typer.Option(None, "-o", "--output", help="Output format (default text; github under GitHub Actions)."),
     report: List[str] = typer.Option([], "--report", metavar="FORMAT=FILE",

@@ -62,7 +62,7 @@ BUDGET_FACTOR = 20
 FRONTIER_SIZE = 8
 
 V_REJECTED = "Rejected"
-#: a candidate the API server stores and the controller refuses (plan: stuck ValidationFailed)
+#: a candidate the API server stores and the controller refuses (its plan: stuck ValidationFailed)
 V_INVALID = "ValidationFailed"
 V_FLOOR = "MinReadyBreached"
 V_PRUNED_FLOOR = "MinReadyBreached"
@@ -145,17 +145,19 @@ class Search:
     def plan(self, space: StrategySpace, values: Mapping[str, Any], built: Built) -> _Eval:
         model = self.make_model()
         vals = tuple(values[d.key] for d in space.dimensions)
-        problems = [f for f in model.validate(built.manifest, self.old) if f.severity == "error"]
+        # A candidate the API server refuses is not planned. One it stores is planned as
+        # ``plan`` plans it, whatever its lint errors say: the plan shows what the operator
+        # does with it (stuck ValidationFailed when the controller's own validation refuses
+        # it; the pending cluster it creates before a Service cannot be built, ...).
+        at_admission = getattr(model, "rejected_at_admission", None)
+        problems = [f for f in model.validate(built.manifest, self.old)
+                    if f.severity == "error" and (at_admission is None or at_admission(f))]
         if problems:
             f = problems[0]
             where = f"{f.path}: " if f.path and not f.message.startswith(f.path) else ""  # messages may name it
             msg = f"{f.rule}: {where}{f.message}"
-            # refused by the API server, or stored and refused by the controller (what plan
-            # calls stuck ValidationFailed)
-            at_admission = getattr(model, "rejected_at_admission", None)
-            reason = V_REJECTED if at_admission is None or at_admission(f) else V_INVALID
-            cand = self._candidate(space, values, built, "stuck", Stuck(reason, msg), {}, None, (reason, msg))
-            return _Eval(cand, vals, False, reason, 1)
+            cand = self._candidate(space, values, built, "stuck", Stuck(V_REJECTED, msg), {}, None, (V_REJECTED, msg))
+            return _Eval(cand, vals, False, V_REJECTED, 1)
         watched = _Watched(model, built.manifest)
         if self.base_world is not None and hasattr(model, "reobserve"):
             world = model.reobserve(self.base_world, built.manifest, self.observed, self.env)

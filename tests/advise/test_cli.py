@@ -225,8 +225,10 @@ def test_advise_under_kueue_plans_each_candidate_with_kueue_in_the_loop(cli, mod
         assert any(x["reason"] == plan["stuck"]["reason"] for x in doc["rejected"])
 
 
-def test_a_rejected_strategy_names_its_field_once(cli, tmp_path):
-    """A candidate the operator rejects shows the rule and the field once, not the field twice."""
+def test_a_strategy_the_controller_refuses_reads_as_its_plan(cli, tmp_path):
+    """A candidate the API server stores and the RayService controller refuses
+    (validateRayService: RS025) is planned, and reads as its plan's stuck reason and
+    message, the field named once."""
     import yaml
 
     for name, src in (("new.yaml", RS_NEW), ("old.yaml", RS_OLD)):
@@ -235,8 +237,33 @@ def test_a_rejected_strategy_names_its_field_once(cli, tmp_path):
         (tmp_path / name).write_text(yaml.safe_dump(doc))
     r = cli("advise", str(tmp_path / "new.yaml"), "--observed", str(tmp_path / "old.yaml"), "-o", "json")
     assert r.exit_code == 1, r.stderr
-    [msg] = [x["message"] for x in r.json()["rejected"] if x["strategy"] == "NewCluster"]
-    assert msg.startswith("RS025: ") and msg.count("headService.metadata.name") == 1, msg
+    [rej] = [x for x in r.json()["rejected"] if x["strategy"] == "NewCluster"]
+    plan = cli("plan", str(tmp_path / "new.yaml"), "--observed", str(tmp_path / "old.yaml"), "-o", "json").json()
+    assert (rej["reason"], rej["message"]) == (plan["stuck"]["reason"], plan["stuck"]["message"])
+    assert rej["reason"] == "ValidationFailed" and rej["message"].count("headService.metadata.name") == 1
+
+
+def test_a_strategy_whose_serve_service_cannot_be_built_is_planned(cli, tmp_path):
+    """RS032 (no head port named 'serve') is a lint error, not a refusal: KubeRay stores
+    the RayService, creates the pending cluster and then fails to build the serve Service
+    (common/service.go BuildServeService). advise reports that plan, steps and peak
+    pods included, as plan does."""
+    import yaml
+
+    new = yaml.safe_load(open(RS_NEW))  # the running service (RS_OLD) has its serve port
+    head = new["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]["containers"][0]
+    head["ports"] = [{"name": "http", "containerPort": 8000}]
+    (tmp_path / "new.yaml").write_text(yaml.safe_dump(new))
+    args = (str(tmp_path / "new.yaml"), "--observed", RS_OLD, "-o", "json")
+    assert "RS032" in cli("lint", str(tmp_path / "new.yaml")).stdout
+    plan = cli("plan", *args).json()
+    assert plan["outcome"] == "stuck" and plan["steps"], plan["outcome"]
+    doc = cli("advise", *args).json()
+    [rej] = [x for x in doc["rejected"] if x["strategy"] == plan["strategy"]]
+    assert rej["reason"] == plan["stuck"]["reason"] != "ValidationFailed"
+    assert rej["message"] == plan["stuck"]["message"]
+    assert rej["candidate"]["steps"] == len(plan["steps"]) == 4
+    assert rej["candidate"]["peakPods"] == plan["summary"]["peakPods"] == 8  # the pending cluster beside the old
 
 
 def test_a_change_that_rolls_nothing_out_is_not_searched(cli, small):

@@ -289,3 +289,13 @@ def test_inside_a_list_a_field_only_the_live_copy_has_is_removed_by_the_apply(tm
     assert [(c["path"], c["op"]) for c in obj["changes"]] == [
         ("spec.rayClusterConfig.workerGroupSpecs[groupName=cpu].template.spec.nodeSelector", "remove")]
     assert [i["effect"] for i in obj["impact"]] == ["rollout"]
+
+
+def test_observed_and_live_name_the_same_input_in_every_command(tmp_path):
+    """``--observed`` / ``--live`` give what is in the cluster now (CONTRACT.md): every
+    command that reads it takes both names, with the same result."""
+    new, old = str(REPO / "samples/disaggregated-inference-v2.yaml"), str(REPO / "samples/disaggregated-inference.yaml")
+    for command in ("diff", "plan", "next", "lint"):
+        got = [runner.invoke(app, [command, new, flag, old, "-o", "json"], env={"NO_COLOR": "1"}) for flag in ("--live", "--observed")]
+        assert got[0].exit_code == got[1].exit_code and got[0].exit_code in (0, 1), (command, got[0].output)
+        assert got[0].stdout == got[1].stdout and got[0].stdout.strip(), command
