@@ -40,8 +40,13 @@ def phase_title(desired: Obj, label: Any, steps: Sequence[Step]) -> str | None:
     if label == "traffic":
         w = [a.fields["weights"].get("pending") for a in acts if a.kind == "HTTPRoute" and "weights" in a.fields]
         w = [x for x in w if isinstance(x, int)]
-        if w:
+        if w and w[0] != w[-1]:
             return f"traffic to the new cluster {w[0]} % → {w[-1]} %"
+        if w and w[0] == 0:
+            # the HTTPRoute first lists the new cluster's serve Service with no weight
+            return "the new cluster added to the HTTPRoute, at 0 % of the traffic"
+        if w:
+            return f"traffic to the new cluster at {w[0]} %"
         return "traffic weights updated"
     if label == "switch":
         return "traffic switched to the new cluster (" + describe_actions(a for a in acts if a.kind == "Service") + ")"

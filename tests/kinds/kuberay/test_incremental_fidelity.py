@@ -204,3 +204,16 @@ def test_a_live_traffic_move_counts_from_the_snapshots_time():
     assert same.status["pendingServiceStatus"]["lastTrafficMigratedTime"] == 0
     none = rs(None)
     assert _with_traffic_times(none, snapshot_time([none]), []) is none
+
+
+def test_phase_titles_of_an_incremental_upgrade_read_as_the_traffic_moves():
+    """The step that first lists the new cluster in the HTTPRoute, at weight 0, is named
+    for that, not as traffic moving from 0 % to 0 %; the steps that move weight name
+    both ends."""
+    old = incremental(base())
+    run = plan(new_image(old), settled(old))
+    titles = [ph.title for ph in run.plan.phases]
+    assert "the new cluster added to the HTTPRoute, at 0 % of the traffic" in titles, titles
+    assert not any("0 % → 0 %" in t for t in titles)
+    moves = [t for t in titles if t.startswith("traffic to the new cluster ") and "→" in t]
+    assert moves and moves[-1].endswith("→ 100 %"), titles
