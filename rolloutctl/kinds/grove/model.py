@@ -182,7 +182,11 @@ class GroveModel:
                               lambda g: policy.pcsg_pass(pcs, g, world), lambda g: policy.pcsg_requeue(pcs, g, world))
         world = world.apply(pass_actions)
         actions += pass_actions
-        # PodClique controller
+        # PodClique controller. Its pass derives a world from this one for each PodClique
+        # it writes to: the pod views the pass reads are computed here first, so that
+        # each of those worlds patches them (a round that created many objects has cut
+        # this world's link to the round's input world, whose views it would patch)
+        SUM.pod_summaries(world, N.L_PCLQ)
         actions += q.run(R.pclq_spec(pcs, policy.pclq_selection), world,
                          lambda o: policy.pclq_pass(pcs, o, world), lambda o: policy.pclq_requeue(pcs, o, world))
         if base.memory.get(MEM_UPDATE_FILTERED) and not R.pcs_requeues(pcs, base) and \

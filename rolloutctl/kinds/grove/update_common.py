@@ -10,6 +10,7 @@ as opaque tokens: in a planned world they are our own digests
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -518,6 +519,87 @@ def order_pcs_replica_info(pcs: PCS, infos: Sequence[PCSReplicaInfo], breached: 
     Upstream: ``podcliquesetreplica/rollingupdate.go`` ``orderPCSReplicaInfo``."""
     b = set(breached)
     return sorted(infos, key=lambda r: (num_scheduled_pods(pcs, r) != 0, r.index not in b, r.index))
+
+
+@record(frozen=True)
+class _Pending:
+    """The replicas ``replica_update_done`` says are not done, by whether they have a
+    scheduled pod (``num_scheduled_pods``), each tuple ascending."""
+
+    unscheduled: tuple[int, ...]
+    scheduled: tuple[int, ...]
+
+
+@record(frozen=True)
+class PendingReplicas:
+    """``World.derived`` description of ``_Pending``: what ``orderPCSReplicaInfo`` sorts
+    the pending replicas by, kept for every replica and patched for the replicas whose
+    PodCliques or scaling groups changed (a selection then costs the replicas it skips,
+    not every replica)."""
+
+    pcs: PCS  # compared by identity: the model's parsed desired PodCliqueSet
+    generation_hash: str | None
+
+    kinds = ("PodClique", "PodCliqueScalingGroup")  # what the view reads (``World.derived``)
+
+    def _sorted(self, world: World, replicas: Iterable[int]) -> tuple[list[int], list[int]]:
+        """``replicas`` not done, split into those with no scheduled pod and the others."""
+        done = world.derived(ReplicaDone(self.pcs, self.generation_hash))
+        pclqs = _by_replica(world, "PodClique", self.pcs, True)
+        pcsgs = _by_replica(world, "PodCliqueScalingGroup", self.pcs, False)
+        unscheduled, scheduled = [], []
+        for i in replicas:
+            if not done[i]:
+                info = PCSReplicaInfo(i, pclqs.get(i, []), pcsgs.get(i, []))
+                (scheduled if num_scheduled_pods(self.pcs, info) else unscheduled).append(i)
+        return unscheduled, scheduled
+
+    def build(self, world: World) -> _Pending:
+        unscheduled, scheduled = self._sorted(world, range(self.pcs.replicas))
+        return _Pending(tuple(unscheduled), tuple(scheduled))
+
+    def patch(self, prev: _Pending, changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: World) -> _Pending:
+        touched = touched_replicas(changes, ("PodClique", "PodCliqueScalingGroup"))
+        if touched is None:
+            return self.build(world)
+        touched = {i for i in touched if i < self.pcs.replicas}
+        if not touched:
+            return prev
+        unscheduled, scheduled = self._sorted(world, sorted(touched))
+        now_unscheduled, now_scheduled = set(unscheduled), set(scheduled)
+        groups = [prev.unscheduled, prev.scheduled]
+        for i in touched:
+            for g, now in enumerate((now_unscheduled, now_scheduled)):
+                group = groups[g]
+                k = bisect_left(group, i)
+                there = k < len(group) and group[k] == i
+                if there and i not in now:
+                    groups[g] = group[:k] + group[k + 1:]
+                elif not there and i in now:
+                    groups[g] = group[:k] + (i,) + group[k:]
+        return prev if groups == [prev.unscheduled, prev.scheduled] else _Pending(groups[0], groups[1])
+
+
+def next_pcs_replica_to_update(pcs: PCS, world: World, generation_hash: str | None, exclude: Iterable[int],
+                               breached: Iterable[int]) -> tuple[int, bool] | None:
+    """The first of the replicas not done and not in ``exclude`` in ``orderPCSReplicaInfo``
+    order (those with no scheduled pod first, then those in ``breached``, then by index),
+    with whether it has no scheduled pod; None when every replica is done.
+    Upstream: ``podcliquesetreplica/rollingupdate.go`` ``computePendingUpdateWork`` and
+    ``getNextReplicaToUpdate`` (``orderPCSReplicaInfo``; ``order_pcs_replica_info`` sorts
+    a given list the same way)."""
+    pending = world.derived(PendingReplicas(pcs, generation_hash))
+    skip = set(exclude)
+    first = sorted(set(breached) - skip)
+    for group, unscheduled in ((pending.unscheduled, True), (pending.scheduled, False)):
+        for i in first:
+            k = bisect_left(group, i)
+            if k < len(group) and group[k] == i:
+                return i, unscheduled
+        for i in group:
+            if i not in skip:
+                return i, unscheduled
+    return None
 
 
 # ----------------------------------------------------------------------------- availability

@@ -329,6 +329,7 @@ def _replica_views(model: GroveModel, desired: Obj, world: World) -> list[tuple[
         ("ReplicaGroups pcsg", U.ReplicaGroups("PodCliqueScalingGroup", pcs.namespace, pcs.name, False),
          lambda v: (dict(v[0]), v[1])),
         ("ReplicaDone", U.ReplicaDone(pcs, gen), dict),
+        ("PendingReplicas", U.PendingReplicas(pcs, gen), lambda v: (v.unscheduled, v.scheduled)),
         ("ReplicaCounts", ST.ReplicaCounts(pcs, gen), lambda v: (dict(v.counts), v.totals)),
         ("counts", M._CountsView(pcs), lambda v: (v.want, v.updated, nonzero(v.want_of), nonzero(v.updated_of))),
         ("BreachedReplicas", GT.BreachedReplicas(pcs), frozenset),
@@ -364,4 +365,35 @@ def test_patched_replica_views_equal_fresh_builds(case):
     desired = Obj(new)
     simulate(model, desired, model.observe(desired, [] if create else [Obj(old)], env), env)
     # then on every world a round reconciled, each view equals one built from nothing
+    assert seen and not mismatches, mismatches[:3]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(change())
+def test_next_replica_to_update_is_the_first_in_order_pcs_replica_info_order(case):
+    old, new, env, create = case
+    # given every world a RollingRecreate plan's rounds reconcile
+    mismatches: list[str] = []
+    seen = []
+
+    class Checking(GroveModel):
+        def reconcile(self, desired, world, queue=None):
+            pcs = self.pcs(desired)
+            gen = U.live_pcs_status(pcs, world).get("currentGenerationHash")
+            for exclude, breached in (((), GT.min_available_breached_replicas(pcs, world)), ((0,), [pcs.replicas - 1]),
+                                      (tuple(range(0, pcs.replicas, 2)), [1, 0, 7])):
+                # when the next replica is picked from the world views
+                got = U.next_pcs_replica_to_update(pcs, world, gen, exclude, breached)
+                # then it is upstream's sort of every pending replica's info, first
+                infos = [i for i in U.pcs_replica_infos(pcs, world, gen, skip=exclude) if not i.done]
+                ordered = U.order_pcs_replica_info(pcs, infos, breached)
+                want = (ordered[0].index, U.num_scheduled_pods(pcs, ordered[0]) == 0) if ordered else None
+                seen.append(want)
+                if got != want:
+                    mismatches.append(f"exclude {exclude}: {got} != {want}")
+            return super().reconcile(desired, world, queue)
+
+    model = Checking()
+    desired = Obj(new)
+    simulate(model, desired, model.observe(desired, [] if create else [Obj(old)], env), env)
     assert seen and not mismatches, mismatches[:3]

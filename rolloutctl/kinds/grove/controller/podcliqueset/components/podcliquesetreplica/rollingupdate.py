@@ -39,15 +39,11 @@ def orchestrate_rolling_update(pcs: PCS, world: World, status: Mapping[str, Any]
     if cur is not None and 0 <= cur < pcs.replicas and cur not in skip and \
             not U.pcs_replica_infos(pcs, world, gen, only=cur)[0].done:
         return []  # the selected replica is still updating (checked first: it is the common case)
-    infos = U.pcs_replica_infos(pcs, world, gen, skip=skip)
-    cur_info = next((i for i in infos if i.index == cur), None) if cur is not None else None
-    pending = [i for i in infos if i.index != cur and not i.done]
     up: dict[str, Any] = dict(status.get("updateProgress") or {})
     acts: list[Action] = []
     now = U.stamp(world)
-    if cur_info is not None:
-        if not cur_info.done:
-            return []
+    if cur is not None and 0 <= cur < pcs.replicas and cur not in skip:
+        # the selected replica is done (checked above)
         entry = dict(up["currentlyUpdating"][0])
         entry["updateEndedAt"] = now
         up["currentlyUpdating"] = [entry]
@@ -56,18 +52,18 @@ def orchestrate_rolling_update(pcs: PCS, world: World, status: Mapping[str, Any]
                                   "template",
                                   f"{U.R_PCS_RU}#updatePCSWithReplicaUpdateProgress", hidden=False, index=cur))
     breached = sorted(gang.breached) if gang is not None else GT.min_available_breached_replicas(pcs, world)
-    ordered = U.order_pcs_replica_info(pcs, pending, breached)
-    if ordered:
-        nxt = ordered[0]
-        if U.num_scheduled_pods(pcs, nxt) == 0:
+    nxt = U.next_pcs_replica_to_update(pcs, world, gen, set(skip) | ({cur} if cur is not None else set()), breached)
+    if nxt is not None:
+        index, unscheduled = nxt
+        if unscheduled:
             why = "it has no scheduled pod, so it goes first"
-        elif nxt.index in breached:
+        elif index in breached:
             why = "it has a PodClique or scaling group below minAvailable, so it goes before healthy replicas"
         else:
             why = "lowest index among the replicas still on the old template"
-        up["currentlyUpdating"] = [{"replicaIndex": nxt.index, "updateStartedAt": now}]
-        acts.append(status_action(live, {"updateProgress": dict(up)}, f"replica {nxt.index} selected for update: {why}",
-                                  f"{U.R_PCS_RU}#orderPCSReplicaInfo", hidden=False, index=nxt.index))
+        up["currentlyUpdating"] = [{"replicaIndex": index, "updateStartedAt": now}]
+        acts.append(status_action(live, {"updateProgress": dict(up)}, f"replica {index} selected for update: {why}",
+                                  f"{U.R_PCS_RU}#orderPCSReplicaInfo", hidden=False, index=index))
     else:
         up.pop("currentlyUpdating", None)
         up["updateEndedAt"] = now
