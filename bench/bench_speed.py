@@ -5,10 +5,12 @@ Run from the repository root with the package installed:
 
     python bench/bench_speed.py growth --pods 1500 5000 15000          # every plan kind
     python bench/bench_speed.py growth --pods 1500 5000 --plans RollingUpdate --runs 3
+    python bench/bench_speed.py growth --pods 1000 4000 --shape wide      # replicas of 2 pods
     python bench/bench_speed.py floor --pods 1500 --runs 5               # whole CLI against a floor process
     python bench/bench_speed.py large --pods 100000                      # creation: seconds and peak RSS
 
-``growth`` plans ``bench/workloads.py``'s ``large_pcs(pods)`` in a fresh process per
+``growth`` plans ``bench/workloads.py``'s ``large_pcs(pods)`` (``--shape wide``:
+``wide_pcs(pods)``, replicas of 2 pods) in a fresh process per
 cell and reports the CPU seconds of ``observe`` + ``simulate`` (no start-up, no
 rendering; minimum of ``--runs``) and the growth exponent
 ``log(t2 / t1) / log(n2 / n1)`` between consecutive sizes, and from the first size to
@@ -56,20 +58,20 @@ PLANS = ("create", "RollingRecreate", "RollingUpdate", "ReplicaRecreate", "OnDel
 
 _CELL = """
 import sys, time
-sys.path.insert(0, {root!r})
+sys.path.append({root!r})  # for bench.workloads; rolloutctl is the installed package
 if {command!r}:
     import gc
     from rolloutctl.core.process import mark_command
     from rolloutctl.launch import THRESHOLDS
     gc.set_threshold(*THRESHOLDS)
     mark_command()
-from bench.workloads import large_pcs, with_image, with_strategy
+from bench.workloads import SHAPES, with_image, with_strategy
 from rolloutctl.core.environment import Environment
 from rolloutctl.core.model import Obj
 from rolloutctl.core.simulate import simulate
 from rolloutctl.kinds.grove.model import GroveModel
 pods, plan = {pods!r}, {plan!r}
-old = large_pcs(pods)
+old = SHAPES[{shape!r}](pods)
 new = Obj(old if plan == "create" else with_strategy(with_image(old, "engine:2"), plan))
 model, env = GroveModel(), Environment()
 t = time.process_time()
@@ -79,9 +81,9 @@ print(time.process_time() - t, len(result.steps), result.outcome)
 """
 
 
-def _cell(pods: int, plan: str, command: bool = True) -> tuple[float, int, str]:
-    code = _CELL.format(root=str(ROOT), pods=pods, plan=plan, command=command)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+def _cell(pods: int, plan: str, command: bool = True, shape: str = "large") -> tuple[float, int, str]:
+    code = _CELL.format(root=str(ROOT), pods=pods, plan=plan, command=command, shape=shape)
+    out = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     secs, steps, outcome = out.stdout.split()
     return float(secs), int(steps), outcome
 
@@ -90,16 +92,16 @@ def _exponent(n1: int, t1: float, n2: int, t2: float) -> float:
     return math.log(t2 / t1) / math.log(n2 / n1)
 
 
-def growth(pods: list[int], plans: list[str], runs: int, command: bool = True) -> None:
+def growth(pods: list[int], plans: list[str], runs: int, command: bool = True, shape: str = "large") -> None:
     """Each run plans every size in turn (1,500 then 15,000, then again): a machine whose
     speed drifts moves both sizes of a run alike. The table shows each size's minimum;
     the summary exponent is the median of the runs' own exponents (first size to last)."""
-    print(f"each cell plans in {'a console command' if command else 'a library'}'s process\n")
+    print(f"each cell plans in {'a console command' if command else 'a library'}'s process; shape {shape}\n")
     print("| plan | pods | CPU seconds | steps | outcome | exponent from the size before |")
     print("| --- | ---: | ---: | ---: | --- | ---: |")
     summary = []
     for plan in plans:
-        got = [[_cell(n, plan, command) for n in pods] for _ in range(runs)]
+        got = [[_cell(n, plan, command, shape) for n in pods] for _ in range(runs)]
         cells = []
         for i, n in enumerate(pods):
             secs = min(r[i][0] for r in got)
@@ -165,6 +167,9 @@ def main() -> None:
     g.add_argument("--pods", type=int, nargs="+", default=[1500, 5000, 15000])
     g.add_argument("--plans", nargs="+", choices=PLANS, default=list(PLANS))
     g.add_argument("--runs", type=int, default=1, help="runs per cell (minimum)")
+    g.add_argument("--shape", choices=("large", "wide"), default="large",
+                   help="large: replicas of 50 pods (bench/workloads.py large_pcs); wide: replicas of 2 pods "
+                        "(wide_pcs, the shape of Grove's 1,000-pod scale test)")
     g.add_argument("--library", action="store_true",
                    help="plan in a process that imports the package (its collector as it was), "
                         "not as a console command's process does")
@@ -177,7 +182,7 @@ def main() -> None:
     args = ap.parse_args()
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
     if args.what == "growth":
-        growth(args.pods, args.plans, args.runs, command=not args.library)
+        growth(args.pods, args.plans, args.runs, command=not args.library, shape=args.shape)
     elif args.what == "floor":
         floor(args.pods, args.plan, args.runs)
     else:

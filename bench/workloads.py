@@ -33,6 +33,24 @@ def large_pcs(pods: int, image: str = "engine:1") -> dict[str, Any]:
     }
 
 
+def wide_pcs(pods: int, image: str = "engine:1") -> dict[str, Any]:
+    """A PodCliqueSet of about ``pods`` pods in many small replicas: one clique of 2 pods
+    (``minAvailable: 2``) per replica, the shape of Grove's own 1,000-pod scale test
+    (``operator/e2e`` ``scale-test-1000-moe``: 500 replicas of 2 pods). Its plans are
+    long in replicas: what costs a pass per replica shows here."""
+    return {
+        "apiVersion": "grove.io/v1alpha1", "kind": "PodCliqueSet",
+        "metadata": {"name": "bench", "namespace": "default"},
+        "spec": {"replicas": max(1, pods // 2), "template": {"cliques": [{
+            "name": "expert-worker", "spec": {"roleName": "expert", "replicas": 2, "minAvailable": 2, "podSpec": {
+                "containers": [{"name": "expert-worker", "image": image,
+                                "resources": {"requests": {"cpu": "100m", "memory": "1Mi"}}}]}}}]}},
+    }
+
+
+SHAPES = {"large": large_pcs, "wide": wide_pcs}
+
+
 def with_image(pcs: dict[str, Any], image: str) -> dict[str, Any]:
     new = copy.deepcopy(pcs)
     for c in new["spec"]["template"]["cliques"]:

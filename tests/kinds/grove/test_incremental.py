@@ -199,6 +199,35 @@ def test_a_rolling_update_reconciles_a_fraction_of_the_keys():
     assert counted[False] * 3 < counted[True]
 
 
+def test_plans_of_many_replicas_build_no_more_views_from_nothing_than_plans_of_few(monkeypatch):
+    """A world builds a view from nothing when no ancestor it patches from has it: that
+    costs every object of the world, so it must happen a bounded number of times per
+    plan, not once per replica or per PodClique (a creation round of many objects once
+    made every PodClique's pod sync build the pod index afresh: quadratic in replicas)."""
+    from bench.workloads import wide_pcs
+
+    fresh: list[str] = []
+    built = World._fresh_kinds
+    monkeypatch.setattr(World, "_fresh_kinds", lambda self, kind: (fresh.append(kind), built(self, kind))[1])
+
+    def count(replicas: int, strategy: str | None) -> int:
+        old = wide_pcs(2 * replicas)
+        new = copy.deepcopy(old)
+        new["spec"]["template"]["cliques"][0]["spec"]["podSpec"]["containers"][0]["image"] = "engine:2"
+        if strategy:
+            new["spec"]["updateStrategy"] = {"type": strategy}
+        model, env = GroveModel(), Environment()
+        fresh.clear()
+        plan = simulate(model, Obj(new), model.observe(Obj(new), [Obj(old)], env), env)
+        assert plan.outcome == "converged"
+        return len(fresh)
+
+    # given the same change of a PodCliqueSet of 20 and of 80 replicas, under each strategy
+    for strategy in (None, "OnDelete", "RollingUpdate", "ReplicaRecreate"):
+        # then the larger plan builds as many views from nothing as the smaller one
+        assert count(80, strategy) == count(20, strategy), strategy
+
+
 # ----------------------------------------------------------------------------- armed breaches
 
 
