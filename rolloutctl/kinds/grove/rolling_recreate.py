@@ -54,7 +54,7 @@ class RollingRecreate(Policy):
         status = U.live_pcs_status(pcs, world)
         if U.pcs_update_in_progress(pcs, status):
             # what ``orchestrate_rolling_update`` selects the next replica from
-            world.derived(U.PendingReplicas(pcs, status.get("currentGenerationHash")))
+            world.derived(U.pending_replicas(pcs, status.get("currentGenerationHash")))
 
     def pcs_pass(self, pcs: PCS, world: World, status: Mapping[str, Any], gang: Any = None) -> list[Action]:
         return orchestrate_rolling_update(pcs, world, status, gang)

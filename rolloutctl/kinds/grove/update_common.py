@@ -11,7 +11,7 @@ as opaque tokens: in a planned world they are our own digests
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ...core.model import Obj
@@ -530,21 +530,30 @@ class _Pending:
     scheduled: tuple[int, ...]
 
 
+def replicas_of_children(changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: World) -> set[int] | None:
+    """``touched_replicas`` of the changed PodCliques and scaling groups: the replicas
+    whose ``replica_update_done`` or ``num_scheduled_pods`` a change may move."""
+    return touched_replicas(changes, ("PodClique", "PodCliqueScalingGroup"))
+
+
 @record(frozen=True)
 class PendingReplicas:
     """``World.derived`` description of ``_Pending``: what ``orderPCSReplicaInfo`` sorts
-    the pending replicas by, kept for every replica and patched for the replicas whose
-    PodCliques or scaling groups changed (a selection then costs the replicas it skips,
-    not every replica)."""
+    the replicas not yet updated by, kept for every replica and patched for the replicas
+    ``dirty`` names (a selection then costs the replicas it skips, not every replica).
+    ``done``: the ``World.derived`` view that says whether each replica below
+    ``spec.replicas`` is updated; ``dirty``: the replicas whose ``done`` or scheduled
+    pods a change may move (None: build afresh); ``kinds``: what both read (None: any).
+    ``pending_replicas`` gives the upstream rolling update's."""
 
     pcs: PCS  # compared by identity: the model's parsed desired PodCliqueSet
-    generation_hash: str | None
-
-    kinds = ("PodClique", "PodCliqueScalingGroup")  # what the view reads (``World.derived``)
+    done: Any
+    dirty: Callable[[Mapping[Any, tuple[Obj | None, Obj | None]], World], "set[int] | None"]
+    kinds: tuple[str, ...] | None
 
     def _sorted(self, world: World, replicas: Iterable[int]) -> tuple[list[int], list[int]]:
         """``replicas`` not done, split into those with no scheduled pod and the others."""
-        done = world.derived(ReplicaDone(self.pcs, self.generation_hash))
+        done = world.derived(self.done)
         pclqs = _by_replica(world, "PodClique", self.pcs, True)
         pcsgs = _by_replica(world, "PodCliqueScalingGroup", self.pcs, False)
         unscheduled, scheduled = [], []
@@ -559,10 +568,10 @@ class PendingReplicas:
         return _Pending(tuple(unscheduled), tuple(scheduled))
 
     def patch(self, prev: _Pending, changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: World) -> _Pending:
-        touched = touched_replicas(changes, ("PodClique", "PodCliqueScalingGroup"))
+        touched = self.dirty(changes, world)
         if touched is None:
             return self.build(world)
-        touched = {i for i in touched if i < self.pcs.replicas}
+        touched = {i for i in touched if 0 <= i < self.pcs.replicas}
         if not touched:
             return prev
         unscheduled, scheduled = self._sorted(world, sorted(touched))
@@ -580,18 +589,24 @@ class PendingReplicas:
         return prev if groups == [prev.unscheduled, prev.scheduled] else _Pending(groups[0], groups[1])
 
 
-def next_pcs_replica_to_update(pcs: PCS, world: World, generation_hash: str | None, exclude: Iterable[int],
+def pending_replicas(pcs: PCS, generation_hash: str | None) -> PendingReplicas:
+    """The replicas upstream's rolling update has not updated yet (``replica_update_done``)."""
+    return PendingReplicas(pcs, ReplicaDone(pcs, generation_hash), replicas_of_children,
+                           ("PodClique", "PodCliqueScalingGroup"))
+
+
+def next_pcs_replica_to_update(pcs: PCS, world: World, pending: PendingReplicas, exclude: Iterable[int],
                                breached: Iterable[int]) -> tuple[int, bool] | None:
-    """The first of the replicas not done and not in ``exclude`` in ``orderPCSReplicaInfo``
+    """The first of the ``pending`` replicas not in ``exclude`` in ``orderPCSReplicaInfo``
     order (those with no scheduled pod first, then those in ``breached``, then by index),
-    with whether it has no scheduled pod; None when every replica is done.
+    with whether it has no scheduled pod; None when there is none.
     Upstream: ``podcliquesetreplica/rollingupdate.go`` ``computePendingUpdateWork`` and
     ``getNextReplicaToUpdate`` (``orderPCSReplicaInfo``; ``order_pcs_replica_info`` sorts
     a given list the same way)."""
-    pending = world.derived(PendingReplicas(pcs, generation_hash))
+    got = world.derived(pending)
     skip = set(exclude)
     first = sorted(set(breached) - skip)
-    for group, unscheduled in ((pending.unscheduled, True), (pending.scheduled, False)):
+    for group, unscheduled in ((got.unscheduled, True), (got.scheduled, False)):
         for i in first:
             k = bisect_left(group, i)
             if k < len(group) and group[k] == i:

@@ -358,7 +358,8 @@ def _replica_views(model: GroveModel, desired: Obj, world: World) -> list[tuple[
         ("ReplicaGroups pcsg", U.ReplicaGroups("PodCliqueScalingGroup", pcs.namespace, pcs.name, False),
          lambda v: (dict(v[0]), v[1])),
         ("ReplicaDone", U.ReplicaDone(pcs, gen), dict),
-        ("PendingReplicas", U.PendingReplicas(pcs, gen), lambda v: (v.unscheduled, v.scheduled)),
+        ("PendingReplicas", U.pending_replicas(pcs, gen), lambda v: (v.unscheduled, v.scheduled)),
+        ("PendingReplicas RollingUpdate", RU.pending_replicas(pcs), lambda v: (v.unscheduled, v.scheduled)),
         ("ReplicaCounts", ST.ReplicaCounts(pcs, gen), lambda v: (dict(v.counts), v.totals)),
         ("counts", M._CountsView(pcs), lambda v: (v.want, v.updated, nonzero(v.want_of), nonzero(v.updated_of))),
         ("BreachedReplicas", GT.BreachedReplicas(pcs), frozenset),
@@ -411,15 +412,19 @@ def test_next_replica_to_update_is_the_first_in_order_pcs_replica_info_order(cas
             gen = U.live_pcs_status(pcs, world).get("currentGenerationHash")
             for exclude, breached in (((), GT.min_available_breached_replicas(pcs, world)), ((0,), [pcs.replicas - 1]),
                                       (tuple(range(0, pcs.replicas, 2)), [1, 0, 7])):
-                # when the next replica is picked from the world views
-                got = U.next_pcs_replica_to_update(pcs, world, gen, exclude, breached)
-                # then it is upstream's sort of every pending replica's info, first
-                infos = [i for i in U.pcs_replica_infos(pcs, world, gen, skip=exclude) if not i.done]
-                ordered = U.order_pcs_replica_info(pcs, infos, breached)
-                want = (ordered[0].index, U.num_scheduled_pods(pcs, ordered[0]) == 0) if ordered else None
-                seen.append(want)
-                if got != want:
-                    mismatches.append(f"exclude {exclude}: {got} != {want}")
+                # when the next replica is picked from the world views (upstream's
+                # rolling update, and the proposed RollingUpdate with its own "done")
+                ru_done = world.derived(RU.ReplicasDone(pcs))
+                for pending, done in ((U.pending_replicas(pcs, gen), None), (RU.pending_replicas(pcs), ru_done)):
+                    got = U.next_pcs_replica_to_update(pcs, world, pending, exclude, breached)
+                    # then it is upstream's sort of every pending replica's info, first
+                    infos = [i for i in U.pcs_replica_infos(pcs, world, gen, skip=exclude)
+                             if not (i.done if done is None else done[i.index])]
+                    ordered = U.order_pcs_replica_info(pcs, infos, breached)
+                    want = (ordered[0].index, U.num_scheduled_pods(pcs, ordered[0]) == 0) if ordered else None
+                    seen.append(want)
+                    if got != want:
+                        mismatches.append(f"exclude {exclude}: {got} != {want}")
             return super().reconcile(desired, world, queue)
 
     model = Checking()

@@ -51,6 +51,7 @@ class RollingUpdatePolicy(S.ViewPolicy):
 
     def warm(self, pcs: PCS, world: World) -> None:
         world.derived(ReplicasDone(pcs))
+        world.derived(pending_replicas(pcs))  # the next selection
         world.index("Pod", N.L_PCSG)  # the surge count's patch reads it (stuck.SurgePodCount)
         world.derived(GT.BreachedReplicas(pcs))  # the replica order of the next selection
         world.derived(SurgeMemberGroups(pcs.namespace))
@@ -66,10 +67,11 @@ class RollingUpdatePolicy(S.ViewPolicy):
         cur = [i for i in S.updating_replicas(st) if i < pcs.replicas]
         if cur and not self.replica_done(view, cur[0]):
             return acts
-        done = world.derived(ReplicasDone(pcs))
-        pending = [i for i in range(pcs.replicas) if i not in cur and not done[i]]
-        if pending:
-            nxt = S.order_replicas(pcs, world, pending)[0]
+        # the design keeps today's order ("unscheduled → unhealthy → ascending ordinal")
+        picked = U.next_pcs_replica_to_update(pcs, world, pending_replicas(pcs), cur,
+                                              GT.min_available_breached_replicas(pcs, world))
+        if picked is not None:
+            nxt = picked[0]
             a, st = S.progress_write(pcs, st, f"update PodCliqueSet replica {nxt} (one replica at a time)", R_SELECT,
                                      updatingReplicas=[nxt])
             a = replace(a, index=nxt)
@@ -274,6 +276,12 @@ def replica_has_surge(view: S.View, i: int) -> bool:
 def replica_done(view: S.View, i: int) -> bool:
     """Replica ``i`` is updated, without surge, and available."""
     return not view.replica_outdated(i) and not replica_has_surge(view, i) and view.replica_available(i)
+
+
+def pending_replicas(pcs: PCS) -> U.PendingReplicas:
+    """The replicas this strategy has not updated yet (``replica_done``), in the order
+    of upstream's ``orderPCSReplicaInfo`` (``update_common.next_pcs_replica_to_update``)."""
+    return U.PendingReplicas(pcs, ReplicasDone(pcs), S.dirty_replicas, None)
 
 
 @record(frozen=True)

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from functools import partial
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ....core.model import Action, Obj
 from ....core.overlay import Overlay
 from ....core.world import World
 from ..controller import common as C
-from .. import gang_terminate as GT
 from .. import names as N
 from .. import objects as O
 from .. import update_common as U
@@ -433,14 +432,6 @@ def progress_write(pcs: PCS, status: Mapping[str, Any], reason: str, rule: str, 
     st["updateProgress"] = prog
     return Action(verb="status", kind="PodCliqueSet", name=pcs.name, namespace=pcs.namespace, reason=reason,
                   rule=rule, fields={"updateProgress": prog}), st
-
-
-def order_replicas(pcs: PCS, world: World, pending: Iterable[int]) -> list[int]:
-    """The design keeps today's order ("unscheduled → unhealthy → ascending ordinal"):
-    ``update_common.order_pcs_replica_info`` (upstream ``orderPCSReplicaInfo``)."""
-    want = set(pending)
-    infos = U.pcs_replica_infos(pcs, world, None, only=[i for i in range(pcs.replicas) if i in want], done=False)
-    return [r.index for r in U.order_pcs_replica_info(pcs, infos, GT.min_available_breached_replicas(pcs, world))]
 
 
 class ViewPolicy(Policy):

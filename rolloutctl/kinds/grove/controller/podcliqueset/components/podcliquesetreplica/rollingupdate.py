@@ -52,7 +52,8 @@ def orchestrate_rolling_update(pcs: PCS, world: World, status: Mapping[str, Any]
                                   "template",
                                   f"{U.R_PCS_RU}#updatePCSWithReplicaUpdateProgress", hidden=False, index=cur))
     breached = sorted(gang.breached) if gang is not None else GT.min_available_breached_replicas(pcs, world)
-    nxt = U.next_pcs_replica_to_update(pcs, world, gen, set(skip) | ({cur} if cur is not None else set()), breached)
+    nxt = U.next_pcs_replica_to_update(pcs, world, U.pending_replicas(pcs, gen),
+                                      set(skip) | ({cur} if cur is not None else set()), breached)
     if nxt is not None:
         index, unscheduled = nxt
         if unscheduled:
