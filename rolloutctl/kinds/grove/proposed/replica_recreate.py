@@ -18,7 +18,7 @@ from ....core.environment import Environment
 from ....core.model import Action, Stuck, Warning
 from ....core.world import World
 from ..controller.common import by_names
-from ..controller.podcliqueset.components.podgang import expected_podgangs
+from ..controller.podcliqueset.components.podgang import expected_replica_podgangs
 from .. import names as N
 from .. import update_common as U
 from ..spec import PCS
@@ -133,7 +133,7 @@ def teardown(pcs: PCS, world: World, view: S.View, i: int, reason: str, role: st
         if not g.terminating:
             acts.append(Action(verb="delete", kind="PodCliqueScalingGroup", name=g.name, namespace=g.namespace,
                                reason=reason, rule=R_RECREATE, index=i, revision=rev, role=role))
-    gangs = {name for name, r, _ in expected_podgangs(pcs, world, max(pcs.replicas, i + 1)) if r == i}
+    gangs = {name for name, _r, _g in expected_replica_podgangs(pcs, world, max(pcs.replicas, i + 1), i)}
     for pg in by_names(world, "PodGang", pcs, gangs):
         if not pg.terminating:
             acts.append(Action(verb="delete", kind="PodGang", name=pg.name, namespace=pg.namespace, reason=reason,

@@ -248,13 +248,11 @@ class PresentReplicas:
                 moved[i] = now
         if not moved:
             return prev
-        present = set(prev)
+        out = prev  # each move one slice of the tuple (a set sorted again costs every replica)
         for i, now in moved.items():
-            if now:
-                present.add(i)
-            else:
-                present.discard(i)
-        return tuple(sorted(present))
+            at = bisect_left(out, i)
+            out = out[:at] + (i,) + out[at:] if now else out[:at] + out[at + 1:]
+        return out
 
 
 def dirty_replicas(changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: World) -> set[int] | None:

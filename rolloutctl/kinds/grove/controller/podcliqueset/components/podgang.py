@@ -42,6 +42,14 @@ def expected_podgangs(pcs: PCS, world: World, n: int | None = None,
     return pcs.derived(_expected_podgangs, n, _gang_replicas(pcs, world, n, pcsg_surge)).items
 
 
+def expected_replica_podgangs(pcs: PCS, world: World, n: int, i: int) -> list[tuple[str, int, list[tuple[str, int]]]]:
+    """The entries of ``expected_podgangs(pcs, world, n)`` of PodCliqueSet replica ``i``
+    (its gangs depend only on its own scaling groups' replicas)."""
+    g = len(pcs.groups)
+    reps = _gang_replicas(pcs, world, n, None)
+    return pcs.derived(_replica_podgangs, i, reps[i * g:(i + 1) * g])  # type: ignore[no-any-return]
+
+
 def _gang_replicas(pcs: PCS, world: World, n: int, pcsg_surge: PcsgSurges | None) -> tuple[int, ...]:
     """The replicas of every (replica < n, scaling group) the expected PodGangs count:
     the live scaling group's, plus the surge replicas ``pcsg_surge`` names for it."""
