@@ -259,3 +259,21 @@ def test_renderers_write_no_files():
                                                                                        "write_bytes")):
                 bad.append(f"{module}:{node.lineno} {ast.unparse(node)[:60]}")
     assert bad == []
+
+
+#: what a module over this many lines must say about itself in its docstring
+LONG = 600
+LONG_REASON = "Longer than 600 lines on purpose:"
+
+
+def test_every_module_over_600_lines_says_why():
+    """No module over ~600 lines without a stated reason (docs/architecture.md lists
+    the exceptions): its docstring starts a sentence with ``LONG_REASON``."""
+    unexplained = []
+    for path in sorted(PKG.rglob("*.py")):
+        text = path.read_text()
+        if text.count("\n") > LONG:
+            doc = ast.get_docstring(ast.parse(text)) or ""
+            if LONG_REASON not in " ".join(doc.split()):
+                unexplained.append(f"{path.relative_to(PKG)} ({text.count(chr(10))} lines)")
+    assert not unexplained, f"split these modules, or state why not in their docstring ({LONG_REASON!r}): {unexplained}"

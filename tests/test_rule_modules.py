@@ -105,6 +105,7 @@ MODULES: dict[str, str | None] = {
     "grove/status.py": CLEAN,
     "grove/strategies.py": CLEAN,
     "grove/summary.py": CLEAN,
+    "grove/replica_index.py": CLEAN,
     "grove/update_common.py": CLEAN,
     "kuberay/__init__.py": CLEAN,
     "kuberay/advise.py": CLEAN,

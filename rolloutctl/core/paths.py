@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .records import record
+
 #: list field name -> candidate key fields, tried in order (the first is the name key
 #: used in paths; ``diff`` may fall back to the others to match items).
 LIST_KEYS: Mapping[str, tuple[str, ...]] = {
@@ -139,3 +141,14 @@ def resolve_path(raw: Any, path: str) -> tuple[str, tuple]:
 def keyed_path(raw: Any, path: str) -> str:
     """``resolve_path``'s keyed path alone."""
     return resolve_path(raw, path)[0]
+
+
+@record(frozen=True)
+class Key:
+    """A path segment selecting a list item by its key: ``[name=x]``."""
+
+    field: str
+    value: str
+
+    def __str__(self) -> str:
+        return f"[{self.field}={self.value}]"

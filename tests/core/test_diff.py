@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from rolloutctl.core.diff import (MASK, MASK_AFTER, MASK_BEFORE, DiffHooks, Key, diff_objects, render_path,
-                                  split_path)
+from rolloutctl.core.diff import DiffHooks, diff_objects, render_path, split_path
+from rolloutctl.core.masking import MASK, MASK_AFTER, MASK_BEFORE
+from rolloutctl.core.paths import Key
 from rolloutctl.core.model import Obj
 from rolloutctl.load.documents import parse_documents
 

@@ -31,7 +31,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ...core.diff import Key, split_path
+from ...core.diff import split_path
+from ...core.paths import Key
 from ...core.model import Change, Impact, Obj
 from . import admission
 from . import names as N

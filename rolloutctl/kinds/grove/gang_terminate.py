@@ -32,6 +32,7 @@ from ...core.timestamps import parse_time
 from ...core.world import World
 from . import names as N
 from . import update_common as U
+from . import replica_index as RI
 from ...core.records import field, record
 from .spec import PCS
 
@@ -279,9 +280,9 @@ def _replica_breaches(pcs: PCS, world: World, i: int) -> tuple[list[Obj], list[O
     (``getPCSReplicaDeletionWork``'s per-replica part); None: the replica is skipped,
     a standalone PodClique is missing (``skipPCSReplicaIndex``)."""
     empty: list[Obj] = []
-    pcsgs = [g for g in U._by_replica(world, "PodCliqueScalingGroup", pcs, False).get(i, empty)
+    pcsgs = [g for g in RI.by_replica(world, "PodCliqueScalingGroup", pcs, False).get(i, empty)
              if is_armed_pcsg_breach(g)]
-    pclqs = {p.name: p for p in U._by_replica(world, "PodClique", pcs, True).get(i, empty)}
+    pclqs = {p.name: p for p in RI.by_replica(world, "PodClique", pcs, True).get(i, empty)}
     if any(pcs.standalone_pclq_fqn(i, c.name) not in pclqs for c in pcs.standalone):
         return None  # upstream skips a replica whose standalone PodCliques are not all there
     breached_pclqs = [pclqs[pcs.standalone_pclq_fqn(i, c.name)] for c in pcs.standalone
@@ -322,7 +323,7 @@ class BreachedReplicas:
         return frozenset(i for i in range(self.pcs.replicas) if self._breached(world, i))
 
     def patch(self, prev: frozenset, changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: World) -> frozenset:
-        touched = U.touched_replicas(changes, ("PodClique", "PodCliqueScalingGroup"))
+        touched = RI.touched_replicas(changes, ("PodClique", "PodCliqueScalingGroup"))
         if touched is None:
             return self.build(world)
         touched = {i for i in touched if 0 <= i < self.pcs.replicas}
@@ -347,7 +348,7 @@ def create_pcs_replica_delete_task(pcs: PCS, world: World, i: int, names: Sequen
         acts.append(Action(verb="delete", kind="PodClique", name=p.name, namespace=p.namespace, reason=reason,
                            rule=f"{R_GANG}#createPCSReplicaDeleteTask", index=i, revision=None,
                            role="gang-termination"))
-    for g in U._by_replica(world, "PodCliqueScalingGroup", pcs, False).get(i, []):
+    for g in RI.by_replica(world, "PodCliqueScalingGroup", pcs, False).get(i, []):
         if gang_termination_in_progress(g) or g.terminating:
             continue
         conds = [dict(c) for c in g.status.get("conditions") or [] if isinstance(c, Mapping)

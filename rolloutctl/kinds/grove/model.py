@@ -31,6 +31,8 @@ from . import provenance as PROV
 from . import status as ST
 from . import summary as SUM
 from . import update_common as U
+from . import replica_index as RI
+from .controller.podcliqueset.components.podcliquesetreplica import rollingupdate as PCSR
 from . import register as R
 from ...core.records import record
 from .defaults import as_stored
@@ -127,7 +129,7 @@ class GroveModel:
         # patches them instead of building them afresh.
         for kind, label in _VIEWS:
             world.index(kind, label)
-        U.warm_replica_index(pcs, world)
+        RI.warm_replica_index(pcs, world)
         actions: list[Action] = []
         policy = policy_for(pcs)
         _warm(pcs, policy, world)
@@ -371,7 +373,7 @@ def _warm(pcs: PCS, policy: Any, world: World) -> None:
     computed only on a pass's world would be built afresh every round)."""
     gen = U.live_pcs_status(pcs, world).get("currentGenerationHash")
     GT.armed(pcs, world)
-    world.derived(U.ReplicaDone(pcs, gen))
+    world.derived(PCSR.ReplicaDone(pcs, gen))
     world.derived(ST.ReplicaCounts(pcs, gen))
     live_pcsg_replicas(pcs, world, pcs.replicas + policy.surge_pcs_replicas(pcs, world))
     # the pod summaries by PodGang (the PodGang sync's pod references, the scheduler's

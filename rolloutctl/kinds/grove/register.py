@@ -37,6 +37,7 @@ from ...core.world import World
 from . import names as N
 from . import objects as O
 from . import update_common as U
+from . import replica_index as RI
 from .defaults import as_stored, default_pcs
 from .spec import PCS
 
@@ -149,7 +150,7 @@ def selection_changed(pcs: PCS, kind: str, selection: Selection, upstream: str) 
         moved = r0 ^ r1
         if not moved:
             return ()
-        if not U.replica_labels_canonical(world, kind, pcs):
+        if not RI.replica_labels_canonical(world, kind, pcs):
             return None
         idx = world.index(kind, N.L_PCS_REPLICA)
         return [o.name for r in moved for o in idx.get(str(r), ())]

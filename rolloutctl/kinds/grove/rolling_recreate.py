@@ -40,6 +40,7 @@ from .controller.podcliquescalinggroup.reconcilespec import process_pcsg_update
 from .controller.podcliqueset.components.podcliquesetreplica.rollingupdate import orchestrate_rolling_update
 from . import names as N
 from . import update_common as U
+from .controller.podcliqueset.components.podcliquesetreplica import rollingupdate as PCSR
 from .diagnose import diagnose as generic
 from .policy import Policy
 from .spec import PCS
@@ -54,7 +55,7 @@ class RollingRecreate(Policy):
         status = U.live_pcs_status(pcs, world)
         if U.pcs_update_in_progress(pcs, status):
             # what ``orchestrate_rolling_update`` selects the next replica from
-            world.derived(U.pending_replicas(pcs, status.get("currentGenerationHash")))
+            world.derived(PCSR.pending_replicas(pcs, status.get("currentGenerationHash")))
 
     def pcs_pass(self, pcs: PCS, world: World, status: Mapping[str, Any], gang: Any = None) -> list[Action]:
         return orchestrate_rolling_update(pcs, world, status, gang)

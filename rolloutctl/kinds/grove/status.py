@@ -22,6 +22,8 @@ from . import names as N
 from . import register as R
 from . import objects as O
 from . import update_common as U
+from . import replica_index as RI
+from .controller.podcliqueset.components.podcliquesetreplica import rollingupdate as PCSR
 from .spec import PCS
 from . import summary as SUM
 from ...core.records import record
@@ -222,7 +224,7 @@ def pcsg_status(pcs: PCS, pcsg: Obj, members: list[Obj], generation_hash: str | 
 # ----------------------------------------------------------------------------- PodCliqueSet
 
 
-def _replica_counts(pcs: PCS, info: U.PCSReplicaInfo, gen: str | None) -> tuple[bool, bool, int, int]:
+def _replica_counts(pcs: PCS, info: PCSR.PCSReplicaInfo, gen: str | None) -> tuple[bool, bool, int, int]:
     """One PodCliqueSet replica's part of ``pcs_status``: available, updated, and its
     updated PodCliques and scaling groups."""
     pclqs = [p for p in info.pclqs if not p.terminating]
@@ -260,8 +262,8 @@ class ReplicaCounts:
 
     def _count(self, world: World, i: int) -> tuple[bool, bool, int, int]:
         pcs = self.pcs
-        return _replica_counts(pcs, U.PCSReplicaInfo(i, U._by_replica(world, "PodClique", pcs, True).get(i, []),
-                                                     U._by_replica(world, "PodCliqueScalingGroup", pcs, False).get(i, [])),
+        return _replica_counts(pcs, PCSR.PCSReplicaInfo(i, RI.by_replica(world, "PodClique", pcs, True).get(i, []),
+                                                     RI.by_replica(world, "PodCliqueScalingGroup", pcs, False).get(i, [])),
                                self.generation_hash)
 
     def build(self, world: World) -> _Counted:
@@ -273,7 +275,7 @@ class ReplicaCounts:
         return _Counted(counts, (totals[0], totals[1], totals[2], totals[3]))
 
     def patch(self, prev: _Counted, changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: World) -> _Counted:
-        touched = U.touched_replicas(changes, ("PodClique", "PodCliqueScalingGroup"))
+        touched = RI.touched_replicas(changes, ("PodClique", "PodCliqueScalingGroup"))
         if touched is None:
             return self.build(world)
         touched = {i for i in touched if i < self.pcs.replicas}

@@ -30,7 +30,9 @@ from rolloutctl.kinds.grove import gang_terminate as GT
 from rolloutctl.kinds.grove import model as M
 from rolloutctl.kinds.grove import status as ST
 from rolloutctl.kinds.grove import summary as SUM
+from rolloutctl.kinds.grove import replica_index as RI
 from rolloutctl.kinds.grove import update_common as U
+from rolloutctl.kinds.grove.controller.podcliqueset.components.podcliquesetreplica import rollingupdate as PCSR
 from rolloutctl.kinds.grove.controller.podcliqueset.components import podgang as PG
 from rolloutctl.kinds.grove.proposed import replica_recreate as RR
 from rolloutctl.kinds.grove.proposed import rolling_update as RU
@@ -353,12 +355,12 @@ def _replica_views(model: GroveModel, desired: Obj, world: World) -> list[tuple[
         return {k: v for k, v in dict(m).items() if v}
 
     views = [
-        ("ReplicaGroups standalone", U.ReplicaGroups("PodClique", pcs.namespace, pcs.name, True),
+        ("ReplicaGroups standalone", RI.ReplicaGroups("PodClique", pcs.namespace, pcs.name, True),
          lambda v: (dict(v[0]), v[1])),
-        ("ReplicaGroups pcsg", U.ReplicaGroups("PodCliqueScalingGroup", pcs.namespace, pcs.name, False),
+        ("ReplicaGroups pcsg", RI.ReplicaGroups("PodCliqueScalingGroup", pcs.namespace, pcs.name, False),
          lambda v: (dict(v[0]), v[1])),
-        ("ReplicaDone", U.ReplicaDone(pcs, gen), dict),
-        ("PendingReplicas", U.pending_replicas(pcs, gen), lambda v: (v.unscheduled, v.scheduled)),
+        ("ReplicaDone", PCSR.ReplicaDone(pcs, gen), dict),
+        ("PendingReplicas", PCSR.pending_replicas(pcs, gen), lambda v: (v.unscheduled, v.scheduled)),
         ("PendingReplicas RollingUpdate", RU.pending_replicas(pcs), lambda v: (v.unscheduled, v.scheduled)),
         ("ReplicaCounts", ST.ReplicaCounts(pcs, gen), lambda v: (dict(v.counts), v.totals)),
         ("counts", M._CountsView(pcs), lambda v: (v.want, v.updated, nonzero(v.want_of), nonzero(v.updated_of))),
@@ -415,13 +417,13 @@ def test_next_replica_to_update_is_the_first_in_order_pcs_replica_info_order(cas
                 # when the next replica is picked from the world views (upstream's
                 # rolling update, and the proposed RollingUpdate with its own "done")
                 ru_done = world.derived(RU.ReplicasDone(pcs))
-                for pending, done in ((U.pending_replicas(pcs, gen), None), (RU.pending_replicas(pcs), ru_done)):
-                    got = U.next_pcs_replica_to_update(pcs, world, pending, exclude, breached)
+                for pending, done in ((PCSR.pending_replicas(pcs, gen), None), (RU.pending_replicas(pcs), ru_done)):
+                    got = PCSR.next_pcs_replica_to_update(pcs, world, pending, exclude, breached)
                     # then it is upstream's sort of every pending replica's info, first
-                    infos = [i for i in U.pcs_replica_infos(pcs, world, gen, skip=exclude)
+                    infos = [i for i in PCSR.pcs_replica_infos(pcs, world, gen, skip=exclude)
                              if not (i.done if done is None else done[i.index])]
-                    ordered = U.order_pcs_replica_info(pcs, infos, breached)
-                    want = (ordered[0].index, U.num_scheduled_pods(pcs, ordered[0]) == 0) if ordered else None
+                    ordered = PCSR.order_pcs_replica_info(pcs, infos, breached)
+                    want = (ordered[0].index, PCSR.num_scheduled_pods(pcs, ordered[0]) == 0) if ordered else None
                     seen.append(want)
                     if got != want:
                         mismatches.append(f"exclude {exclude}: {got} != {want}")

@@ -23,6 +23,8 @@ from .. import gang_terminate as GT
 from .. import names as N
 from .. import objects as O
 from .. import update_common as U
+from .. import replica_index as RI
+from ..controller.podcliqueset.components.podcliquesetreplica import rollingupdate as PCSR
 from ..spec import PCS
 from . import state as S
 from ....core.records import record, replace
@@ -68,7 +70,7 @@ class RollingUpdatePolicy(S.ViewPolicy):
         if cur and not self.replica_done(view, cur[0]):
             return acts
         # the design keeps today's order ("unscheduled → unhealthy → ascending ordinal")
-        picked = U.next_pcs_replica_to_update(pcs, world, pending_replicas(pcs), cur,
+        picked = PCSR.next_pcs_replica_to_update(pcs, world, pending_replicas(pcs), cur,
                                               GT.min_available_breached_replicas(pcs, world))
         if picked is not None:
             nxt = picked[0]
@@ -115,7 +117,7 @@ class RollingUpdatePolicy(S.ViewPolicy):
                 names.update(g.name for g in world.of_kind("PodCliqueScalingGroup") if g.namespace == ns)
             elif selected:
                 by_replica = world.index("PodCliqueScalingGroup", N.L_PCS_REPLICA)
-                if U.replica_labels_canonical(world, "PodCliqueScalingGroup", pcs):
+                if RI.replica_labels_canonical(world, "PodCliqueScalingGroup", pcs):
                     # the selected replicas' groups, without a look at every replica's
                     for i in sorted(selected):
                         names.update(g.name for g in by_replica.get(str(i), ()) if g.namespace == ns)
@@ -278,10 +280,10 @@ def replica_done(view: S.View, i: int) -> bool:
     return not view.replica_outdated(i) and not replica_has_surge(view, i) and view.replica_available(i)
 
 
-def pending_replicas(pcs: PCS) -> U.PendingReplicas:
+def pending_replicas(pcs: PCS) -> PCSR.PendingReplicas:
     """The replicas this strategy has not updated yet (``replica_done``), in the order
-    of upstream's ``orderPCSReplicaInfo`` (``update_common.next_pcs_replica_to_update``)."""
-    return U.PendingReplicas(pcs, ReplicasDone(pcs), S.dirty_replicas, None)
+    of upstream's ``orderPCSReplicaInfo`` (``podcliquesetreplica.rollingupdate.next_pcs_replica_to_update``)."""
+    return PCSR.PendingReplicas(pcs, ReplicasDone(pcs), S.dirty_replicas, None)
 
 
 @record(frozen=True)

@@ -26,6 +26,7 @@ from ..controller import common as C
 from .. import names as N
 from .. import objects as O
 from .. import update_common as U
+from .. import replica_index as RI
 from ....core.records import record
 from ..policy import Policy
 from ..spec import PCS, Clique
@@ -211,7 +212,7 @@ def _all_pcsgs(pcs: PCS, world: World) -> dict[int, list[Obj]]:
 def _by_replica(pcs: PCS, world: World, kind: str, i: Any) -> list[Obj] | None:
     if not isinstance(i, int) or i < 0:
         raise LookupError  # objects without a valid replica label: the whole grouping answers
-    return U._by_replica(world, kind, pcs, kind == "PodClique").get(i)
+    return RI.by_replica(world, kind, pcs, kind == "PodClique").get(i)
 
 
 def present_replicas(pcs: PCS, world: World) -> tuple[int, ...]:
@@ -230,16 +231,16 @@ class PresentReplicas:
 
     def build(self, world: World) -> tuple[int, ...]:
         pcs = self.pcs
-        return tuple(sorted(i for i in set(U._by_replica(world, "PodClique", pcs, True))
-                            | set(U._by_replica(world, "PodCliqueScalingGroup", pcs, False)) if i >= 0))
+        return tuple(sorted(i for i in set(RI.by_replica(world, "PodClique", pcs, True))
+                            | set(RI.by_replica(world, "PodCliqueScalingGroup", pcs, False)) if i >= 0))
 
     def patch(self, prev: tuple[int, ...], changes: Mapping[Any, tuple[Obj | None, Obj | None]],
               world: World) -> tuple[int, ...]:
-        touched = U.touched_replicas(changes, ("PodClique", "PodCliqueScalingGroup"))
+        touched = RI.touched_replicas(changes, ("PodClique", "PodCliqueScalingGroup"))
         if touched is None:
             return self.build(world)
-        pclqs = U._by_replica(world, "PodClique", self.pcs, True)
-        pcsgs = U._by_replica(world, "PodCliqueScalingGroup", self.pcs, False)
+        pclqs = RI.by_replica(world, "PodClique", self.pcs, True)
+        pcsgs = RI.by_replica(world, "PodCliqueScalingGroup", self.pcs, False)
         moved = {}
         for i in touched:
             now = i >= 0 and (i in pclqs or i in pcsgs)
