@@ -129,3 +129,42 @@ def test_variants_derive_budgets_from_the_manifest():
     stroll = vs["ScaleThenRoll"].phases
     assert [p.raw["spec"]["replicas"] for p in stroll] == [3, 3, 2]
     assert stroll[0].raw["spec"]["template"] == old["spec"]["template"]
+
+
+def test_a_manifest_on_ondelete_has_its_own_row_as_plan_plans_it(tmp_path):
+    old = pcs([clique("fe", 3)], strategy="OnDelete")
+    new = with_image(old, "img:v2")
+    res = _compare(tmp_path, new, old, "-o", "json")
+    doc = json.loads(res.stdout)
+    assert [r["strategy"] for r in doc["rows"]] == ["RollingRecreate", "RollingUpdate", "ReplicaRecreate",
+                                                    "ScaleThenRoll", "OnDelete"]
+    plan = json.loads(runner.invoke(app, ["plan", _write(tmp_path, "new.yaml", new), "--observed",
+                                          _write(tmp_path, "old.yaml", old), "-o", "json"]).stdout)
+    row = doc["rows"][-1]
+    assert (row["outcome"], row["steps"], row["minReadyPods"], row["peakPods"]) == (
+        plan["outcome"], len(plan["steps"]), plan["summary"]["minReadyPods"], plan["summary"]["peakPods"])
+    # what the row's steps leave undone is said, as plan says it
+    outdated = [w for w in doc["warnings"] if w["code"] == "OnDeletePodsOutdated"]
+    assert outdated and outdated == [w for w in plan["warnings"] if w["code"] == "OnDeletePodsOutdated"]
+    jsonschema_validate(doc)
+    assert res.exit_code == 0
+
+
+def test_the_exit_code_follows_the_ondelete_row(tmp_path):
+    old = pcs([clique("fe", 2)], strategy="OnDelete")
+    new = pcs([clique("fe", 2)], replicas=2, strategy="OnDelete")  # the second replica does not fit
+    res = _compare(tmp_path, new, old, "--capacity", "nvidia.com/gpu=3", "-o", "json")
+    rows = {r["strategy"]: r for r in json.loads(res.stdout)["rows"]}
+    assert rows["OnDelete"]["outcome"] == "stuck"
+    assert res.exit_code == 1
+
+
+def test_other_strategies_have_no_ondelete_row(tmp_path):
+    old = _surge_manifest("RollingRecreate")
+    doc = json.loads(_compare(tmp_path, with_image(old, "img:v2"), old, "-o", "json").stdout)
+    assert "OnDelete" not in [r["strategy"] for r in doc["rows"]]
+
+
+def jsonschema_validate(doc):
+    import jsonschema
+    jsonschema.validate(doc, schema("comparison"))

@@ -12,6 +12,10 @@ Each variant is derived from the user's manifest (docs/grove-proposed.md):
 - ``ScaleThenRoll``: an alternative raised in the design review and never specified
   (unverified): raise ``spec.replicas`` by one with the old template, roll with
   today's RollingRecreate, then scale back. Planned as those three changes in a row.
+- ``OnDelete``: only when the manifest itself is OnDelete, the manifest as written, so
+  the comparison holds the plan of what the user would apply (as ``plan`` shows it:
+  no pod replaced until deleted; the ``OnDeletePodsOutdated`` warning says which pods
+  keep the old template) and the exit code follows it, as for any own strategy.
 
 Every variant starts from the same observed cluster and runs in the same
 environment (capacity, never-ready globs, max steps).
@@ -33,6 +37,7 @@ ROLLING_RECREATE = "RollingRecreate"
 ROLLING_UPDATE = "RollingUpdate"
 REPLICA_RECREATE = "ReplicaRecreate"
 SCALE_THEN_ROLL = "ScaleThenRoll"
+ON_DELETE = "OnDelete"
 STRATEGIES = (ROLLING_RECREATE, ROLLING_UPDATE, REPLICA_RECREATE, SCALE_THEN_ROLL)
 STUCK_REJECTED = "Rejected"
 
@@ -105,6 +110,8 @@ def variants(desired: Obj, old: Obj | None) -> list[Variant]:
         up = _obj(with_strategy(with_replicas(old.raw, n_old + 1), ROLLING_RECREATE), old)
         roll = _obj(with_replicas(rr.raw, n_new + 1), desired)
         out.append(Variant(SCALE_THEN_ROLL, (up, roll, rr)))
+    if own_type == ON_DELETE:
+        out.append(Variant(ON_DELETE, (desired,)))
     return out
 
 
@@ -174,9 +181,12 @@ def compare(model: Any, desired: Obj, observed: Sequence[Obj], env: Environment)
     old = next((o for o in observed if o.kind == desired.kind and o.name == desired.name
                 and o.namespace == desired.namespace), None)
     rows = []
+    outdated: list[Warning] = []
     for v in variants(desired, old):
         row, plans = run_variant(model, v, observed, env, old)
         rows.append(replace(row, plans=tuple(plans)))  # the plans, for charts
+        if v.strategy == ON_DELETE:  # what the row's steps leave undone
+            outdated = [w for p in plans for w in p.warnings if w.code == "OnDeletePodsOutdated"]
     warnings = [Warning("ScaleThenRollUnverified",
                         "ScaleThenRoll is an alternative raised in the design review, not a specified strategy: "
                         "modelled as spec.replicas + 1 with the old template, a RollingRecreate roll, then scale back",
@@ -184,7 +194,7 @@ def compare(model: Any, desired: Obj, observed: Sequence[Obj], env: Environment)
                 Warning("ProposedStrategy",
                         "RollingUpdate budgets and ReplicaRecreate are proposed in the design discussion "
                         "(ai-dynamo/grove PR #262) and not implemented by the Grove operator",
-                        "spec.updateStrategy")]
+                        "spec.updateStrategy"), *outdated]
     return Comparison(desired.ref, tuple(rows), tuple(sorted(warnings, key=lambda w: (w.code, w.path))))
 
 
