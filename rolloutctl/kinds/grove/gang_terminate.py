@@ -323,10 +323,9 @@ class BreachedReplicas:
         return frozenset(i for i in range(self.pcs.replicas) if self._breached(world, i))
 
     def patch(self, prev: frozenset, changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: World) -> frozenset:
-        touched = RI.touched_replicas(changes, ("PodClique", "PodCliqueScalingGroup"))
+        touched = RI.children_touched(changes, self.pcs)
         if touched is None:
             return self.build(world)
-        touched = {i for i in touched if 0 <= i < self.pcs.replicas}
         if not touched:
             return prev
         return (prev - touched) | {i for i in touched if self._breached(world, i)}

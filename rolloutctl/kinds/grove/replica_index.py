@@ -40,6 +40,14 @@ def touched_replicas(changes: Mapping[Any, tuple[Obj | None, Obj | None]], kinds
     return out
 
 
+def children_touched(changes: Mapping[Any, tuple[Obj | None, Obj | None]], pcs: PCS) -> set[int] | None:
+    """``touched_replicas`` of the changed PodCliques and scaling groups, the replicas
+    below ``spec.replicas`` only: what a per-replica view of ``pcs`` patches (None:
+    build it afresh)."""
+    touched = touched_replicas(changes, ("PodClique", "PodCliqueScalingGroup"))
+    return None if touched is None else {i for i in touched if i < pcs.replicas}
+
+
 @record(frozen=True)
 class ReplicaGroups:
     """``World.derived`` description of ``by_replica``: the PodCliqueSet's objects of

@@ -275,10 +275,9 @@ class ReplicaCounts:
         return _Counted(counts, (totals[0], totals[1], totals[2], totals[3]))
 
     def patch(self, prev: _Counted, changes: Mapping[Any, tuple[Obj | None, Obj | None]], world: World) -> _Counted:
-        touched = RI.touched_replicas(changes, ("PodClique", "PodCliqueScalingGroup"))
+        touched = RI.children_touched(changes, self.pcs)
         if touched is None:
             return self.build(world)
-        touched = {i for i in touched if i < self.pcs.replicas}
         if not touched:
             return prev
         counts = Overlay.over(prev.counts)  # the other replicas' counts shared

@@ -117,10 +117,9 @@ class ReplicaDone:
 
     def patch(self, prev: dict[int, bool], changes: Mapping[Any, tuple[Obj | None, Obj | None]],
               world: World) -> dict[int, bool]:
-        touched = RI.touched_replicas(changes, ("PodClique", "PodCliqueScalingGroup"))
+        touched = RI.children_touched(changes, self.pcs)
         if touched is None:
             return self.build(world)
-        touched = {i for i in touched if i < self.pcs.replicas}
         if not touched:
             return prev
         out = Overlay.over(prev)  # the other replicas' flags shared
