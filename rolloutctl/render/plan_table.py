@@ -8,7 +8,7 @@ from typing import Sequence
 
 from ..core.model import Plan
 from .plan_common import VERB_STYLE, action_line, grouped, headline, summary_lines
-from .plan_view import changes_text, min_width, phase_of_step, phase_rows, provenance, waits_lines
+from .plan_view import changes_text, column_widths, fits, min_width, phase_of_step, phase_rows, provenance, waits_lines
 from .console import buffer_console
 
 MAX_LINES = 12
@@ -25,10 +25,13 @@ def render(plans: Sequence[Plan], color: bool, width: int = 100, steps: bool = F
         console.print(Text(headline(p), style=style))
         console.print(Text(summary_lines(p, console.width), style="dim"))
         if p.steps:
-            if steps or p.immediate:
-                console.print(_steps_table(p, width))
-            else:
-                console.print(_phases_table(p, width))
+            build = _steps_table if steps or p.immediate else _phases_table
+            start = buf.tell()
+            console.print(build(p, width))
+            if not fits(buf.getvalue()[start:]):  # a long name widened a column past the width
+                buf.seek(start)
+                buf.truncate()
+                console.print(build(p, width, fixed=True))
         if p.stuck:
             st = p.stuck
             console.print(Text(f"stuck: {st.reason}: {st.message}", style="bold red"))
@@ -46,7 +49,7 @@ def render(plans: Sequence[Plan], color: bool, width: int = 100, steps: bool = F
     return buf.getvalue()
 
 
-def _phases_table(p: Plan, width: int):
+def _phases_table(p: Plan, width: int, fixed: bool = False):
     from rich.table import Table
     from rich.text import Text
 
@@ -54,8 +57,12 @@ def _phases_table(p: Plan, width: int):
     cells = [(r.steps, r.title, changes_text(r.counts), "\n".join(waits_lines(r))) for r in rows]
     table = Table(show_header=True, header_style="bold", expand=False, show_lines=True)
     table.add_column("Steps", justify="right", no_wrap=True)
-    for i, (name, ratio) in enumerate((("Phase", 4), ("Changes", 2), ("Then waits for", 3)), start=1):
-        table.add_column(name, ratio=ratio, min_width=min_width([c[i] for c in cells], width // 4), overflow="fold")
+    named = (("Phase", 4), ("Changes", 2), ("Then waits for", 3))
+    mins = [min_width([c[i] for c in cells], width // 4) for i in (1, 2, 3)]
+    widths = column_widths(width, [max(len("Steps"), *(len(c[0]) for c in cells))], mins,
+                           [ratio for _, ratio in named]) if fixed else [None] * 3
+    for (name, ratio), low, w in zip(named, mins, widths):
+        table.add_column(name, ratio=ratio, min_width=low, width=w, overflow="fold")
     for r, c in zip(rows, cells):
         waits = Text(c[3], style="red" if r.stuck else "")
         # every cell as plain text: a title or a change may hold brackets ("[head×2]"),
@@ -64,7 +71,7 @@ def _phases_table(p: Plan, width: int):
     return table
 
 
-def _steps_table(p: Plan, width: int):
+def _steps_table(p: Plan, width: int, fixed: bool = False):
     from rich.table import Table
     from rich.text import Text
 
@@ -75,11 +82,16 @@ def _steps_table(p: Plan, width: int):
     if timed:
         table.add_column("Time", justify="right", no_wrap=True)
     objs_all = [action_line(a, idx) for s in p.steps for a, idx in grouped(s.actions)[:MAX_LINES]]
-    table.add_column("What happens", ratio=2, min_width=min_width([s.title for s in p.steps], width // 4),
-                     overflow="fold")
-    table.add_column("Objects", ratio=3, min_width=min_width(objs_all, width // 3), overflow="fold")
-    table.add_column("Then waits for", ratio=2, min_width=min_width([w for s in p.steps for w in s.wait_for], width // 5),
-                     overflow="fold")
+    mins = [min_width([s.title for s in p.steps], width // 4), min_width(objs_all, width // 3),
+            min_width([w for s in p.steps for w in s.wait_for], width // 5)]
+    widths: list[int | None] = [None] * 3
+    if fixed:
+        narrow = [max(len("Step"), *(len(str(s.step)) for s in p.steps))]
+        if timed:
+            narrow.append(max(len("Time"), *(len(f"{s.time}s") for s in p.steps if s.time is not None)))
+        widths = list(column_widths(width, narrow, mins, [2, 3, 2]))
+    for name, ratio, low, w in zip(("What happens", "Objects", "Then waits for"), (2, 3, 2), mins, widths):
+        table.add_column(name, ratio=ratio, min_width=low, width=w, overflow="fold")
     for s in p.steps:
         ph = opens.get(s.step)
         if ph is not None:
