@@ -391,10 +391,33 @@ def _related(obj: Obj, observed: Sequence[Obj]) -> list[Obj]:
             (not is_modelled(o) or (o.kind == obj.kind and o.name == obj.name))]
 
 
+def _unmatched_warning(obj: Obj, observed: Sequence[Obj]) -> tuple[Warning, ...]:
+    """The observed input holds objects of ``obj``'s kind, none of them ``obj`` (same
+    kind, namespace and name): then ``obj`` is planned as new, which a user who meant
+    one of them would not expect (a namespace-less manifest goes to ``-n``, else
+    ``default``, as ``kubectl apply`` puts it)."""
+    if is_generated(obj) or _previous(obj, observed) is not None:
+        return ()
+    same_kind = sorted({(o.namespace, o.name) for o in observed if o.kind == obj.kind})
+    elsewhere = sorted(ns for ns, name in same_kind if name == obj.name)
+    # the same name in another namespace, or the one object of the kind the input holds
+    # (several are neighbours, e.g. services sharing a queue, not a mistyped name)
+    if not elsewhere and len(same_kind) != 1:
+        return ()
+    shown = ", ".join(f"{ns}/{name}" for ns, name in same_kind[:3]) + (" …" if len(same_kind) > 3 else "")
+    hint = (f"; the observed one is in namespace {elsewhere[0]}: set metadata.namespace or pass -n {elsewhere[0]}"
+            if elsewhere else "")
+    return (Warning("ObservedNotMatched",
+                    f"the observed input holds {obj.kind} {shown} but not {obj.namespace}/{obj.name}: objects match by "
+                    f"kind, namespace and name, so this plan creates it as new{hint}", "metadata.name"),)
+
+
 def _input_warnings(obj: Obj, observed: Sequence[Obj], opts: PlanOptions) -> tuple[Warning, ...]:
     """What the plan of ``obj`` says of its input before any model runs: a generated name,
-    and what an integration whose option is not given would do (``kinds.unselected_warnings``)."""
-    return _generated_warning(obj) + tuple(unselected_warnings(obj, opts.model_options))
+    observed objects of its kind that are not it, and what an integration whose option is
+    not given would do (``kinds.unselected_warnings``)."""
+    return (_generated_warning(obj) + _unmatched_warning(obj, observed)
+            + tuple(unselected_warnings(obj, opts.model_options)))
 
 
 # ----------------------------------------------------------------------------- diff (issue 6)
