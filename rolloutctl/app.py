@@ -140,8 +140,14 @@ def targets(objs: Sequence[Obj], source: str | Sequence[str]) -> list[Obj]:
         names = [source] if isinstance(source, str) else list(source) or ["-"]
         from .kinds import modelled_kinds
 
-        wanted = " or ".join(f"{d.kind} ({', '.join(f'{d.group}/{v}' for v in d.served)})"
-                             for d in sorted(modelled_kinds(), key=lambda d: d.kind, reverse=True))
+        kinds = sorted(modelled_kinds(), key=lambda d: d.kind, reverse=True)
+        wanted = " or ".join(f"{d.kind} ({', '.join(f'{d.group}/{v}' for v in d.served)})" for d in kinds)
+        # a modelled kind under another API group (a fork's or an old group): say where, and which group is modelled
+        near = [(o, d) for o in objs for d in kinds if o.kind == d.kind]
+        if near:
+            o, d = near[0]
+            raise InputProblem([InputError(o.file, o.line, f"apiVersion: {o.api_version} {o.kind} is not modelled: "
+                                           f"rolloutctl models {o.kind} of {', '.join(f'{d.group}/{v}' for v in d.served)}")])
         raise InputProblem([InputError("<stdin>" if n == "-" else n, 1, f"no {wanted} found") for n in names])
     return found
 
