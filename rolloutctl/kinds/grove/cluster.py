@@ -356,12 +356,12 @@ def advance(pcs: PCS, world: World, env: Environment, quiet: bool = False) -> Pr
     world = GT.prune_expired(pcs, world)
     world, gone = finish_terminations(pcs, world)
     if gone:
-        waits.append(f"{gone} terminating objects removed")
+        waits.append(f"{gone} terminating object{'' if gone == 1 else 's'} removed")
     # the gates lift, the scheduler places pods, then the kubelet starts the scheduled
     # ones: one write, read before it as the world with the lifted pods replaced
     ungated = remove_scheduling_gates(pcs, world)
     if ungated:
-        waits.append(f"scheduling gates lifted on {len(ungated)} pods")
+        waits.append(f"scheduling gates lifted on {len(ungated)} pod{'' if len(ungated) == 1 else 's'}")
     lifted = {key_of(p): p for p in ungated}
     placed, events = schedule(pcs, world, env, lifted)
     waits.extend(events)
@@ -370,7 +370,7 @@ def advance(pcs: PCS, world: World, env: Environment, quiet: bool = False) -> Pr
     if ungated or placed or started:
         world = world.replace(put=ungated + _placed_and_started(placed, started))
     if ready:
-        waits.append(f"{ready} pods become Ready")
+        waits.append(f"{ready} pod becomes Ready" if ready == 1 else f"{ready} pods become Ready")
     progressed = bool(gone or ungated or events or ready)
     if not progressed and quiet:
         world, expired = GT.expire_breaches(pcs, world)

@@ -117,7 +117,8 @@ def diagnose(pcs: PCS, world: World, env: Environment) -> Stuck:
         pclqs = sorted({p.labels.get(N.L_PCLQ, "") for p in nr})
         looping = sorted(p.name for p in nr if O.crash_looping(p))
         why = f" ({', '.join(looping)} in CrashLoopBackOff in the snapshot)" if looping else ""
-        return Stuck(STUCK_NEVER_READY, f"{len(nr)} pods of {', '.join(pclqs)} never become Ready{why}",
+        return Stuck(STUCK_NEVER_READY, (f"1 pod of {', '.join(pclqs)} never becomes Ready{why}" if len(nr) == 1 else
+                     f"{len(nr)} pods of {', '.join(pclqs)} never become Ready{why}"),
                      tuple(ObjectRef("PodClique", pcs.namespace, n, N.API_CORE) for n in pclqs),
                      ("fix the image or probes of the failing clique",))
     if gated_on:
@@ -125,6 +126,8 @@ def diagnose(pcs: PCS, world: World, env: Environment) -> Stuck:
     waiting = [p for p in pods if not O.pod_ready(p)]
     if waiting:
         pclqs = sorted({p.labels.get(N.L_PCLQ, "") for p in waiting})
-        return Stuck(STUCK_NEVER_READY, f"{len(waiting)} pods of {', '.join(pclqs)} wait for startup dependencies that never become Ready",
+        who = f"1 pod of {', '.join(pclqs)} waits" if len(waiting) == 1 else \
+            f"{len(waiting)} pods of {', '.join(pclqs)} wait"
+        return Stuck(STUCK_NEVER_READY, f"{who} for startup dependencies that never become Ready",
                      tuple(ObjectRef("PodClique", pcs.namespace, n, N.API_CORE) for n in pclqs))
     return Stuck(STUCK_NEVER_READY, "the rollout waits for a condition the model cannot satisfy", ())
