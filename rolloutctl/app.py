@@ -96,7 +96,8 @@ def environment(opts: PlanOptions, from_cluster: Mapping[str, int] | None = None
     read from the cluster, which explicit ``--capacity RESOURCE=QTY`` values override."""
     if opts.max_steps is not None and opts.max_steps < 1:
         raise InputProblem(["--max-steps must be at least 1"])
-    return Environment(capacity={**(from_cluster or {}), **parse_capacity(opts.capacity)},
+    given = parse_capacity(opts.capacity)
+    return Environment(capacity={**(from_cluster or {}), **given}, stated=tuple(sorted(given)),
                        never_ready=tuple(opts.never_ready), max_steps=opts.max_steps)
 
 

@@ -20,6 +20,9 @@ Resources = dict[str, int]  # resource name -> milli-units
 @record(frozen=True)
 class Environment:
     capacity: Mapping[str, int] = field(default_factory=dict)  # milli-units; absent = unlimited
+    #: the resources of ``capacity`` the user named (``--capacity RESOURCE=QTY``), not read
+    #: from a cluster: a plan says when one of them bounds nothing
+    stated: tuple[str, ...] = ()
     never_ready: tuple[str, ...] = ()
     #: an explicit cap on the steps of a plan (``--max-steps``); ``None``: no cap, the
     #: plan runs until it converges or provably stops progressing

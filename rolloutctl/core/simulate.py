@@ -36,6 +36,25 @@ class _Tracker:
                 self.peak[r] = q
 
 
+def _capacity_warnings(env: Environment, at_start: Mapping[str, int], peak: Mapping[str, int] | None) -> list[Warning]:
+    """What ``--capacity`` did not do: a resource the observed workload already requests
+    beyond it (only what the plan adds waits for room; nothing running is evicted), and
+    a resource the user named that no pod of a plan that ran to its end requests (the
+    limit bounds nothing: a misspelt resource, or a workload without GPUs; ``peak``
+    None: the plan is stuck, and pods that never ran requested what they did)."""
+    out = []
+    for r in env.short(at_start, {}):
+        out.append(Warning("CapacityExceededAtStart",
+                           f"the observed pods already request {r} {format_quantity(at_start[r], r)}, more than "
+                           f"--capacity {r}={format_quantity(env.capacity[r], r)}: a new pod waits until there is room, "
+                           "and nothing running is evicted", ""))
+    for r in env.stated if peak is not None else ():  # a stuck plan's pending pods count nowhere
+        if not peak.get(r):
+            out.append(Warning("CapacityNotRequested", f"--capacity {r}={format_quantity(env.capacity[r], r)} limits "
+                               f"nothing: no pod of this plan requests {r}", ""))
+    return out
+
+
 def simulate(model: KindModel, desired: Obj, world: World, env: Environment, *,
              extra_warnings: tuple[Warning, ...] = (), on_step: Callable[[int], None] | None = None,
              queue: WorkQueue | None = None) -> Plan:
@@ -117,7 +136,8 @@ def _run(model: KindModel, desired: Obj, world: World, env: Environment, extra_w
          queue: WorkQueue | None = None) -> tuple[Plan, World]:
     steps: list[Step] = []
     tracker = _Tracker()
-    tracker.see(model.metrics(world))
+    at_start = model.metrics(world)
+    tracker.see(at_start)
     verbs = {"create": 0, "delete": 0, "update": 0, "status": 0}
     stuck: Stuck | None = None
     guard = _Guard()
@@ -227,6 +247,7 @@ def _run(model: KindModel, desired: Obj, world: World, env: Environment, extra_w
     }
     not_modelled = getattr(model, "not_modelled", None)
     limits = list(not_modelled(desired, world)) if not_modelled is not None else []
+    limits += _capacity_warnings(env, at_start.get("resources") or {}, tracker.peak if stuck is None else None)
     warnings = tuple(sorted({keyed_warning(w, desired) for w in (*extra_warnings, *model.warnings(desired, world), *limits)},
                             key=lambda w: (w.code, w.path, w.message)))
     operators = getattr(model, "operators", None)
