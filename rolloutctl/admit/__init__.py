@@ -45,7 +45,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from ..core.kind import KindDescriptor
 from ..core.model import Finding, Obj
 from ..core.paths import field_path
-from ..core.records import field, record
+from ..core.records import field, record, replace
 from ..core.trees import copy_tree, pattern_parents
 from ..core.applied import last_applied
 from .apply import applied_spec
@@ -195,6 +195,11 @@ def admit_one(obj: Obj, descriptor: KindDescriptor | None, *, side: str = DESIRE
         not_required = set(descriptor.optional[version])
         schema_findings = [f for f in schema_findings
                            if not (f.rule == REQUIRED_FIELD and _dotted(f.path) in not_required)]
+    if descriptor.removed:
+        # a field the API removed: what to write instead, not a spelling hint
+        schema_findings = [_removed(f, descriptor.removed[_dotted(f.path)])
+                           if f.rule == UNKNOWN_FIELD and _dotted(f.path) in descriptor.removed else f
+                           for f in schema_findings]
     if side == OBSERVED:
         # the API server never re-validates a stored object: only what the models would
         # misread (a wrong type) stops them; the rest is worth a warning
@@ -231,6 +236,10 @@ def _drop_absent(raw: dict, dotted: Iterable[str]) -> list[tuple[tuple, str]]:
                 del parent[name]
                 out.append((at, name))
     return sorted(out, key=lambda p: (len(p[0]), repr(p)))
+
+
+def _removed(f: Finding, why: str) -> Finding:
+    return replace(f, message=f"unknown field {f.path.rsplit('.', 1)[-1]!r}: {why}")
 
 
 def _dotted(path: str) -> str:

@@ -151,7 +151,8 @@ class KindDescriptor:
     to the fields its schema requires and ``version``'s does not (same paths): a
     manifest of that version without one is refused (where its parent is there);
     ``optional`` the converse: fields ``version``'s schema requires and that served
-    version's does not (a manifest of that version may leave them out);
+    version's does not (a manifest of that version may leave them out); ``removed``
+    maps a field the API once had to what replaces it;
     ``schema`` names a bundled JSON Schema (``schemas/NAME.schema.json``); ``defaults``
     is the operator's defaulting (``raw -> raw``: CRD defaults and defaulting webhook,
     applied after the structural defaults, and by ``diff`` to both sides); ``overlays``
@@ -196,6 +197,9 @@ class KindDescriptor:
     absent: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     required: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     optional: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: fields the operator's API once had and removed (dotted paths, as ``absent``) -> what
+    #: to write instead: an unknown field at such a path says so, not "did you mean"
+    removed: Mapping[str, str] = field(default_factory=dict)
     #: the package under ``kinds/`` and the ``operator`` of its rules
     operator: str = ""
     #: who the rules are for, in ``docs/rules.md`` ("Grove PodCliqueSet")

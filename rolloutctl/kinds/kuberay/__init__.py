@@ -34,6 +34,10 @@ KIND = KindDescriptor(
     # strict field validation, or stored without it
     absent={"v1alpha1": _V1ALPHA1_ABSENT},
     # v1alpha1's schema requires rayStartParams on every group; v1's does not
+    # the Ray Serve V1 API (single application), removed by ray-project/kuberay#1790 (KubeRay 1.1)
+    removed={"spec.serveConfig": "the Ray Serve V1 API, which KubeRay removed in v1.1 (ray-project/kuberay#1790): "
+                                 "write the config as serveConfigV2, a Serve config file's YAML (applications with "
+                                 "import_path, runtime_env and deployments), not a rename of serveConfig's fields"},
     required={"v1alpha1": ("spec.rayClusterConfig.headGroupSpec.rayStartParams",
                            "spec.rayClusterConfig.workerGroupSpecs[].rayStartParams")},
     # and v1 requires rayClusterConfig, v1alpha1 does not
