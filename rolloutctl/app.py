@@ -139,12 +139,12 @@ def targets(objs: Sequence[Obj], source: str | Sequence[str]) -> list[Obj]:
     found = sorted((o for o in objs if is_modelled(o)), key=lambda o: (o.kind, o.namespace, o.name))
     if not found:
         names = [source] if isinstance(source, str) else list(source) or ["-"]
-        from .kinds import modelled_kinds
+        from .kinds import modelled_kinds, other_group_of
 
         kinds = sorted(modelled_kinds(), key=lambda d: d.kind, reverse=True)
         wanted = " or ".join(f"{d.kind} ({', '.join(f'{d.group}/{v}' for v in d.served)})" for d in kinds)
         # a modelled kind under another API group (a fork's or an old group): say where, and which group is modelled
-        near = [(o, d) for o in objs for d in kinds if o.kind == d.kind]
+        near = [(o, d) for o in objs if (d := other_group_of(o)) is not None]
         if near:
             o, d = near[0]
             raise InputProblem([InputError(o.file, o.line, f"apiVersion: {o.api_version} {o.kind} is not modelled: "

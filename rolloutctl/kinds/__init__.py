@@ -39,6 +39,15 @@ def kind_of(obj: Obj) -> KindDescriptor | None:
     return descriptor(*_key(obj))
 
 
+def other_group_of(obj: Obj) -> KindDescriptor | None:
+    """The modelled kind whose name ``obj`` has under another API group (a fork's or an
+    old group, e.g. ``core.grove.io`` for ``grove.io``), or None; ``obj`` itself is not
+    modelled then."""
+    if kind_of(obj) is not None:
+        return None
+    return next((d for d in modelled_kinds() if d.kind == obj.kind), None)
+
+
 def acting_on(obj: Obj) -> list[KindDescriptor]:
     """The kind of ``obj`` and every integration acting on it, in registry order."""
     return [d for d in KINDS if (d.group, d.kind) == _key(obj)]

@@ -19,7 +19,7 @@ from ..admit.meta import RULE as OBJECT_META
 from ..core.generated_names import generate_name, is_generated, prefix_problems, with_generated_name
 from ..core.model import Finding, LintReport, Obj, ObjectRef
 from ..core.paths import resolve_path
-from ..kinds import admit_other, admitter, descriptor, is_modelled, modelled_kinds, read_schema, validators
+from ..kinds import admit_other, admitter, descriptor, is_modelled, other_group_of, read_schema, validators
 from . import registry
 from ..core.records import field, record, replace
 from .pods import check_pod_templates
@@ -202,7 +202,7 @@ def lint(inp: LintInput) -> LintReport:
             continue
         if not is_modelled(obj):
             # a modelled kind under another API group (a fork's, an old one) names its apiVersion
-            skipped.add(f"{obj.kind} of {obj.api_version}" if any(d.kind == obj.kind for d in modelled_kinds())
+            skipped.add(f"{obj.kind} of {obj.api_version}" if other_group_of(obj) is not None
                         else obj.kind or "(no kind)")
             findings.extend(f for f in found if f.rule in (DUPLICATE_OBJECT, DUPLICATE_ACROSS_FILES))
             if inp.strict:

@@ -8,8 +8,8 @@ from typing import Sequence
 
 from ..core.model import Plan
 from .plan_common import VERB_STYLE, action_line, grouped, headline, summary_lines
-from .plan_view import changes_text, column_widths, fits, min_width, phase_of_step, phase_rows, provenance, waits_lines
-from .console import buffer_console
+from .plan_view import changes_text, min_width, phase_of_step, phase_rows, provenance, waits_lines
+from .console import buffer_console, column_widths, fits
 
 MAX_LINES = 12
 

@@ -119,33 +119,3 @@ def min_width(texts: Sequence[str], cap: int) -> int:
     longest = max((len(w) for t in texts for w in str(t).split()), default=1)
     return max(1, min(cap, longest))
 
-
-def fits(rendered: str) -> bool:
-    """Whether a boxed table rich rendered kept its right-hand border: rich widens a
-    column to its longest word whatever its width, then crops the lines to the
-    console's width. Colour codes are skipped."""
-    import re
-
-    top = re.sub(r"\x1b\[[0-9;]*m", "", rendered.split("\n", 1)[0])
-    return top.rstrip().endswith(("┓", "┐", "╗", "+"))
-
-
-def column_widths(width: int, fixed: Sequence[int], mins: Sequence[int], ratios: Sequence[int]) -> list[int]:
-    """Content widths of the wrapping columns of a boxed table ``width`` wide whose
-    other columns are ``fixed`` wide: the room left shared by ``ratios``, each at least
-    its ``mins`` entry while the room allows (then the widest give way first), so the
-    table never outgrows ``width`` (rich would crop its right-hand side).
-    Each column costs its content, two of padding and one of border, plus one border."""
-    n = len(fixed) + len(mins)
-    room = max(len(mins), width - sum(fixed) - 3 * n - 1)
-    total = sum(ratios)
-    out = [max(m, room * r // total) for m, r in zip(mins, ratios)]
-    while sum(out) > room:
-        i = max(range(len(out)), key=lambda k: (out[k], -k))
-        if out[i] <= 1:
-            break
-        out[i] -= 1
-    spare = room - sum(out)
-    for k in range(spare):  # what rounding left, to the columns in ratio order
-        out[k % len(out)] += 1
-    return out
