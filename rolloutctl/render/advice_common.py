@@ -103,4 +103,4 @@ def header(a: Advice) -> list[str]:
 
 def frontier_cells(a: Advice, i: int, c: Candidate) -> list[str]:
     return ["→" if i == 0 else "", c.strategy + ("*" if c.proposed else ""), str(c.steps), str(c.min_ready_pods), str(c.peak_pods),
-            c.peak.get(a.peak_resource, "0"), "—" if c.time is None else f"{c.time}s", short_patch(c)]
+            shown_quantity(c.peak.get(a.peak_resource, "0")), "—" if c.time is None else f"{c.time}s", short_patch(c)]

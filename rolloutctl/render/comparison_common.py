@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..core.model import Comparison, ComparisonRow
+from .plan_common import shown_quantity
 
 
 def resources(c: Comparison) -> list[str]:
@@ -18,7 +19,7 @@ def header(c: Comparison) -> list[str]:
 
 def cells(c: Comparison, row: ComparisonRow) -> list[str]:
     return [row.strategy, row.outcome, str(row.steps), str(row.min_ready_pods), str(row.peak_pods)] + \
-        [row.peak.get(r, "—") for r in resources(c)] + [row.stuck.reason if row.stuck else "—"]
+        [shown_quantity(row.peak[r]) if r in row.peak else "—" for r in resources(c)] + [row.stuck.reason if row.stuck else "—"]
 
 
 def title(c: Comparison) -> str:
