@@ -13,10 +13,13 @@ from ..load.errors import InputError
 
 @record(frozen=True)
 class Compared:
-    """One target's Comparison and the strategy its manifest asks for."""
+    """One target's Comparison (which names the strategy its manifest asks for)."""
 
     comparison: Any
-    own_strategy: str
+
+    @property
+    def own_strategy(self) -> str:
+        return str(self.comparison.own_strategy)
 
     @property
     def own_row_stuck(self) -> bool:
@@ -47,5 +50,5 @@ def compare(paths: Sequence[str], opts: PlanOptions) -> list[Compared]:
         said = _input_warnings(obj, observed, opts) + inputs.warnings.get(_match_key(obj), ())
         if said:
             c = replace(c, warnings=tuple(c.warnings) + tuple(w for w in said if w not in c.warnings))
-        out.append(Compared(c, model.own_strategy(obj)))
+        out.append(Compared(replace(c, own_strategy=model.own_strategy(obj))))
     return out

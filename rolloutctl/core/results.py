@@ -47,6 +47,9 @@ class Comparison:
     target: ObjectRef
     rows: tuple[ComparisonRow, ...]
     warnings: tuple[Warning, ...] = ()
+    #: the strategy the manifest itself is in force with (the row views mark); not part
+    #: of the JSON contract
+    own_strategy: str = field(default="", compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {

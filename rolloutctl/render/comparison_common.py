@@ -17,8 +17,16 @@ def header(c: Comparison) -> list[str]:
     return ["Strategy", "Outcome", "Steps", "Min ready pods", "Peak pods"] + [f"Peak {r}" for r in resources(c)] + ["Stuck"]
 
 
+#: after the strategy of the row that is the manifest's own
+OWN_MARK = " (manifest)"
+
+
+def strategy_cell(c: Comparison, row: ComparisonRow) -> str:
+    return row.strategy + (OWN_MARK if row.strategy == c.own_strategy else "")
+
+
 def cells(c: Comparison, row: ComparisonRow) -> list[str]:
-    return [row.strategy, row.outcome, str(row.steps), str(row.min_ready_pods), str(row.peak_pods)] + \
+    return [strategy_cell(c, row), row.outcome, str(row.steps), str(row.min_ready_pods), str(row.peak_pods)] + \
         [shown_quantity(row.peak[r]) if r in row.peak else "—" for r in resources(c)] + [row.stuck.reason if row.stuck else "—"]
 
 

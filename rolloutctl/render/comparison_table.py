@@ -77,7 +77,7 @@ def _table(c: Comparison, width: int):
         # too narrow for whole cells: each column exactly as wide as its longest word
         # (headers wrap between words; rich would otherwise split words or crop)
         fixed = None if natural else _longest_word(cols[i])
-        table.add_column(head[i], justify="right" if 1 < i < last else "left", no_wrap=i == 0,
+        table.add_column(head[i], justify="right" if 1 < i < last else "left",
                          min_width=_longest_word(cols[i]), width=fixed, overflow="fold")
     for row, vals in zip(c.rows, rows):
         out = [Text(vals[i]) for i in keep]  # plain text: brackets in a cell are not console markup
