@@ -109,7 +109,7 @@ def _plan_command(first: bool):
                 max_steps=max_steps, limits=Limits(max_input_bytes, max_alias_nodes, max_pods),
                 model_options={**operator_options(kuberay_, feature_gate, kuberay_env, grove_config, cfg),
                                **({"kueue": kueue_} if kueue_ else {})},
-                progress=lambda ref, n: line.update(f"{ref.kind} {ref.namespace}/{ref.name}: {n} steps"),
+                progress=lambda ref, n: line.update(f"{ref.kind} {ref.namespace}/{ref.name}: {n} step{'' if n == 1 else 's'}"),
                 from_cluster=from_cluster, context=context, namespace=namespace or cfg.namespace,
                 kubeconfig=kubeconfig, kubectl_timeout=kubectl_timeout, allow_empty=allow_empty,
             )

@@ -153,9 +153,14 @@ def shown_quantity(q: Any) -> str:
     return f"≈{sign}{mantissa}e{exp}"
 
 
+def counted(n: Any, plural: str) -> str:
+    """``1 create``, ``0 creates``, ``3 creates`` (``plural`` ends in ``s``)."""
+    return f"{n} {plural[:-1] if n == 1 else plural}"
+
+
 def summary_parts(p: Plan) -> list[str]:
     s = p.summary
-    parts = [f"{s.get('creates', 0)} creates", f"{s.get('deletes', 0)} deletes", f"{s.get('updates', 0)} updates",
+    parts = [counted(s.get(k, 0), k) for k in ("creates", "deletes", "updates")] + [
              f"min ready pods {s.get('minReadyPods', 0)}", f"peak pods {s.get('peakPods', 0)}"]
     for r, q in (s.get("peak") or {}).items():
         parts.append(f"peak {r} {shown_quantity(q)}")
