@@ -71,6 +71,15 @@ def change_text(c: Change) -> str:
     return f"{value(c.old)} → {value(c.new)}"
 
 
+def impact_label(o: ObjectDiff, i: Impact) -> tuple[str, str]:
+    """(label, note) of an impact line: an added object's ``scale`` reads as the creation
+    it is, with the effect (what ``--fail-on`` and the summary count) beside it:
+    ``create (scale)``; every other impact is its effect alone."""
+    if o.status == "added" and i.effect == "scale":
+        return "create", " (scale)"
+    return i.effect, ""
+
+
 def where(c: Change) -> str:
     return f"{c.file}:{c.line}" if c.file else ""
 

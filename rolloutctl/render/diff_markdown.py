@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..core.model import Diff
-from .diff_common import OP_MARK, change_text, disruptive, effects_of, line_diff, summary_line, title, where
+from .diff_common import OP_MARK, change_text, disruptive, effects_of, impact_label, line_diff, summary_line, title, where
 
 
 def _cell(text: str) -> str:
@@ -37,7 +37,8 @@ def render(diff: Diff) -> str:
                     fence = "````" if any("```" in x for x in lines) else "```"
                     out += [f"`{_cell(c.path)}`:", "", fence + "diff", *lines, fence, ""]
         for i in o.impact:
-            out.append(f"- **{i.effect}**: {_cell(i.message)}")
+            label, note = impact_label(o, i)
+            out.append(f"- **{label}**{note}: {_cell(i.message)}")
         if o.impact:
             out.append("")
     unchanged = [o for o in diff.objects if o.status == "unchanged"]

@@ -5,8 +5,8 @@ each object, then a summary line and the disruptive consequences listed once mor
 from __future__ import annotations
 
 from ..core.model import Diff
-from .diff_common import (EFFECT_STYLE, OP_MARK, STATUS_STYLE, change_text, disruptive, effects_of, line_diff,
-                          summary_line, title, where)
+from .diff_common import (EFFECT_STYLE, OP_MARK, STATUS_STYLE, change_text, disruptive, effects_of, impact_label,
+                          line_diff, summary_line, title, where)
 from .console import buffer_console
 
 _OP_STYLE = {"add": "green", "remove": "red", "replace": "yellow"}
@@ -37,9 +37,10 @@ def render(diff: Diff, color: bool, width: int = 120) -> str:
                 style = {"+": "green", "-": "red", "@": "cyan"}.get(dl[:1], "")
                 console.print(Text("        " + dl, style=style), soft_wrap=True)
         for i in o.impact:
+            label, note = impact_label(o, i)
             line = Text("  → ")
-            line.append(i.effect, style=EFFECT_STYLE.get(i.effect, ""))
-            line.append(f": {i.message}")
+            line.append(label, style=EFFECT_STYLE.get(i.effect, ""))
+            line.append(f"{note}: {i.message}")
             console.print(line)
     unchanged = [o for o in diff.objects if o.status == "unchanged"]
     if unchanged:
