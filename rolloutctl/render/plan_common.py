@@ -31,6 +31,20 @@ def action_line(a: Action, indices: list[int]) -> str:
     return f"{VERB_MARK.get(a.verb, '?')} {a.kind} {a.name}{idx}"
 
 
+def action_lines(actions: Sequence[Action]) -> list[tuple[Action, str]]:
+    """The line of each group of ``actions`` (``grouped``, ``action_line``), with
+    consecutive lines that read the same (two status writes of the PodCliqueSet in one
+    pass) shown once with their count: ``• PodCliqueSet llm ×2``."""
+    out: list[tuple[Action, str, int]] = []
+    for a, idx in grouped(actions):
+        line = action_line(a, idx)
+        if out and out[-1][1] == line:
+            out[-1] = (out[-1][0], line, out[-1][2] + 1)
+        else:
+            out.append((a, line, 1))
+    return [(a, line if n == 1 else f"{line} ×{n}") for a, line, n in out]
+
+
 def compress(nums: Iterable[int]) -> str:
     ns = sorted(set(nums))
     parts: list[str] = []

@@ -9,7 +9,7 @@ import re
 from typing import Sequence
 
 from ..core.model import Plan
-from .plan_common import action_line, after_line, grouped, headline, summary_line
+from .plan_common import action_lines, after_line, headline, summary_line
 from .plan_view import changes_text, phase_of_step, phase_rows, provenance, waits_lines
 
 MAX_LINES = 20
@@ -77,8 +77,8 @@ def _head(p: Plan) -> str:
 
 
 def _step_row(p: Plan, s, timed: bool, names: Sequence[str]) -> str:
-    groups = grouped(s.actions)
-    lines = [_code(action_line(a, idx)) for a, idx in groups[:MAX_LINES]]
+    groups = action_lines(s.actions)
+    lines = [_code(line) for _, line in groups[:MAX_LINES]]
     if len(groups) > MAX_LINES:
         lines.append(f"… {len(groups) - MAX_LINES} more (`-o json` lists all)")
     if not groups:

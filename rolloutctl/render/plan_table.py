@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..core.model import Plan
-from .plan_common import VERB_STYLE, action_line, grouped, headline, summary_lines
+from .plan_common import VERB_STYLE, action_lines, headline, summary_lines
 from .plan_view import changes_text, min_width, phase_of_step, phase_rows, provenance, waits_lines
 from .console import buffer_console, column_widths, fits
 
@@ -81,7 +81,7 @@ def _steps_table(p: Plan, width: int, fixed: bool = False):
     table.add_column("Step", justify="right", no_wrap=True)
     if timed:
         table.add_column("Time", justify="right", no_wrap=True)
-    objs_all = [action_line(a, idx) for s in p.steps for a, idx in grouped(s.actions)[:MAX_LINES]]
+    objs_all = [line for s in p.steps for _, line in action_lines(s.actions)[:MAX_LINES]]
     mins = [min_width([s.title for s in p.steps], width // 4), min_width(objs_all, width // 3),
             min_width([w for s in p.steps for w in s.wait_for], width // 5)]
     widths: list[int | None] = [None] * 3
@@ -99,11 +99,11 @@ def _steps_table(p: Plan, width: int, fixed: bool = False):
             row = [""] + ([""] if timed else []) + [Text(f"{ph.title} ({span})", style="bold"), "", ""]
             table.add_row(*row)
         objs = Text()
-        groups = grouped(s.actions)
-        for i, (a, idx) in enumerate(groups[:MAX_LINES]):
+        groups = action_lines(s.actions)
+        for i, (a, line) in enumerate(groups[:MAX_LINES]):
             if i:
                 objs.append("\n")
-            objs.append(action_line(a, idx), style=VERB_STYLE.get(a.verb, ""))
+            objs.append(line, style=VERB_STYLE.get(a.verb, ""))
         if len(groups) > MAX_LINES:
             objs.append(f"\n… {len(groups) - MAX_LINES} more (-o json lists all)", style="dim")
         if not groups:
