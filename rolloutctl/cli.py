@@ -236,8 +236,9 @@ def advise_command(
         from .render.progress import Progress, heartbeat_wanted, wanted
 
         # the operator settings and repository defaults are plan's, so advise plans what plan would
+        # a search may take minutes: a plain line now and then on any standard error that is not a terminal
         line = Progress("advising", wanted(output.value), color=use_color(no_color, color),
-                        heartbeat=heartbeat_wanted())
+                        heartbeat=heartbeat_wanted(outside_ci=True, fmt=output.value))
         cfg = repo_config(config)
         kueue_ = kueue.value if kueue else cfg.kueue
         plan_opts = PlanOptions(
@@ -253,7 +254,7 @@ def advise_command(
                 plan=plan_opts, min_ready=min_ready, objective=minimize.value, exhaustive=exhaustive,
                 proposed=not no_proposed,
                 progress=lambda ref, n, used: line.update(
-                    f"{ref.kind} {ref.namespace}/{ref.name}: {n} candidates planned"
+                    f"{ref.kind} {ref.namespace}/{ref.name}: {n} candidate{'' if n == 1 else 's'} planned"
                     + (f", {used:.0%} of the search budget" if used is not None else ""))))
         emit(render_advice(advices, output.value, use_color(no_color, color), table_width()))
         return EXIT_OK if all(a.recommendation is not None for a in advices) else EXIT_FINDINGS

@@ -6,8 +6,11 @@ into the result (which is printed once, at the end).
 In CI (the ``CI`` environment variable every common CI service sets), where standard
 error is a log, long work writes a plain line instead (``heartbeat``): after
 ``HEARTBEAT_FIRST`` seconds, then every ``HEARTBEAT_EVERY``, so that a long ``advise``
-does not look like a hang (or trip a CI's no-output timeout). Standard output, and so
-every machine format, is untouched."""
+does not look like a hang (or trip a CI's no-output timeout). ``advise``, which can run
+for minutes, writes these lines whenever standard error is not a terminal (a pipe, a
+log file), in CI or not. Standard output, and so every machine format, is untouched: no
+line is written when a machine format's standard output is standard error's file or pipe
+(``-o json 2>&1``)."""
 
 from __future__ import annotations
 
@@ -27,21 +30,40 @@ HEARTBEAT_FIRST = 10.0
 HEARTBEAT_EVERY = 30.0
 
 
-def heartbeat_wanted(environ: Mapping[str, str] | None = None, stderr: TextIO | None = None) -> bool:
-    """In CI (``CI`` set, and not to ``false`` or ``0``) with standard error not a terminal."""
+#: output formats a program reads (a line in them would break the document)
+MACHINE_FORMATS = ("json", "yaml", "sarif", "junit", "github")
+
+
+def heartbeat_wanted(environ: Mapping[str, str] | None = None, stderr: TextIO | None = None, *,
+                     outside_ci: bool = False, fmt: str = "", stdout: TextIO | None = None) -> bool:
+    """In CI (``CI`` set, and not to ``false`` or ``0``) with standard error not a terminal;
+    with ``outside_ci`` (``advise``) also without ``CI`` (``CI=false`` still turns it off).
+    Never when ``fmt`` is a machine format and standard output is standard error's file."""
     env = os.environ if environ is None else environ
     ci = str(env.get("CI", "")).strip().lower()
-    if ci in ("", "false", "0", "no"):
+    if ci in ("false", "0", "no") or (ci == "" and not outside_ci):
         return False
+    err = stderr or sys.stderr
     try:
-        return not (stderr or sys.stderr).isatty()
+        if err.isatty():
+            return False
     except (AttributeError, ValueError):
-        return True
+        pass
+    return not (fmt in MACHINE_FORMATS and _same_file(err, stdout or sys.stdout))
+
+
+def _same_file(a: TextIO, b: TextIO) -> bool:
+    """Whether two streams write to one file or pipe (``2>&1``)."""
+    try:
+        sa, sb = os.fstat(a.fileno()), os.fstat(b.fileno())
+    except (AttributeError, OSError, ValueError):
+        return False
+    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
 
 
 def wanted(fmt: str, stderr: TextIO | None = None, stdout: TextIO | None = None) -> bool:
     err, out = stderr or sys.stderr, stdout or sys.stdout
-    if fmt in ("json", "yaml", "sarif", "junit", "github"):
+    if fmt in MACHINE_FORMATS:
         return False
     try:
         return bool(err.isatty() and out.isatty())

@@ -156,3 +156,35 @@ def test_advise_in_ci_writes_heartbeat_lines_on_stderr_and_leaves_json_alone(cli
     assert r.exit_code == 0, r.stderr
     assert r.json()["kind"] in ("Advice", "AdviceList")
     assert [x for x in r.stderr.splitlines() if x.startswith("rolloutctl: still advising")], r.stderr
+
+
+def test_advise_writes_heartbeat_lines_on_any_stderr_that_is_not_a_terminal(tmp_path):
+    """advise can run for minutes: outside CI too, a log or a pipe gets a plain line now
+    and then; a terminal does not (it has the spinner), CI=false turns it off, and a
+    machine format whose standard output is standard error's file gets none."""
+    assert heartbeat_wanted({}, io.StringIO(), outside_ci=True)
+    assert not heartbeat_wanted({}, io.StringIO())  # plan, compare and lint: only in CI
+    assert not heartbeat_wanted({}, Tty(), outside_ci=True)
+    assert not heartbeat_wanted({"CI": "false"}, io.StringIO(), outside_ci=True)
+    log = tmp_path / "log"
+    with open(log, "w") as err, open(log, "w") as out, open(tmp_path / "other", "w") as other:
+        assert not heartbeat_wanted({}, err, outside_ci=True, fmt="json", stdout=out)  # -o json 2>&1
+        assert heartbeat_wanted({}, err, outside_ci=True, fmt="table", stdout=out)
+        assert heartbeat_wanted({}, err, outside_ci=True, fmt="json", stdout=other)
+
+
+def test_advise_outside_ci_writes_heartbeat_lines_on_stderr_and_leaves_json_alone(cli, monkeypatch):
+    from tests.conftest import SAMPLES
+
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setattr(PR, "HEARTBEAT_FIRST", 0.0)
+    monkeypatch.setattr(PR, "HEARTBEAT_EVERY", 0.2)
+    r = cli("advise", str(SAMPLES / "disaggregated-inference-v2.yaml"), "--observed",
+            str(SAMPLES / "disaggregated-inference.yaml"), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert r.json()["kind"] == "Advice"
+    lines = r.stderr.splitlines()
+    assert lines and all(x.startswith("rolloutctl: still advising") for x in lines), r.stderr
+    # plan keeps the CI-only heartbeat
+    r = cli("plan", str(SAMPLES / "disaggregated-inference.yaml"), "-o", "json")
+    assert r.exit_code == 0 and r.stderr == ""
