@@ -307,3 +307,36 @@ def as_written(admitted: Any, written: Any) -> Any:
         return text if canonical_quantity(written) == admitted else admitted
     except (QuantityError, TypeError, ValueError, OverflowError, ZeroDivisionError):
         return admitted
+
+
+# ----------------------------------------------------------------------------- a person's reading
+
+def in_largest_unit(text: str, min_digits: int = 0) -> str | None:
+    """A whole quantity with a unit (binary or decimal SI) and more than ``min_digits``
+    digits in the largest unit of its kind that keeps it at least 1 (memory summed over
+    pods of ``64Gi`` and ``100Mi`` requests: ``655560Mi``): exact when it is whole there
+    (``655360Mi`` is ``640Gi``), else rounded to two decimals and marked ``≈``
+    (``≈640.2Gi``); None for anything else (a number without a unit, a fraction, an
+    exponent). For people only: the exact value is the quantity as written."""
+    parts = split_quantity(text)
+    if parts is None or parts[2] is not None or not parts[1] or parts[1] not in _BIN and parts[1] not in _WHOLE:
+        return None
+    digits = parts[0].lstrip("+")
+    sign, digits = ("-", digits[1:]) if digits.startswith("-") else ("", digits)
+    if not digits.isdigit() or len(digits.lstrip("0")) <= min_digits:
+        return None
+    binary = parts[1] in _BIN
+    base = 1024 if binary else 1000
+    names = [_BIN_SUFFIX[p] for p in range(7)] if binary else [_DEC_SUFFIX[3 * p] for p in range(7)]
+    power = names.index(parts[1])
+    value = int(digits) * base ** power
+    top = max(p for p in range(power, 7) if p == power or value >= base ** p)
+    unit = base ** top
+    if value % unit == 0:
+        return f"{sign}{value // unit}{names[top]}"
+    hundredths = (value * 100 + unit // 2) // unit
+    if hundredths >= base * 100 and top < 6:  # 1023.999Gi rounds up to the next unit
+        top, hundredths = top + 1, 100
+    whole, frac = divmod(hundredths, 100)
+    number = f"{whole}.{frac:02d}".rstrip("0").rstrip(".")
+    return f"≈{sign}{number}{names[top]}"

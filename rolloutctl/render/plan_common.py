@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from ..core.model import Action, Plan
+from ..core.quantity import in_largest_unit
 
 VERB_MARK = {"create": "+", "delete": "-", "update": "~", "status": "•"}
 VERB_STYLE = {"create": "green", "delete": "red", "update": "yellow", "status": "cyan"}
@@ -108,48 +109,16 @@ SHOWN_DIGITS = 20
 
 #: a quantity with a unit and more digits than this is shown in its largest unit
 SHORT_DIGITS = 4
-_UNITS = {"Ki": (1024, 1), "Mi": (1024, 2), "Gi": (1024, 3), "Ti": (1024, 4), "Pi": (1024, 5), "Ei": (1024, 6),
-          "k": (1000, 1), "M": (1000, 2), "G": (1000, 3), "T": (1000, 4), "P": (1000, 5), "E": (1000, 6)}
-_UNIT_NAMES = {1024: ("", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"), 1000: ("", "k", "M", "G", "T", "P", "E")}
-
-
-def _in_largest_unit(text: str) -> str | None:
-    """A whole quantity with a unit and more than ``SHORT_DIGITS`` digits (memory summed
-    over pods of ``64Gi`` and ``100Mi`` requests: ``655560Mi``) in the largest
-    unit of its kind (binary or decimal) that keeps it at least 1: exact when it is whole
-    there (``655360Mi`` is ``640Gi``), else rounded to two decimals and marked ``≈``
-    (``≈640.2Gi``); None for anything else (kept as written)."""
-    from ..core.quantity import split_quantity
-
-    parts = split_quantity(text)
-    if parts is None or parts[1] not in _UNITS or parts[2] is not None:
-        return None
-    digits = parts[0].lstrip("+")
-    sign, digits = ("-", digits[1:]) if digits.startswith("-") else ("", digits)
-    if not digits.isdigit() or len(digits.lstrip("0")) <= SHORT_DIGITS:
-        return None
-    base, power = _UNITS[parts[1]]
-    value = int(digits) * base ** power
-    top = max(p for p in range(power, 7) if p == power or value >= base ** p)
-    unit = base ** top
-    if value % unit == 0:
-        return f"{sign}{value // unit}{_UNIT_NAMES[base][top]}"
-    hundredths = (value * 100 + unit // 2) // unit
-    if hundredths >= base * 100 and top < 6:  # 1023.999Gi rounds up to the next unit
-        top, hundredths = top + 1, 100
-    whole, frac = divmod(hundredths, 100)
-    number = f"{whole}.{frac:02d}".rstrip("0").rstrip(".")
-    return f"≈{sign}{number}{_UNIT_NAMES[base][top]}"
 
 
 def shown_quantity(q: Any) -> str:
     """A quantity as a line a person reads shows it: a long one with a unit in its
-    largest unit (``_in_largest_unit``: ``655560Mi`` is ``≈640.2Gi``); else as written up
+    largest unit (``core.quantity.in_largest_unit``: ``655560Mi`` is ``≈640.2Gi``); else as written up
     to ``SHOWN_DIGITS`` characters; a longer whole or milli number (``cpu: 1e400`` summed
     over pods) rounded to three digits with its decimal exponent, marked ``≈``
     (``≈2.00e400``), so that the line still fits the terminal. JSON keeps the exact value."""
     text = str(q)
-    readable = _in_largest_unit(text)
+    readable = in_largest_unit(text, SHORT_DIGITS)
     if readable is not None and len(readable) <= SHOWN_DIGITS:
         return readable
     if len(text) <= SHOWN_DIGITS:
