@@ -29,6 +29,7 @@ from .cli_common import (ALLOW_EMPTY_HELP, CAPACITY_HELP, COLOR_HELP, COMPARE_HE
                          TIMEOUT_HELP, ColorMode, KueueModel, LintFormat, OutputFailed, PlanFormat, emit, err,
                          examples, exit_now, operator_options, repo_config, report_specs, run_guarded, stdout_gone,
                          step_summary, table_width, use_color, write_reports)
+from .cli_common import kubectl_timeout as parse_timeout
 
 app = typer.Typer(
     name="rolloutctl",
@@ -88,7 +89,7 @@ def _plan_command(first: bool):
         context: Optional[str] = typer.Option(None, "--context", help=CONTEXT_HELP),
         namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help=NAMESPACE_HELP),
         kubeconfig: Optional[str] = typer.Option(None, "--kubeconfig", metavar="FILE", help=KUBECONFIG_HELP),
-        kubectl_timeout: float = typer.Option(60.0, "--kubectl-timeout", min=1, help=TIMEOUT_HELP),
+        kubectl_timeout: float = typer.Option("60", "--kubectl-timeout", metavar="SECONDS|DURATION", parser=parse_timeout, help=TIMEOUT_HELP),
         allow_empty: bool = typer.Option(False, "--allow-empty", help=ALLOW_EMPTY_HELP),
     ) -> None:
         def body() -> int:
@@ -225,7 +226,7 @@ def advise_command(
     context: Optional[str] = typer.Option(None, "--context", help=CONTEXT_HELP),
     namespace: Optional[str] = typer.Option(None, "-n", "--namespace", help=NAMESPACE_HELP),
     kubeconfig: Optional[str] = typer.Option(None, "--kubeconfig", metavar="FILE", help=KUBECONFIG_HELP),
-    kubectl_timeout: float = typer.Option(60.0, "--kubectl-timeout", min=1, help=TIMEOUT_HELP),
+    kubectl_timeout: float = typer.Option("60", "--kubectl-timeout", metavar="SECONDS|DURATION", parser=parse_timeout, help=TIMEOUT_HELP),
     allow_empty: bool = typer.Option(False, "--allow-empty", help=ALLOW_EMPTY_HELP),
 ) -> None:
     def body() -> int:
@@ -296,7 +297,7 @@ def diff_command(  # noqa: C901 - options are wiring
     output: PlanFormat = typer.Option(PlanFormat.table, "-o", "--output", help="Output format."),
     no_color: bool = typer.Option(False, "--no-color", help="No colour (also: NO_COLOR=1)."),
     color: ColorMode = typer.Option(ColorMode.auto, "--color", help=COLOR_HELP),
-    kubectl_timeout: float = typer.Option(60.0, "--kubectl-timeout", min=1, help=TIMEOUT_HELP),
+    kubectl_timeout: float = typer.Option("60", "--kubectl-timeout", metavar="SECONDS|DURATION", parser=parse_timeout, help=TIMEOUT_HELP),
     kuberay_version: Optional[str] = typer.Option(None, "--kuberay-version", help="KubeRay operator version to model (RayService)."),
     server_side: bool = typer.Option(False, "--server-side", help="Diff as server-side apply (Argo CD, Flux): removals and "
                                      "conflicts from managedFields of --field-manager, not the last-applied annotation."),

@@ -29,6 +29,28 @@ ALLOWED_VERBS = frozenset({"get"})
 #: what a name and a namespace may be (DNS-1123 subdomain / label). Anything else is
 #: refused before kubectl runs: a manifest named "--server=https://elsewhere" must
 #: never become a kubectl option (it would send the user's credentials elsewhere).
+#: a klog line's header (severity, MMDD, time, thread, file:line]): kubectl's log lines, which
+#: come before the one line it means for a person
+_KLOG = re.compile(r"^[IWEF]\d{4}\s")
+#: terminal colour and cursor codes (kubectl colours some errors)
+_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def failure_line(stderr: str, returncode: int) -> str:
+    """The line of a failed kubectl's standard error to show: its last line that is not a
+    klog line (kubectl ends with the sentence meant for a person, e.g. "The connection to
+    the server ... was refused"), else the first klog line's message; colour codes dropped."""
+    lines = [ln.strip() for ln in _ESCAPE.sub("", stderr).splitlines() if ln.strip()]
+    plain = [ln for ln in lines if not _KLOG.match(ln)]
+    if plain:
+        return plain[-1]
+    if lines:
+        first = lines[0]
+        i = first.find("] ")
+        return first[i + 2:] if i >= 0 else first
+    return f"exit code {returncode}"
+
+
 _NAME = re.compile(r"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$")
 _NAMESPACE = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
 DEFAULT_TIMEOUT = 60.0
@@ -157,7 +179,7 @@ def run_get(args: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT, run: Runne
     except UnicodeDecodeError:
         raise KubectlError(f"the output of '{shown}' is not UTF-8 text") from None
     except subprocess.TimeoutExpired:
-        raise KubectlError(f"'{shown}' did not finish within {timeout:g} seconds "
+        raise KubectlError(f"'{shown}' did not finish within {timeout:g} second{'' if timeout == 1 else 's'} "
                            "(is the cluster reachable? raise --kubectl-timeout)") from None
     except _TooLarge:
         raise KubectlError(f"the output of '{shown}' is larger than {max_bytes} bytes "
@@ -166,7 +188,7 @@ def run_get(args: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT, run: Runne
         raise KubectlError(f"cannot run {args[0]}: {exc}") from None
     if proc.returncode != 0:
         err = (proc.stderr or "").strip()
-        first = err.splitlines()[0] if err else f"exit code {proc.returncode}"
+        first = failure_line(err, proc.returncode)
         if "forbidden" in err.lower():
             raise Forbidden(f"'{shown}' was refused by the cluster's RBAC: {first} "
                             f"(check with: kubectl auth can-i get {args[2]} -n <namespace>)")

@@ -64,14 +64,21 @@ FAILURES = [
      ["failed (exit code 1)", "Unauthorized"]),
     ("forbidden", "sys.stderr.write('Error from server (Forbidden): rayservices.ray.io \"my-svc\" is forbidden: '"
                   "'User \"dev\" cannot get resource\\n'); sys.exit(1)", ["refused by the cluster's RBAC"]),
-    ("timeout", "time.sleep(30)", ["did not finish within 1 seconds"]),
+    ("timeout", "time.sleep(30)", ["did not finish within 1 second "]),
     ("killed-by-a-signal", "import signal; os.kill(os.getpid(), signal.SIGKILL)", ["failed (exit code -9)"]),
     ("unparsable", _write(b"apiVersion: v1\nkind: [\n"), ["could not read the output", "YAML syntax error"]),
     ("not-an-object", _write(b"- just\n- a list\n"), ["could not read the output", "document is a list"]),
     ("not-utf8", _write(b"apiVersion: v1\nkind: List\nitems: []\nx: \xff\xfe\n"), ["is not UTF-8 text"]),
     ("alias-bomb", _write(_bomb()), ["could not read the output", "aliases expand to more than"]),
     ("multi-line-noise", "sys.stderr.write('E1130 memcache.go:265] \\x1b[31mboom\\x1b[0m\\nsecond\\nthird\\n'); sys.exit(1)",
-     ["boom"]),
+     ["third"]),
+    ("klog-lines-only", "sys.stderr.write('E1130 10:00:01.5   42 memcache.go:265] \\x1b[31mboom\\x1b[0m\\n'); sys.exit(1)",
+     ["failed (exit code 1): boom"]),
+    # what kubectl prints when no cluster answers: five klog lines, then the sentence for a person
+    ("unreachable", "sys.stderr.write(('E1207 11:40:12.002864   20192 memcache.go:265] \"Unhandled Error\" '"
+                    "'err=\"couldn\\'t get current server API group list\"\\n') * 5 + 'The connection to the server '"
+                    "'localhost:8080 was refused - did you specify the right host or port?\\n'); sys.exit(1)",
+     ["failed (exit code 1): The connection to the server localhost:8080 was refused"]),
 ]
 
 
@@ -170,3 +177,22 @@ def test_fetch_runs_get_as_an_argument_list_without_a_shell(targets, prune, cont
         assert isinstance(args, list) and all(isinstance(a, str) for a in args)
         assert args[1] == "get" and kw.get("shell") is False
         assert kw.get("stdin") == subprocess.DEVNULL and kw.get("timeout")
+
+
+@pytest.mark.parametrize("given, seconds", [("2", "2 seconds"), ("1.5", "1.5 seconds"), ("2s", "2 seconds"),
+                                            ("1500ms", "1.5 seconds")])
+def test_kubectl_timeout_takes_seconds_or_a_duration_as_kubectl_does(tmp_path, given, seconds):
+    bindir = fake_kubectl(tmp_path, "time.sleep(30)")
+    r, _ = diff(tmp_path, bindir, RS, "--kubectl-timeout", given)
+    assert r.exit_code == 3, (r.exit_code, r.stdout, r.stderr)
+    assert f"did not finish within {seconds} " in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("given, message", [("5x", "is neither seconds (e.g. 30) nor a duration"),
+                                            ("0.5", "is less than 1 second"), ("900ms", "is less than 1 second"),
+                                            ("nan", "is not a number of seconds")])
+def test_a_kubectl_timeout_that_is_no_duration_is_a_usage_error(tmp_path, given, message):
+    bindir = fake_kubectl(tmp_path, "sys.exit(0)")
+    r, _ = diff(tmp_path, bindir, RS, "--kubectl-timeout", given)
+    assert r.exit_code == 2, (r.exit_code, r.stdout, r.stderr)
+    assert "--kubectl-timeout" in r.stderr and message in r.stderr, r.stderr
