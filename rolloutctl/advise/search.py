@@ -83,6 +83,8 @@ class _Eval:
     breached: bool
     stuck_reason: str | None
     work: int
+    #: ready pods in the plan's starting world (None: not planned)
+    start_ready: int | None = None
 
 
 class _Watched:
@@ -95,6 +97,7 @@ class _Watched:
         self.first: int | None = None
         self.worst = 0
         self.passes = 0
+        self.start_ready: int | None = None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._m, name)
@@ -105,7 +108,10 @@ class _Watched:
         if self.first is None:
             self.first = d
         self.worst = max(self.worst, d)
-        return self._m.metrics(world)
+        m = self._m.metrics(world)
+        if self.start_ready is None:
+            self.start_ready = int(m.get("readyPods", 0))
+        return m
 
 
 def peak_resource(capacity: Mapping[str, int]) -> str:
@@ -186,7 +192,7 @@ class Search:
         cand = self._candidate(space, values, built, plan.outcome, plan.stuck, summary, time, violation, plan)
         work = (PASS_WORK * watched.passes + sum(len(step.actions) for step in plan.steps)
                 + math.ceil(POD_WORK * int(summary.get("peakPods", 0))))
-        return _Eval(cand, vals, breached, plan.stuck.reason if plan.stuck else None, work)
+        return _Eval(cand, vals, breached, plan.stuck.reason if plan.stuck else None, work, watched.start_ready)
 
     @staticmethod
     def _floor_message(model: Any) -> str:
@@ -257,6 +263,8 @@ class Search:
             return self._as_is(current.cand, Warning(
                 "Teardown", f"{why}; no strategy or budget changes it, none is searched, and the floor of ready "
                 "pods does not apply", ""))
+        if self.floor.pods is not None and current.start_ready is not None and current.start_ready < self.floor.pods:
+            return self._floor_above_start(spaces, current, current.start_ready)
         if not self.exhaustive:
             self.budget = BUDGET_FACTOR * (STARTUP_WORK + current.work) - current.work
         rejected: list[Rejection] = []
@@ -346,6 +354,26 @@ class Search:
             rejected=tuple(rejected), grid=tuple(grid_info), warnings=tuple(warnings),
             current=current.cand,
             floor=str(getattr(self.make_model(), "floor_goal", "")) if self.floor.pods is None else "")
+
+    def _floor_above_start(self, spaces: Sequence[StrategySpace], current: _Eval, ready: int) -> Advice:
+        """``--min-ready`` asks for more ready pods than the rollout starts with. A plan's
+        least ready count includes its starting world, which every candidate shares (the
+        observed cluster), so none can meet it: nothing is searched, and every strategy is
+        rejected with that reason (the note ``MinReadyAboveStart``)."""
+        pods = f"{ready} pod{'' if ready == 1 else 's'}"
+        rejected = [Rejection(s.strategy, s.proposed, *(s.unusable or (
+            V_FLOOR, f"ready pods start at {ready}, below --min-ready {self.floor.spelled} ({self.floor.pods} pods)")))
+            for s in spaces]
+        note = Warning("MinReadyAboveStart", f"--min-ready {self.floor.spelled} ({self.floor.pods} pods) is more than "
+                       f"the {pods} ready when the rollout starts: a plan's least ready count includes its start, so no "
+                       "strategy or budget can meet it and none is searched", "")
+        return Advice(
+            target=self.desired.ref,
+            capacity={r: format_quantity(q, r) for r, q in self.env.capacity.items()},
+            min_ready=self.floor.spelled, min_ready_pods=self.floor.pods, objective=self.objective,
+            peak_resource=self.resource, searched=1, optimal=True, recommendation=None, frontier=(),
+            rejected=tuple(rejected), grid=(), warnings=(*self.input_warnings, note), current=current.cand,
+            floor="")
 
     def _nothing_to_roll_out(self, current: Candidate) -> Advice:
         """The manifest as given changes nothing the controllers act on (its plan has no

@@ -30,6 +30,8 @@ def search_line(a: Advice) -> str:
         return "Searched: nothing (the manifest as given rolls nothing out)"
     if not a.grid and any(w.code == "Teardown" for w in a.warnings):
         return "Searched: nothing (the change tears the workload down whatever the strategy)"
+    if not a.grid and any(w.code == "MinReadyAboveStart" for w in a.warnings):
+        return "Searched: nothing (--min-ready is above the pods ready at the start)"
     size = sum(g.size for g in a.grid)
     pruned = sum(g.pruned for g in a.grid)
     skipped = sum(g.skipped for g in a.grid)

@@ -326,3 +326,38 @@ def test_a_one_step_candidate_reads_1_step(cli, tmp_path):
     r = cli("advise", str(new), "--observed", str(RS_OLD))
     assert r.exit_code == 0, r.stderr
     assert ": 1 step, min ready pods" in r.stdout and "1 steps" not in r.stdout
+
+
+def _start_ready(cli, old) -> int:
+    # the observed manifest against itself: a settled cluster, nothing to do, so the plan's
+    # least ready count is its start's
+    r = cli("plan", old, "--observed", old, "-o", "json")
+    assert r.exit_code == 0 and r.json()["outcome"] == "noop", r.stdout
+    return r.json()["summary"]["minReadyPods"]
+
+
+@pytest.mark.parametrize("which", ["grove", "rayservice"])
+def test_a_min_ready_above_the_pods_ready_at_the_start_is_not_searched(cli, small, which):
+    """No plan keeps more pods ready than it starts with (its least ready count includes its
+    start): advise says so at once instead of planning its whole budget of candidates."""
+    new, old = small if which == "grove" else (RS_NEW, RS_OLD)
+    n = _start_ready(cli, old)
+    assert n > 0
+    compared = cli("plan", new, "--observed", old, "--compare", "-o", "json")
+    rows = compared.json()["rows"]
+    assert len(rows) > 1 and all(row["minReadyPods"] <= n for row in rows), rows
+
+    r = cli("advise", new, "--observed", old, "--min-ready", str(n + 1), "-o", "json")
+    assert r.exit_code == 1, r.stderr
+    doc = r.json()
+    jsonschema.Draft202012Validator(schema("advice")).validate(doc)
+    assert doc["recommendation"] is None and doc["searched"] == 1 and doc["frontier"] == []
+    assert [w["code"] for w in doc["warnings"]].count("MinReadyAboveStart") == 1
+    floor = [x for x in doc["rejected"] if x["reason"] == "MinReadyBreached"]
+    assert floor and all(f"ready pods start at {n}, below --min-ready {n + 1}" in x["message"] for x in floor)
+    text = cli("advise", new, "--observed", old, "--min-ready", str(n + 1)).stdout
+    assert "Searched: nothing (--min-ready is above the pods ready at the start)" in text
+    assert f"the {n} pods ready when the rollout starts" in text.replace("\n", " ")
+
+    at = cli("advise", new, "--observed", old, "--min-ready", str(n), "-o", "json").json()
+    assert "MinReadyAboveStart" not in [w["code"] for w in at["warnings"]] and at["searched"] > 1
