@@ -29,7 +29,7 @@ from .cli_common import (ALLOW_EMPTY_HELP, CAPACITY_HELP, COLOR_HELP, COMPARE_HE
                          TIMEOUT_HELP, ColorMode, KueueModel, LintFormat, OutputFailed, PlanFormat, emit, err,
                          examples, exit_now, operator_options, repo_config, report_specs, run_guarded, stdout_gone,
                          step_summary, table_width, use_color, write_reports)
-from .cli_common import kubectl_timeout as parse_timeout
+from .cli_common import comma_items, kubectl_timeout as parse_timeout
 
 app = typer.Typer(
     name="rolloutctl",
@@ -106,7 +106,7 @@ def _plan_command(first: bool):
             kuberay_ = kuberay_version or cfg.kuberay_version
             kueue_ = kueue.value if kueue else cfg.kueue
             opts = PlanOptions(
-                observed=tuple(observed), capacity=tuple(capacity), never_ready=tuple(never_ready),
+                observed=tuple(observed), capacity=comma_items(capacity), never_ready=tuple(never_ready),
                 max_steps=max_steps, limits=Limits(max_input_bytes, max_alias_nodes, max_pods),
                 model_options={**operator_options(kuberay_, feature_gate, kuberay_env, grove_config, cfg),
                                **({"kueue": kueue_} if kueue_ else {})},
@@ -243,7 +243,7 @@ def advise_command(
         cfg = repo_config(config)
         kueue_ = kueue.value if kueue else cfg.kueue
         plan_opts = PlanOptions(
-            observed=tuple(observed), capacity=tuple(capacity), never_ready=tuple(never_ready), max_steps=max_steps,
+            observed=tuple(observed), capacity=comma_items(capacity), never_ready=tuple(never_ready), max_steps=max_steps,
             limits=Limits(max_input_bytes, max_alias_nodes, max_pods),
             model_options={**operator_options(kuberay_version or cfg.kuberay_version, feature_gate, kuberay_env,
                                               grove_config, cfg),

@@ -267,7 +267,14 @@ OBSERVED_HELP = ("What is in the cluster now: live objects (kubectl get -o yaml)
                   "manifest alone (a settled cluster at that spec). Repeatable. Without it the object is new.")
 CAPACITY_HELP = ("Total the workload may request, e.g. nvidia.com/gpu=16 or memory=800Mi, or from-cluster (the "
                   "schedulable nodes' allocatable resources, capped by the namespace's ResourceQuotas and, with "
-                  "--kueue, the ClusterQueues). Repeatable. Default: unlimited.")
+                  "--kueue, the ClusterQueues). Repeatable, or comma-separated (nvidia.com/gpu=16,memory=800Gi). "
+                  "Default: unlimited.")
+
+
+def comma_items(values: List[str]) -> tuple[str, ...]:
+    """A repeatable option's values with comma-separated ones split (``a=1,b=2`` is
+    ``a=1`` and ``b=2``, as kubectl's ``--limits`` and ``--requests`` take them)."""
+    return tuple(part.strip() for v in values for part in v.split(",") if part.strip())
 FROM_CLUSTER_HELP = ("Read what is in the cluster now with your kubectl (kubectl get only): the object and every "
                       "kind its operator creates for it, selected by the operator's labels.")
 CONTEXT_HELP = "kubectl context for --from-cluster."

@@ -31,3 +31,18 @@ def test_a_named_resource_no_pod_requests_is_said(cli):
     assert "no pod of this plan requests nvidia.com/gpu" in _codes(r)["CapacityNotRequested"]
     r = cli("plan", RS_NEW, "--observed", RS_OLD, "--capacity", "cpu=100", "-o", "json")
     assert "CapacityNotRequested" not in _codes(r)
+
+
+def test_capacity_takes_comma_separated_resources_as_kubectl_limits_does(cli):
+    one = cli("plan", PCS_NEW, "--observed", PCS_OLD, "--capacity", "nvidia.com/gpu=44,memory=1Ti", "-o", "json")
+    two = cli("plan", PCS_NEW, "--observed", PCS_OLD, "--capacity", "nvidia.com/gpu=44", "--capacity", "memory=1Ti",
+              "-o", "json")
+    assert one.exit_code == two.exit_code and one.stdout == two.stdout
+    assert json.loads(one.stdout)["outcome"] == "converged"
+    # each part is a limit: 16 GPUs after the comma stops the rollout, as it does alone
+    tight = json.loads(cli("plan", PCS_NEW, "--observed", PCS_OLD, "--capacity", "memory=1Ti, nvidia.com/gpu=16",
+                           "-o", "json").stdout)
+    assert tight["outcome"] == "stuck" and tight["stuck"]["reason"] == "InsufficientCapacity"
+    assert "CapacityExceededAtStart" in {w["code"] for w in tight["warnings"]}
+    bad = cli("plan", PCS_NEW, "--capacity", "nvidia.com/gpu=16,cpu")
+    assert bad.exit_code == 2 and "--capacity 'cpu': expected RESOURCE=QUANTITY" in bad.stderr
