@@ -38,11 +38,46 @@ def effects_of(change: Change, impacts: tuple[Impact, ...]) -> list[str]:
     return out
 
 
-def value(v: Any, limit: int = MAX_VALUE) -> str:
+#: characters kept before the first difference when a long replaced value is shown from there
+DIFF_CONTEXT = 24
+
+
+def _text(v: Any) -> str:
     if v is None:
         return "(none)"
-    text = v if isinstance(v, str) and v.startswith("***") else json.dumps(v, ensure_ascii=False, separators=(", ", ": "))
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return v if isinstance(v, str) and v.startswith("***") else json.dumps(v, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _window(text: str, start: int, limit: int) -> str:
+    """``text`` from ``start`` (an ellipsis for what is left out before, after a string's
+    opening quote), cut to ``limit``."""
+    head = ("\"…" if text.startswith("\"") else "…") if start > 0 else ""
+    rest = text[start:]
+    room = limit - len(head)
+    return head + (rest if len(rest) <= room else rest[: room - 1] + "…")
+
+
+def value(v: Any, limit: int = MAX_VALUE) -> str:
+    return _window(_text(v), 0, limit)
+
+
+def replaced(old: Any, new: Any, limit: int = MAX_VALUE) -> tuple[str, str]:
+    """A replaced value's old and new text, each at most ``limit`` characters. When one
+    is longer, both are shown from a little before their first difference, so a long
+    value whose end changed (an image tag after a registry path) does not read as the
+    same cut text twice."""
+    a, b = _text(old), _text(new)
+    if len(a) <= limit and len(b) <= limit:
+        return a, b
+    same = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        same += 1
+    start = max(0, same - DIFF_CONTEXT)
+    if start < 8:  # (an ellipsis to save a few characters says less than they do)
+        start = 0
+    return _window(a, start, limit), _window(b, start, limit)
 
 
 def line_diff(c: Change, context: int = 1) -> list[str] | None:
@@ -68,7 +103,8 @@ def change_text(c: Change) -> str:
         return value(c.new)
     if c.op == "remove":
         return value(c.old) + " → (removed)"
-    return f"{value(c.old)} → {value(c.new)}"
+    old, new = replaced(c.old, c.new)
+    return f"{old} → {new}"
 
 
 def impact_label(o: ObjectDiff, i: Impact) -> tuple[str, str]:

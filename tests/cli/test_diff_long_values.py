@@ -1,35 +1,43 @@
-"""A changed multi-line value (serveConfigV2, a script) reads as a line diff of the
-changed lines in table and markdown; JSON keeps old and new whole."""
+"""``diff`` shows where a long replaced value changed: an image tag bumped after a long
+registry path reads as two different texts, not as the same cut prefix twice. JSON keeps
+both values whole."""
 
 from __future__ import annotations
 
-from tests.conftest import SAMPLES, write
+from tests.conftest import SAMPLES
 
-LIVE = SAMPLES / "rayservice-text-ml.yaml"
-
-
-def _desired(tmp_path):
-    text = LIVE.read_text()
-    assert text.count("num_replicas: 2") == 1
-    return write(tmp_path, "new.yaml", text.replace("num_replicas: 2", "num_replicas: 3"))
+LONG = "us-docker.pkg.dev/my-project/inference-images/ray-ml-vllm"
 
 
-def test_table_shows_the_changed_lines(cli, tmp_path):
-    r = cli("diff", _desired(tmp_path), "--live", str(LIVE), "--no-color")
-    assert r.exit_code == 1
-    lines = [x.strip() for x in r.stdout.splitlines()]
-    assert "-        num_replicas: 2".strip() in lines and "+        num_replicas: 3".strip() in lines
-    assert "- name: Summarizer" in lines  # one line of context
-    assert not any("Classifier" in x for x in lines)  # unchanged lines far away are not repeated
+def _pair(tmp_path) -> tuple[str, str]:
+    text = (SAMPLES / "rayservice-text-ml.yaml").read_text()
+    old_image = "registry.example.com/text-ml:1.4.0"
+    assert old_image in text
+    old = tmp_path / "live.yaml"
+    new = tmp_path / "new.yaml"
+    old.write_text(text.replace(old_image, f"{LONG}:2.53.0-py311-gpu"))
+    new.write_text(text.replace(old_image, f"{LONG}:2.53.1-py311-gpu"))
+    return str(new), str(old)
 
 
-def test_markdown_has_a_diff_block(cli, tmp_path):
-    r = cli("diff", _desired(tmp_path), "--live", str(LIVE), "-o", "markdown")
-    md = r.stdout
-    assert "```diff\n" in md and "\n-        num_replicas: 2\n+        num_replicas: 3\n" in md
+def test_a_long_value_is_shown_from_where_it_changed(cli, tmp_path):
+    new, old = _pair(tmp_path)
+    table = cli("diff", new, "--live", old, env={"NO_COLOR": "1"})
+    assert table.exit_code == 1, table.stderr
+    shown = [line.strip() for line in table.stdout.splitlines() if "2.53.0-py311-gpu" in line]
+    assert shown, table.stdout
+    for line in shown:
+        old_text, _, new_text = line.partition(" → ")
+        assert old_text.startswith('"…') and old_text.endswith(':2.53.0-py311-gpu"'), line
+        assert new_text.startswith('"…') and ':2.53.1-py311-gpu"' in new_text, line
+    md = cli("diff", new, "--live", old, "-o", "markdown").stdout
+    assert ':2.53.0-py311-gpu" → "…' in md and ':2.53.1-py311-gpu"' in md
+    doc = cli("diff", new, "--live", old, "-o", "json").json()
+    values = {(c["old"], c["new"]) for o in doc["objects"] for c in o["changes"]}
+    assert (f"{LONG}:2.53.0-py311-gpu", f"{LONG}:2.53.1-py311-gpu") in values
 
 
-def test_json_keeps_old_and_new_whole(cli, tmp_path):
-    r = cli("diff", _desired(tmp_path), "--live", str(LIVE), "-o", "json")
-    (c,) = r.json()["objects"][0]["changes"]
-    assert c["path"] == "spec.serveConfigV2" and "Classifier" in c["old"] and "num_replicas: 3" in c["new"]
+def test_a_short_value_is_shown_whole(cli):
+    r = cli("diff", str(SAMPLES / "rayservice-text-ml-new-image.yaml"), "--live", str(SAMPLES / "rayservice-text-ml.yaml"),
+            env={"NO_COLOR": "1"})
+    assert '"registry.example.com/text-ml:1.4.0" → "registry.example.com/text-ml:1.5.0"' in r.stdout
