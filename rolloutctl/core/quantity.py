@@ -315,8 +315,8 @@ def in_largest_unit(text: str, min_digits: int = 0) -> str | None:
     """A whole quantity with a unit (binary or decimal SI) and more than ``min_digits``
     digits in the largest unit of its kind that keeps it at least 1 (memory summed over
     pods of ``64Gi`` and ``100Mi`` requests: ``655560Mi``): exact when it is whole there
-    (``655360Mi`` is ``640Gi``), else rounded to two decimals and marked ``≈``
-    (``≈640.2Gi``); None for anything else (a number without a unit, a fraction, an
+    (``655360Mi`` is ``640Gi``) or at two decimals (``57856Mi`` is ``56.5Gi``), else rounded
+    to two decimals and marked ``≈`` (``≈640.2Gi``); None for anything else (a number without a unit, a fraction, an
     exponent). For people only: the exact value is the quantity as written."""
     parts = split_quantity(text)
     if parts is None or parts[2] is not None or not parts[1] or parts[1] not in _BIN and parts[1] not in _WHOLE:
@@ -335,8 +335,9 @@ def in_largest_unit(text: str, min_digits: int = 0) -> str | None:
     if value % unit == 0:
         return f"{sign}{value // unit}{names[top]}"
     hundredths = (value * 100 + unit // 2) // unit
+    exact = hundredths * unit == value * 100
     if hundredths >= base * 100 and top < 6:  # 1023.999Gi rounds up to the next unit
         top, hundredths = top + 1, 100
     whole, frac = divmod(hundredths, 100)
     number = f"{whole}.{frac:02d}".rstrip("0").rstrip(".")
-    return f"≈{sign}{number}{names[top]}"
+    return f"{'' if exact else '≈'}{sign}{number}{names[top]}"

@@ -13,7 +13,10 @@ def test_a_long_quantity_with_a_unit_is_shown_in_its_largest_unit():
     assert shown_quantity("8100554Ki") == "≈7.73Gi"
     assert shown_quantity("1311120Mi") == "≈1.25Ti"
     assert shown_quantity("655360Mi") == "640Gi"      # whole in the larger unit: exact, no mark
-    assert shown_quantity("640100M") == "≈640.1G"     # decimal units stay decimal
+    assert shown_quantity("57856Mi") == "56.5Gi"      # exact at two decimals: no mark either
+    assert shown_quantity("14080000k") == "14.08G"
+    assert shown_quantity("640100M") == "640.1G"      # decimal units stay decimal
+    assert shown_quantity("640123M") == "≈640.12G"
     assert shown_quantity("1073741823Ki") == "≈1Ti"   # rounding up to the next unit
     # short or unit-less quantities as written
     for q in ("648Gi", "1296Gi", "1500Mi", "84", "84500m", "40", "0"):
