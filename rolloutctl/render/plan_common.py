@@ -67,11 +67,12 @@ def headline(p: Plan) -> str:
     if p.outcome == "converged":
         what = f"converges in {n}"
     elif p.outcome == "noop":
-        what = "nothing to do"
+        # (a noop plan may still write status: its steps say so, and the headline with them)
+        what = f"nothing to roll out: status only ({n})" if total else "nothing to do"
     else:
         what = f"STUCK after {n}"
     if p.immediate:
-        verb = {"converged": what, "noop": "has nothing to do"}.get(p.outcome, f"gets {what}")
+        verb = {"converged": what, "noop": f"has {what}"}.get(p.outcome, f"gets {what}")
         what = f"next pass of a plan that {verb}"
     return f"{t.kind} {t.namespace}/{t.name} · strategy {p.strategy} · {what}"
 
