@@ -285,26 +285,17 @@ TIMEOUT_HELP = ("How long to wait for each kubectl get: seconds (30, 2.5) or a d
 
 
 def kubectl_timeout(value: Any) -> float:
-    """``--kubectl-timeout``: seconds, or a Go duration with a unit (what kubectl's own
-    ``--request-timeout`` takes), at least one second."""
-    if isinstance(value, (int, float)):
+    """``--kubectl-timeout`` (``load.kubectl.timeout_seconds``) as a usage error when bad."""
+    if isinstance(value, (int, float)) or str(value).strip().isdigit():
         seconds = float(value)
-    else:
-        text = str(value).strip()
-        try:
-            seconds = float(text)
-        except ValueError:
-            from .core.go_time import parse_duration_seconds
+        if seconds >= 1:
+            return seconds  # (the default, without importing the loader)
+    from .load.kubectl import timeout_seconds
 
-            got = parse_duration_seconds(text) if text[-1:].isalpha() else None
-            if got is None:
-                raise typer.BadParameter(f"{text!r} is neither seconds (e.g. 30) nor a duration (e.g. 30s, 2m, 1m30s)")
-            seconds = got
-    if seconds != seconds or seconds in (float("inf"), float("-inf")):
-        raise typer.BadParameter(f"{value!r} is not a number of seconds")
-    if seconds < 1:
-        raise typer.BadParameter(f"{value!r} is less than 1 second")
-    return seconds
+    try:
+        return timeout_seconds(str(value))
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
 ALLOW_EMPTY_HELP = "Empty standard input (- as live or observed state) means the cluster has none of the objects."
 KUEUE_HELP = ("RayService under Kueue: top-level (Kueue owns spec.suspend; Kueue PR #11264, unmerged), nested "
                "(Kueue >= v0.17 owns rayClusterConfig.suspend) or legacy (Kueue manages each RayCluster). Kueue "

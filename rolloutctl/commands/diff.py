@@ -93,8 +93,8 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
     for named in fresh:
         # named by the API server on create: never the same object as a live one
         prefix = str(named.metadata.get("generateName"))
-        errors = refused.get(id(named)) or _pod_refusals(named, opts.model_options)
-        impact = _refused(errors) if errors else _added_impact(named, _model_for(named, opts.model_options))
+        errors = _refusals(named, refused, opts.model_options)
+        impact = errors or _added_impact(named, _model_for(named, opts.model_options))
         if not any(i.effect == "rejected" for i in impact):
             impact = (Impact("scale", always_new_message(named, prefix), ("metadata.generateName",)),)
         results.append(ObjectDiff(named.ref, "added", (), impact))
@@ -103,9 +103,9 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
         seen.add(key)
         model = _model_for(obj, opts.model_options)
         old = by_key.get(key)
-        errors = refused.get(id(obj)) or _pod_refusals(obj, opts.model_options)
+        errors = _refusals(obj, refused, opts.model_options)
         if old is None:
-            results.append(ObjectDiff(obj.ref, "added", (), _refused(errors) if errors else _added_impact(obj, model)))
+            results.append(ObjectDiff(obj.ref, "added", (), errors or _added_impact(obj, model)))
             continue
         hooks = diff_hooks(obj, model)
         conflicts: list[tuple[str, list[str]]] = []
@@ -115,7 +115,7 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
         changes = kept
         impact: tuple = ()
         if errors:
-            results.append(ObjectDiff(obj.ref, "changed" if changes else "unchanged", changes, _refused(errors)))
+            results.append(ObjectDiff(obj.ref, "changed" if changes else "unchanged", changes, errors))
             continue
         if changes and model is not None:
             # the kind judges the same defaulted objects the diff compared
@@ -140,17 +140,20 @@ def _under(path: str, top: str) -> bool:
     return path == top or (path.startswith(top) and path[len(top):len(top) + 1] in (".", "["))
 
 
-def _pod_refusals(obj: Obj, options: Mapping[str, Any]) -> list[Any]:
-    """SC006, SC015-SC019: the pods the operator would create from ``obj`` are refused (``lint.pods``)."""
-    from ..lint.pods import check_pod_templates
+def _refusals(obj: Obj, refused: Mapping[int, Any], options: Mapping[str, Any]) -> tuple:
+    """The ``rejected`` impacts of ``obj``: the API server refuses the object (admission's
+    findings in ``refused``; the change is never stored), else the pods the operator would
+    create from it (SC006, SC015-SC019, ``lint.pods``: the object is stored, its pods are
+    refused and the rollout never starts); () when neither."""
+    found = refused.get(id(obj))
+    why = "the API server would reject this manifest"
+    if not found:
+        from ..lint.pods import check_pod_templates
 
-    return [f for f in check_pod_templates(obj, options) if f.severity == "error"]
-
-
-def _refused(findings: Sequence[Any]) -> tuple:
-    """Impacts of a desired object the API server refuses: the change is never stored."""
-    return tuple(Impact("rejected", f"{f.rule}: {f.message} (the API server would reject this manifest)",
-                        (f.path,) if f.path else ()) for f in sorted(set(findings), key=lambda f: f.sort_key()))
+        found = [f for f in check_pod_templates(obj, options) if f.severity == "error"]
+        why = "the API server would reject the pods the operator creates from this manifest"
+    return tuple(Impact("rejected", f"{f.rule}: {f.message} ({why})", (f.path,) if f.path else ())
+                 for f in sorted(set(found or ()), key=lambda f: f.sort_key()))
 
 
 def _check_live_duplicates(live: Sequence[Obj]) -> None:

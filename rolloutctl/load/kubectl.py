@@ -19,6 +19,7 @@ import tempfile
 import time
 from typing import Any, Callable, Iterable, Sequence
 
+from ..core.go_time import parse_duration_seconds
 from ..core.kind import LiveRead
 from ..core.model import Obj, Warning
 from ..core.records import field, record
@@ -34,6 +35,25 @@ ALLOWED_VERBS = frozenset({"get"})
 _KLOG = re.compile(r"^[IWEF]\d{4}\s")
 #: terminal colour and cursor codes (kubectl colours some errors)
 _ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def timeout_seconds(text: str) -> float:
+    """A kubectl timeout as given: seconds (``30``, ``2.5``) or a Go duration with a unit,
+    as kubectl's own ``--request-timeout`` takes it (``30s``, ``2m``, ``1m30s``); at least
+    one second. ValueError (a message naming the value) otherwise."""
+    text = text.strip()
+    try:
+        seconds = float(text)
+    except ValueError:
+        got = parse_duration_seconds(text) if text[-1:].isalpha() else None
+        if got is None:
+            raise ValueError(f"{text!r} is neither seconds (e.g. 30) nor a duration (e.g. 30s, 2m, 1m30s)") from None
+        seconds = got
+    if seconds != seconds or seconds in (float("inf"), float("-inf")):
+        raise ValueError(f"{text!r} is not a number of seconds")
+    if seconds < 1:
+        raise ValueError(f"{text!r} is less than 1 second")
+    return seconds
 
 
 def failure_line(stderr: str, returncode: int) -> str:

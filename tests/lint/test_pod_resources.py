@@ -261,7 +261,8 @@ def test_lint_plan_and_diff_say_the_pods_are_refused(cli, fname, rule, line):
 
 
 def test_diff_marks_a_rename_to_a_bad_container_name_rejected(cli, tmp_path):
-    """diff reads the same rules (``commands.diff._pod_refusals``): the change is rejected."""
+    """diff reads the same rules (``commands.diff._refusals``): the change is rejected, and the
+    reason names the pods, not the manifest, as plan's does."""
     bad = HOSTILE / "pcs-bad-container-name.yaml"
     live = tmp_path / "live.yaml"
     live.write_text(bad.read_text().replace("Model_Leader", "model-leader"))
@@ -269,6 +270,7 @@ def test_diff_marks_a_rename_to_a_bad_container_name_rejected(cli, tmp_path):
     impacts = [i for d in __import__("json").loads(r.stdout)["objects"] for i in d["impact"]]
     assert [i["effect"] for i in impacts] == ["rejected"], impacts
     assert impacts[0]["message"].startswith("SC017: container name 'Model_Leader' is not a DNS-1123 label")
+    assert impacts[0]["message"].endswith("(the API server would reject the pods the operator creates from this manifest)")
 
 
 def _worker_and_head_with(name: str, key: str) -> str:
