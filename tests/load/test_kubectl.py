@@ -167,7 +167,7 @@ def test_kubectl_timeout_exits_3(tmp_path):
     bindir = fake_kubectl(tmp_path, sleep=5)
     r = run(tmp_path, bindir, desired(tmp_path), "--from-cluster", "--kubectl-timeout", "1")
     assert r.exit_code == 3
-    assert "did not finish within 1 seconds" in r.stderr
+    assert "did not finish within 1 second " in r.stderr
 
 
 def test_unparsable_kubectl_output_exits_3(tmp_path):
