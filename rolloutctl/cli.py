@@ -27,9 +27,9 @@ from .cli_common import (ALLOW_EMPTY_HELP, CAPACITY_HELP, COLOR_HELP, COMPARE_HE
                          EXIT_FINDINGS, EXIT_OK, EXIT_TOOL, FROM_CLUSTER_HELP, GATE_HELP, KUBECONFIG_HELP,
                          GROVE_CONFIG_HELP, KUBERAY_ENV_HELP, KUEUE_HELP, NAMESPACE_HELP, NEVER_READY_HELP, OBSERVED_HELP,
                          TIMEOUT_HELP, ColorMode, KueueModel, LintFormat, OutputFailed, PlanFormat, emit, err,
-                         examples, exit_now, operator_options, repo_config, report_specs, run_guarded, stdout_gone,
-                         step_summary, table_width, use_color, write_reports)
-from .cli_common import comma_items, kubectl_timeout as parse_timeout
+                         comma_items, examples, exit_now, operator_options, repo_config, report_specs, run_guarded,
+                         stdout_gone, step_summary, table_width, use_color, write_reports)
+from .cli_common import kubectl_timeout as parse_timeout
 
 app = typer.Typer(
     name="rolloutctl",
@@ -97,6 +97,7 @@ def _plan_command(first: bool):
             from .commands import plan as planning
             from .load.limits import Limits
             from .render import render_plans
+            from .render.plan_common import counted
 
             from .render.progress import Progress, heartbeat_wanted, wanted
 
@@ -110,7 +111,7 @@ def _plan_command(first: bool):
                 max_steps=max_steps, limits=Limits(max_input_bytes, max_alias_nodes, max_pods),
                 model_options={**operator_options(kuberay_, feature_gate, kuberay_env, grove_config, cfg),
                                **({"kueue": kueue_} if kueue_ else {})},
-                progress=lambda ref, n: line.update(f"{ref.kind} {ref.namespace}/{ref.name}: {n} step{'' if n == 1 else 's'}"),
+                progress=lambda ref, n: line.update(f"{ref.kind} {ref.namespace}/{ref.name}: {counted(n, 'steps')}"),
                 from_cluster=from_cluster, context=context, namespace=namespace or cfg.namespace,
                 kubeconfig=kubeconfig, kubectl_timeout=kubectl_timeout, allow_empty=allow_empty,
             )
@@ -234,6 +235,7 @@ def advise_command(
         from .commands.advise import AdviseOptions, advise
         from .load.limits import Limits
         from .render import render_advice
+        from .render.plan_common import counted
         from .render.progress import Progress, heartbeat_wanted, wanted
 
         # the operator settings and repository defaults are plan's, so advise plans what plan would
@@ -255,7 +257,7 @@ def advise_command(
                 plan=plan_opts, min_ready=min_ready, objective=minimize.value, exhaustive=exhaustive,
                 proposed=not no_proposed,
                 progress=lambda ref, n, used: line.update(
-                    f"{ref.kind} {ref.namespace}/{ref.name}: {n} candidate{'' if n == 1 else 's'} planned"
+                    f"{ref.kind} {ref.namespace}/{ref.name}: {counted(n, 'candidates')} planned"
                     + (f", {used:.0%} of the search budget" if used is not None else ""))))
         emit(render_advice(advices, output.value, use_color(no_color, color), table_width()))
         return EXIT_OK if all(a.recommendation is not None for a in advices) else EXIT_FINDINGS

@@ -269,12 +269,6 @@ CAPACITY_HELP = ("Total the workload may request, e.g. nvidia.com/gpu=16 or memo
                   "schedulable nodes' allocatable resources, capped by the namespace's ResourceQuotas and, with "
                   "--kueue, the ClusterQueues). Repeatable, or comma-separated (nvidia.com/gpu=16,memory=800Gi). "
                   "Default: unlimited.")
-
-
-def comma_items(values: List[str]) -> tuple[str, ...]:
-    """A repeatable option's values with comma-separated ones split (``a=1,b=2`` is
-    ``a=1`` and ``b=2``, as kubectl's ``--limits`` and ``--requests`` take them)."""
-    return tuple(part.strip() for v in values for part in v.split(",") if part.strip())
 FROM_CLUSTER_HELP = ("Read what is in the cluster now with your kubectl (kubectl get only): the object and every "
                       "kind its operator creates for it, selected by the operator's labels.")
 CONTEXT_HELP = "kubectl context for --from-cluster."
@@ -282,20 +276,6 @@ KUBECONFIG_HELP = "kubeconfig file for --from-cluster (default: kubectl's own, K
 NAMESPACE_HELP = "Namespace of manifests that name none (default: default)."
 TIMEOUT_HELP = ("How long to wait for each kubectl get: seconds (30, 2.5) or a duration as kubectl's "
                 "--request-timeout takes it (30s, 2m, 1m30s); at least 1 s.")
-
-
-def kubectl_timeout(value: Any) -> float:
-    """``--kubectl-timeout`` (``load.kubectl.timeout_seconds``) as a usage error when bad."""
-    if isinstance(value, (int, float)) or str(value).strip().isdigit():
-        seconds = float(value)
-        if seconds >= 1:
-            return seconds  # (the default, without importing the loader)
-    from .load.kubectl import timeout_seconds
-
-    try:
-        return timeout_seconds(str(value))
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from None
 ALLOW_EMPTY_HELP = "Empty standard input (- as live or observed state) means the cluster has none of the objects."
 KUEUE_HELP = ("RayService under Kueue: top-level (Kueue owns spec.suspend; Kueue PR #11264, unmerged), nested "
                "(Kueue >= v0.17 owns rayClusterConfig.suspend) or legacy (Kueue manages each RayCluster). Kueue "
@@ -315,6 +295,26 @@ KUBERAY_ENV_HELP = ("KubeRay operator environment variable that changes RayServi
 GROVE_CONFIG_HELP = ("Grove operator configuration (the chart's config:) the model follows, e.g. "
                      "autoMNNVLEnabled=true (config.network.autoMNNVLEnabled: grove.io/mnnvl-group names are "
                      "accepted). Repeatable; default: the chart's values (false).")
+
+
+def comma_items(values: List[str]) -> tuple[str, ...]:
+    """A repeatable option's values with comma-separated ones split (``a=1,b=2`` is
+    ``a=1`` and ``b=2``, as kubectl's ``--limits`` and ``--requests`` take them)."""
+    return tuple(part.strip() for v in values for part in v.split(",") if part.strip())
+
+
+def kubectl_timeout(value: Any) -> float:
+    """``--kubectl-timeout`` (``load.kubectl.timeout_seconds``) as a usage error when bad."""
+    if isinstance(value, (int, float)) or str(value).strip().isdigit():
+        seconds = float(value)
+        if seconds >= 1:
+            return seconds  # (the default, without importing the loader)
+    from .load.kubectl import timeout_seconds
+
+    try:
+        return timeout_seconds(str(value))
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
 
 
 def operator_options(version: str | None, gates: List[str], env: List[str], grove: List[str] = (),

@@ -345,15 +345,20 @@ class Search:
         if not complete:
             warnings.append(Warning("SearchBudget", "the grid is larger than the default budget allows: the answer is "
                                     "the best of the candidates planned (use --exhaustive for the whole grid)", ""))
+        return self._advice(
+            searched=len(self.done), optimal=complete,
+            recommendation=feasible[0] if feasible else None, frontier=tuple(self.frontier(feasible)),
+            rejected=tuple(rejected), grid=tuple(grid_info), warnings=tuple(warnings), current=current.cand)
+
+    def _advice(self, **result: Any) -> Advice:
+        """The Advice of this search's target and constraints with ``result`` (what was
+        searched and found)."""
         return Advice(
             target=self.desired.ref,
             capacity={r: format_quantity(q, r) for r, q in self.env.capacity.items()},
             min_ready=self.floor.spelled, min_ready_pods=self.floor.pods, objective=self.objective,
-            peak_resource=self.resource, searched=len(self.done), optimal=complete,
-            recommendation=feasible[0] if feasible else None, frontier=tuple(self.frontier(feasible)),
-            rejected=tuple(rejected), grid=tuple(grid_info), warnings=tuple(warnings),
-            current=current.cand,
-            floor=str(getattr(self.make_model(), "floor_goal", "")) if self.floor.pods is None else "")
+            peak_resource=self.resource,
+            floor=str(getattr(self.make_model(), "floor_goal", "")) if self.floor.pods is None else "", **result)
 
     def _floor_above_start(self, spaces: Sequence[StrategySpace], current: _Eval, ready: int) -> Advice:
         """``--min-ready`` asks for more ready pods than the rollout starts with. A plan's
@@ -367,13 +372,8 @@ class Search:
         note = Warning("MinReadyAboveStart", f"--min-ready {self.floor.spelled} ({self.floor.pods} pods) is more than "
                        f"the {pods} ready when the rollout starts: a plan's least ready count includes its start, so no "
                        "strategy or budget can meet it and none is searched", "")
-        return Advice(
-            target=self.desired.ref,
-            capacity={r: format_quantity(q, r) for r, q in self.env.capacity.items()},
-            min_ready=self.floor.spelled, min_ready_pods=self.floor.pods, objective=self.objective,
-            peak_resource=self.resource, searched=1, optimal=True, recommendation=None, frontier=(),
-            rejected=tuple(rejected), grid=(), warnings=(*self.input_warnings, note), current=current.cand,
-            floor="")
+        return self._advice(searched=1, optimal=True, recommendation=None, frontier=(), rejected=tuple(rejected),
+                            grid=(), warnings=(*self.input_warnings, note), current=current.cand)
 
     def _nothing_to_roll_out(self, current: Candidate) -> Advice:
         """The manifest as given changes nothing the controllers act on (its plan has no
@@ -388,13 +388,8 @@ class Search:
         if why.code == "Teardown" and current.violation is not None and current.violation[0] == "MinReadyBreached":
             current = replace(current, violation=None)  # the floor is the workload's, which the change removes
         warnings = [*self.input_warnings, why]
-        return Advice(
-            target=self.desired.ref,
-            capacity={r: format_quantity(q, r) for r, q in self.env.capacity.items()},
-            min_ready=self.floor.spelled, min_ready_pods=self.floor.pods, objective=self.objective,
-            peak_resource=self.resource, searched=1, optimal=True, recommendation=current,
-            frontier=(current,), rejected=(), grid=(), warnings=tuple(warnings), current=current,
-            floor=str(getattr(self.make_model(), "floor_goal", "")) if self.floor.pods is None else "")
+        return self._advice(searched=1, optimal=True, recommendation=current, frontier=(current,), rejected=(),
+                            grid=(), warnings=tuple(warnings), current=current)
 
     @staticmethod
     def _start(s: StrategySpace) -> dict[str, Any]:

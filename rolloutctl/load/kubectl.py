@@ -27,9 +27,6 @@ from .documents import parse_documents
 from .limits import Limits
 
 ALLOWED_VERBS = frozenset({"get"})
-#: what a name and a namespace may be (DNS-1123 subdomain / label). Anything else is
-#: refused before kubectl runs: a manifest named "--server=https://elsewhere" must
-#: never become a kubectl option (it would send the user's credentials elsewhere).
 #: a klog line's header (severity, MMDD, time, thread, file:line]): kubectl's log lines, which
 #: come before the one line it means for a person
 _KLOG = re.compile(r"^[IWEF]\d{4}\s")
@@ -71,6 +68,9 @@ def failure_line(stderr: str, returncode: int) -> str:
     return f"exit code {returncode}"
 
 
+#: what a name and a namespace may be (DNS-1123 subdomain / label). Anything else is
+#: refused before kubectl runs: a manifest named "--server=https://elsewhere" must
+#: never become a kubectl option (it would send the user's credentials elsewhere).
 _NAME = re.compile(r"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$")
 _NAMESPACE = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
 DEFAULT_TIMEOUT = 60.0
