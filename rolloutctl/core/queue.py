@@ -128,13 +128,12 @@ class WorkQueue:
         last round's earlier passes (its input world had not seen them, and what the
         controller did on them may be undone since)."""
         st = self._states.get((controller.name, scope))
-        since_last = base.changes_since(st.token) if st is not None else None
-        this_round = world.changes_since(base.token)
-        local = _enqueued(controller, this_round, world) if this_round is not None else None
+        table = _watch_table(controller)
+        local = _enqueued(table, world, base.token, world)
         self._states[(controller.name, scope)] = _State(base.token, st.pending if st is not None else set(), local)
-        if self.everything or st is None or since_last is None or local is None or st.local is None:
+        if self.everything or st is None or local is None or st.local is None:
             return None
-        main = _enqueued(controller, since_last, world)
+        main = _enqueued(table, base, st.token, world)
         if main is None:
             return None
         return st.pending | main | local | st.local
@@ -164,10 +163,9 @@ class WorkQueue:
         return self._idle is world.token
 
 
-def _enqueued(controller: Controller, changes: Mapping[Key, tuple[Obj | None, Obj | None]],
-              world: World) -> set[str] | None:
-    # per watched kind: the labels of its ``by_label`` watches (read here) and its
-    # other handlers (called)
+def _watch_table(controller: Controller) -> dict[str, tuple[list[str], list[Handler]]]:
+    """Per watched kind: the labels of its ``by_label`` watches (read by ``_enqueued``)
+    and its other handlers (called)."""
     by_kind: dict[str, tuple[list[str], list[Handler]]] = {}
     for w in controller.watches:
         labels, handlers = by_kind.setdefault(w.kind, ([], []))
@@ -175,27 +173,36 @@ def _enqueued(controller: Controller, changes: Mapping[Key, tuple[Obj | None, Ob
             labels.append(w.enqueue.label)
         else:
             handlers.append(w.enqueue)
+    return by_kind
+
+
+def _enqueued(table: Mapping[str, tuple[list[str], list[Handler]]], changed: World, token: object,
+              world: World) -> set[str] | None:
+    """The keys enqueued by the events from the world ``token`` came from to ``changed``
+    (only the watched kinds' changes are looked at; handlers see ``world``, the world
+    the controller reconciles); None: every key (a handler asks for a resync, or those
+    changes are not known)."""
     out: set[str] = set()
     add = out.add
-    for k, (old, new) in changes.items():
-        watches = by_kind.get(k[0])
-        if watches is None:
-            continue
-        labels, handlers = watches
-        for label in labels:
-            if old is not None:
-                v = old.labels.get(label)
-                if v is not None:
-                    add(v)
-            if new is not None:
-                v = new.labels.get(label)
-                if v is not None:
-                    add(v)
-        for h in handlers:
-            got = h(old, new, world)
-            if got is None:
-                return None
-            out.update(got)
+    for kind, (labels, handlers) in table.items():
+        entries = changed.changes_of_kind_since(token, kind)
+        if entries is None:
+            return None
+        for _k, old, new in entries:
+            for label in labels:
+                if old is not None:
+                    v = old.labels.get(label)
+                    if v is not None:
+                        add(v)
+                if new is not None:
+                    v = new.labels.get(label)
+                    if v is not None:
+                        add(v)
+            for h in handlers:
+                got = h(old, new, world)
+                if got is None:
+                    return None
+                out.update(got)
     return out
 
 

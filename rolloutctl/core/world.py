@@ -35,17 +35,32 @@ def _compose(older: _Changes, newer: _Changes) -> _Changes:
     return out
 
 
+def _by_kind(changes: _Changes) -> dict[str, list[tuple[Key, "Obj | None", "Obj | None"]]]:
+    """The entries of ``changes`` by kind, each kind's in the order of ``changes``."""
+    out: dict[str, list[tuple[Key, Obj | None, Obj | None]]] = {}
+    for k, (old, new) in changes.items():
+        got = out.get(k[0])
+        if got is None:
+            out[k[0]] = [(k, old, new)]
+        else:
+            got.append((k, old, new))
+    return out
+
+
 class _Layer:
     """The changes from one ancestor world to a descendant, composed only when a view
     or ``changes_since`` asks for them (most layers are never read), with their
     entries per kind kept once computed."""
 
-    __slots__ = ("_older", "_newer", "_d", "_by_kind", "_by_kinds", "size")
+    __slots__ = ("_older", "_newer", "_d", "_by_kind", "_by_kinds", "_groups", "size")
 
     def __init__(self, older: "_Layer | None", newer: _Changes) -> None:
         self._older, self._newer = older, newer
         self._d: _Changes | None = newer if older is None else None
         self._by_kind: dict[str, list] = {}
+        #: the entries of ``_newer`` (of ``changes()`` once composed) by kind, grouped in
+        #: one pass when a kind is first asked for
+        self._groups: dict[str, list] | None = None
         self._by_kinds: dict[tuple[str, ...], _Changes] = {}
         self.size = len(newer) + (older.size if older is not None else 0)  # at least len(changes())
 
@@ -55,6 +70,7 @@ class _Layer:
             assert self._older is not None
             d = self._d = _compose(self._older.changes(), self._newer) if self._newer else self._older.changes()
             self._older = None
+            self._groups = None  # (they grouped ``_newer`` alone)
         return d
 
     def of_kind(self, kind: str) -> list[tuple[Key, "Obj | None", "Obj | None"]]:
@@ -67,11 +83,14 @@ class _Layer:
         if got is not None:
             return got
         older = self._older
+        groups = self._groups
+        if groups is None:
+            groups = self._groups = _by_kind(self._newer if older is not None else self.changes())
         if older is None:
-            got = [(k, old, new) for k, (old, new) in self.changes().items() if k[0] == kind]
+            got = groups.get(kind) or []
         else:
             base = older.of_kind(kind)
-            mine = [(k, old, new) for k, (old, new) in self._newer.items() if k[0] == kind]
+            mine = groups.get(kind)
             if not mine:
                 got = base
             elif not base:
@@ -393,6 +412,16 @@ class World:
         for kinds, _kk, _idx, _ik, changes in self._layers:
             if kinds is token:
                 return changes.changes()
+        return None
+
+    def changes_of_kind_since(self, token: object, kind: str) -> list[tuple[Key, Obj | None, Obj | None]] | None:
+        """``changes_since(token)`` restricted to ``kind``, as (key, object then, object
+        now) entries in the same order; None when not known."""
+        if token is self._kinds:
+            return []
+        for kinds, _kk, _idx, _ik, changes in self._layers:
+            if kinds is token:
+                return changes.of_kind(kind)
         return None
 
     def keys_changed_from(self, other: "World") -> set[Key] | None:
