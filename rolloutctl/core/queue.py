@@ -127,16 +127,21 @@ class WorkQueue:
         this one, from this one to ``world`` (the round's earlier passes), and the
         last round's earlier passes (its input world had not seen them, and what the
         controller did on them may be undone since)."""
-        st = self._states.get((controller.name, scope))
+        key = (controller.name, scope)
+        st = self._states.get(key)
         table = _watch_table(controller)
         local = _enqueued(table, world, base.token, world)
-        self._states[(controller.name, scope)] = _State(base.token, st.pending if st is not None else set(), local)
-        if self.everything or st is None or local is None or st.local is None:
+        if st is None:
+            self._states[key] = _State(base.token, set(), local)
             return None
-        main = _enqueued(table, base, st.token, world)
+        last_token, last_local = st.token, st.local
+        st.token, st.local = base.token, local
+        if self.everything or local is None or last_local is None:
+            return None
+        main = _enqueued(table, base, last_token, world)
         if main is None:
             return None
-        return st.pending | main | local | st.local
+        return st.pending | main | local | last_local
 
     def requeue(self, controller: Controller, scope: Any, names: Iterable[str]) -> None:
         """The keys whose reconcile just ran and must run again next round (it wrote
@@ -182,13 +187,13 @@ def _enqueued(table: Mapping[str, tuple[list[str], list[Handler]]], changed: Wor
     (only the watched kinds' changes are looked at; handlers see ``world``, the world
     the controller reconciles); None: every key (a handler asks for a resync, or those
     changes are not known)."""
+    of_kind = changed.changes_by_kind_since(token)
+    if of_kind is None:
+        return None
     out: set[str] = set()
     add = out.add
     for kind, (labels, handlers) in table.items():
-        entries = changed.changes_of_kind_since(token, kind)
-        if entries is None:
-            return None
-        for _k, old, new in entries:
+        for _k, old, new in of_kind(kind):
             for label in labels:
                 if old is not None:
                     v = old.labels.get(label)

@@ -119,6 +119,10 @@ class _Layer:
         return got
 
 
+def _no_changes(kind: str) -> list:
+    return []
+
+
 class World:
     """An immutable snapshot of the objects a plan cares about.
 
@@ -414,14 +418,15 @@ class World:
                 return changes.changes()
         return None
 
-    def changes_of_kind_since(self, token: object, kind: str) -> list[tuple[Key, Obj | None, Obj | None]] | None:
-        """``changes_since(token)`` restricted to ``kind``, as (key, object then, object
-        now) entries in the same order; None when not known."""
+    def changes_by_kind_since(self, token: object) -> Callable[[str], list[tuple[Key, Obj | None, Obj | None]]] | None:
+        """``changes_since(token)`` by kind: a function of a kind that returns its
+        changes as (key, object then, object now) entries, in the same order; None when
+        those changes are not known."""
         if token is self._kinds:
-            return []
+            return _no_changes
         for kinds, _kk, _idx, _ik, changes in self._layers:
             if kinds is token:
-                return changes.of_kind(kind)
+                return changes.of_kind
         return None
 
     def keys_changed_from(self, other: "World") -> set[Key] | None:
