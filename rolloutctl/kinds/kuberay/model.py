@@ -221,7 +221,10 @@ class RayServiceModel:
         if len(actions) == 1 and actions[0].kind == RS and actions[0].verb == "update":
             removes = "remove finalizer" in actions[0].reason
             return f"{'Remove' if removes else 'Add'} finalizer {FINALIZER}" + (": the RayService is deleted" if removes else "")
-        parts = [f"{a.verb} {a.kind} {a.name}" + (f" ({a.role})" if a.role else "") for a in actions if a.verb != "status"]
+        # a role tells the clusters apart (their names may all be ``<rs>-<random>``); a
+        # cluster with none that carries the old spec (the one the switch left) says so
+        parts = [f"{a.verb} {a.kind} {a.name}" + (f" ({a.role})" if a.role else " (old)" if a.revision == "old" else "")
+                 for a in actions if a.verb != "status"]
         return "; ".join(parts[:4]) + (f"; +{len(parts) - 4} more" if len(parts) > 4 else "")
 
     def warnings(self, desired: Obj, world: World) -> list[Warning]:
