@@ -32,6 +32,7 @@ import heapq
 import itertools
 import json
 import math
+from types import MappingProxyType
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from ..core.advice import (SURGE, UNAVAILABLE, Advice, Built, Candidate, Dimension, GridInfo, Rejection, Trace,
@@ -114,8 +115,21 @@ class _Watched:
         return m
 
 
-def peak_resource(capacity: Mapping[str, int]) -> str:
-    return next(iter(capacity), DEFAULT_PEAK_RESOURCE)
+def peak_resource(capacity: Mapping[str, int], peak: Mapping[str, str] = MappingProxyType({})) -> str:
+    """The resource ``--minimize peak`` minimizes and the answer shows: the first
+    ``--capacity`` resource; else, of the resources the manifest as given peaks at
+    (``peak``), nvidia.com/gpu, then another extended resource (a name with a ``/``,
+    the first by name: a TPU or another vendor's GPU), then cpu; nvidia.com/gpu when
+    it requests none of them."""
+    if capacity:
+        return next(iter(capacity))
+    used = sorted(r for r, q in peak.items() if q and parse_quantity(q) > 0)
+    if DEFAULT_PEAK_RESOURCE in used:
+        return DEFAULT_PEAK_RESOURCE
+    extended = [r for r in used if "/" in r]
+    if extended:
+        return extended[0]
+    return "cpu" if "cpu" in used else DEFAULT_PEAK_RESOURCE
 
 
 class Search:
@@ -138,6 +152,9 @@ class Search:
         self.exhaustive = exhaustive
         self.include_proposed = proposed
         self.input_warnings = tuple(warnings)
+        #: the resource weighed (``peak_resource``): given by ``--capacity``, or chosen once
+        #: the manifest as given is planned
+        self.resource_given = bool(capacity_order or env.capacity)
         self.resource = capacity_order[0] if capacity_order else peak_resource(env.capacity)
         self.done: dict[tuple[str, tuple], _Eval] = {}
         self.pruned: set[tuple[str, tuple]] = set()
@@ -255,6 +272,8 @@ class Search:
         spaces = [s for s in self.make_model().advice_spaces(self.desired, self.old)
                   if self.include_proposed or not s.proposed]
         current = self._current()
+        if not self.resource_given:
+            self.resource = peak_resource(self.env.capacity, current.cand.peak)
         if current.cand.outcome == "noop" and current.cand.feasible:
             return self._nothing_to_roll_out(current.cand)
         teardown = getattr(self.make_model(), "teardown", None)

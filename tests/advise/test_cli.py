@@ -361,3 +361,29 @@ def test_a_min_ready_above_the_pods_ready_at_the_start_is_not_searched(cli, smal
 
     at = cli("advise", new, "--observed", old, "--min-ready", str(n), "-o", "json").json()
     assert "MinReadyAboveStart" not in [w["code"] for w in at["warnings"]] and at["searched"] > 1
+
+
+def test_peak_resource_is_what_the_workload_requests(cli, small):
+    # given a CPU-only RayService (the bundled sample requests cpu and memory, no GPUs)
+    r = cli("advise", RS_NEW, "--observed", RS_OLD, "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    doc = r.json()
+    # then the answer weighs and shows cpu, not a GPU count that is 0 for every candidate
+    assert doc["peakResource"] == "cpu"
+    assert doc["recommendation"]["peak"]["cpu"] == "28"
+    assert "Peak cpu" in cli("advise", RS_NEW, "--observed", RS_OLD).stdout
+    # a GPU workload keeps nvidia.com/gpu, and --capacity names the resource whatever is requested
+    new, old = small
+    assert cli("advise", new, "--observed", old, "-o", "json").json()["peakResource"] == "nvidia.com/gpu"
+    given = cli("advise", RS_NEW, "--observed", RS_OLD, "--capacity", "memory=1Ti", "-o", "json").json()
+    assert given["peakResource"] == "memory"
+
+
+def test_peak_resource_prefers_an_accelerator_then_cpu():
+    from rolloutctl.advise import peak_resource
+
+    assert peak_resource({}, {"cpu": "8", "memory": "1Gi", "google.com/tpu": "4"}) == "google.com/tpu"
+    assert peak_resource({}, {"cpu": "8", "nvidia.com/gpu": "2", "amd.com/gpu": "2"}) == "nvidia.com/gpu"
+    assert peak_resource({}, {"cpu": "8", "nvidia.com/gpu": "0"}) == "cpu"
+    assert peak_resource({}, {}) == "nvidia.com/gpu"
+    assert peak_resource({"memory": 1}, {"nvidia.com/gpu": "2"}) == "memory"
