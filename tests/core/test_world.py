@@ -166,3 +166,39 @@ def test_a_layers_changes_of_one_kind_are_its_changes_filtered(script, asks):
             got = {kind: layer.of_kind(kind) for kind in ("Pod", "Service")}
             for kind, entries in got.items():
                 assert entries == [(k, old, new) for k, (old, new) in layer.changes().items() if k[0] == kind]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["pod", "svc", "remove", "status"]), st.integers(0, 6),
+                          st.sampled_from(["a", "b"])), min_size=1, max_size=25),
+       st.lists(st.sampled_from(["Pod", "Service"]), max_size=10))
+def test_changes_by_kind_since_are_the_changes_since_of_that_kind(script, early):
+    # given a chain of worlds, some of whose layers were asked for a kind's changes early
+    worlds = [World([pod(f"p{i}", "a") for i in range(3)] + [svc("s0", "a")])]
+    for n, (op, i, g) in enumerate(script):
+        w = worlds[-1]
+        if op == "pod":
+            w = w.replace(put=[pod(f"p{i}", g)])
+        elif op == "svc":
+            w = w.replace(put=[svc(f"s{i}", g)])
+        elif op == "remove":
+            w = w.replace(remove=[("Pod", "ns", f"p{i}"), ("Service", "ns", f"s{i}")])
+        else:
+            w = w.apply([Action("status", "Pod", f"p{i}", "ns", "r", "x", fields={"ready": True})])
+        if n < len(early):
+            of_kind = w.changes_by_kind_since(worlds[0].token)
+            if of_kind is not None:
+                of_kind(early[n])
+        worlds.append(w)
+    last = worlds[-1]
+    # then, from every earlier world the last one can relate to, a kind's changes are the
+    # changes since that world of that kind, in the same order; unknown worlds say None
+    for before in worlds:
+        whole = last.changes_since(before.token)
+        of_kind = last.changes_by_kind_since(before.token)
+        assert (whole is None) == (of_kind is None)
+        if whole is not None:
+            for kind in ("Pod", "Service"):
+                assert of_kind(kind) == [(k, old, new) for k, (old, new) in whole.items() if k[0] == kind]
+    assert last.changes_by_kind_since(World([pod("p0", "a")]).token) is None
+    assert last.changes_by_kind_since(last.token)("Pod") == []
