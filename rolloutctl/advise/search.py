@@ -119,17 +119,15 @@ def peak_resource(capacity: Mapping[str, int], peak: Mapping[str, str] = Mapping
     """The resource ``--minimize peak`` minimizes and the answer shows: the first
     ``--capacity`` resource; else, of the resources the manifest as given peaks at
     (``peak``), nvidia.com/gpu, then another extended resource (a name with a ``/``,
-    the first by name: a TPU or another vendor's GPU), then cpu; nvidia.com/gpu when
-    it requests none of them."""
+    the first by name: a TPU or another vendor's GPU), then cpu, then memory, then any
+    other (the first by name); nvidia.com/gpu when it requests nothing."""
     if capacity:
         return next(iter(capacity))
     used = sorted(r for r, q in peak.items() if q and parse_quantity(q) > 0)
     if DEFAULT_PEAK_RESOURCE in used:
         return DEFAULT_PEAK_RESOURCE
-    extended = [r for r in used if "/" in r]
-    if extended:
-        return extended[0]
-    return "cpu" if "cpu" in used else DEFAULT_PEAK_RESOURCE
+    ranked = [r for r in used if "/" in r] + [r for r in ("cpu", "memory") if r in used] + used
+    return ranked[0] if ranked else DEFAULT_PEAK_RESOURCE
 
 
 class Search:

@@ -385,5 +385,7 @@ def test_peak_resource_prefers_an_accelerator_then_cpu():
     assert peak_resource({}, {"cpu": "8", "memory": "1Gi", "google.com/tpu": "4"}) == "google.com/tpu"
     assert peak_resource({}, {"cpu": "8", "nvidia.com/gpu": "2", "amd.com/gpu": "2"}) == "nvidia.com/gpu"
     assert peak_resource({}, {"cpu": "8", "nvidia.com/gpu": "0"}) == "cpu"
+    assert peak_resource({}, {"memory": "800Mi", "nvidia.com/gpu": "0"}) == "memory"
+    assert peak_resource({}, {"ephemeral-storage": "1Gi"}) == "ephemeral-storage"
     assert peak_resource({}, {}) == "nvidia.com/gpu"
     assert peak_resource({"memory": 1}, {"nvidia.com/gpu": "2"}) == "memory"
