@@ -318,7 +318,12 @@ def classify_old_pod(pod: Obj) -> str:
 
 
 def created_key(pod: Obj) -> tuple:
-    return (str(pod.metadata.get("creationTimestamp") or ""), pod.name)
+    """Oldest first, as ``getNextPodToUpdate`` sorts (``CreationTimestamp``). Upstream's
+    sort is unstable and timestamps have one-second resolution, so the order of pods
+    created in the same second is undefined there: the model takes them by pod index
+    (0, 1, 2, …, 10, not the names' 0, 1, 10, 2), then by name."""
+    i = O.pod_index(pod)
+    return (str(pod.metadata.get("creationTimestamp") or ""), i is None, i or 0, pod.name)
 
 
 # ----------------------------------------------------------------------------- availability
