@@ -178,18 +178,30 @@ def _live(model: Any, rs: Obj, children: list[Obj], notes: list[Warning]) -> Wor
 
 
 def _hashed_from_the_service(model: Any, rs: Obj, rc: Obj, role: str | None, notes: list[Warning]) -> Obj:
-    """The active RayCluster of a settled service (no pending cluster, the status of the
-    current generation, a zero-downtime strategy) whose spec no longer reduces to the
-    RayService's ``rayClusterConfig`` was edited after the controller last wrote it (Kueue
-    injects ``nodeSelector`` and pod labels at admission; a ``kubectl edit``): its hash
-    annotation is still the hash of that ``rayClusterConfig`` (otherwise the controller would
-    have prepared a new cluster), and ``isClusterSpecHashEqual`` compares the annotation,
-    never the cluster's spec. The cluster is compared by the RayService's spec
-    (``decisions.HASHED_SPEC_ANNOTATION``)."""
+    """A RayCluster whose hash annotation must be the hash of the live RayService's
+    ``rayClusterConfig``, but whose spec no longer reduces to it, was edited after the
+    controller last wrote it (Kueue injects ``nodeSelector`` and pod labels at admission; a
+    ``kubectl edit``); ``isClusterSpecHashEqual`` and ``reconcileRollbackState`` compare the
+    annotation, never the cluster's spec, so the cluster is compared by the RayService's
+    spec (``decisions.HASHED_SPEC_ANNOTATION``). Two clusters are such, both with the status
+    of the current generation and a zero-downtime strategy:
+
+    - the active cluster of a settled service (no pending cluster): otherwise the
+      controller would have prepared a new cluster;
+    - the pending cluster, without ``RollbackInProgress``: a goal that differed from its
+      hash would have made the controller name another pending cluster (NewCluster,
+      ``shouldPrepareNewCluster``) or start a rollback (the incremental upgrade)."""
     st = rs.status
     gen, seen = rs.metadata.get("generation"), st.get("observedGeneration")
-    if (role != "activeServiceStatus" or not st or _m(st.get("pendingServiceStatus")).get("rayClusterName")
-            or (gen is not None and seen is not None and gen != seen)
+    pending = _m(st.get("pendingServiceStatus")).get("rayClusterName") if st else None
+    if role == "activeServiceStatus":
+        usable = bool(st) and not pending
+    elif role == "pendingServiceStatus":
+        usable = bool(pending) and not any(_m(c).get("type") == "RollbackInProgress" and _m(c).get("status") == "True"
+                                           for c in st.get("conditions") or [])
+    else:
+        usable = False
+    if (not usable or (gen is not None and seen is not None and gen != seen)
             or not is_zero_downtime_upgrade_enabled(rs, model.config)):
         return rc
     rcc = _m(rs.spec.get("rayClusterConfig"))
@@ -199,7 +211,9 @@ def _hashed_from_the_service(model: Any, rs: Obj, rc: Obj, role: str | None, not
     md = dict(raw.get("metadata") or {})
     md["annotations"] = {**_m(md.get("annotations")), HASHED_SPEC_ANNOTATION: json.dumps(rcc, sort_keys=True)}
     raw["metadata"] = md
-    notes.append(Warning("LiveClusterEdited", f"RayCluster {rc.name}'s spec differs from what the settled RayService's "
+    which = "the settled RayService's" if role == "activeServiceStatus" else \
+        "the RayService's (which names it as its pending cluster, at the current generation)"
+    notes.append(Warning("LiveClusterEdited", f"RayCluster {rc.name}'s spec differs from what {which} "
                          "rayClusterConfig makes of it (edited since: Kueue's admission, a kubectl edit): its hash "
                          "annotation is still the RayService's, which the controller compares, so the plan compares "
                          "the desired spec with the live RayService's, not with the edited cluster "

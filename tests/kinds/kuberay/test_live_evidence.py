@@ -5,6 +5,8 @@ switched to before it is ready. (A snapshot without statuses is still taken as s
 
 from __future__ import annotations
 
+import copy
+
 import yaml
 
 from tests.conftest import write
@@ -100,3 +102,22 @@ def test_an_edited_active_cluster_of_a_settled_service_is_compared_by_its_hash(c
                 "-o", "json").json()
     assert any(a["kind"] == "RayCluster" and a["verb"] == "create" for s in newer["steps"] for a in s["actions"])
     assert "hashed-spec" not in str(newer)
+
+
+def test_an_edited_pending_cluster_is_compared_by_its_hash(cli, tmp_path):
+    """Mid-upgrade, the pending cluster's hash annotation is the hash of the RayService's
+    rayClusterConfig at the current generation (a different goal would have made the
+    controller name another pending cluster): an edit of the pending cluster (Kueue's
+    nodeSelector) neither replaces it nor makes a third cluster; the upgrade goes on."""
+    rs, live = _upgrading_live(READY)
+    live[0]["status"]["pendingServiceStatus"]["applicationStatuses"] = {"text_ml_app": {"status": "RUNNING"}}
+    pending = live[2]
+    pending["spec"]["headGroupSpec"]["template"]["spec"]["nodeSelector"] = {"cloud.google.com/gke-nodepool": "pool-a"}
+    doc = _plan(cli, tmp_path, live)
+    assert "LiveClusterEdited" in _warnings(doc)
+    assert not any(a["kind"] == "RayCluster" and a["verb"] == "create" for s in doc["steps"] for a in s["actions"])
+    assert _first(doc, _switch) == 1  # traffic still moves to the edited pending cluster
+    # with the RayService's status of an older generation, the edit is compared as it is
+    stale = copy.deepcopy(live)
+    stale[0]["status"]["observedGeneration"] = 1
+    assert "LiveClusterEdited" not in _warnings(_plan(cli, tmp_path, stale))
