@@ -38,14 +38,22 @@ def pod_state(pod: Obj) -> tuple[bool, bool, bool, bool]:
     return (scheduled, ready, active, gated)
 
 
-def pod_row(pod: Obj) -> tuple[bool, bool, bool, bool, bool, Any, tuple[str, Any]]:
+def pod_row(pod: Obj) -> tuple[bool, bool, bool, bool, bool, Any, tuple[str, Any], bool]:
     """(scheduled, ready, active, gated, terminating, template hash, (namespace,
-    part-of label)) of a pod: what the pod summaries count and the rules ask of a pod's
-    state, read once per pod object."""
+    part-of label), Ready condition) of a pod: what the pod summaries count and the
+    rules ask of a pod's state, read once per pod object. ``ready`` leaves terminating
+    pods out; the last item is the condition alone, which a terminating pod keeps for
+    its grace period (what a PodClique's status counts)."""
     sched, ready, act, gated = pod_state(pod)
     labels = pod.labels
+    ready_cond = ready or (pod.terminating and _condition(pod, "Ready") == "True")
     return (sched, ready, act, gated, pod.terminating, labels.get(N.L_TEMPLATE_HASH),
-            (pod.namespace, labels.get(N.L_PART_OF)))
+            (pod.namespace, labels.get(N.L_PART_OF)), ready_cond)
+
+
+def pod_ready_condition(pod: Obj) -> bool:
+    """The pod's Ready condition is True, terminating or not (``k8sutils.IsPodReady``)."""
+    return pod.derived(pod_row)[7]  # type: ignore[no-any-return]
 
 
 def pod_scheduled(pod: Obj) -> bool:

@@ -73,12 +73,12 @@ def _with_conditions(o: Obj, new: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def breach_pod_counts(pods: Sequence[Obj]) -> tuple[int, int]:
-    """Non-terminating pods that are not Ready and have a container that exited with a
-    non-zero code, and those not Ready with a started, not Ready container.
-    Upstream: ``internal/utils/kubernetes/pod.go`` ``CategorizePodsByConditionType``."""
+    """Pods (terminating ones included) whose Ready condition is not True and that have
+    a container that exited with a non-zero code, and those with a started, not Ready
+    container. Upstream: ``internal/utils/kubernetes/pod.go`` ``CategorizePodsByConditionType``."""
     err = snr = 0
     for p in pods:
-        if p.terminating or O.pod_ready(p):
+        if O.pod_ready_condition(p):
             continue
         if U.has_any_container_exited_erroneously(p):
             err += 1
@@ -114,14 +114,15 @@ def pclq_status(pcs: PCS, pclq: Obj, pods: list[Obj], generation_hash: str | Non
     Upstream: ``operator/internal/controller/podclique/reconcilestatus.go``.
     ``counts``: the summary of exactly ``pods``, when the caller has it (the same
     numbers, counted once per pod group)."""
+    # mutateReplicas: ``replicas`` leaves terminating pods out, the other counts do not
+    # (a terminating pod stays Ready and scheduled for its grace period)
     if counts is not None:
-        replicas, ready, scheduled, gated = counts.nt, counts.nt_ready, counts.nt_sched, counts.nt_gated
+        replicas, ready, scheduled, gated = counts.nt, counts.all_ready, counts.all_sched, counts.all_gated
     else:
-        active = [p for p in pods if not p.terminating]
-        replicas = len(active)
-        ready = sum(1 for p in active if O.pod_ready(p))
-        scheduled = sum(1 for p in active if O.pod_scheduled(p))
-        gated = sum(1 for p in active if O.pod_gated(p))
+        replicas = sum(1 for p in pods if not p.terminating)
+        ready = sum(1 for p in pods if O.pod_ready_condition(p))
+        scheduled = sum(1 for p in pods if O.pod_scheduled(p))
+        gated = sum(1 for p in pods if not O.pod_scheduled(p) and O.pod_gated(p))
     st: dict[str, Any] = {"replicas": replicas, "readyReplicas": ready, "scheduledReplicas": scheduled,
                           "scheduleGatedReplicas": gated}
     target = U.pclq_target_hash(pclq)

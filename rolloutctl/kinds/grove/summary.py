@@ -25,21 +25,27 @@ class PodSummary:
     """Counts over the pods of one group."""
 
     __slots__ = ("pods", "active", "n_active", "act_ready", "act_sched", "act_gated", "nt", "nt_ready", "nt_sched",
-                 "nt_gated", "hash_all", "hash_active", "_res", "any_ready", "act_pending", "act_unready_sched",
-                 "scopes", "_refs")
+                 "nt_gated", "all_ready", "all_sched", "all_gated", "hash_all", "hash_active", "_res", "any_ready",
+                 "act_pending", "act_unready_sched", "scopes", "_refs")
 
     def __init__(self, pods: Sequence[Obj]) -> None:
         self.pods = pods
         active = []
         nt = nt_ready = nt_sched = nt_gated = act_ready = act_sched = act_gated = 0
+        all_ready = all_sched = all_gated = 0
         hash_all: dict[Any, int] = {}
         hash_active: dict[Any, int] = {}
         any_ready = False
         act_pending = act_unready_sched = 0
         scopes = set()
         for p in pods:
-            sched, ready, act, gated, term, h, scope = p.derived(pod_row)
+            sched, ready, act, gated, term, h, scope, ready_cond = p.derived(pod_row)
             scopes.add(scope)
+            all_ready += ready_cond
+            if sched:
+                all_sched += 1
+            elif gated:
+                all_gated += 1
             hash_all[h] = hash_all.get(h, 0) + 1
             if ready:
                 any_ready = True
@@ -62,6 +68,9 @@ class PodSummary:
         self.n_active = len(active)
         self.act_ready, self.act_sched, self.act_gated = act_ready, act_sched, act_gated
         self.nt, self.nt_ready, self.nt_sched, self.nt_gated = nt, nt_ready, nt_sched, nt_gated
+        #: every pod, terminating ones included: Ready condition, scheduled, gated and not
+        #: scheduled (``k8sutils.CategorizePodsByConditionType``'s categories)
+        self.all_ready, self.all_sched, self.all_gated = all_ready, all_sched, all_gated
         self.hash_all, self.hash_active = hash_all, hash_active
         self.any_ready = any_ready
         self.act_pending = act_pending  # active, not scheduled, not gated
