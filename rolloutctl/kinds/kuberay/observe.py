@@ -86,6 +86,13 @@ def observe(model: Any, desired: Obj | None, observed: Sequence[Obj], env: Envir
     if rs is not None:
         for rc in dangling_clusters(rs, world):
             timers[rc.name] = deletion_delay(target)
+            if not rc.terminating:
+                notes.append(Warning(
+                    "ObservedDanglingCluster", f"RayCluster {rc.name} is neither the active nor the pending cluster: "
+                    f"the controller deletes it {deletion_delay(target)} s after it first found it so, a time it "
+                    "keeps in memory (cleanUpRayClusterInstance), not in the cluster; the plan counts the delay from "
+                    "its start, so the deletion may come up to that much earlier than planned",
+                    f"RayCluster/{rc.name}"))
     world = with_deletion_timers(World({k: world.get(*k) for k in world.keys()}, 0, world.memory), timers)
     notes.extend(observe_warnings(model, target, world))
     return world.replace(memory={**without_outcome(world.memory), MEM_NOTES: tuple(notes),

@@ -121,3 +121,24 @@ def test_an_edited_pending_cluster_is_compared_by_its_hash(cli, tmp_path):
     stale = copy.deepcopy(live)
     stale[0]["status"]["observedGeneration"] = 1
     assert "LiveClusterEdited" not in _warnings(_plan(cli, tmp_path, stale))
+
+
+def test_a_dangling_cluster_in_a_snapshot_is_named_with_its_in_memory_timer(cli, tmp_path):
+    """After the switch, the old cluster waits out rayClusterDeletionDelaySeconds from
+    when the controller first found it dangling, a time upstream keeps in memory only:
+    the plan counts from its start and says so."""
+    rs, live = _upgrading_live(READY)
+    st = live[0]["status"]
+    st["activeServiceStatus"] = {"rayClusterName": "text-ml-bbbbb",
+                                 "applicationStatuses": {"text_ml_app": {"status": "RUNNING"}}}
+    st.pop("pendingServiceStatus")
+    st["conditions"] = [c for c in st["conditions"] if c["type"] != "UpgradeInProgress"]
+    for svc in live[3:]:
+        svc["spec"]["selector"]["ray.io/cluster"] = "text-ml-bbbbb"
+    doc = _plan(cli, tmp_path, live)
+    w = [x for x in doc["warnings"] if x["code"] == "ObservedDanglingCluster"]
+    assert len(w) == 1 and "text-ml-aaaaa" in w[0]["message"] and "60 s" in w[0]["message"]
+    # deleted at the first pass after the delay counted from the plan's start (2 s passes)
+    assert [(s["time"], a["name"]) for s in doc["steps"] for a in s["actions"] if a["verb"] == "delete"] == \
+        [(62, "text-ml-aaaaa")]
+    assert "ObservedDanglingCluster" not in _warnings(_plan(cli, tmp_path, _upgrading_live(READY)[1]))
