@@ -17,8 +17,9 @@ from .spec import PCS, Clique, Group
 # ----------------------------------------------------------------------------- pods
 
 
-def pod_state(pod: Obj) -> tuple[bool, bool, bool, bool]:
-    """(scheduled, ready, active, gated) of a pod (its conditions read in one pass)."""
+def pod_state(pod: Obj) -> tuple[bool, bool, bool, bool, bool]:
+    """(scheduled, ready, active, gated, Ready condition) of a pod (its conditions read
+    in one pass): ``ready`` leaves a terminating pod out, the condition alone does not."""
     spec, status = pod.spec, pod.status
     sched_cond = ready_cond = None
     for c in status.get("conditions") or ():
@@ -31,11 +32,12 @@ def pod_state(pod: Obj) -> tuple[bool, bool, bool, bool]:
                 ready_cond = str(c.get("status"))
     scheduled = bool(spec.get("nodeName")) or sched_cond == "True"
     terminating = pod.terminating
-    ready = ready_cond == "True" and not terminating
+    ready_condition = ready_cond == "True"
+    ready = ready_condition and not terminating
     active = not terminating and pod_phase(pod) not in ("Succeeded", "Failed")
     gates = spec.get("schedulingGates") or ()
     gated = any(isinstance(g, dict) and g.get("name") == N.GATE_PODGANG_PENDING for g in gates)
-    return (scheduled, ready, active, gated)
+    return (scheduled, ready, active, gated, ready_condition)
 
 
 def pod_row(pod: Obj) -> tuple[bool, bool, bool, bool, bool, Any, tuple[str, Any], bool]:
@@ -44,9 +46,8 @@ def pod_row(pod: Obj) -> tuple[bool, bool, bool, bool, bool, Any, tuple[str, Any
     rules ask of a pod's state, read once per pod object. ``ready`` leaves terminating
     pods out; the last item is the condition alone, which a terminating pod keeps for
     its grace period (what a PodClique's status counts)."""
-    sched, ready, act, gated = pod_state(pod)
+    sched, ready, act, gated, ready_cond = pod_state(pod)
     labels = pod.labels
-    ready_cond = ready or (pod.terminating and _condition(pod, "Ready") == "True")
     return (sched, ready, act, gated, pod.terminating, labels.get(N.L_TEMPLATE_HASH),
             (pod.namespace, labels.get(N.L_PART_OF)), ready_cond)
 

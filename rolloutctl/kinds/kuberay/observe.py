@@ -24,7 +24,7 @@ from ...core.trees import copy_tree
 from .api import (GW, HEAD_NONE, HEAD_READY, L_CRD, L_NAME, MEM_NOTES, MEM_WORKER_PODS, RC, ROUTE, RS, SVC, desired_workers, display,
                   gateway_name, head_phase, recorded_worker_pods, route_name, with_deletion_timers)
 from .builders import sa_object
-from .conditions import find_condition
+from .conditions import find_condition, is_true
 from .decisions import (HASH_ANNOTATION, HASHED_SPEC_ANNOTATION, KUBERAY_VERSION_ANNOTATION, ignored_differences,
                         is_cluster_spec_hash_equal, is_zero_downtime_upgrade_enabled, ray_cluster_spec_for_hashing,
                         strategy_name)
@@ -204,8 +204,7 @@ def _hashed_from_the_service(model: Any, rs: Obj, rc: Obj, role: str | None, not
     if role == "activeServiceStatus":
         usable = bool(st) and not pending
     elif role == "pendingServiceStatus":
-        usable = bool(pending) and not any(_m(c).get("type") == "RollbackInProgress" and _m(c).get("status") == "True"
-                                           for c in st.get("conditions") or [])
+        usable = bool(pending) and not is_true(st, "RollbackInProgress")
     else:
         usable = False
     if (not usable or (gen is not None and seen is not None and gen != seen)
