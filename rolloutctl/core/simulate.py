@@ -74,9 +74,13 @@ def run(
     extra_warnings: tuple[Warning, ...] = (),
     on_step: Callable[[int], None] | None = None,
     queue: WorkQueue | None = None,
+    record: bool = True,
 ) -> tuple[Plan, World]:
     """``simulate``, also returning the final world (used to derive a settled
-    cluster from a previously applied manifest).
+    cluster from a previously applied manifest). ``record=False``: only the final
+    world and the outcome matter (a settled cluster): the reconcile passes and the
+    cluster's progress are the same, but the steps carry no titles, counts or
+    metrics, and the plan no summary figures, warnings or phases.
 
     There is no step cap unless ``env.max_steps`` sets one: the plan ends when a
     pass has nothing to do and the world cannot move (converged, or stuck with the
@@ -84,7 +88,7 @@ def run(
     ``_Guard`` stops it, stuck with ``NoProgress``."""
     collector = _Collector()
     try:
-        return _run(model, desired, world, env, extra_warnings, on_step, collector, queue)
+        return _run(model, desired, world, env, extra_warnings, on_step, collector, queue, record)
     finally:
         collector.close()
 
@@ -133,11 +137,12 @@ class _Collector:
 
 def _run(model: KindModel, desired: Obj, world: World, env: Environment, extra_warnings: tuple[Warning, ...],
          on_step: Callable[[int], None] | None, collector: _Collector,
-         queue: WorkQueue | None = None) -> tuple[Plan, World]:
+         queue: WorkQueue | None = None, record: bool = True) -> tuple[Plan, World]:
     steps: list[Step] = []
     tracker = _Tracker()
-    at_start = model.metrics(world)
-    tracker.see(at_start)
+    at_start = model.metrics(world) if record else {}
+    if record:
+        tracker.see(at_start)
     verbs = {"create": 0, "delete": 0, "update": 0, "status": 0}
     stuck: Stuck | None = None
     guard = _Guard()
@@ -179,29 +184,34 @@ def _run(model: KindModel, desired: Obj, world: World, env: Environment, extra_w
                               ("rolloutctl plan without --max-steps",))
                 break
             world = world.apply(actions)
-            tracker.see(model.metrics(world))
+            if record:
+                tracker.see(model.metrics(world))
             actions = [a for a in actions if not a.hidden]
             for a in actions:
                 verbs[a.verb] = verbs.get(a.verb, 0) + 1
             prog = advance(desired, world, env)
-            metrics = model.metrics(prog.world)
-            steps.append(
-                Step(
-                    step=len(steps) + 1,
-                    title=model.title(actions, world),
-                    actions=tuple(actions),
-                    wait_for=prog.waits,
-                    after=_after(model, desired, prog.world, metrics),
-                    time=world.now if model.timed else None,
+            if record:
+                metrics = model.metrics(prog.world)
+                steps.append(
+                    Step(
+                        step=len(steps) + 1,
+                        title=model.title(actions, world),
+                        actions=tuple(actions),
+                        wait_for=prog.waits,
+                        after=_after(model, desired, prog.world, metrics),
+                        time=world.now if model.timed else None,
+                    )
                 )
-            )
+            else:
+                steps.append(Step(len(steps) + 1, "", tuple(actions), prog.waits))
             if first_open:
                 first_open = False
                 first_pass = steps[-1]
             if on_step is not None and len(steps) % 50 == 0:
                 on_step(len(steps))
             world, ahead = prog.world, prog.ahead
-            tracker.see(metrics)
+            if record:
+                tracker.see(metrics)
             continue
         prog = advance(desired, world, env)
         if prog.progressed:
@@ -209,14 +219,16 @@ def _run(model: KindModel, desired: Obj, world: World, env: Environment, extra_w
                 # The immediate pass changes nothing: it only waits (or requeues).
                 first_open = False
                 first_pass = Step(1, _idle_title(model, prog.waits), (), prog.waits,
-                                  _after(model, desired, prog.world), world.now if model.timed else None)
+                                  _after(model, desired, prog.world) if record else {},
+                                  world.now if model.timed else None)
             world, ahead = prog.world, prog.ahead
-            tracker.see(model.metrics(world))
+            if record:
+                tracker.see(model.metrics(world))
             if steps and prog.waits:
                 # The world moved on its own: what the last step waited for grows.
                 last = steps[-1]
                 steps[-1] = Step(last.step, last.title, last.actions, last.wait_for + prog.waits,
-                                 _after(model, desired, world), last.time)
+                                 _after(model, desired, world) if record else {}, last.time)
                 if first_pass is not None and first_pass.step == last.step and first_pass.actions:
                     first_pass = steps[-1]
             continue
@@ -227,7 +239,7 @@ def _run(model: KindModel, desired: Obj, world: World, env: Environment, extra_w
                 # what blocks it (the controller keeps requeueing).
                 first_open = False
                 first_pass = Step(1, _idle_title(model, prog.waits), (), prog.waits or (stuck.message,),
-                                  _after(model, desired, world), world.now if model.timed else None)
+                                  _after(model, desired, world) if record else {}, world.now if model.timed else None)
         break
 
     if stuck is not None:
@@ -245,6 +257,9 @@ def _run(model: KindModel, desired: Obj, world: World, env: Environment, extra_w
         "peakPods": tracker.peak_pods,
         "peak": {r: format_quantity(q, r) for r, q in sorted(tracker.peak.items())},
     }
+    if not record:
+        return Plan(target=desired.ref, strategy=model.strategy(desired), outcome=outcome, steps=tuple(steps),
+                    summary=summary, stuck=stuck, first_pass=first_pass), world
     not_modelled = getattr(model, "not_modelled", None)
     limits = list(not_modelled(desired, world)) if not_modelled is not None else []
     limits += _capacity_warnings(env, at_start.get("resources") or {}, tracker.peak if stuck is None else None)

@@ -82,7 +82,7 @@ class GroveModel:
         elif tops and not children:
             old = tops[0]
             _plan, settled = run(GroveModel(**self.options), old, World([_with_status(old, {})]),
-                                 Environment(max_steps=100000))
+                                 Environment(max_steps=100000), record=False)
             old_pcs = settled.get("PodCliqueSet", old.namespace, old.name)
             status = dict(old_pcs.status) if old_pcs is not None else {}
             world = settled.replace(put=[_with_status(desired, status)])
