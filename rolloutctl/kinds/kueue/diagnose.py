@@ -52,7 +52,22 @@ def priority_class_stuck(workloads: Sequence[Obj], world: World, rs: Obj) -> Stu
 
 def quota_stuck(mode: str, workloads: Sequence[Obj], world: World, rs: Obj) -> Stuck | None:
     """A Workload of the RayService (``workloads``: all of them, oldest first) that is not
-    admitted: the queue is missing or stopped, or the quota is short (and by how much)."""
+    admitted: the queue is missing or stopped, or the quota is short (and by how much).
+    Under the nested model, RayClusters KubeRay created while the service was suspended
+    stay suspended after admission: the diagnosis says so, and what to do with them then."""
+    got = _quota_stuck(mode, workloads, world, rs)
+    if got is None or mode != NESTED or not is_suspended(mode, rs):
+        return got
+    born = _born_suspended(world, rs)
+    if not born:
+        return got
+    refs = tuple(ObjectRef(RC, c.namespace, kr_display(c.name) or c.name, RAY_API) for c in born)
+    return Stuck(got.reason, got.message + born_suspended_text(born),
+                 got.blocked_on + tuple(r for r in refs if r not in got.blocked_on),
+                 got.remedies + tuple(born_suspended_remedies(born)))
+
+
+def _quota_stuck(mode: str, workloads: Sequence[Obj], world: World, rs: Obj) -> Stuck | None:
     ours = [w for w in workloads if not finished(w)]
     pend = [w for w in ours if not quota_reserved(w)]
     if not pend:
@@ -136,6 +151,37 @@ def quota_stuck(mode: str, workloads: Sequence[Obj], world: World, rs: Obj) -> S
     if code == "QuotaExceeded" and not remedies:
         remedies.append(f"add the missing resource or a matching flavor to ClusterQueue {cq.name}")
     return Stuck(code, message, tuple(blocked), tuple(remedies))
+
+
+def _born_suspended(world: World, rs: Obj) -> list[Obj]:
+    """The RayService's RayClusters KubeRay created while it was queued (nested model):
+    ``spec.suspend: true``, copied from ``rayClusterConfig.suspend`` at creation."""
+    return [c for c in children(world, rs) if not c.terminating and c.spec.get("suspend") is True]
+
+
+def born_suspended_text(born: Sequence[Obj]) -> str:
+    """Why admission alone does not start a RayCluster born suspended (nested model):
+    KubeRay copies the nested suspend only when it creates a cluster
+    (``rayservice_controller.go#modifyRayCluster``) and Kueue never unsuspends a child
+    job (``reconciler.go#shouldSuspendChildJob`` only suspends)."""
+    names = ", ".join(kr_display(c.name) or c.name for c in born)
+    one = len(born) == 1
+    return (f"; KubeRay has already created RayCluster {names} with spec.suspend: true (copied from "
+            f"rayClusterConfig.suspend while the service is queued): when Kueue admits the Workload it sets "
+            f"rayClusterConfig.suspend to false, but KubeRay ignores the flip for a cluster that exists "
+            f"(rayservice_controller.go#modifyRayCluster) and Kueue never unsuspends a child RayCluster, so "
+            f"{'it stays' if one else 'they stay'} suspended and the RayService stays down after admission too")
+
+
+def born_suspended_remedies(born: Sequence[Obj]) -> list[str]:
+    """What to do with RayClusters born suspended once the Workload is admitted."""
+    out = []
+    for c in born:
+        name = kr_display(c.name) or c.name
+        out.append(f"then, once the Workload is admitted: kubectl patch raycluster {name} --type merge "
+                   "-p '{\"spec\":{\"suspend\":false}}', or delete RayCluster " + name
+                   + " (KubeRay re-creates it from the current spec, unsuspended)")
+    return out
 
 
 def gated_stuck(mode: str, workloads: Sequence[Obj], world: World, rs: Obj) -> Stuck | None:

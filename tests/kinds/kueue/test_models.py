@@ -481,3 +481,58 @@ def test_a_workload_update_is_called_a_resize_only_when_its_counts_change():
         "resize Workload w to [head×1, g×3]"
     assert kueue_phrase(wl({"podSets": {"head": 1, "g": 2}})) == \
         "rewrite the pod sets of Workload w [head×1, g×2]"
+
+
+def _quota_holder() -> dict:
+    """An admitted Workload of another job that holds the whole ClusterQueue quota."""
+    return {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload",
+            "metadata": {"name": "job-big-abcde", "namespace": "default", "creationTimestamp": "2026-08-01T00:00:00Z",
+                         "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": "big", "uid": "j1",
+                                              "controller": True}]},
+            "spec": {"queueName": "user-queue", "priority": 0, "podSets": [
+                {"name": "main", "count": 1, "template": {"spec": {"containers": [
+                    {"name": "c", "image": "x", "resources": {"requests": {"cpu": "100", "memory": "1000Gi"}}}]}}}]},
+            "status": {"admission": {"clusterQueue": "cluster-queue", "podSetAssignments": [
+                {"name": "main", "count": 1, "flavors": {"cpu": "default-flavor", "memory": "default-flavor"},
+                 "resourceUsage": {"cpu": "100", "memory": "1000Gi"}}]},
+                "conditions": [{"type": t, "status": "True", "reason": t, "message": "ok",
+                                "lastTransitionTime": "2026-08-01T00:00:00Z"} for t in ("QuotaReserved", "Admitted")]}}
+
+
+def test_nested_queued_at_creation_says_the_cluster_born_suspended_stays_suspended_after_admission():
+    """Queued at creation behind another job's Workload: KubeRay creates the RayCluster with
+    spec.suspend: true (copied from rayClusterConfig.suspend). Freeing the quota is not
+    enough: admission flips rayClusterConfig.suspend, which KubeRay ignores for an existing
+    cluster, and Kueue never unsuspends a child, so the diagnosis says so and names what to
+    do with the cluster once admitted (as the live-state diagnosis does)."""
+    run = plan("nested", not_elastic(rs()), observed=queues() + [_quota_holder()])
+    st = run.plan.stuck
+    assert st.reason in ("InsufficientQuota", "QuotaExceeded")
+    (rc,) = run.world.of_kind("RayCluster")
+    assert rc.spec["suspend"] is True
+    assert "stays down after admission too" in st.message and "modifyRayCluster" in st.message
+    assert "RayCluster" in {r.kind for r in st.blocked_on}
+    assert st.remedies[0].startswith("raise ClusterQueue")
+    assert st.remedies[-1].startswith("then, once the Workload is admitted: kubectl patch raycluster")
+
+
+def test_nested_queue_created_late_says_the_cluster_born_suspended_stays_suspended():
+    """The LocalQueue is missing (QueueMisconfigured) and KubeRay has already created the
+    RayCluster suspended: creating the queue admits the Workload but does not start the
+    cluster (test_nested_late_admission_leaves_the_cluster_suspended_forever plans it), so
+    the diagnosis says what to do with the cluster then."""
+    run = plan("nested", rs(), observed=queues()[:2])
+    st = run.plan.stuck
+    assert st.reason == "QueueMisconfigured"
+    assert "stays down after admission too" in st.message
+    assert any(r.startswith("create LocalQueue") for r in st.remedies)
+    assert st.remedies[-1].startswith("then, once the Workload is admitted")
+
+
+def test_top_level_queued_service_has_no_born_suspended_note():
+    """Top-level model: the RayService's own spec.suspend holds it (no cluster is created
+    while it is suspended), so no cluster remedy."""
+    run = plan("top-level", not_elastic(rs()), observed=queues() + [_quota_holder()])
+    st = run.plan.stuck
+    assert st is not None and "stays down after admission too" not in st.message
+    assert not any("once the Workload is admitted" in r for r in st.remedies)

@@ -16,7 +16,8 @@ JSON plans in data/neighbours/, which the model wrote at caeebd4, before a settl
 the earlier neighbours' Workloads through the usage they hold, and were reviewed; the
 legacy ones were written again when the settled neighbours' RayClusters were kept, and
 those that preempt, with looping-nested.json, when a settling's preemptions were carried
-to the target's world):
+to the target's world; the nested ones again when the quota diagnosis named the target's
+RayCluster born suspended, which admission alone does not start):
 
 - every settling releases the evicted Job's Workload (``_release_foreign``) and deletes
   the orphaned RayCluster's Workload of its namespace (``finalizeWorkloads``);
