@@ -85,3 +85,64 @@ def test_a_replica_created_during_an_update_is_titled_by_what_is_created():
     p = simulate(m, Obj(new), m.observe(Obj(new), [Obj(old)], env), env)
     first = p.phases[0].title
     assert first.startswith("replica 2: create") and "patched" not in first.split(";")[0], first
+
+
+def test_a_failed_pod_against_a_pending_one_is_named_an_arbitrary_choice():
+    """A Failed (evicted) pod and a newer Pending pod that is placed but not Ready: upstream's
+    ``DeletionSorter.Less`` stops at the phase criterion, where Failed and Pending rank the
+    same, so neither goes first and the informer cache's list order decides. The plan
+    deletes one and its reason says the operator's choice between the two is arbitrary."""
+    manifest = yaml.safe_load(SMALL)
+    manifest["spec"]["template"]["cliques"][0]["spec"]["replicas"] = 3
+    objs = settled_world(manifest)
+    pods = sorted((o for o in objs if o["kind"] == "Pod"), key=lambda o: o["metadata"]["name"])
+    _finish(pods[0], "Failed", "Evicted")
+    pending = pods[1]
+    pending["metadata"]["creationTimestamp"] = "2099-01-01T00:00:00Z"
+    pending["status"]["phase"] = "Pending"
+    pending["status"]["conditions"] = [c for c in pending["status"]["conditions"] if c["type"] == "PodScheduled"]
+    for o in objs:
+        if o["kind"] == "PodClique":
+            o["spec"]["replicas"] = 2
+    p = _plan(manifest, objs)
+    (deleted,) = [a for s in p.steps for a in s.actions if a.verb == "delete" and a.kind == "Pod"]
+    assert "list order, arbitrary" in deleted.reason and "phases" in deleted.reason
+
+
+def test_a_scale_in_upstream_orders_carries_no_arbitrary_note():
+    """The evicted pod against two Running, Ready ones: the phase criterion puts it first."""
+    manifest = yaml.safe_load(SMALL)
+    manifest["spec"]["template"]["cliques"][0]["spec"]["replicas"] = 3
+    objs = settled_world(manifest)
+    _finish([o for o in objs if o["kind"] == "Pod"][0], "Failed", "Evicted")
+    for o in objs:
+        if o["kind"] == "PodClique":
+            o["spec"]["replicas"] = 2
+    p = _plan(manifest, objs)
+    (deleted,) = [a for s in p.steps for a in s.actions if a.verb == "delete" and a.kind == "Pod"]
+    assert "arbitrary" not in deleted.reason
+
+
+def test_less_is_upstreams_comparator():
+    """``DeletionSorter.Less`` case by case: each criterion decides only where the pods
+    differ in it; a phase tie and two old hashes leave the pair unordered or inconsistent."""
+    from rolloutctl.kinds.grove.controller.podclique.components.pod.deletionsort import less
+
+    def pod(phase="Running", node="n1", ready=True, h="new", ts="2026-01-01T00:00:00Z", term=False):
+        md = {"name": "p", "namespace": "default", "labels": {"grove.io/pod-template-hash": h},
+              "creationTimestamp": ts}
+        if term:
+            md["deletionTimestamp"] = "2026-01-02T00:00:00Z"
+        return Obj({"kind": "Pod", "metadata": md, "spec": {"nodeName": node},
+                    "status": {"phase": phase, "conditions": [{"type": "Ready", "status": "True" if ready else "False"}]}})
+
+    assert less(pod(term=True), pod(), "new") and not less(pod(), pod(term=True), "new")
+    assert less(pod(node=""), pod(), "new") and not less(pod(), pod(node=""), "new")
+    assert less(pod(phase="Pending"), pod(), "new")
+    failed, pending = pod(phase="Failed"), pod(phase="Pending", ready=False, ts="2026-02-01T00:00:00Z")
+    assert not less(failed, pending, "new") and not less(pending, failed, "new")  # a tie
+    assert less(pod(ready=False), pod(), "new")
+    assert less(pod(h="old"), pod(), "new") and not less(pod(), pod(h="old"), "new")
+    assert less(pod(h="a"), pod(h="b"), "new") and less(pod(h="b"), pod(h="a"), "new")  # inconsistent
+    assert less(pod(ts="2026-03-01T00:00:00Z"), pod(), "new") and not less(pod(), pod(ts="2026-03-01T00:00:00Z"), "new")
+    assert less(pod(ts=""), pod(), "new")

@@ -13,7 +13,7 @@ from ..... import names as N
 from ..... import objects as O
 from ..... import summary as SUM
 from ....common import R_PCLQ, create_action, delete_action, pod_display_name
-from .deletionsort import deletion_sort_key
+from .deletionsort import arbitrary_pairs, deletion_sort_key
 
 
 def _created_stamp(world: World) -> str:
@@ -67,10 +67,17 @@ def sync_pods(pclq: Obj, world: World) -> list[Action]:
     elif diff > 0:
         target = get_expected_pod_template_hash(pclq, world)
         candidates = [p for p in summary.pods if not p.terminating]
-        victims = sorted(candidates, key=lambda p: deletion_sort_key(p, target))[:diff]
+        ordered = sorted(candidates, key=lambda p: deletion_sort_key(p, target))
+        victims, survivors = ordered[:diff], ordered[diff:]
+        unsure: dict[str, list[str]] = {}
+        for v, s, why in arbitrary_pairs(victims, survivors, target):
+            unsure.setdefault(v.name, []).append(f"pod {O.pod_index(s)} ({why})")
         for p in victims:
-            acts.append(delete_action(p, f"{pclq.name} scaled in to {want}",
-                                      f"{R_PCLQ}/components/pod/deletionsort.go#DeletionSorter",
+            reason = f"{pclq.name} scaled in to {want}"
+            if p.name in unsure:
+                reason += ("; upstream's DeletionSorter does not order it before " + ", ".join(unsure[p.name])
+                           + ": which of them the operator deletes is the informer cache's list order, arbitrary")
+            acts.append(delete_action(p, reason, f"{R_PCLQ}/components/pod/deletionsort.go#DeletionSorter",
                                       index=O.pod_index(p), name=pod_display_name(p)))
     return acts
 
