@@ -11,7 +11,7 @@ kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from ...core.model import Action, Obj
@@ -34,6 +34,10 @@ MEM_HELD_USAGE = "kueue/heldUsage"
 #: exist, as the jobs of other jobs' Workloads do (``reconciler.load_job``;
 #: ``neighbours.neighbour_workloads`` keeps them)
 MEM_KEPT_CLUSTERS = "kueue/keptClusters"
+#: the RayService's child RayClusters as Kueue's RayCluster job reconciler last saw them
+#: (name, content) at its previous pass: a child whose content differs since had an event
+#: (``reconciler.child_events``)
+MEM_CHILDREN_SEEN = "kueue/childrenSeen"
 
 # Kueue Go files, relative to pkg/controller/ or pkg/
 REC = "jobframework/reconciler.go"
@@ -82,11 +86,14 @@ class KueuePass:
     and the POC post-step (the order is ``controllers.run_pass``). Each write is applied at
     once, so later steps see it."""
 
-    def __init__(self, mode: str, world: World, rs_key: tuple[str, str], created: Sequence[str] = ()) -> None:
+    def __init__(self, mode: str, world: World, rs_key: tuple[str, str], created: Sequence[str] = (),
+                 events: Collection[str] | None = None) -> None:
         self.mode = mode
         self.w = world
         self.ns, self.name = rs_key
         self.created = set(created)
+        #: the child RayClusters with an event since the previous pass (None: every child)
+        self.events = None if events is None else set(events)
         self.actions: list[Action] = []
         #: the reserved slice an elastic job's scale-up would replace (set by ``ensure_workload_slices``)
         self.replace_for: Obj | None = None

@@ -32,7 +32,7 @@ controllers: they act inside the create request and watch nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from types import MappingProxyType
 
 from ...core.model import Action
@@ -63,14 +63,16 @@ NOT_WATCHED = MappingProxyType({
 JOB_CONTROLLERS = MappingProxyType({RS: rayservice_controller.CONTROLLER, RC: reconciler.CONTROLLER})
 
 
-def run_pass(mode: str, world: World, rs_key: tuple[str, str], created: Sequence[str] = ()) -> list[Action]:
+def run_pass(mode: str, world: World, rs_key: tuple[str, str], created: Sequence[str] = (),
+             events: Collection[str] | None = None) -> list[Action]:
     """Everything Kueue writes after one KubeRay pass, in order: the RayCluster webhook on
     the clusters KubeRay just created (legacy), the job reconciler (``JOB_CONTROLLERS`` of
     the job's kind), the release of Workloads whose job is gone and the suspension of
     child jobs (nested; both the RayCluster job reconciler's), the scheduler, the job
     reconciler again (start or stop the job), and the POC post-step (top-level; the
-    RayService job reconciler's)."""
-    p = KueuePass(mode, world, rs_key, created)
+    RayService job reconciler's). ``events``: the child RayClusters with an event since the
+    previous pass, the only ones the RayCluster job reconciler looks at (None: all)."""
+    p = KueuePass(mode, world, rs_key, created, events)
     if p.rs is None:
         return []
     if p.mode == LEGACY:

@@ -226,13 +226,25 @@ def suspended_stuck(mode: str, workloads: Sequence[Obj], base: Stuck, world: Wor
             st = rs.status
             active = as_map(st.get("activeServiceStatus")).get("rayClusterName")
             outage = any(c.name == active for c in susp)
+            pending = as_map(st.get("pendingServiceStatus")).get("rayClusterName")
+            pending_named = bool(pending) and all(c.name == pending for c in susp)
             msg = ((f"the serving RayCluster {kr_display(active)} was suspended by Kueue (its Pods are deleted) "
                     "while the RayService status still says Ready=True; " if outage else "") +
-                   f"RayCluster {names} is suspended and the RayService has "
+                   f"{'the pending RayCluster' if pending_named else 'RayCluster'} {names} is suspended and the RayService has "
                    + (f"Workload {display(ws[-1].name)} not admitted" if ws else "no Workload") +
                    ": Kueue suspended it as a child job (reconciler.go#shouldSuspendChildJob) or KubeRay created "
                    "it while rayClusterConfig.suspend was true; Kueue creates no new Workload while the "
                    "RayService reports Ready=True, and nobody unsuspends the cluster [derived]")
+            running = [c for c in children(world, rs) if not c.terminating and c.spec.get("suspend") is not True]
+            if running and not (ws and admitted(ws[-1])):
+                names_r = ", ".join(kr_display(c.name) or c.name for c in running)
+                which = "the serving RayCluster" if any(c.name == active for c in running) else "RayCluster"
+                msg += (f"; {which} {names_r} keeps running with no admitted Workload, so Kueue holds no quota "
+                        "for it (other Workloads can be admitted into that quota), until Kueue's RayCluster job "
+                        "reconciler next sees an event of it (a change of the RayCluster, a Kueue restart, or "
+                        "the informer's resync, every 10 hours by default): then shouldSuspendChildJob "
+                        "suspends it and its Pods are deleted (it watches the RayCluster, not the RayService "
+                        "or its Workload)")
     elif mode == TOP:
         msg = (f"RayCluster {names} is suspended (born suspended from the persistent nested gate) and Kueue's "
                "unsuspendAdmittedChildren does not release it: the newest Workload is not Admitted or does not "

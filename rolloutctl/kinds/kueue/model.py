@@ -34,7 +34,7 @@ from . import rayservice_webhook
 from . import validation as kueue_validation
 from .clusterqueue import namespace_admissible
 from .constants import CQ, KUEUE_KINDS, LQ, QUEUE_LABEL, RF, WL
-from .context import (LEGACY, MEM_CREATE, MEM_HELD_USAGE, MEM_KEPT_CLUSTERS, MEM_NOTES, MEM_UNGATED, MODELS, NESTED, TOP,
+from .context import (LEGACY, MEM_CHILDREN_SEEN, MEM_CREATE, MEM_HELD_USAGE, MEM_KEPT_CLUSTERS, MEM_NOTES, MEM_UNGATED, MODELS, NESTED, TOP,
                       as_map, children)
 from .controllers import run_pass
 from .diagnose import gated_stuck, priority_class_stuck, quota_stuck, suspended_stuck
@@ -49,7 +49,7 @@ from .provenance import not_modelled, operators
 from .queue_webhooks import admit_queue
 from .queue_manager import find_queue
 from .raycluster_common import strip_cluster_injection
-from .reconciler import load_job
+from .reconciler import child_events, child_versions, load_job
 from .rayservice_controller import is_suspended
 from .workload import admitted, created_at, owner_of, quota_reserved, with_conditions, wl_pod_sets
 
@@ -210,7 +210,7 @@ class KueueRayServiceModel:
             r["metadata"]["creationTimestamp"] = i - len(ws) - 1
             moved.append(Obj(r, w.file, w.line, w.lines))
         mem = {a: b for a, b in final.memory.items()
-               if a not in (MEM_CREATE, MEM_NOTES, MEM_HELD_USAGE, MEM_KEPT_CLUSTERS, "kuberay/notes")}
+               if a not in (MEM_CREATE, MEM_NOTES, MEM_HELD_USAGE, MEM_KEPT_CLUSTERS, MEM_CHILDREN_SEEN, "kuberay/notes")}
         return World({kk: final.get(*kk) for kk in final.keys()}, 0, mem).replace(put=moved)
 
     def _retarget(self, world: World, live: Obj, merged: Obj) -> World:
@@ -323,12 +323,19 @@ class KueueRayServiceModel:
                 # the create request itself: stored mutated, before any controller sees it
                 return [a], self.kr.reconcile_pass(rs, w)[1]
         kacts, memory = self.kr.reconcile_pass(rs, w)
+        # what Kueue's RayCluster job reconciler saw of the children at its previous pass
+        # (at the plan's start: what is there, already reconciled by a running controller)
+        seen = w.memory.get(MEM_CHILDREN_SEEN)
+        if seen is None:
+            seen = child_versions(w, rs)
         if kacts:
             w = w.apply(self._real_payloads(kacts, w))
             out.extend(kacts)
         created = [a.uid or a.name for a in kacts if a.verb == "create" and a.kind == RC]
-        out.extend(run_pass(self.mode, w, (desired.namespace, desired.name), created))
-        return out, memory
+        rs_now = w.get(RS, rs.namespace, rs.name) or rs
+        events = child_events(seen, w, rs_now, created)
+        out.extend(run_pass(self.mode, w, (desired.namespace, desired.name), created, events))
+        return out, {**memory, MEM_CHILDREN_SEEN: child_versions(w, rs_now)}
 
     def _real_payloads(self, actions: list[Action], world: World) -> list[Action]:
         return actions

@@ -15,6 +15,7 @@ RayService integration's own watches are ``rayservice_controller.CONTROLLER``.
 from __future__ import annotations
 
 import copy
+import json
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
@@ -416,7 +417,9 @@ def suspend_children(p: KueuePass) -> None:
     """Row 2 (``shouldSuspendChildJob``, nested model): a running RayCluster of a
     Kueue-managed RayService is suspended when the RayService has no unfinished Workload,
     (elastic) when its latest one is Evicted, or else when it is not Admitted. Kueue never
-    unsuspends a child. [derived]"""
+    unsuspends a child. It runs when the child is reconciled: on an event of the RayCluster
+    itself (``CONTROLLER``'s watches: its create, update or delete; nothing maps a
+    RayService or its Workload to the child), ``p.events``. [derived]"""
     rs = p.rs
     if rs is None or not rs.labels.get(QUEUE_LABEL):
         return
@@ -425,6 +428,8 @@ def suspend_children(p: KueuePass) -> None:
     for c in children(p.w, rs):
         if c.terminating or c.spec.get("suspend") is True:
             continue
+        if p.events is not None and c.name not in p.events:
+            continue  # no event: the child is not reconciled in this pass
         if latest is None:
             why = "the RayService has no unfinished Workload"
         elif is_elastic(rs):
@@ -440,6 +445,23 @@ def suspend_children(p: KueuePass) -> None:
         p.act("update", RC, c.name, f"child job of a Kueue-managed RayService: {why}; Kueue suspends the "
               "RayCluster (its Pods are deleted) and never unsuspends it", rule(REC, "shouldSuspendChildJob"),
               payload=raw, fields={"spec.suspend": True})
+
+
+def child_versions(world: World, rs: Obj) -> tuple[tuple[str, str], ...]:
+    """The RayService's child RayClusters as the RayCluster job reconciler's informer
+    holds them: (name, content) in name order. A child whose content differs from what
+    the previous pass saw had an update event (``CONTROLLER``: ``For(RayCluster)``, no
+    predicates)."""
+    return tuple(sorted((c.name, json.dumps(c.raw, sort_keys=True, default=str)) for c in children(world, rs)))
+
+
+def child_events(seen: Sequence[tuple[str, str]], world: World, rs: Obj, created: Sequence[str] = ()) -> set[str]:
+    """The child RayClusters with an event since ``seen`` (``child_versions`` of the
+    previous pass, or of the plan's starting world: a running controller has already
+    reconciled what it finds at the start): created, changed, or just created in this
+    pass (``created``)."""
+    before = set(seen)
+    return {name for name, v in child_versions(world, rs) if (name, v) not in before} | set(created)
 
 
 # --------------------------------------------------------------------------- watches

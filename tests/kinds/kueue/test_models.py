@@ -44,19 +44,45 @@ def test_nested_late_admission_leaves_the_cluster_suspended_forever():
     assert {r.kind for r in st.blocked_on} >= {"RayCluster", "Workload"}
 
 
-def test_nested_image_upgrade_stops_the_job_and_suspends_the_serving_cluster():
-    """Digest §5.1 (derived): containers changed -> no matching Workload -> stopJob and delete;
-    the RayClusters are child jobs Kueue suspends when the RayService has no Workload."""
-    run = plan("nested", not_elastic(rs_new_image()), observed=[not_elastic(rs())] + queues(),
-               desired_queues=queues_two())
+def test_nested_image_upgrade_stops_the_job_and_leaves_the_serving_cluster_until_its_next_event():
+    """Digest §5.1 (derived): containers changed -> no matching Workload -> stopJob and delete.
+    The serving RayCluster is a child job that Kueue suspends when the RayService has no
+    Workload, but only when its RayCluster job reconciler runs for it, on an event of the
+    RayCluster (For(RayCluster), Owns(Workload); the Workload is the RayService's): nothing
+    writes the serving cluster here, so it keeps serving with no Workload holding its quota,
+    and the diagnosis says when the suspension comes."""
+    run = _image_upgrade()
     rules = run.rules()
     assert "kueue:jobframework/reconciler.go#stopJob" in rules
-    assert "kueue:jobframework/reconciler.go#shouldSuspendChildJob" in rules
+    assert "kueue:jobframework/reconciler.go#shouldSuspendChildJob" not in rules
     assert any(a.verb == "delete" and a.kind == "Workload" for a in run.actions)
     assert run.plan.stuck.reason == "ClusterSuspended"
-    assert "was suspended by Kueue" in run.plan.stuck.message
-    assert run.plan.summary["minReadyPods"] == 0
+    assert "the serving RayCluster" in run.plan.stuck.message
+    assert "keeps running with no admitted Workload" in run.plan.stuck.message
+    assert run.plan.summary["minReadyPods"] > 0
     assert "KueueUpgradeUnaccounted" in run.codes()
+
+
+def _image_upgrade():
+    return plan("nested", not_elastic(rs_new_image()), observed=[not_elastic(rs())] + queues(),
+                desired_queues=queues_two())
+
+
+def test_nested_serving_cluster_with_no_workload_is_suspended_at_its_next_event():
+    """The same service after the plan above, when the serving RayCluster changes (here a
+    label someone adds; a status write of the RayCluster controller, when a Pod restarts,
+    does the same): the update event reaches Kueue's RayCluster job reconciler, which
+    suspends the cluster (its Pods are deleted)."""
+    run = _image_upgrade()
+    active = run.world.get("RayService", "default", rs()["metadata"]["name"]).status["activeServiceStatus"]["rayClusterName"]
+    rc = run.world.get("RayCluster", "default", active)
+    raw = copy.deepcopy(dict(rc.raw))
+    raw["metadata"]["labels"] = {**raw["metadata"].get("labels", {}), "team": "ml"}
+    world = run.world.replace(put=[Obj(raw, rc.file, rc.line, rc.lines)])
+    again = plan("nested", not_elastic(rs_new_image()), world=world, desired_queues=queues_two())
+    (susp,) = [a for a in again.actions if a.rule.endswith("#shouldSuspendChildJob")]
+    assert (susp.kind, susp.uid or susp.name, susp.fields) == ("RayCluster", active, {"spec.suspend": True})
+    assert "was suspended by Kueue" in again.plan.stuck.message
 
 
 def test_nested_elastic_upgrade_pods_stay_gated():
