@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import gc
 import json
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from .environment import Environment
 from .kind import KindModel
-from .model import STUCK_MAX_STEPS, STUCK_NO_PROGRESS, Obj, Phase, Plan, Step, Stuck, Warning, describe_actions
+from .model import STUCK_MAX_STEPS, STUCK_NO_PROGRESS, Action, Obj, Phase, Plan, Step, Stuck, Warning, describe_actions
 from .process import is_command
 from .quantity import format_quantity
 from .queue import WorkQueue
@@ -186,7 +186,7 @@ def _run(model: KindModel, desired: Obj, world: World, env: Environment, extra_w
             world = world.apply(actions)
             if record:
                 tracker.see(model.metrics(world))
-            actions = [a for a in actions if not a.hidden]
+            actions = _shown(actions)
             for a in actions:
                 verbs[a.verb] = verbs.get(a.verb, 0) + 1
             prog = advance(desired, world, env)
@@ -278,6 +278,24 @@ def _run(model: KindModel, desired: Obj, world: World, env: Environment, extra_w
         operators=tuple(operators(desired)) if operators is not None else (),
         first_pass=first_pass,
     ), world
+
+
+def _shown(actions: Sequence[Action]) -> list[Action]:
+    """A step's actions as the user sees them: without the hidden bookkeeping, and an
+    object deleted once. A controller that deletes an object twice in one reconcile (two
+    components both find it excess) sends the API server a second delete of an object
+    already being deleted, which changes nothing; the step shows and counts the first."""
+    out: list[Action] = []
+    deleted: set[tuple[str, str, str]] = set()
+    for a in actions:
+        if a.hidden:
+            continue
+        if a.verb == "delete":
+            if a.key in deleted:
+                continue
+            deleted.add(a.key)
+        out.append(a)
+    return out
 
 
 def _after(model: KindModel, desired: Obj, world: World, metrics: Mapping[str, Any] | None = None) -> dict[str, Any]:

@@ -224,3 +224,23 @@ def test_a_plan_with_the_collector_off_leaves_it_off(monkeypatch):
         gc.unfreeze()
         if was:
             gc.enable()
+
+
+class DeleteTwice(Walk):
+    """A controller whose two components both find the same object excess in one pass
+    (Grove: a scaled-in scaling-group replica whose breach has also expired): it sends
+    two deletes of it, the second of an object already being deleted."""
+
+    def reconcile(self, desired: Obj, world: World) -> list[Action]:
+        if world.get("ConfigMap", "default", "extra") is None or world.get("ConfigMap", "default", "extra").terminating:
+            return []
+        return [Action("delete", "ConfigMap", "extra", "default", "scaled in", "toy#scaleIn"),
+                Action("delete", "ConfigMap", "extra", "default", "gang terminated", "toy#gangTerminate")]
+
+
+def test_an_object_deleted_twice_in_one_pass_is_shown_and_counted_once():
+    extra = Obj({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "extra", "namespace": "default"}})
+    p = S.simulate(DeleteTwice([0], 0), DESIRED, World([_state(0), extra]), Environment())
+    assert [[(a.verb, a.name, a.reason) for a in s.actions] for s in p.steps] == [[("delete", "extra", "scaled in")]]
+    assert p.summary["deletes"] == 1
+    assert p.steps[0].title == "delete 1 ConfigMap"
