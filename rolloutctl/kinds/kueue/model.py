@@ -51,7 +51,7 @@ from .queue_manager import find_queue
 from .raycluster_common import strip_cluster_injection
 from .reconciler import child_events, child_versions, load_job
 from .rayservice_controller import is_suspended
-from .workload import admitted, created_at, owner_of, quota_reserved, with_conditions, wl_pod_sets
+from .workload import admitted, condition, created_at, owner_of, quota_reserved, with_conditions, wl_pod_sets
 
 APPLIED_KINDS = (CQ, LQ, RF, "WorkloadPriorityClass")
 
@@ -369,7 +369,8 @@ class KueueRayServiceModel:
             st = dict(raw.get("status") or {})
             st.pop("admission", None)
             raw["status"] = st
-            raw = with_conditions(raw, {"QuotaReserved": ("False", "Pending", "evicted"),
+            raw = with_conditions(raw, {"QuotaReserved": ("False", "PendingEvaluation",
+                                                          str((condition(w, "Evicted") or {}).get("message") or "evicted")),
                                         "Admitted": ("False", "NoReservation", ""),
                                         "Requeued": ("True", "Preempted", "")})
             put.append(Obj(raw, w.file, w.line, w.lines))

@@ -370,14 +370,18 @@ def clear_reservation(p: KueuePass, w: Obj) -> None:
     st = dict(raw.get("status") or {})
     st.pop("admission", None)
     raw["status"] = st
-    ev = (condition(w, "Evicted") or {}).get("reason") or "Evicted"
-    raw = with_conditions(raw, {"QuotaReserved": ("False", "Pending", "evicted, requeued"),
+    evc = condition(w, "Evicted") or {}
+    ev = evc.get("reason") or "Evicted"
+    # UnadmittedWorkloadReasonWithFallback(PendingEvaluation, Pending): the granular reason
+    # with UnadmittedWorkloadsObservability, on by default since Kueue v0.19; the message
+    # is the eviction's (UnsetQuotaReservationWithCondition)
+    raw = with_conditions(raw, {"QuotaReserved": ("False", "PendingEvaluation", str(evc.get("message") or "evicted")),
                                 "Admitted": ("False", "NoReservation", ""),
                                 "Evicted": ("False", ev, "requeued"),
                                 "Requeued": ("True" if ev in ("Preempted", "NodeFailures") else "False", ev, "")})
     p.act("update", WL, w.name, "the job is no longer active: the quota reservation is cleared and the "
           "Workload requeued", rule(REC, "ReconcileGenericJob (eviction)"), payload=raw,
-          fields={"admission": None, "conditions": {"QuotaReserved": "False/Pending", "Requeued": f"True/{ev}"}},
+          fields={"admission": None, "conditions": {"QuotaReserved": "False/PendingEvaluation", "Requeued": f"True/{ev}"}},
           role=f"slice-{slice_number(w.name)}" if w.annotations.get(ELASTIC_ANN) == "true" else None)
 
 
