@@ -141,8 +141,10 @@ def _live(model: Any, rs: Obj, children: list[Obj], notes: list[Warning]) -> Wor
     RayCluster without a ``HeadPodReady`` condition (and not ``state: ready``, what
     operators without RayClusterStatusConditions write) has no ready head yet, and the
     pending cluster with a ready head and no application recorded has nothing deployed yet
-    (upstream records the applications in the pass that submits the config; the active
-    cluster's are not refreshed during an upgrade, so an empty list there says nothing).
+    (upstream records, in the pass that submits the config, the applications it read before
+    submitting, so this is also the snapshot of a pass that just submitted: the plan's
+    resubmission of the same config then changes nothing; the active cluster's are not
+    refreshed during an upgrade, so an empty list there says nothing).
     Each other live cluster with a ready head gets the RayService's current serveConfigV2
     in the serve cache (CONTRACT: the operator has been running)."""
     rs = _with_traffic_times(rs, snapshot_time([rs, *children]), notes if incremental(rs, model.config) else [])

@@ -157,8 +157,12 @@ def _serve_endpoint_service(r: Reconciler, active: Obj | None) -> str:
 
 def calculate_num_serve_endpoints_from_slices(r: Reconciler, svc_name: str) -> int:
     """``calculateNumServeEndpointsFromSlices``: ready Pods behind the serve Service (the
-    head when its proxy is up and it is not excluded, and ready workers)."""
-    svc = r.get(SVC, svc_name)
+    head when its proxy is up and it is not excluded, and ready workers). Upstream lists
+    the Service's EndpointSlices from the informer cache, which the EndpointSlice
+    controller writes after it sees the Service: they follow the Service as it was when
+    the pass began (``r.w``), not a create or re-point of this same pass, which the next
+    pass counts."""
+    svc = r.w.get(SVC, r.ns, svc_name) if svc_name else None
     if svc is None:
         return 0
     c = r.get(RC, _m(svc.spec.get("selector")).get(L_CLUSTER))

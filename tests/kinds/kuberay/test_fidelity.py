@@ -594,3 +594,35 @@ def test_a_live_cluster_without_the_go_zero_values_matches_its_manifest(cli, tmp
               ["volumeMounts"][0].__setitem__("readOnly", True))
     changed = cli("plan", write(tmp_path, "ro.yaml", yaml.safe_dump(ro)), "--observed", live, "-o", "json").json()
     assert any(a["verb"] == "create" and a["kind"] == "RayCluster" for s in changed["steps"] for a in s["actions"])
+
+
+# --------------------------------------------------------------------------- calculateNumServeEndpointsFromSlices
+
+
+def _status_steps(run):
+    return [(s.time, dict(a.fields)) for s in run.plan.steps for a in s.actions
+            if a.kind == "RayService" and a.verb == "status"]
+
+
+def test_ready_comes_one_pass_after_the_serve_service_is_created():
+    """``calculateNumServeEndpointsFromSlices`` counts EndpointSlices, which the
+    EndpointSlice controller writes only after it has seen the Service: the pass that
+    creates ``<rs>-serve-svc`` promotes the cluster and counts 0 endpoints (Ready stays
+    False/Initializing); the next pass, 2 s later, counts them and sets Ready=True."""
+    from rolloutctl.core.environment import Environment
+    from rolloutctl.core.simulate import simulate
+    from rolloutctl.core.world import World
+
+    m = RayServiceModel()
+    d = Obj(base())
+    run = simulate(m, d, m.observe(d, [], Environment()), Environment())
+    steps = run.steps
+    svc = next(s for s in steps if any(a.verb == "create" and a.name.endswith("-serve-svc") for a in s.actions))
+    st = next(a for a in svc.actions if a.kind == "RayService" and a.verb == "status")
+    assert "activeServiceStatus.rayClusterName" in st.fields and "numServeEndpoints" not in st.fields
+    assert svc.after["ready"] is False and svc.after["numServeEndpoints"] == 0
+    nxt = steps[steps.index(svc) + 1]
+    (ready,) = [a for a in nxt.actions if a.kind == "RayService"]
+    assert nxt.time == svc.time + 2
+    assert ready.fields["conditions"] == {"Ready": "True/NonZeroServeEndpoints"} and ready.fields["numServeEndpoints"] > 0
+    assert run.outcome == "converged" and nxt is steps[-1]
