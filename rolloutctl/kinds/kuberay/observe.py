@@ -17,7 +17,7 @@ from typing import Any
 
 from ...core.environment import Environment
 from ...core.model import Obj, Stuck, Warning
-from ...core.simulate import simulate
+from ...core.simulate import run
 from ...core.timestamps import parse_time, snapshot_time
 from ...core.world import World
 from ...core.trees import copy_tree
@@ -112,7 +112,7 @@ def _settled(model: Any, prev: Obj) -> tuple[World, Any]:
     env = Environment(max_steps=200)
     box: list[World] = []
     probe = _Recorder(model, box)
-    plan = simulate(probe, base, world, env)
+    plan, _end = run(probe, base, world, env, record=False)  # only the settled world and the outcome count
     final = box[-1] if box else world
     return World({k: final.get(*k) for k in final.keys()}, 0, {}), plan
 
