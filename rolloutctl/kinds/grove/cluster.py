@@ -53,6 +53,32 @@ def finish_terminations(pcs: PCS, world: World) -> tuple[World, int]:
     return world.replace(remove=remove), len(set(k for k in remove if k[0] == "Pod" or k[0] == "PodClique"))
 
 
+def write_service_account_token(pcs: PCS, world: World) -> tuple[World, list[str]]:
+    """Kubernetes' token controller writes the ServiceAccount token into the
+    PodCliqueSet's token Secret (type ``kubernetes.io/service-account-token``), once its
+    ServiceAccount exists. Upstream: kubernetes ``pkg/controller/serviceaccount/
+    tokens_controller.go`` (``syncSecret``); Grove waits for it (``satokensecret.go``
+    ``hasServiceAccountToken``)."""
+    name = N.token_secret_name(pcs.name)
+    secret = world.get("Secret", pcs.namespace, name)
+    if secret is None or secret.terminating or secret.raw.get("type") != "kubernetes.io/service-account-token":
+        return world, []
+    data = secret.raw.get("data")
+    if isinstance(data, Mapping) and data.get("token"):
+        return world, []
+    sa = str(secret.annotations.get("kubernetes.io/service-account.name") or "")
+    if world.get("ServiceAccount", pcs.namespace, sa) is None:
+        return world, []
+    raw = dict(secret.raw)
+    raw["data"] = {**(data if isinstance(data, Mapping) else {}), "token": TOKEN}
+    return world.replace(put=[Obj(raw, secret.file, secret.line, secret.lines)]), [
+        f"the token controller writes ServiceAccount {sa}'s token into Secret {name}"]
+
+
+#: what the model writes for a ServiceAccount token (the real one is a signed JWT)
+TOKEN = "<token>"
+
+
 def base_podgang_scheduled(world: World, base: Obj | None) -> bool:
     """Every PodGroup of the base PodGang has at least ``minReplicas`` scheduled pods.
     Upstream: ``operator/internal/controller/podclique/components/pod/syncflow.go``
@@ -357,6 +383,8 @@ def advance(pcs: PCS, world: World, env: Environment, quiet: bool = False) -> Pr
     world, gone = finish_terminations(pcs, world)
     if gone:
         waits.append(f"{gone} terminating object{'' if gone == 1 else 's'} removed")
+    world, token = write_service_account_token(pcs, world)
+    waits.extend(token)
     # the gates lift, the scheduler places pods, then the kubelet starts the scheduled
     # ones: one write, read before it as the world with the lifted pods replaced
     ungated = remove_scheduling_gates(pcs, world)
@@ -371,7 +399,7 @@ def advance(pcs: PCS, world: World, env: Environment, quiet: bool = False) -> Pr
         world = world.replace(put=ungated + _placed_and_started(placed, started))
     if ready:
         waits.append(f"{ready} pod becomes Ready" if ready == 1 else f"{ready} pods become Ready")
-    progressed = bool(gone or ungated or events or ready)
+    progressed = bool(gone or token or ungated or events or ready)
     if not progressed and quiet:
         world, expired = GT.expire_breaches(pcs, world)
         waits.extend(expired)

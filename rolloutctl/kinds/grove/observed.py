@@ -171,6 +171,9 @@ def translate_live(desired: PCS, live_pcs: Obj | None, children: Sequence[Obj]) 
         status["currentGenerationHash"] = _map(status.get("currentGenerationHash"), gen_table)
     out: list[Obj] = []
     for o in children:
+        if o.kind == "Secret":
+            out.append(_token_written(o))
+            continue
         if o.kind not in ("PodClique", "Pod", "PodCliqueScalingGroup"):
             out.append(o)
             continue
@@ -192,6 +195,20 @@ def translate_live(desired: PCS, live_pcs: Obj | None, children: Sequence[Obj]) 
                     up["podCliqueSetGenerationHash"] = _map(up["podCliqueSetGenerationHash"], gen_table)
         out.append(Obj(raw, o.file, o.line, o.lines))
     return out, status
+
+
+def _token_written(secret: Obj) -> Obj:
+    """An observed ServiceAccount token Secret without ``data.token`` (a snapshot that
+    leaves Secret data out, or an assumed Secret ``--from-cluster`` could not read) is
+    taken as the token controller keeps it, with its token written: the controller fills
+    it moments after the Secret is created, and the PodCliqueSet reconcile waits for
+    nothing else there (``satokensecret.go`` ``hasServiceAccountToken``)."""
+    data = secret.raw.get("data")
+    if secret.raw.get("type") != "kubernetes.io/service-account-token" or (isinstance(data, Mapping) and data.get("token")):
+        return secret
+    raw = dict(secret.raw)
+    raw["data"] = {**(data if isinstance(data, Mapping) else {}), "token": "<observed>"}
+    return Obj(raw, secret.file, secret.line, secret.lines)
 
 
 # ----------------------------------------------------------------------------- warnings

@@ -18,7 +18,7 @@ from .components.podclique import sync_standalone_podcliques
 from .components.podcliquescalinggroup import sync_scaling_groups
 from .components.podgang import PcsgSurges, sync_podgangs
 from .components.service import sync_headless_services
-from .components.serviceaccount_rbac import sync_rbac
+from .components.serviceaccount_rbac import sync_rbac, waiting_for_token
 
 
 def sync_podcliqueset(pcs: PCS, world: World, pcs_status: dict[str, Any], *, surge_replicas: int = 0,
@@ -39,9 +39,14 @@ def sync_podcliqueset(pcs: PCS, world: World, pcs_status: dict[str, Any], *, sur
     happened to since it last needed nothing needs nothing now."""
     acts: list[Action] = []
     n = pcs.replicas + surge_replicas
+    wait = waiting_for_token(pcs, world)
     acts += sync_rbac(pcs, world)
     acts += sync_headless_services(pcs, world, n, queue=queue)
     acts += sync_hpas(pcs, world)
+    if wait:
+        # the token Secret's Sync returned ErrCodeRequeueAfter: the reconcile stops
+        # after the first group and comes back once the token is there
+        return acts
     acts += sync_standalone_podcliques(pcs, world, n, queue=queue)
     acts += sync_scaling_groups(pcs, world, n, queue=queue)
     acts += sync_podgangs(pcs, world, n, pcsg_surge, queue=queue)

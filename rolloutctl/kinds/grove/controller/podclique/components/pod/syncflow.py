@@ -53,7 +53,8 @@ def sync_pods(pclq: Obj, world: World) -> list[Action]:
     if diff < 0:
         used = {O.pod_index(p) for p in active}
         free = (k for k in range(10**9) if k not in used)
-        taken: set[str] = set()
+        # nor a name the PodClique's update bookkeeping holds (the selected pod, gone now)
+        taken: set[str] = _selected_names(pclq)
         stamp = _created_stamp(world)
         target = pclq.labels.get(N.L_TEMPLATE_HASH)
         for _ in range(-diff):
@@ -80,6 +81,18 @@ def sync_pods(pclq: Obj, world: World) -> list[Action]:
             acts.append(delete_action(p, reason, f"{R_PCLQ}/components/pod/deletionsort.go#DeletionSorter",
                                       index=O.pod_index(p), name=pod_display_name(p)))
     return acts
+
+
+def _selected_names(pclq: Obj) -> set[str]:
+    """The pod names ``updateProgress.readyPodsSelectedToUpdate`` records (``current``,
+    ``completed``): a new pod must not take one (the model's names are unique only
+    within a plan; a live pod's name from the cluster has a random suffix)."""
+    up = pclq.status.get("updateProgress")
+    sel = up.get("readyPodsSelectedToUpdate") if isinstance(up, Mapping) else None
+    if not isinstance(sel, Mapping):
+        return set()
+    done = sel.get("completed")
+    return {str(n) for n in ([sel.get("current")] + (list(done) if isinstance(done, list) else [])) if n}
 
 
 def get_expected_pod_template_hash(pclq: Obj, world: World) -> str | None:
