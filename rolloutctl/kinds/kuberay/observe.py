@@ -304,7 +304,15 @@ def _live_cluster(model: Any, rc: Obj, notes: list[Warning], evidence: bool) -> 
                              "the whole rayClusterConfig to the active cluster in place "
                              "(rayservice_controller.go#shouldUpdateCluster)",
                              f"RayCluster/{rc.name}.metadata.annotations[{KUBERAY_VERSION_ANNOTATION}]"))
-    if HASH_ANNOTATION in rc.annotations:
+    if HASH_ANNOTATION not in rc.annotations and evidence:
+        notes.append(Warning("LiveClusterUnhashed", f"RayCluster {rc.name} has no {HASH_ANNOTATION} annotation "
+                             "although the RayService has a status a real operator wrote: every KubeRay sets it when "
+                             "it creates a cluster, so the plan takes it as left out of the snapshot and compares the "
+                             "specs; on a cluster that really lacks it, KubeRay compares the goal's hash with an empty "
+                             "one (rayservice_controller.go#isClusterSpecHashEqual) and a zero-downtime strategy "
+                             "prepares a new cluster whatever the spec",
+                             f"RayCluster/{rc.name}.metadata.annotations"))
+    elif HASH_ANNOTATION in rc.annotations:
         notes.append(Warning("SpecComparedWithLiveCluster", f"RayCluster {rc.name}: the upstream hash annotation "
                              "cannot be recomputed; the model compares the live RayCluster spec with the desired "
                              "rayClusterConfig instead (same answer unless someone edited the RayCluster)",

@@ -142,3 +142,26 @@ def test_a_dangling_cluster_in_a_snapshot_is_named_with_its_in_memory_timer(cli,
     assert [(s["time"], a["name"]) for s in doc["steps"] for a in s["actions"] if a["verb"] == "delete"] == \
         [(62, "text-ml-aaaaa")]
     assert "ObservedDanglingCluster" not in _warnings(_plan(cli, tmp_path, _upgrading_live(READY)[1]))
+
+
+def test_a_live_cluster_without_its_hash_annotation_is_named(cli, tmp_path):
+    """A RayCluster of a RayService whose status a real operator wrote, without
+    ``ray.io/hash-without-replicas-and-workers-to-delete``: every KubeRay sets it, so
+    the plan takes it as left out of the snapshot (compares the specs: the unchanged
+    manifest plans nothing) and says what KubeRay does with a cluster that really lacks
+    it (``isClusterSpecHashEqual`` against an empty hash: a new cluster)."""
+    from tests.kinds.kuberay.test_samples_settled import live_world
+
+    live = live_world(base(), ns="ml-serving")
+    rc = next(o for o in live if o["kind"] == "RayCluster")
+    assert rc["metadata"]["annotations"].pop("ray.io/hash-without-replicas-and-workers-to-delete")
+    assert next(o for o in live if o["kind"] == "RayService").get("status")
+    observed = write(tmp_path, "live.yaml", yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": live}))
+    same = cli("plan", write(tmp_path, "same.yaml", yaml.safe_dump(base())), "--observed", observed, "-o", "json").json()
+    assert same["outcome"] == "noop"
+    (w,) = [w for w in same["warnings"] if w["code"] == "LiveClusterUnhashed"]
+    assert "isClusterSpecHashEqual" in w["message"] and "new cluster" in w["message"]
+    kept = live_world(base(), ns="ml-serving")
+    observed2 = write(tmp_path, "live2.yaml", yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": kept}))
+    again = cli("plan", write(tmp_path, "same2.yaml", yaml.safe_dump(base())), "--observed", observed2, "-o", "json").json()
+    assert "LiveClusterUnhashed" not in _warnings(again)
