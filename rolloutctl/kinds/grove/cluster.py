@@ -82,7 +82,9 @@ TOKEN = "<token>"
 def base_podgang_scheduled(world: World, base: Obj | None) -> bool:
     """Every PodGroup of the base PodGang has at least ``minReplicas`` scheduled pods.
     Upstream: ``operator/internal/controller/podclique/components/pod/syncflow.go``
-    ``isBasePodGangScheduled``."""
+    ``isBasePodGangScheduled``, which reads each base PodClique's
+    ``status.scheduledReplicas``; that status can lag the pods (docs/grove-fidelity.md,
+    "Not modelled"), the pods do not."""
     if base is None:
         return False
     for g in base.spec.get("podgroups") or []:
