@@ -104,7 +104,7 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec("GV033", "mnnvl-annotation", "error", "create", mnnvl_webhook.validate_pcs_on_create),
     RuleSpec("GV101", "clique-composition-immutable", "error", "update", podcliqueset_update.validate_pod_clique_update),
     RuleSpec("GV102", "clique-fields-immutable", "error", "update", podcliqueset_update.validate_pod_clique_update_immutable_fields),
-    RuleSpec("GV103", "startup-type-immutable", "error", "update", podcliqueset_update.validate_pod_clique_set_template_spec_update),
+    RuleSpec("GV103", "template-spec-immutable", "error", "update", podcliqueset_update.validate_pod_clique_set_template_spec_update),
     RuleSpec("GV104", "scaling-groups-immutable", "error", "update", podcliqueset_update.validate_pod_clique_scaling_group_configs_update),
     RuleSpec("GV105", "topology-immutable", "error", "update", topologyconstraints.validate_topology_constraint_immutability),
     RuleSpec("GV106", "mnnvl-annotation-immutable", "error", "update", mnnvl_webhook.validate_pcs_on_update),
