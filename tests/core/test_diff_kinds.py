@@ -284,3 +284,33 @@ def test_a_field_the_manifest_leaves_out_keeps_its_live_value_as_kubectl_apply_d
     (p,) = planning.plan([str(d)], PlanOptions(observed=(str(lv),)))
     assert p.outcome == "noop" and not [a for s in p.steps for a in s.actions if a.verb == "delete"]
     assert yaml.safe_load(scaled)["spec"]["replicas"] == 3
+
+
+def test_rayservice_labels_ride_the_cluster_change_of_the_same_apply(tmp_path):
+    """RayService labels reach a RayCluster only when one is created or updated in place
+    (constructRayClusterForRayService, modifyRayCluster): alone they are ignored; with an
+    image change they are carried by the new cluster; with a worker group appended they
+    are copied onto the active cluster."""
+    def labelled(r):
+        r["metadata"].setdefault("labels", {})["team"] = "ads"
+
+    def label_effects(o):
+        got = {p: e for p, e in effects(o).items() if p.startswith("metadata.labels")}
+        assert got, effects(o)
+        return set().union(*got.values())
+
+    alone = one(run_diff(tmp_path, C.edit(C.RS, labelled), C.live_copy(C.RS)))
+    assert label_effects(alone) == {"ignored"}
+
+    def image(r):
+        labelled(r)
+        r["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]["containers"][0]["image"] = "rayproject/ray:2.53.0"
+
+    assert label_effects(one(run_diff(tmp_path, C.edit(C.RS, image), C.live_copy(C.RS)))) == {"rollout"}
+
+    def appended(r):
+        labelled(r)
+        extra = dict(r["spec"]["rayClusterConfig"]["workerGroupSpecs"][-1], groupName="extra")
+        r["spec"]["rayClusterConfig"]["workerGroupSpecs"].append(extra)
+
+    assert label_effects(one(run_diff(tmp_path, C.edit(C.RS, appended), C.live_copy(C.RS)))) == {"in-place"}

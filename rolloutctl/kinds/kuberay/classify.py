@@ -204,6 +204,12 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
         elif p.startswith("metadata.labels") or p.startswith("metadata.annotations"):
             if f"[{INITIALIZING_TIMEOUT_ANNOTATION}]" in p or p.endswith(INITIALIZING_TIMEOUT_ANNOTATION):
                 put("none", "the initializing timeout applies while Ready is False/Initializing", p)
+            elif cluster_effect == "in-place":
+                put("in-place", "copied onto the active RayCluster, which this change updates in place "
+                    "(rayservice_controller.go#modifyRayCluster, #constructRayClusterForRayService)", p)
+            elif cluster_effect == "rollout":
+                put("rollout", "carried by the new RayCluster this change creates "
+                    "(rayservice_controller.go#constructRayClusterForRayService)", p)
             else:
                 put("ignored", "RayService labels and annotations reach a RayCluster only when one is created or "
                     "updated in place (rayservice_controller.go#constructRayClusterForRayService)", p)
