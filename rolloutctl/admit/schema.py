@@ -301,10 +301,15 @@ def check_against(obj: Obj, root: Mapping[str, Any], compiled: Compiled,
                 if isinstance(err.instance, Mapping) and key not in err.instance:
                     add(REQUIRED_FIELD, (*path, key), f"missing required field {key!r}", node=path)
         elif v in _TYPE_VALIDATORS:
-            want = err.validator_value if v == "type" else "a quantity or number"
+            want = err.validator_value if v == "type" else "a quantity: an integer or a string"
             want = " or ".join(want) if isinstance(want, list) else want
             shown = "" if err.instance is None else " " + json.dumps(err.instance)[:60]
-            add(WRONG_TYPE, path, f"expected {want}, got {_type_name(err.instance)}{shown}")
+            hint = ""
+            if v != "type" and isinstance(err.instance, float):
+                # int-or-string: the API server refuses a JSON number with a fraction
+                # ("must be of type integer,string"); quoted, it is a quantity
+                hint = f" (quote it: \"{err.instance}\")"
+            add(WRONG_TYPE, path, f"expected {want}, got {_type_name(err.instance)}{shown}{hint}")
         elif v == "const" and path in (("apiVersion",), ("kind",)):
             add(UNSERVED_VERSION, path, f"{path[0]} must be {err.validator_value!r}")
         elif v == "enum":

@@ -323,3 +323,23 @@ def test_one_object_in_two_files_warns_in_lint_and_stops_plan_and_diff(cli, tmp_
         # kubectl would apply both, one after the other: nothing claims the API server refuses them
         assert "would reject" not in r.stderr
     assert_input_error(cli("diff", a, b, "--live", a), b, "SC009: duplicate PodCliqueSet default/inf")
+
+
+@pytest.mark.parametrize("kind", ["rs", "pcs"])
+def test_an_unquoted_fractional_quantity_is_refused_with_the_quoted_form(cli, tmp_path, kind):
+    """A quantity field is int-or-string in the CRDs: ``cpu: 0.5`` reaches the API server
+    as a JSON number with a fraction, which it refuses ("must be of type integer,string");
+    ``"0.5"`` and a whole ``1.0`` (sent as the integer 1) are admitted."""
+    def manifest(requests: str) -> str:
+        if kind == "rs":
+            return rs(head_ctr=f"resources: {{requests: {requests}}}")
+        return pcs().replace("image: busybox\n", f"image: busybox\n            resources: {{requests: {requests}}}\n")
+
+    bad = write(tmp_path, "bad.yaml", manifest("{cpu: 0.5, memory: 2Gi}"))
+    r = cli("lint", bad, "-o", "json")
+    assert r.exit_code == 1
+    (f,) = [f for f in r.json()["findings"] if f["rule"] == "SC003"]
+    assert f["path"].endswith("requests.cpu") and 'quote it: "0.5"' in f["message"]
+    assert cli("plan", bad).exit_code == 2
+    good = write(tmp_path, "good.yaml", manifest("{cpu: '0.5', memory: 1.0}"))
+    assert cli("lint", good).exit_code == 0, cli("lint", good).stdout

@@ -97,8 +97,12 @@ def is_quantity(v: Any) -> bool:
     """Whether ``v`` is what the CRD's int-or-string quantity accepts."""
     if isinstance(v, bool):
         return False
-    if isinstance(v, (int, float)):
+    if isinstance(v, int):
         return True
+    if isinstance(v, float):
+        # a whole number reaches the server as a JSON integer; a fraction is a JSON number
+        # the int-or-string schema refuses ("must be of type integer,string")
+        return v.is_integer()
     return isinstance(v, str) and matches_quantity_pattern(v)  # (the CRDs' QUANTITY_PATTERN)
 
 

@@ -129,7 +129,10 @@ def test_borrowing_limit_needs_the_versions_cohort_field(version, field, refused
 
 
 @pytest.mark.parametrize("v,ok", [("9Gi", True), ("9Gb", False), ("500m", True), (".5", True), ("1e3", True),
-                                  ("9 Gi", False), (True, False), (9, True), ("", False)])
+                                  ("9 Gi", False), (True, False), (9, True), ("", False),
+                                  # int-or-string: an unquoted fraction is a JSON number the server refuses;
+                                  # a whole float is sent as an integer
+                                  (0.5, False), (2.0, True)])
 def test_quantity_pattern(v, ok):
     assert is_quantity(v) is ok
 
