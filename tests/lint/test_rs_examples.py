@@ -84,3 +84,16 @@ def test_rules_command_prints_the_examples(cli, rule_id):
     r = cli("rules", rule_id)
     assert r.exit_code == 0
     assert "Bad:" in r.stdout and "Good:" in r.stdout and "Enforced by:" in r.stdout
+
+
+@pytest.mark.parametrize("version, refused", [
+    ("2.52", False), ("v2.52", False), ("2.52.0", False), ("2.52.0.1", False), ("2.52.0rc1", False),
+    ("2.51.9", True), ("2.5", True), ("02.52.0", True), ("2", True)])
+def test_token_auth_reads_ray_version_as_parse_generic_does(version, refused):
+    """``version.ParseGeneric`` (k8s.io/apimachinery/pkg/util/version): two or more numeric
+    parts, the first without a leading zero, compared by ``AtLeast`` with a missing part as
+    0 ("2.52" is 2.52.0); anything else is "rayVersion format is invalid"."""
+    doc = yaml.safe_load(rs(cluster="authOptions: {mode: token}"))
+    doc["spec"]["rayClusterConfig"]["rayVersion"] = version
+    got = [f for f in v.validate(Obj(doc)) if f.rule == "RS022"]
+    assert bool(got) is refused, [f.message for f in got]

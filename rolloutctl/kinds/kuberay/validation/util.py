@@ -55,13 +55,20 @@ def parse_initializing_timeout(value: Any) -> float | None:
 
 
 def parse_version(v: Any) -> tuple[int, ...] | None:
-    """``k8s.io/apimachinery/pkg/util/version.ParseGeneric``: at least two numeric parts."""
+    """``k8s.io/apimachinery/pkg/util/version.ParseGeneric``: at least two numeric parts,
+    the first without a leading zero ("illegal zero-prefixed version component"). The
+    parts come padded to three with zeros, so that tuples compare as ``AtLeast`` does
+    (a missing part counts as 0: "2.52" is 2.52.0)."""
     if not isinstance(v, str):
         return None
-    m = re.match(r"^v?([0-9]+(?:\.[0-9]+)+)", v.strip())
+    m = re.match(r"^v?([0-9]+(?:\.[0-9]+)+)", v.lstrip())
     if not m:
         return None
-    return tuple(int(p) for p in m.group(1).split("."))
+    parts = m.group(1).split(".")
+    if parts[0].startswith("0") and parts[0] != "0":
+        return None
+    nums = tuple(int(p) for p in parts)
+    return nums + (0,) * (3 - len(nums))
 
 
 def as_mapping(v: Any) -> Mapping[str, Any]:
