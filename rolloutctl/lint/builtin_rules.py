@@ -73,7 +73,7 @@ BUILTIN: list[tuple[str, str, str, str, str]] = [
     Bad:
         cliques:
         - name: frontend
-          spec: {replicas: 1, podSpec: {containers: [{name: f, image: nginx}]}}
+          spec: {roleName: frontend, replicas: 1, podSpec: {}}
 
     Good:
         cliques:

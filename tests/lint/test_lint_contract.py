@@ -118,13 +118,14 @@ def test_every_kuberay_sample_lints_clean():
         assert alone.exit_code == 0 and findings(alone.stdout) == [], (f, alone.stdout)
 
 
-def test_only_the_grove_sample_without_role_name_fails_on_that_field():
+def test_every_grove_sample_lints_clean_the_one_without_a_role_name_included():
+    """``multinode-disaggregated-with-frontend.yaml`` leaves a clique's ``roleName`` out:
+    the defaulting webhook's patch (request to re-marshalled object) adds ``roleName: ""``
+    (no ``omitempty``) before the CRD's required check runs, so the API server stores it."""
     files = _samples("grove")
     r = run("lint", "-o", "json", *map(str, files))
-    assert r.exit_code == 1
-    fs = findings(r.stdout)
-    assert [(Path(x["file"]).name, x["rule"], x["path"]) for x in fs] == [
-        ("multinode-disaggregated-with-frontend.yaml", "SC002", "spec.template.cliques[name=frontend].spec.roleName")]
+    assert r.exit_code == 0, r.stdout
+    assert [x for x in findings(r.stdout) if x["severity"] == "error"] == []
 
 
 # --------------------------------------------------------------------------- input errors, kinds, strict

@@ -44,8 +44,27 @@ def default_pcs(raw: dict) -> dict:
     """
     pcs = copy_tree(raw)
     _crd_defaults(pcs)
+    before = copy_tree(pcs)
     _webhook_defaults(pcs)
+    if pcs != before:
+        _round_trip_zero_values(pcs)
     return pcs
+
+
+def _round_trip_zero_values(pcs: dict) -> None:
+    """What the defaulting webhook's patch adds besides its defaults, in place: the patch
+    goes from the request to the re-marshalled Go object, so a field without
+    ``omitempty`` that the request left out comes back with its zero value. A clique's
+    ``roleName`` (``json:"roleName"``) is such a field: left out, it is stored as ``""``
+    and the CRD's required check, which runs after mutating admission, passes. Only
+    when the webhook changes something: otherwise it answers without a patch
+    (``defaulterForType.Handle``). Upstream: ``operator/api/core/v1alpha1/podclique.go``
+    ``PodCliqueSpec.RoleName``."""
+    tmpl = _map(_map(pcs.get("spec")).get("template"))
+    cliques = tmpl.get("cliques")
+    for c in cliques if isinstance(cliques, list) else ():
+        if isinstance(c, dict) and isinstance(c.get("spec"), dict):
+            c["spec"].setdefault("roleName", "")
 
 
 def _crd_defaults(pcs: dict) -> None:
