@@ -16,6 +16,7 @@ from . import gang_terminate as GT
 from . import names as N
 from . import objects as O
 from .admission.util import DEFAULT_SCHEDULER_NAME, clique_scheduler_name
+from .controller.podcliqueset.components.serviceaccount_rbac import has_service_account_token
 from .spec import PCS
 from . import summary as SUM
 
@@ -61,11 +62,10 @@ def write_service_account_token(pcs: PCS, world: World) -> tuple[World, list[str
     ``hasServiceAccountToken``)."""
     name = N.token_secret_name(pcs.name)
     secret = world.get("Secret", pcs.namespace, name)
-    if secret is None or secret.terminating or secret.raw.get("type") != "kubernetes.io/service-account-token":
+    if secret is None or secret.terminating or secret.raw.get("type") != N.SA_TOKEN_SECRET_TYPE \
+            or has_service_account_token(secret):
         return world, []
     data = secret.raw.get("data")
-    if isinstance(data, Mapping) and data.get("token"):
-        return world, []
     sa = str(secret.annotations.get("kubernetes.io/service-account.name") or "")
     if world.get("ServiceAccount", pcs.namespace, sa) is None:
         return world, []

@@ -108,6 +108,10 @@ def role_name(pcs: str) -> str:
     return f"grove.io:pcs:{pcs}"
 
 
+#: the type of the PodCliqueSet's token Secret (Kubernetes' token controller fills such a Secret)
+SA_TOKEN_SECRET_TYPE = "kubernetes.io/service-account-token"
+
+
 def token_secret_name(pcs: str) -> str:
     """``GenerateInitContainerSATokenSecretName``: ``<pcs>-ic-sat``."""
     return f"{pcs}-ic-sat"

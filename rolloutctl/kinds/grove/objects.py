@@ -381,7 +381,7 @@ def build_rbac(pcs: PCS) -> list[dict[str, Any]]:
         {"apiVersion": "v1", "kind": "Secret",
          "metadata": _meta(secret, pcs.namespace, _component_labels(pcs, N.C_SA_TOKEN_SECRET, secret),
                            annotations={"kubernetes.io/service-account.name": pcs.name}),
-         "type": "kubernetes.io/service-account-token"},
+         "type": N.SA_TOKEN_SECRET_TYPE},
     ]
     return out
 

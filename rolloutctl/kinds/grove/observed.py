@@ -32,6 +32,7 @@ from . import objects as O
 from . import update_common as U
 from .controller.podcliqueset.components.podgang import mirror_pcs_metadata
 from .controller.podcliqueset.components.service import excess_headless_services
+from .controller.podcliqueset.components.serviceaccount_rbac import has_service_account_token
 from .diagnose import describe_finished_pod, finished_pods
 from .hashing import _digest, pod_template_inputs
 from .spec import PCS
@@ -203,9 +204,9 @@ def _token_written(secret: Obj) -> Obj:
     taken as the token controller keeps it, with its token written: the controller fills
     it moments after the Secret is created, and the PodCliqueSet reconcile waits for
     nothing else there (``satokensecret.go`` ``hasServiceAccountToken``)."""
-    data = secret.raw.get("data")
-    if secret.raw.get("type") != "kubernetes.io/service-account-token" or (isinstance(data, Mapping) and data.get("token")):
+    if secret.raw.get("type") != N.SA_TOKEN_SECRET_TYPE or has_service_account_token(secret):
         return secret
+    data = secret.raw.get("data")
     raw = dict(secret.raw)
     raw["data"] = {**(data if isinstance(data, Mapping) else {}), "token": "<observed>"}
     return Obj(raw, secret.file, secret.line, secret.lines)

@@ -28,7 +28,7 @@ def deletion_sort_key(pod: Obj, target_hash: str | None) -> tuple:
     Upstream: ``operator/internal/controller/podclique/components/pod/deletionsort.go``
     (``DeletionSorter.Less``, ``podPhaseToOrdinal``)."""
     phase = O.pod_phase(pod)
-    phase_rank = next((r for p, r in _PHASE_ORDINAL if p == phase), 0)
+    phase_rank = _ordinal(phase)
     ts = str(pod.metadata.get("creationTimestamp") or "")
     return (not pod.terminating, bool(pod.spec.get("nodeName")), phase_rank, O.pod_ready(pod),
             pod.labels.get(N.L_TEMPLATE_HASH) == target_hash, _neg(ts), pod.name)
