@@ -172,6 +172,7 @@ def _problem_line(f: Any, why: str) -> InputError:
 #: copies of one object, which it would take one after the other (the input is ambiguous)
 _REFUSED = "the API server would reject this manifest"
 _REFUSED_PODS = "the API server would reject the pods the operator creates from this manifest"
+_REFUSED_CHILDREN = "the API server would reject what the operator creates from this manifest"
 
 
 def _live_problem_line(f: Any) -> InputError:
@@ -187,10 +188,11 @@ def admit_inputs(desired: Sequence[Obj], observed: Sequence[Obj] = (), *, namesp
     type in an observed object, which a model would misread) stops here as
     ``PATH:LINE: RULE: field: message`` (exit 2); then Kubernetes' checks on the
     containers of the pod templates (SC006 resources, SC015 images,
-    SC016-SC019 containers, their names and volume names: the rules ``lint`` uses).
+    SC016-SC019 containers, their names and volume names: the rules ``lint`` uses), and
+    its checks on the other objects the operator creates (``kinds.children_refused``).
     Objects named by the API server (``generateName``) are never duplicates."""
     from .admit import DESIRED, DUPLICATE_OBJECT, OBSERVED, admit
-    from .kinds import descriptor, read_schema
+    from .kinds import children_refused, descriptor, read_schema
     from .lint.pods import check_pod_templates
 
     have = admit(observed, descriptor, side=OBSERVED, namespace=namespace, read_schemas=read_schema)
@@ -207,6 +209,7 @@ def admit_inputs(desired: Sequence[Obj], observed: Sequence[Obj] = (), *, namesp
             if is_modelled(o):
                 errors += [_problem_line(f, _REFUSED_PODS) for f in check_pod_templates(o, options)
                            if f.severity == "error"]
+                errors += [_problem_line(f, _REFUSED_CHILDREN) for f in children_refused(o) if f.severity == "error"]
     if errors:
         raise InputProblem(sorted(set(errors), key=lambda e: (e.file, e.line, e.message)))
     warnings: dict[int, tuple[Warning, ...]] = {}

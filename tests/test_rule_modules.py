@@ -32,6 +32,7 @@ MODULES: dict[str, str | None] = {
     "grove/admission/crd_validations.py": CLEAN,
     "grove/admission/design_pr262.py": CLEAN,
     "grove/admission/hazards.py": CLEAN,
+    "grove/admission/hpa.py": CLEAN,
     "grove/admission/kai_backend.py": CLEAN,
     "grove/admission/lpx_backend.py": CLEAN,
     "grove/admission/podcliquedeps.py": CLEAN,

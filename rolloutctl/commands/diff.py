@@ -144,7 +144,8 @@ def _refusals(obj: Obj, refused: Mapping[int, Any], options: Mapping[str, Any]) 
     """The ``rejected`` impacts of ``obj``: the API server refuses the object (admission's
     findings in ``refused``; the change is never stored), else the pods the operator would
     create from it (SC006, SC015-SC019, ``lint.pods``: the object is stored, its pods are
-    refused and the rollout never starts); () when neither."""
+    refused and the rollout never starts), else the other objects it would create
+    (``kinds.children_refused``: Grove's HPAs); () when none."""
     found = refused.get(id(obj))
     why = "the API server would reject this manifest"
     if not found:
@@ -152,6 +153,11 @@ def _refusals(obj: Obj, refused: Mapping[int, Any], options: Mapping[str, Any]) 
 
         found = [f for f in check_pod_templates(obj, options) if f.severity == "error"]
         why = "the API server would reject the pods the operator creates from this manifest"
+    if not found:
+        from ..kinds import children_refused
+
+        found = [f for f in children_refused(obj) if f.severity == "error"]
+        why = "the API server would reject what the operator creates from this manifest"
     return tuple(Impact("rejected", f"{f.rule}: {f.message} ({why})", (f.path,) if f.path else ())
                  for f in sorted(set(found or ()), key=lambda f: f.sort_key()))
 

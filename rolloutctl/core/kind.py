@@ -167,6 +167,8 @@ class KindDescriptor:
     ``classify`` applies; ``live_reads`` ``obj -> [LiveRead]`` (``--from-cluster``);
     ``pod_templates`` ``obj -> [(path, pod spec)]`` of the manifest as written (SC006, SC015-SC019);
     ``injected_into_pods`` what the operator adds to those Pods (SC018, SC019);
+    ``children_refused`` ``obj -> [Finding]``: what the API server would refuse of the
+    other objects the operator creates from the admitted object (Grove's HPAs, GV302);
     ``pod_budget`` ``raw -> pods`` the manifest asks for (``--max-pods``, checked before
     any model runs); ``check_options`` ``model options -> None``, raising
     ``OptionError``; ``read_schemas`` the ``{(group, kind): JSON Schema}`` of what the
@@ -220,6 +222,7 @@ class KindDescriptor:
     #: ``initContainers``) and ``volumes`` the operator adds to the Pods it makes from
     #: each pod template, whose names a user's must not repeat (SC018, SC019)
     injected_into_pods: str | None = None
+    children_refused: str | None = None
     pod_budget: str | None = None
     #: ``lint.pods`` rules (``SC016``) whose case the operator's own validation refuses
     #: before it creates any Pod: its own rule reports it, and the Pod rule does not

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ..core.kind import KindDescriptor
-from ..core.model import Obj
+from ..core.model import Finding, Obj
 from . import grove, kuberay, kueue
 
 #: every operator package, kinds first, then the integrations that act on them
@@ -190,6 +190,14 @@ def injected_into_pods(obj: Obj, options: Mapping[str, Any] | None = None) -> li
     d = kind_of(obj)
     fn = d.load("injected_into_pods") if d is not None else None
     return list(fn(obj, options)) if fn is not None else []
+
+
+def children_refused(obj: Obj) -> list[Finding]:
+    """What the API server would refuse of the objects other than Pods that the operator
+    of ``obj``'s kind creates from the admitted ``obj`` (``KIND.children_refused``)."""
+    d = kind_of(obj)
+    fn = d.load("children_refused") if d is not None else None
+    return list(fn(obj)) if fn is not None else []
 
 
 def pod_rules_refused_first(obj: Obj) -> frozenset[str]:

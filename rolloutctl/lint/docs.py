@@ -12,6 +12,7 @@ _TITLES = {
     "config": "Repository configuration (.rolloutctl.yaml)",
     "create": "Admission rules (create and update)", "update": "Admission rules (update only, with --live)",
     "design": "Proposed update-strategy design (PR #262)", "hazard": "Operator hazards",
+    "children": "Objects the operator creates (refused by the API server)",
     "controller": "Controller-side rules (checked after the object is stored; no admission webhook by default)",
 }
 

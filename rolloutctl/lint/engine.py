@@ -19,7 +19,7 @@ from ..admit.meta import RULE as OBJECT_META
 from ..core.generated_names import generate_name, is_generated, prefix_problems, with_generated_name
 from ..core.model import Finding, LintReport, Obj, ObjectRef
 from ..core.paths import resolve_path
-from ..kinds import admit_other, admitter, descriptor, is_modelled, other_group_of, read_schema, validators
+from ..kinds import admit_other, admitter, children_refused, descriptor, is_modelled, other_group_of, read_schema, validators
 from . import registry
 from ..core.records import field, record, replace
 from .pods import check_pod_templates
@@ -94,6 +94,7 @@ def lint_object(obj: Obj, old: Obj | None, known: frozenset[str],
     if not any(f.severity == "error" and f.rule != OBJECT_META for f in findings):
         # an admitted object: the pods' own checks and the webhook rules both run
         findings.extend(check_pod_templates(obj, options))
+        findings.extend(children_refused(obj))
         for validate in validators(obj, options):  # the kind's webhook rules and every integration's
             findings.extend(validate(obj, old))
     ignore, problems = parse_suppressions(obj, known)

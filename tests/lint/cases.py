@@ -213,4 +213,7 @@ CASES: dict[str, Case] = {
                   ok=pcs(clique("worker", top="updateStrategy: {maxSurge: 1}"), spec="updateStrategy: {type: RollingUpdate}")),
     # ---------------------------------------------------------------- hazards
     "GV301": Case(fail=pcs(clique("worker") + clique("pworker")), ok=pcs(clique("pworker") + clique("worker"))),
+    "GV302": Case(fail=pcs(TWO, groups="- {name: prefill, cliqueNames: [worker], replicas: 4, scaleConfig: {maxReplicas: 2}}"),
+                  ok=pcs(TWO, groups="- {name: prefill, cliqueNames: [worker], replicas: 4, "
+                                     "scaleConfig: {minReplicas: 2, maxReplicas: 4}}")),
 }

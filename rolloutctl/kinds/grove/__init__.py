@@ -28,6 +28,7 @@ KIND = KindDescriptor(
     classify=_P + "classify:classify",
     live_reads=_P + "live:live_reads",
     pod_templates=_P + "manifest:pod_templates",
+    children_refused=_P + "admission:validate_children",
     injected_into_pods=_P + "manifest:injected_into_pods",
     pod_budget=_P + "manifest:pod_budget",
     check_options=_P + "options:check_options",

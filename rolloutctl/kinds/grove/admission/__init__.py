@@ -18,8 +18,9 @@ and ``lpx_backend.py`` (``lpx/backend.go``); ``default-scheduler``'s checks noth
 Rules that are not webhook code at that commit have their own modules, named after what
 they model: ``crd_validations.py`` (the CRD's ``x-kubernetes-validations``),
 ``design_pr262.py`` (ai-dynamo/grove PR #262, ``docs/designs/update-strategy.md``),
-``rolling_update_pr817.py`` (ai-dynamo/grove PR #817) and ``hazards.py`` (operator
-behaviour the webhook does not guard against).
+``rolling_update_pr817.py`` (ai-dynamo/grove PR #817), ``hazards.py`` (operator
+behaviour the webhook does not guard against) and ``hpa.py`` (what the API server refuses
+of the objects the operator creates from an admitted PodCliqueSet: :func:`validate_children`).
 
 Every rule is one function named after the upstream function it models. It receives a
 :class:`~.request.Check` (the defaulted object, the object as written, and the live
@@ -42,7 +43,7 @@ from typing import Any
 
 from ....core.model import Finding, Obj
 from ....core.paths import field_path
-from . import (crd_validations, design_pr262, hazards, kai_backend, lpx_backend, mnnvl_webhook, podcliquedeps,
+from . import (crd_validations, design_pr262, hazards, hpa, kai_backend, lpx_backend, mnnvl_webhook, podcliquedeps,
                podcliqueset, podcliqueset_template, podcliqueset_update, rolling_update_pr817, topologyconstraints,
                volcano_backend, volcano_queue)
 from ....core.records import record
@@ -62,6 +63,7 @@ class RuleSpec:
     severity: str
     scope: str
     check: Callable[[Check], Iterable[Problem]]
+    enforcer: str = ""
 
     @property
     def doc(self) -> str:
@@ -115,6 +117,7 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec("GV205", "design-rolling-update-pcs-budget", "error", "design", design_pr262.validate_rolling_update_pcs_budget),
     RuleSpec("GV206", "design-replica-recreate-components", "error", "design", design_pr262.validate_replica_recreate_components),
     RuleSpec("GV301", "clique-name-suffix", "warning", "hazard", hazards.find_pod_clique_template_by_suffix),
+    RuleSpec("GV302", "scaling-group-hpa-refused", "error", "children", hpa.build_resource, enforcer="apiserver"),
 )
 
 
@@ -157,6 +160,18 @@ def validate(obj: Obj, old: Obj | None = None, cfg: GroveConfig = DEFAULT_CONFIG
     run(_in_scope("design"))
     run(_in_scope("hazard"))
     return sorted(set(findings), key=Finding.sort_key)
+
+
+def validate_children(obj: Obj) -> list[Finding]:
+    """What the API server would refuse of the objects the operator creates from the
+    admitted PodCliqueSet ``obj`` (the ``children`` rules: GV302, its HPAs), as findings
+    with file and line. The object itself is stored: ``plan`` stops with these before it
+    starts, ``diff`` marks the change ``rejected``, ``lint`` reports them
+    (``KIND.children_refused``)."""
+    c = Check(obj)
+    return sorted({Finding(rule=r.id, severity=r.severity, file=obj.file, line=obj.line_of(*path), message=message,
+                           path=field_path(c.pcs, path), object=obj.ref)
+                   for r in _in_scope("children") for path, message in r.check(c)}, key=Finding.sort_key)
 
 
 def validator(options: Mapping[str, Any]) -> Callable[..., list[Finding]]:
