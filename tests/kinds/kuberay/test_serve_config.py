@@ -85,8 +85,9 @@ def test_a_new_service_with_an_undecodable_serve_config_gets_its_cluster_and_not
     assert run.plan.outcome == "stuck" and run.plan.stuck.reason == "ServeConfigInvalid"
 
 
-def test_lint_warns_of_a_serve_config_the_controller_cannot_unmarshal(cli, tmp_path):
-    """What plan predicts (ServeConfigInvalid) lint says before anything is applied: RS036 on the field."""
+def test_lint_fails_a_serve_config_the_controller_cannot_unmarshal(cli, tmp_path):
+    """What plan predicts (ServeConfigInvalid, stuck) lint says before anything is applied: RS036 on
+    the field, an error (exit 1) as for the other configurations that never serve (RS032)."""
     from tests.conftest import SAMPLES
 
     text = (SAMPLES / "rayservice-text-ml.yaml").read_text()
@@ -94,7 +95,7 @@ def test_lint_warns_of_a_serve_config_the_controller_cannot_unmarshal(cli, tmp_p
     bad.write_text(text.replace("        route_prefix: /summarize\n", "       route_prefix: /summarize\n", 1))
     r = cli("lint", str(bad), "-o", "json")
     found = [f for f in r.json()["findings"] if f["rule"] == "RS036"]
-    assert len(found) == 1 and found[0]["severity"] == "warning", r.stdout
+    assert r.exit_code == 1 and len(found) == 1 and found[0]["severity"] == "error", r.stdout
     assert found[0]["path"] == "spec.serveConfigV2" and "does not unmarshal" in found[0]["message"]
     assert not [f for f in cli("lint", str(SAMPLES / "rayservice-text-ml.yaml"), "-o", "json").json()["findings"]
                 if f["rule"] == "RS036"]

@@ -126,7 +126,7 @@ R_DEPRECATED = _rule("RS034", "warning", "ray-operator/apis/ray/v1/rayservice_ty
 R_NO_SERVE_CONFIG = _rule("RS035", "warning", f"{CTRL}#getAndCheckServeStatus",
                           "a serveConfigV2 that is empty or lists no application deploys nothing, so no cluster is "
                           "ever ready to serve")
-R_SERVE_CONFIG_YAML = _rule("RS036", "warning", f"{CTRL}#updateServeDeployment",
+R_SERVE_CONFIG_YAML = _rule("RS036", "error", f"{CTRL}#updateServeDeployment",
                             "serveConfigV2 must unmarshal as a YAML mapping, or the controller never submits it")
 
 R_NO_HOSTS = _rule("RS041", "warning", "ray-operator/controllers/ray/utils/util.go#GetWorkerGroupDesiredReplicas",
@@ -290,6 +290,8 @@ def enforced_by(rule_id: str) -> str:
         return "the KubeRay RayCluster controller refuses the cluster (raycluster_controller.go#rayClusterReconcile)"
     if rule_id == R_SERVE_PORT.id:
         return "the KubeRay RayService controller cannot build the serve Service (rayservice_controller.go#reconcileServices)"
+    if rule_id == R_SERVE_CONFIG_YAML.id:
+        return "the KubeRay RayService controller, after it is stored (rayservice_controller.go#updateServeDeployment)"
     return ""
 
 
