@@ -291,7 +291,7 @@ def enforced_by(rule_id: str) -> str:
     if rule_id == R_SERVE_PORT.id:
         return "the KubeRay RayService controller cannot build the serve Service (rayservice_controller.go#reconcileServices)"
     if rule_id == R_SERVE_CONFIG_YAML.id:
-        return "the KubeRay RayService controller, after it is stored (rayservice_controller.go#updateServeDeployment)"
+        return "the KubeRay RayService controller, after it is stored: rayservice_controller.go#updateServeDeployment"
     return ""
 
 
