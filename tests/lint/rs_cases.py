@@ -84,6 +84,8 @@ RS_CASES: dict[str, Case] = {
     "RS040": Case(fail=rs(cluster=COLLECTOR % ""), ok=rs(cluster=COLLECTOR % ", {name: GCS_BUCKET, value: b}"),
                   gates=HISTORY_GATE),
     "RS041": Case(fail=rs(worker="numOfHosts: 0"), ok=rs(worker="numOfHosts: 1")),
+    "RS042": Case(fail=rs().replace("      replicas: 1\n      minReplicas: 1\n", "      replicas: 9\n      minReplicas: 1\n"),
+                  ok=rs()),
 }
 
 # Kueue's webhook rules (KQ###) apply to RayServices with a queue label.

@@ -130,6 +130,20 @@ def is_generated(name: str) -> bool:
     return RANDOM in name
 
 
+def desired_worker_replicas(group: Mapping[str, Any]) -> int:
+    """The replicas of a worker group the RayCluster controller keeps, before ``numOfHosts``
+    (``GetWorkerGroupDesiredReplicas``, utils/util.go): ``replicas``, or ``minReplicas`` when
+    it is unset or below it, or ``maxReplicas`` when above it (the validation refuses
+    minReplicas > maxReplicas first, RS010)."""
+    mn = group.get("minReplicas") or 0
+    mx = group.get("maxReplicas")
+    r = group.get("replicas")
+    r = mn if r is None else r
+    if isinstance(mx, int):
+        r = min(r, mx)
+    return max(r, mn)
+
+
 def worker_count(group: Mapping[str, Any]) -> int:
     """Worker pods of a group the RayCluster controller keeps (``GetWorkerGroupDesiredReplicas``,
     utils/util.go): replicas (or minReplicas when unset, as the autoscaler starts) clamped to
@@ -137,13 +151,7 @@ def worker_count(group: Mapping[str, Any]) -> int:
     field to 1) makes none; ``reconcilePods`` treats it as 1 only after counting."""
     if group.get("suspend") is True:
         return 0
-    mn = group.get("minReplicas") or 0
-    mx = group.get("maxReplicas")
-    r = group.get("replicas")
-    r = mn if r is None else r
-    if isinstance(mx, int):
-        r = min(r, mx)
-    r = max(r, mn)
+    r = desired_worker_replicas(group)
     hosts = group.get("numOfHosts")
     hosts = hosts if isinstance(hosts, int) and not isinstance(hosts, bool) else 1
     return max(0, int(r) * hosts)

@@ -172,3 +172,28 @@ def test_a_serve_config_without_applications_gets_stuck_at_once_naming_why(confi
     assert [a.kind for a in run.actions if a.kind == "ServeApplications"] == ["ServeApplications"]
     (f,) = [f for f in validate(obj(_with_config(config))) if f.rule == "RS035"]
     assert "declares no application" in f.message
+
+
+@pytest.mark.parametrize("group, expected", [
+    ("replicas: 8\n      minReplicas: 1\n      maxReplicas: 4", "replicas: 8 is above maxReplicas 4: KubeRay keeps 4 worker replicas in group 'small', not 8"),
+    ("replicas: 0\n      minReplicas: 1\n      maxReplicas: 4", "replicas: 0 is below minReplicas 1: KubeRay keeps 1 worker replica in group 'small', not 0"),
+    ("minReplicas: 2\n      maxReplicas: 4", None),  # no replicas written: stored as 0, starts at minReplicas
+    ("replicas: 3\n      minReplicas: 1\n      maxReplicas: 4", None),
+    ("replicas: 8\n      minReplicas: 1\n      maxReplicas: 4\n      suspend: true", None),
+])
+def test_lint_warns_when_worker_replicas_are_clamped_and_plan_counts_the_clamped_workers(cli, tmp_path, group, expected):
+    """RS042 (GetWorkerGroupDesiredReplicas): the warning says what the group gets, which is
+    what plan's peak pod count holds (head + the clamped workers)."""
+    from tests.lint.cases import rs
+
+    doc = rs(workers=False) + ("    workerGroupSpecs:\n    - groupName: small\n      " + group + "\n"
+                               "      rayStartParams: {}\n      template:\n        spec:\n          containers:\n"
+                               "          - name: ray-worker\n            image: rayproject/ray:2.46.0\n")
+    p = tmp_path / "rs.yaml"
+    p.write_text(doc)
+    r = cli("lint", str(p), "-o", "json")
+    found = [f["message"] for f in r.json()["findings"] if f["rule"] == "RS042"]
+    assert found == ([expected] if expected else []), r.stdout
+    if expected and "above" in expected:
+        plan = cli("plan", str(p), "-o", "json").json()
+        assert plan["summary"]["peakPods"] == 1 + 4, plan["summary"]

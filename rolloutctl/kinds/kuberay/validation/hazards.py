@@ -1,6 +1,7 @@
-"""Specs KubeRay accepts that do not do what they seem: a nested ``suspend`` that is
+"""Specs KubeRay stores that do not do what they seem: a nested ``suspend`` that is
 copied only at creation, deprecated fields, a RayService without Serve applications, a
-worker group of no hosts. Warnings, never errors.
+worker group of no hosts or with replicas outside its bounds (warnings), and a
+``serveConfigV2`` that never unmarshals (RS036, an error: that service never serves).
 
 Upstream (ray-project/kuberay @ feeaf72f): ``ray-operator/controllers/ray/rayservice_controller.go``
 ``constructRayClusterForRayService``, ``getAndCheckServeStatus`` and ``updateServeDeployment``;
@@ -10,8 +11,11 @@ Upstream (ray-project/kuberay @ feeaf72f): ``ray-operator/controllers/ray/rayser
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
 
-from .rules import R_DEPRECATED, R_NESTED_SUSPEND, R_NO_HOSTS, R_NO_SERVE_CONFIG, R_SERVE_CONFIG_YAML, Ctx
+from ..api import desired_worker_replicas
+from .rules import R_CLAMPED, R_DEPRECATED, R_NESTED_SUSPEND, R_NO_HOSTS, R_NO_SERVE_CONFIG, R_SERVE_CONFIG_YAML, Ctx
 from .util import as_list, as_mapping, decoded_serve_config, worker_path
 
 
@@ -61,12 +65,31 @@ def get_worker_group_desired_replicas(c: Ctx) -> None:
     """``GetWorkerGroupDesiredReplicas`` (utils/util.go) returns the group's replicas times
     ``numOfHosts``; ``reconcilePods`` (raycluster_controller.go) counts the Pods it expects
     with that before it treats a ``numOfHosts`` below one as one, so such a group gets no
-    worker Pod. The CRD defaults only an absent ``numOfHosts`` (to 1) and sets no minimum."""
+    worker Pod. The CRD defaults only an absent ``numOfHosts`` (to 1) and sets no minimum.
+    The replicas are clamped to [minReplicas, maxReplicas] first (``api.desired_worker_replicas``):
+    a ``replicas`` written outside them is not what the group gets (RS042; a group without
+    ``replicas`` is stored with 0 and starts at minReplicas, as intended, so it is not reported)."""
+    written = as_list(as_mapping((c.obj.written or c.obj).spec.get("rayClusterConfig")).get("workerGroupSpecs"))
     for i, g in enumerate(as_list(as_mapping(c.obj.spec.get("rayClusterConfig")).get("workerGroupSpecs"))):
         g = as_mapping(g)
+        _clamped(c, i, g, as_mapping(written[i]) if i < len(written) else {})
         hosts = g.get("numOfHosts")
         if isinstance(hosts, int) and not isinstance(hosts, bool) and hosts < 1:
             p, d = worker_path(i, g)
             c.add(R_NO_HOSTS, p + ("numOfHosts",), d + ".numOfHosts",
                   f"numOfHosts: {hosts}: KubeRay creates no worker Pod for group {g.get('groupName')!r} (it multiplies "
                   "the replicas by numOfHosts); a replica of one Pod is numOfHosts: 1")
+
+
+def _clamped(c: Ctx, i: int, g: Mapping[str, Any], written: Mapping[str, Any]) -> None:
+    r, mn, mx = g.get("replicas"), g.get("minReplicas"), g.get("maxReplicas")
+    if g.get("suspend") is True or "replicas" not in written or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in (r, mn, mx)) or mn > mx:
+        return  # suspended: no workers; min > max: the controller refuses it (RS010)
+    kept = desired_worker_replicas(g)
+    if kept != r:
+        p, d = worker_path(i, g)
+        bound = f"maxReplicas {mx}" if r > mx else f"minReplicas {mn}"
+        c.add(R_CLAMPED, p + ("replicas",), d + ".replicas",
+              f"replicas: {r} is {'above' if r > mx else 'below'} {bound}: KubeRay keeps {kept} worker "
+              f"replica{'s' if kept != 1 else ''} in group {g.get('groupName')!r}, not {r}")

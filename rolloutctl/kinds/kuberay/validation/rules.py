@@ -133,6 +133,10 @@ R_NO_HOSTS = _rule("RS041", "warning", "ray-operator/controllers/ray/utils/util.
                    "a worker group with numOfHosts 0 or less gets no worker Pod: the controller multiplies the "
                    "group's replicas by it (the CRD defaults only an absent numOfHosts to 1)")
 
+R_CLAMPED = _rule("RS042", "warning", "ray-operator/controllers/ray/utils/util.go#GetWorkerGroupDesiredReplicas",
+                  "a worker group's replicas outside [minReplicas, maxReplicas] are clamped: the controller keeps "
+                  "minReplicas or maxReplicas workers, not the replicas written")
+
 R_NETPOL_CONTENT = Rule("RS037", "error", f"{UPSTREAM}#validateNetworkPolicy",
                         "with the RayClusterNetworkPolicy gate on: networkPolicy's rules must suit its mode (no "
                         "ingressRules under DenyAllEgress, no egressRules under DenyAllIngress), every workerGroups "
@@ -239,6 +243,8 @@ EXAMPLES: Mapping[str, tuple[str, str]] = MappingProxyType({
     "RS035": ("spec:\n  serveConfigV2: ''\n",
               "spec:\n  serveConfigV2: |\n    applications:\n    - name: classify\n      import_path: app:deployment\n"),
     "RS041": (_WORKER + "      replicas: 2\n      numOfHosts: 0\n", _WORKER + "      replicas: 2\n      numOfHosts: 1\n"),
+    "RS042": (_WORKER + "      replicas: 8\n      minReplicas: 1\n      maxReplicas: 4\n",
+              _WORKER + "      replicas: 4\n      minReplicas: 1\n      maxReplicas: 4\n"),
     "RS036": ("spec:\n  serveConfigV2: |\n    applications:\n    - name: classify\n      import_path: app:deployment\n"
               "     deployments: []   # one space short: not YAML\n",
               "spec:\n  serveConfigV2: |\n    applications:\n    - name: classify\n      import_path: app:deployment\n"
@@ -265,7 +271,7 @@ ALL: tuple[Rule, ...] = (
     R_FT_CONFLICT, R_FT_BACKEND, R_REDIS_USERNAME, R_WG_SUSPEND, R_AUTOSCALER_ENV, R_AUTOSCALER_OPTS, R_HISTORY,
     R_AUTH, R_NETPOL, R_TLS, R_HEAD_SVC_NAME, R_UPGRADE_TYPE, R_DELETION_DELAY, R_UPGRADE_OPTIONS, R_MANAGED_BY,
     R_RC_UPGRADE, R_GROUP_NAMES, R_SERVE_PORT, R_NESTED_SUSPEND, R_DEPRECATED, R_NO_SERVE_CONFIG,
-    R_SERVE_CONFIG_YAML, R_NETPOL_CONTENT, R_TLS_CONTENT, R_HISTORY_CONTENT, R_COLLECTOR, R_NO_HOSTS,
+    R_SERVE_CONFIG_YAML, R_NETPOL_CONTENT, R_TLS_CONTENT, R_HISTORY_CONTENT, R_COLLECTOR, R_NO_HOSTS, R_CLAMPED,
 )
 
 
