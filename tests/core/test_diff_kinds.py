@@ -76,6 +76,29 @@ def test_rayservice_worker_replicas_edit_is_ignored_with_the_reason(tmp_path):
     assert "replicas" in o.impact[0].message
 
 
+def test_a_whole_added_scale_strategy_is_ignored_as_workers_to_delete_are(tmp_path):
+    """``scaleStrategy`` (only ``workersToDelete``) added whole is one change at ``…scaleStrategy``:
+    it gets the same reason as the per-field change (GenerateHashWithoutReplicasAndWorkersToDelete)."""
+    desired = C.edit(C.RS, lambda r: r["spec"]["rayClusterConfig"]["workerGroupSpecs"][1].update(
+        scaleStrategy={"workersToDelete": ["p1"]}))
+    o = one(run_diff(tmp_path, desired, C.live_copy(C.RS)))
+    path = "spec.rayClusterConfig.workerGroupSpecs[groupName=gpu].scaleStrategy"
+    assert effects(o) == {path: {"ignored"}}
+    assert "workersToDelete" in o.impact[0].message
+
+
+def test_the_initializing_timeout_added_in_a_new_annotations_map_has_no_effect_as_when_added_alone(tmp_path):
+    """Live without annotations: the change is the whole ``metadata.annotations`` map; holding only
+    ``ray.io/initializing-timeout``, it is classified as that key is when added next to others."""
+    desired = C.edit(C.RS, lambda r: r["metadata"].update(annotations={"ray.io/initializing-timeout": "10m"}))
+    o = one(run_diff(tmp_path, desired, C.live_copy(C.RS)))
+    assert {e for es in effects(o).values() for e in es} == {"none"}, o.impact
+    assert "initializing timeout" in o.impact[0].message
+    both = C.edit(C.RS, lambda r: r["metadata"].update(annotations={"ray.io/initializing-timeout": "10m", "team": "a"}))
+    o = one(run_diff(tmp_path, both, C.live_copy(C.RS)))
+    assert {e for es in effects(o).values() for e in es} == {"ignored"}, o.impact
+
+
 def test_rayservice_cluster_suspend_edit_is_ignored_with_the_reason(tmp_path):
     desired = C.edit(C.RS, lambda r: r["spec"]["rayClusterConfig"].update(suspend=True))
     o = one(run_diff(tmp_path, desired, C.live_copy(C.RS)))

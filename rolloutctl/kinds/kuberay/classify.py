@@ -24,7 +24,7 @@ CLUSTER = "spec.rayClusterConfig"
 #: a change of spec.managedBy: the CRD's transition rule ``self == oldSelf`` refuses it
 MANAGED_BY_IMMUTABLE = "spec.managedBy is immutable (CRD validation rule)"
 _WORKER_IGNORED = re.compile(r"^spec\.rayClusterConfig\.workerGroupSpecs\[[^\]]*\]\.(replicas|minReplicas|maxReplicas|"
-                             r"scaleStrategy\.workersToDelete)(\.|\[|$)")
+                             r"scaleStrategy(\.workersToDelete)?)(\.|\[|$)")
 _SCHED_IGNORED = re.compile(r"^spec\.rayClusterConfig\.(headGroupSpec|workerGroupSpecs\[[^\]]*\])\.template\.spec\."
                             r"(tolerations|schedulingGates)(\.|\[|$)")
 
@@ -202,7 +202,8 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
         elif _under(p, "spec.upgradeStrategy") or _under(p, "spec.rayClusterDeletionDelaySeconds"):
             put("none", "affects only future upgrades and deletions", p)
         elif p.startswith("metadata.labels") or p.startswith("metadata.annotations"):
-            if f"[{INITIALIZING_TIMEOUT_ANNOTATION}]" in p or p.endswith(INITIALIZING_TIMEOUT_ANNOTATION):
+            if f"[{INITIALIZING_TIMEOUT_ANNOTATION}]" in p or p.endswith(INITIALIZING_TIMEOUT_ANNOTATION) \
+                    or (p == "metadata.annotations" and _changed_keys(ch) == {INITIALIZING_TIMEOUT_ANNOTATION}):
                 put("none", "the initializing timeout applies while Ready is False/Initializing", p)
             elif cluster_effect == "in-place":
                 put("in-place", "copied onto the active RayCluster, which this change updates in place "
@@ -216,6 +217,14 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
         else:
             put("none", "no effect on the running service", p)
     return _impacts(buckets)
+
+
+def _changed_keys(ch: Change) -> set[str]:
+    """The keys a change of a whole mapping (``metadata.annotations`` added or removed at
+    once) adds, removes or changes: the same change made key by key is classified per key."""
+    a = ch.old if isinstance(ch.old, Mapping) else {}
+    b = ch.new if isinstance(ch.new, Mapping) else {}
+    return {k for k in set(a) | set(b) if a.get(k) != b.get(k)}
 
 
 def _impacts(buckets: Mapping[tuple[str, str], list[str]]) -> list[Impact]:
