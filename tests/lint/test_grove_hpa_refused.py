@@ -79,3 +79,23 @@ def test_diff_marks_lowering_max_replicas_rejected(cli, tmp_path):
     impacts = [i for d in json.loads(r.stdout)["objects"] for i in d["impact"]]
     assert [i["effect"] for i in impacts] == ["rejected"], impacts
     assert impacts[0]["message"].startswith("GV302: ") and impacts[0]["message"].endswith(f"({REFUSED})")
+
+
+def test_max_replicas_left_out_is_stored_as_zero_and_refused_by_who_refuses_zero(cli, tmp_path):
+    """``AutoScalingConfig.MaxReplicas`` has no omitempty: the defaulting webhook's patch stores 0,
+    so the CRD's required check passes. A scaling group's HPA is then refused by the API server
+    (GV302); a clique's own autoScalingConfig by the webhook (GV014). Neither is SC002."""
+    group = tmp_path / "group.yaml"
+    group.write_text(pcs(TWO, groups=_group("{minReplicas: 1}")))
+    r = cli("lint", str(group), "-o", "json")
+    found = [(f["rule"], f["message"]) for f in json.loads(r.stdout)["findings"]]
+    assert [rule for rule, _ in found] == ["GV302"], found
+    assert "maxReplicas 0 (left out: stored as 0)" in found[0][1]
+    assert "must be greater than 0, must be greater than or equal to `minReplicas`" in found[0][1]
+    from .cases import clique
+
+    own = tmp_path / "clique.yaml"
+    own.write_text(pcs(clique("worker", replicas=1, spec="autoScalingConfig: {minReplicas: 1}")))
+    r = cli("lint", str(own), "-o", "json")
+    rules = {f["rule"] for f in json.loads(r.stdout)["findings"]}
+    assert rules == {"GV014"}, r.stdout

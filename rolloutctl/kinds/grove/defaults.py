@@ -58,13 +58,23 @@ def _round_trip_zero_values(pcs: dict) -> None:
     ``roleName`` (``json:"roleName"``) is such a field: left out, it is stored as ``""``
     and the CRD's required check, which runs after mutating admission, passes. Only
     when the webhook changes something: otherwise it answers without a patch
-    (``defaulterForType.Handle``). Upstream: ``operator/api/core/v1alpha1/podclique.go``
-    ``PodCliqueSpec.RoleName``."""
+    (``defaulterForType.Handle``). ``AutoScalingConfig.MaxReplicas`` (``json:"maxReplicas"``)
+    is another: a clique's ``autoScalingConfig`` or a scaling group's ``scaleConfig``
+    without it is stored with ``maxReplicas: 0``, which the webhook then refuses for a
+    clique (GV014) and the API server refuses in the HPA of a scaling group (GV302).
+    Upstream: ``operator/api/core/v1alpha1/podclique.go`` ``PodCliqueSpec.RoleName``,
+    ``AutoScalingConfig.MaxReplicas``."""
     tmpl = _map(_map(pcs.get("spec")).get("template"))
     cliques = tmpl.get("cliques")
     for c in cliques if isinstance(cliques, list) else ():
         if isinstance(c, dict) and isinstance(c.get("spec"), dict):
             c["spec"].setdefault("roleName", "")
+            if isinstance(c["spec"].get("autoScalingConfig"), dict):
+                c["spec"]["autoScalingConfig"].setdefault("maxReplicas", 0)
+    groups = tmpl.get("podCliqueScalingGroups")
+    for g in groups if isinstance(groups, list) else ():
+        if isinstance(g, dict) and isinstance(g.get("scaleConfig"), dict):
+            g["scaleConfig"].setdefault("maxReplicas", 0)
 
 
 def _crd_defaults(pcs: dict) -> None:

@@ -74,11 +74,14 @@ def build_resource(c: Check) -> Iterator[Problem]:
         name = as_str(g.get("name"))
         hpa = f"{c.name}-0-{name}" + (f" (and one per other PodCliqueSet replica, to {c.name}-{replicas - 1}-{name})"
                                       if replicas > 1 else "")
-        defaulted = as_map(as_map(written.get(name)).get("scaleConfig")).get("minReplicas") is None
-        bounds = f"minReplicas {mn}" + (" (defaulted to the group's replicas)" if defaulted else "") \
-            + f" and maxReplicas {mx}"
+        own = as_map(as_map(written.get(name)).get("scaleConfig"))
+        bounds = (f"minReplicas {mn}" + (" (defaulted to the group's replicas)" if own.get("minReplicas") is None else "")
+                  + f" and maxReplicas {mx}" + (" (left out: stored as 0)" if own.get("maxReplicas") is None else ""))
+        by_field: dict[str, list[str]] = {}
         for fld, msg in validate_horizontal_pod_autoscaler_spec(mn, mx):
+            by_field.setdefault(fld, []).append(msg)
+        for fld, msgs in by_field.items():
             yield group_path(gi, "scaleConfig", fld), (
                 f"HorizontalPodAutoscaler {hpa} gets {bounds} from this scaleConfig, and the API server refuses "
-                f"it: spec.{fld}: {msg}; the PodCliqueSet's reconcile then fails before it syncs any PodClique, "
-                "scaling group or PodGang")
+                f"it: spec.{fld}: {', '.join(msgs)}; the PodCliqueSet's reconcile then fails before it syncs any "
+                "PodClique, scaling group or PodGang")
