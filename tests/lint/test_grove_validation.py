@@ -250,3 +250,15 @@ def test_lint_plan_and_diff_give_the_defaulted_min_available_message_alike(cli, 
     assert hint in cli("lint", str(new), "--live", str(live)).stdout
     assert hint in cli("plan", str(new), "--observed", str(live)).stderr
     assert hint in " ".join(cli("diff", str(new), "--live", str(live), "-o", "json").stdout.split())
+
+
+def test_a_clique_repeated_in_one_group_or_across_groups_is_named_as_such():
+    """GV020 (sliceMustHaveUniqueElements over every group's cliqueNames): the message says
+    whether the repeat is inside one group or across two."""
+    text = pcs(clique("a") + clique("b"), groups="- {name: g1, cliqueNames: [a, a]}\n- {name: g2, cliqueNames: [b, a]}")
+    found = [(f.path, f.message) for f in v.validate(obj(text)) if f.rule == "GV020"]
+    assert found == [
+        ("spec.template.podCliqueScalingGroups[name=g1].cliqueNames[1]",
+         "clique 'a' is listed twice in scaling group 'g1'; a clique belongs to one group, once"),
+        ("spec.template.podCliqueScalingGroups[name=g2].cliqueNames[1]",
+         "clique 'a' is listed in scaling groups 'g1' and 'g2'; a clique belongs to one group, once")]

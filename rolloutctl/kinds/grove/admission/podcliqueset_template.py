@@ -101,13 +101,16 @@ def slice_must_have_unique_elements_group_members(c: Check) -> Iterator[Problem]
 
     Remediation: Give each scaling group its own cliques.
     """
-    seen: dict[str, bool] = {}
+    seen: dict[str, tuple[int, str]] = {}
     for gi, g in c.groups:
+        group = as_str(g.get("name"))
         for j, n in enumerate(as_list(g.get("cliqueNames"))):
             n = as_str(n)
             if n in seen:
-                yield group_path(gi, "cliqueNames", j), f"clique {n!r} is listed in more than one scaling group entry"
-            seen[n] = True
+                where = (f"twice in scaling group {group!r}" if seen[n][0] == gi
+                         else f"in scaling groups {seen[n][1]!r} and {group!r}")
+                yield group_path(gi, "cliqueNames", j), f"clique {n!r} is listed {where}; a clique belongs to one group, once"
+            seen.setdefault(n, (gi, group))
 
 
 def validate_pod_clique_scaling_group_configs_bounds(c: Check) -> Iterator[Problem]:
