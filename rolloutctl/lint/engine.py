@@ -95,8 +95,11 @@ def lint_object(obj: Obj, old: Obj | None, known: frozenset[str],
         # an admitted object: the pods' own checks and the webhook rules both run
         findings.extend(check_pod_templates(obj, options))
         findings.extend(children_refused(obj))
+        # the API server refuses bad ObjectMeta before a validating webhook runs: a webhook
+        # rule that reports the same field again (Grove's name check, GV001) says nothing new
+        refused_meta = {f.path for f in findings if f.rule == OBJECT_META and f.severity == "error"}
         for validate in validators(obj, options):  # the kind's webhook rules and every integration's
-            findings.extend(validate(obj, old))
+            findings.extend(f for f in validate(obj, old) if f.path not in refused_meta)
     ignore, problems = parse_suppressions(obj, known)
     kept = [f for f in findings if f.rule in registry.UNSUPPRESSIBLE or f.rule not in ignore]
     return kept + problems

@@ -113,7 +113,7 @@ CASES: dict[str, Case] = {
     "SP002": Case(fail=pcs(meta="annotations:\n  rolloutctl.dev/ignore: 'GV999: typo'"),
                   ok=pcs(meta="annotations:\n  rolloutctl.dev/ignore: 'GV301: intended'")),
     # ---------------------------------------------------------------- Grove create rules
-    "GV001": Case(fail=pcs(name="My_Inference"), ok=pcs(name="my-inference")),
+    "GV001": Case(fail=pcs(name="My_Inference"), ok=pcs(name="my-inference"), direct=True),
     "GV002": Case(fail=pcs(replicas=-1), ok=pcs(replicas=0)),
     "GV003": Case(fail=pcs("").replace("    cliques:\n", "    cliques: []\n"), ok=pcs()),
     "GV004": Case(fail=pcs(clique("prefill_worker")), ok=pcs(clique("prefill-worker"))),
