@@ -18,14 +18,18 @@ def small(tmp_path):
 
 def test_json_validates_is_deterministic_and_exit_0(cli, small):
     new, old = small
-    r = cli("advise", new, "--observed", old, "-o", "json")
+    # four of the five pods Ready throughout: today's RollingRecreate keeps three, so a patch wins
+    r = cli("advise", new, "--observed", old, "--min-ready", "4", "-o", "json")
     assert r.exit_code == 0, r.stderr
     doc = r.json()
     jsonschema.Draft202012Validator(schema("advice")).validate(doc)
     assert doc["kind"] == "Advice" and doc["objective"] == "steps" and doc["optimal"] is True
     assert doc["recommendation"]["patch"]["spec"]["updateStrategy"]["type"] == doc["recommendation"]["strategy"]
     assert doc["frontier"][0] == doc["recommendation"]
-    assert cli("advise", new, "--observed", old, "-o", "json").stdout == r.stdout
+    assert cli("advise", new, "--observed", old, "--min-ready", "4", "-o", "json").stdout == r.stdout
+    # without the floor, the manifest as it is already rolls in the fewest steps: no patch
+    plain = cli("advise", new, "--observed", old, "-o", "json").json()
+    assert plain["recommendation"]["patch"] == {} and plain["recommendation"] == plain["current"]
 
 
 def test_schema_command_lists_advice(cli):
@@ -48,7 +52,7 @@ def test_table_and_markdown_show_patch_frontier_and_search(cli, small):
     assert t.exit_code == 0, t.stderr
     for text in ("Recommendation:", "Patch (merge into the manifest", "Frontier", "Searched:", "min ready: 75% (5 ready pods)"):
         assert text in t.stdout
-    m = cli("advise", new, "--observed", old, "--capacity", "nvidia.com/gpu=6", "-o", "markdown")
+    m = cli("advise", new, "--observed", old, "--capacity", "nvidia.com/gpu=6", "--min-ready", "4", "-o", "markdown")
     assert m.exit_code == 0
     assert "```yaml" in m.stdout and "| Strategy |" in m.stdout.replace("|  | Strategy", "| Strategy")
 
@@ -111,13 +115,14 @@ def test_html_page_loads_and_charts_the_recommended_plan(cli, small, tmp_path):
     from tests.render.test_html import open_in_chromium, values
 
     new, old = small
-    page = cli("advise", new, "--observed", old, "--capacity", "nvidia.com/gpu=6", "-o", "html")
+    floor = ("--capacity", "nvidia.com/gpu=6", "--min-ready", "4")
+    page = cli("advise", new, "--observed", old, *floor, "-o", "html")
     assert page.exit_code == 0, page.stderr
     html = page.stdout
-    assert html == cli("advise", new, "--observed", old, "--capacity", "nvidia.com/gpu=6", "-o", "html").stdout
+    assert html == cli("advise", new, "--observed", old, *floor, "-o", "html").stdout
     assert "Recommendation:" in html and 'class="patch"' in html
     assert "https://" not in html and "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")
-    doc = cli("advise", new, "--observed", old, "--capacity", "nvidia.com/gpu=6", "-o", "json").json()
+    doc = cli("advise", new, "--observed", old, *floor, "-o", "json").json()
     rec = doc["recommendation"]
     plan = cli("plan", patched(new, rec["patch"], tmp_path), "--observed", old, "--capacity", "nvidia.com/gpu=6",
                "-o", "json").json()

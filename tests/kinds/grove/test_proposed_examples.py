@@ -126,3 +126,33 @@ def test_percentage_surge_plans_with_the_rounded_budget():
     old = pcs([clique("fe", 3, update_strategy={"maxSurge": "10%", "maxUnavailable": 0})])
     p = plan(with_image(old, "img:v2"), old)
     assert p.summary["peakPods"] == 4 and p.summary["minReadyPods"] == 3
+
+
+@pytest.mark.parametrize("layout", ["clique", "group"])
+def test_the_next_pcs_replica_waits_until_the_last_replacement_of_the_current_one_is_ready(layout):
+    """One PodCliqueSet replica at a time: replica 1 is selected (its first unit deleted) only
+    once every unit of replica 0 is replaced and Ready, and the update ends only once replica
+    1's are, so RollingUpdate's defaults keep what RollingRecreate keeps (upstream
+    computeUpdateProgress counts a replica done once each PodClique's update ended)."""
+    if layout == "clique":
+        old = pcs([clique("fe", 2, min_available=1)], replicas=2)
+    else:
+        old = pcs([clique("leader", 1), clique("worker", 1)], groups=[group("wk", ["leader", "worker"], 2, 1)], replicas=2)
+    new = with_image(old, "img:v2")
+    ru = plan(new, old)
+    rr = plan({**new, "spec": {**new["spec"], "updateStrategy": {"type": "RollingRecreate"}}}, old)
+    assert ru.outcome == rr.outcome == "converged"
+    assert ru.summary["minReadyPods"] == rr.summary["minReadyPods"]
+    for s_i, step in enumerate(ru.steps):
+        if any(a.kind in ("Pod", "PodClique") and a.verb == "delete" and a.name.startswith("demo-1-")
+               for a in step.actions):
+            break
+    else:
+        raise AssertionError("replica 1 was never updated")
+    # by then every pod of replica 0 exists on the new template and is Ready
+    before = [a for s in ru.steps[:s_i] for a in s.actions if a.kind == "Pod" and a.name.startswith("demo-0-")]
+    assert before and not any(a.kind in ("Pod", "PodClique") and a.name.startswith("demo-0-") for a in step.actions)
+    assert ru.steps[s_i - 1].actions == () or not any(a.verb == "create" and a.name.startswith("demo-0-")
+                                                        for a in ru.steps[s_i - 1].actions)
+    ended = next(i for i, s in enumerate(ru.steps) if any("the update ends" in a.reason for a in s.actions))
+    assert not any(a.kind == "Pod" for s in ru.steps[ended + 1:] for a in s.actions if a.verb in ("create", "delete"))

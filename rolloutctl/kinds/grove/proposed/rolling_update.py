@@ -276,8 +276,12 @@ def replica_has_surge(view: S.View, i: int) -> bool:
 
 
 def replica_done(view: S.View, i: int) -> bool:
-    """Replica ``i`` is updated, without surge, and available."""
-    return not view.replica_outdated(i) and not replica_has_surge(view, i) and view.replica_available(i)
+    """Replica ``i`` is updated, without surge, available, and its update has ended
+    (``View.replica_complete``: every unit replaced and Ready), so the next replica may be
+    selected (the design keeps one PodCliqueSet replica at a time; upstream's
+    ``computeUpdateProgress`` counts a replica done once each PodClique's update ended)."""
+    return not view.replica_outdated(i) and not replica_has_surge(view, i) and view.replica_available(i) \
+        and view.replica_complete(i)
 
 
 def pending_replicas(pcs: PCS) -> PCSR.PendingReplicas:

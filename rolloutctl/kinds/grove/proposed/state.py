@@ -168,6 +168,38 @@ class View:
                 return False
         return True
 
+    def pclq_complete(self, pclq: Obj) -> bool:
+        """The PodClique holds its ``spec.replicas`` pods of the desired template, all Ready:
+        its update has ended (upstream's ``isPCLQUpdateComplete`` needs the PodClique's
+        ``currentPodTemplateHash``, written when its update ends, which waits for the last
+        replacement to be Ready: ``pod/rollingupdate.go`` ``isCurrentPodUpdateComplete``)."""
+        t = self.target(pclq)
+        done = sum(1 for p in self.pods(pclq) if p.labels.get(N.L_TEMPLATE_HASH) == t and O.pod_ready(p))
+        return not pclq.terminating and done >= spec_replicas(pclq)
+
+    def replica_complete(self, i: int) -> bool:
+        """Replica ``i``'s update has ended: every standalone PodClique is complete
+        (``pclq_complete``), and every scaling group holds its ``spec.replicas`` replicas,
+        each with all its member PodCliques complete. A unit deleted and not yet
+        recreated leaves the replica incomplete, though nothing left in it is outdated."""
+        pcs = self.pcs
+        names = {q.name: q for q in self.standalone.get(i, []) if not q.terminating}
+        for c in pcs.standalone:
+            q = names.get(pcs.standalone_pclq_fqn(i, c.name))
+            if q is None or not self.pclq_complete(q):
+                return False
+        groups = {g.name: g for g in self.pcsg_by_replica.get(i, []) if not g.terminating}
+        for g in pcs.groups:
+            live = groups.get(pcs.pcsg_fqn(i, g))
+            if live is None:
+                return False
+            units = self.pcsg_units(live)
+            for j in range(spec_replicas(live, g.replicas)):
+                members = [q for q in units.get(j, []) if not q.terminating]
+                if len(members) < len(g.clique_names) or not all(self.pclq_complete(q) for q in members):
+                    return False
+        return True
+
     def replica_scheduled_pods(self, i: int) -> int:
         return sum(1 for q in self.replica_pclqs(i) for p in self.pods(q) if O.pod_scheduled(p))
 
