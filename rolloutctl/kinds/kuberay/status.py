@@ -161,12 +161,15 @@ def calculate_num_serve_endpoints_from_slices(r: Reconciler, svc_name: str) -> i
     the Service's EndpointSlices from the informer cache, which the EndpointSlice
     controller writes after it sees the Service: they follow the Service as it was when
     the pass began (``r.w``), not a create or re-point of this same pass, which the next
-    pass counts."""
+    pass counts. A cluster's Pods serve only once Serve runs there: its Serve config
+    submitted before this pass began (``r.w``; in the submitting pass no proxy is up yet,
+    so the workers' readiness probe on the proxy fails and the head keeps
+    ``ray.io/serve=false``: ``common/pod.go``, ``updateHeadPodServeLabel``)."""
     svc = r.w.get(SVC, r.ns, svc_name) if svc_name else None
     if svc is None:
         return 0
     c = r.get(RC, _m(svc.spec.get("selector")).get(L_CLUSTER))
-    if c is None or c.terminating or r.get(SA, c.name) is None:
+    if c is None or c.terminating or r.w.get(SA, r.ns, c.name) is None:
         return 0
     n = 0
     if head_phase(c) == HEAD_READY and r.d.spec.get("excludeHeadPodFromServeSvc") is not True:

@@ -217,3 +217,17 @@ def test_phase_titles_of_an_incremental_upgrade_read_as_the_traffic_moves():
     assert not any("0 % → 0 %" in t for t in titles)
     moves = [t for t in titles if t.startswith("traffic to the new cluster ") and "→" in t]
     assert moves and moves[-1].endswith("→ 100 %"), titles
+
+
+def test_a_cluster_counts_serve_endpoints_only_after_the_pass_that_first_submits_its_serve_config():
+    """calculateNumServeEndpointsFromSlices: in the pass that first submits a cluster's Serve
+    config no proxy runs there yet (the workers' readiness probe hits the proxy, the head keeps
+    ray.io/serve=false), so that pass counts no endpoint from it and Ready is not True yet."""
+    run = plan(incremental(base()))
+    steps = run.plan.steps
+    first = next(i for i, s in enumerate(steps) if any(a.kind == "ServeApplications" for a in s.actions))
+    statuses = [a for a in steps[first].actions if a.kind == "RayService" and a.verb == "status"]
+    assert all(not (a.fields or {}).get("numServeEndpoints") for a in statuses), statuses
+    later = [a for s in steps[first + 1:] for a in s.actions if a.kind == "RayService" and a.verb == "status"
+             and (a.fields or {}).get("numServeEndpoints")]
+    assert later, "the endpoints are counted in a later pass"
