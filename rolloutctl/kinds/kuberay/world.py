@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core.environment import Environment, add
+from ...core.k8s_finalizers import SELF_CLEARING, clears_itself
 from ...core.kind import Progress
 from ...core.model import Obj, Warning
 from ...core.trees import copy_tree
@@ -156,7 +157,16 @@ class Advance:
                 o = _without_stale_redis_finalizer(o)
                 if _l(o.metadata.get("finalizers")):
                     self.put[(RC, o.namespace, o.name)] = o
-            if _l(o.metadata.get("finalizers")):
+            fins = _l(o.metadata.get("finalizers"))
+            own = [f for f in fins if clears_itself(f, o.kind)]
+            if own:  # its controller removes it: the deletion waits one step, it is not blocked
+                raw = copy_tree(o.raw)
+                raw["metadata"]["finalizers"] = [f for f in fins if f not in own]
+                o = Obj(raw, o.file, o.line, o.lines)
+                self.put[(o.kind, o.namespace, o.name)] = o
+                self.waits.append(f"{o.kind} {display(o.name)} waits for {own[0]}: {SELF_CLEARING[own[0]]}")
+                continue
+            if fins:
                 self.waits.append(f"{o.kind} {display(o.name)} is held by finalizers {o.metadata.get('finalizers')}")
                 continue
             self.remove.add((o.kind, o.namespace, o.name))

@@ -169,3 +169,23 @@ def test_the_pass_that_completes_a_suspend_requeues_and_the_next_does_not():
     completing = next(i for i, (c, _) in enumerate(ends) if c and c[0] == "True")
     assert "requeue in 2 s" in ends[completing][1]
     assert "requeue" not in ends[completing + 1][1].replace("no requeue", "")
+
+
+def test_a_load_balancer_service_delays_the_suspend_without_blocking_it():
+    """A ``type: LoadBalancer`` serve Service carries the cloud service controller's
+    ``service.kubernetes.io/load-balancer-cleanup`` finalizer, which that controller removes
+    once the load balancer is gone: deleteRayServiceOwnedResources counts the Service as
+    remaining and requeues, then Suspended is reached. An unknown finalizer still blocks."""
+    world = settled(base())
+    svc = next(s for s in world.of_kind("Service") if s.name == "text-ml-serve-svc")
+    raw = copy.deepcopy(dict(svc.raw))
+    raw["spec"]["type"] = "LoadBalancer"
+    raw["metadata"]["finalizers"] = ["service.kubernetes.io/load-balancer-cleanup"]
+    run = plan(suspended(base()), world.replace(put=[Obj(raw)]))
+    assert run.plan.outcome == "converged", run.plan.stuck
+    assert cond(run.world, "Suspended") == ("True", "SuspendComplete") and run.world.of_kind("Service") == []
+    waits = [w for s in run.plan.steps for w in s.wait_for]
+    assert any("load-balancer-cleanup" in w and "cloud service controller" in w for w in waits), waits
+    raw["metadata"]["finalizers"] = ["example.com/keep"]
+    held = plan(suspended(base()), world.replace(put=[Obj(raw)]))
+    assert held.plan.outcome == "stuck" and held.plan.stuck.reason == "DeletionBlocked"
