@@ -347,7 +347,9 @@ def initial_warnings(pcs: PCS, world: World) -> tuple[Warning, ...]:
     are Ready (#786: old pods not Ready, or Ready pods already on the desired template
     that ``isCurrentPodUpdateComplete`` counts), pods a revert would keep that the live
     objects do not let the plan recognize, template ``replicas`` edits that existing
-    objects ignore."""
+    objects ignore. The clique and scaling-group warnings describe the operator's own
+    rolling update (``rollingupdate.go``): they are given under RollingRecreate only, not
+    under the proposed strategies, whose budgets decide instead."""
     out: list[Warning] = []
     st = U.live_pcs_status(pcs, world)
     if isinstance(st.get("rollingUpdateProgress"), Mapping) and not isinstance(st.get("updateProgress"), Mapping):
@@ -370,7 +372,7 @@ def initial_warnings(pcs: PCS, world: World) -> tuple[Warning, ...]:
             "spec.template"))
     changing = rolling_cliques(pcs, world) if gen else set()
     pclqs = world.index("PodClique", N.L_PART_OF).get(pcs.name, ())
-    if auto:
+    if pcs.strategy_type == U.ROLLING_RECREATE:
         for c in pcs.standalone:
             if c.name not in changing:
                 continue

@@ -31,6 +31,8 @@ R_PCLQ_SPEC = f"{RULE_ROOT}/podclique/reconcilespec.go"
 R_PCSG_SPEC = f"{RULE_ROOT}/podcliquescalinggroup/reconcilespec.go"
 
 ON_DELETE = "OnDelete"
+#: the operator's own rolling update (``podclique``/``podcliquescalinggroup`` ``rollingupdate.go``)
+ROLLING_RECREATE = "RollingRecreate"
 
 
 def stamp(world: World) -> str:

@@ -156,3 +156,16 @@ def test_the_next_pcs_replica_waits_until_the_last_replacement_of_the_current_on
                                                         for a in ru.steps[s_i - 1].actions)
     ended = next(i for i, s in enumerate(ru.steps) if any("the update ends" in a.reason for a in s.actions))
     assert not any(a.kind == "Pod" for s in ru.steps[ended + 1:] for a in s.actions if a.verb in ("create", "delete"))
+
+
+@pytest.mark.parametrize("strategy, warned", [("RollingRecreate", True), ("RollingUpdate", False),
+                                              ("ReplicaRecreate", False)])
+def test_the_operators_rolling_update_warnings_are_given_under_rolling_recreate_only(strategy, warned):
+    """MinAvailableDipDuringUpdate describes rollingupdate.go's guard (a Ready pod is deleted
+    whenever readyReplicas is not below minAvailable): the proposed strategies' budgets decide
+    instead, and their plans keep the floor, so the warning would contradict them."""
+    old = pcs([clique("fe", 2, min_available=2)], groups=[group("sg", ["leader"], 2, 2)], strategy=strategy)
+    old["spec"]["template"]["cliques"].append(clique("leader", 1))
+    p = plan(with_image(old, "img:v2"), old)
+    codes = {w.code for w in p.warnings}
+    assert ("MinAvailableDipDuringUpdate" in codes) is warned, codes
