@@ -91,17 +91,22 @@ def test_base_and_scaled_gang_circular_wait():
     assert any("maxSurge" in r for r in p.stuck.remedies)
 
 
-def test_budget_used_up_by_pods_that_are_already_unavailable():
+def test_old_pods_that_are_already_unavailable_are_deleted_whatever_the_budget():
     def unready(x: Obj):
         if x.kind == "Pod" and x.labels.get("grove.io/podclique-pod-index") in ("1", "2"):
             return O.with_pod_state(x, ready=False)
         return None
 
     old = pcs([clique("fe", 3, update_strategy={"maxUnavailable": 1})])
-    p = _plan_live(with_image(old, "img:v2"), _live(old, unready), never_ready=["demo-0-fe-1", "demo-0-fe-2"])
-    assert p.stuck is not None and p.stuck.reason == "BudgetExhausted"
-    assert "old pods 1, 2 are already unavailable" in p.stuck.message
-    assert pod_moves(p) == []
+    p = _plan_live(with_image(old, "img:v2"), _live(old, unready))
+    # old pods that are not Ready cost no availability: deleted at once, as today's operator
+    # does (deleteOldNonReadyPods), though only pod 0 is Ready (below the floor of 2)
+    first = next(s for s in p.steps if any(a.kind == "Pod" for a in s.actions))
+    assert sorted(a.index for a in first.actions if a.kind == "Pod" and a.verb == "delete") == [1, 2]
+    assert p.outcome == "converged"
+    # the Ready pod 0 waits for the floor: it goes only once a replacement is Ready
+    moves = pod_moves(p)
+    assert moves.index(("delete", 0)) > moves.index(("create", 1))
 
 
 def test_replica_recreate_surge_replica_unschedulable():

@@ -327,7 +327,7 @@ def roll_pods(pcs: PCS, pclq: Obj, world: World, view: S.View) -> list[Action]:
     reps = budget.replicas
     if not any(u.old or u.index >= reps for u in units):
         return sync_pods(pclq, world)
-    d = decide(units, budget)
+    d = decide(units, budget, free_unavailable=True)
     acts: list[Action] = []
     why = f"maxUnavailable {budget.max_unavailable}, maxSurge {budget.max_surge}"
     taken = {u.index for u in units}

@@ -9,9 +9,12 @@ Design rules (ai-dynamo/grove PR #262, "MaxSurge Considerations"):
   is deleted (create-then-delete);
 - at most ``maxUnavailable`` objects may be unavailable: an old object is deleted
   only while the available objects (surge included) stay at or above
-  ``replicas - maxUnavailable``. Old objects that are already unavailable count
-  against that floor, so a workload already below it cannot make progress (the
-  design's "existing replicas degraded" stuck case).
+  ``replicas - maxUnavailable``. Old scaling-group and PodCliqueSet replicas that are
+  already unavailable count against that floor, so a workload already below it cannot
+  make progress (the design's "existing replicas are unhealthy" stuck case). Old
+  *pods* that are not available cost nothing and are deleted whatever the floor
+  (``free_unavailable``): today's operator deletes old non-Ready pods at once
+  (``deleteOldNonReadyPods``) and the design's defaults are "current behavior".
 
 Order of deletion: unscheduled, then unavailable, then ascending index (the
 design keeps upstream's ``orderPCSReplicaInfo`` order); surge objects go highest
@@ -55,25 +58,29 @@ def deletion_key(u: Unit) -> tuple[bool, bool, int]:
     return (u.scheduled, u.available, u.index)
 
 
-def decide(units: Sequence[Unit], budget: Budget) -> Decision:
-    """What to do with the non-terminating ``units`` in this pass."""
+def decide(units: Sequence[Unit], budget: Budget, free_unavailable: bool = False) -> Decision:
+    """What to do with the non-terminating ``units`` in this pass (``free_unavailable``:
+    pods, whose unavailable old ones are deleted whatever the floor)."""
     old = sorted((u for u in units if u.old), key=deletion_key)
     return decide_ordered(old, len(old), sum(1 for u in units if u.available),
-                          [u for u in units if u.index >= budget.replicas], budget)
+                          [u for u in units if u.index >= budget.replicas], budget, free_unavailable)
 
 
 def decide_ordered(old: Iterable[Unit], n_old: int, available: int, surge: Iterable[Unit],
-                   budget: Budget) -> Decision:
+                   budget: Budget, free_unavailable: bool = False) -> Decision:
     """``decide`` from the units already sorted: the ``n_old`` old units in deletion order
     (``deletion_key``), how many units are available (surge included), and the units
     at or above ``replicas``. Reads ``old`` only as far as the budget allows deleting."""
     floor = budget.floor
     avail = start = available
     delete: list[Unit] = []
-    if avail >= floor:
+    if avail >= floor or free_unavailable:
         for u in old:
             cost = 1 if u.available else 0
             if avail - cost < floor:
+                if cost == 0 and free_unavailable:
+                    delete.append(u)
+                    continue
                 break
             delete.append(u)
             avail -= cost

@@ -280,7 +280,7 @@ def _exhausted(units, budget: Budget, what: str, name: str) -> str:
     old = [u for u in units if u.old]
     if not old:
         return ""
-    d = decide(units, budget)
+    d = decide(units, budget, free_unavailable=what == "pods")
     if d.delete or d.available >= d.floor:
         return ""
     bad = sorted(u.index for u in old if not u.available)
