@@ -47,7 +47,7 @@ from ..core.model import Finding, Obj
 from ..core.paths import field_path
 from ..core.records import field, record, replace
 from ..core.trees import copy_tree, pattern_parents
-from ..core.applied import last_applied
+from ..core.applied import last_applied_of
 from .apply import applied_spec
 from .listtype import check_list_items
 from .ratchet import ratcheted
@@ -272,21 +272,6 @@ def _ratchet(raw: dict, old: Obj, schema_file: str) -> Callable[[tuple, str], st
     (``admit.ratchet``: CRD validation ratcheting)."""
     root = load_schema(schema_file)
     return lambda path, message: ratcheted(root, raw, old.raw, path, message)
-
-
-def last_applied_of(old: Obj) -> Mapping[str, Any] | None:
-    """The configuration kubectl last applied to a live object: its last-applied annotation;
-    for an observed object nothing but a client wrote (no status, no server metadata:
-    the previously applied manifest, read as the settled object), that manifest as
-    written; None otherwise (a live object applied without the annotation, or by
-    ``kubectl create``)."""
-    found = last_applied(old)
-    if found is not None:
-        return found
-    md = old.metadata
-    if old.status or any(md.get(k) for k in ("uid", "resourceVersion", "creationTimestamp", "managedFields")):
-        return None
-    return (old.written or old).raw
 
 
 def _admitted(raw: dict, obj: Obj) -> Obj:

@@ -34,7 +34,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from .applied import LAST_APPLIED, last_applied  # noqa: F401 - diff's users read them here
+from .applied import LAST_APPLIED, last_applied, last_applied_of  # noqa: F401 - diff's users read them here
 from .managed_fields import ATOMIC_NOTE
 from .model import Change, Obj
 from .masking import is_secret, mask_change
@@ -289,7 +289,7 @@ def diff_objects(desired: Obj, live: Obj, hooks: DiffHooks = DiffHooks(), owners
     l_raw = hooks.defaults(strip_server_fields(hooks.stored(live)))
     d_n = normalized(d_raw, l_raw, hooks.keeps_empty)
     l_n = normalized(l_raw, d_raw, hooks.keeps_empty)
-    applied = last_applied(live) if ownership is None else None
+    applied = last_applied_of(live) if ownership is None else None
     a_n = normalized(hooks.defaults(strip_server_fields(applied)), l_raw, hooks.keeps_empty) \
         if applied is not None else None
     # what the manifest sets to null: client-side apply sends the null (a deletion of

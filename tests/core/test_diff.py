@@ -111,8 +111,18 @@ def test_server_managed_fields_and_status_are_ignored():
 
 def test_a_field_only_the_live_copy_has_is_not_a_change_without_last_applied():
     desired = pod([{"name": "a", "image": "a"}])
-    live = pod([{"name": "a", "image": "a", "imagePullPolicy": "IfNotPresent"}], labels={"injected": "yes"})
+    live = pod([{"name": "a", "image": "a", "imagePullPolicy": "IfNotPresent"}], labels={"injected": "yes"},
+               uid="u-1", resourceVersion="7")
     assert diff_objects(obj(desired), obj(live)) == ()
+
+
+def test_a_previous_manifest_given_as_live_is_its_own_last_applied_configuration():
+    """No status and no server metadata: the file is the manifest applied before (as plan's
+    --observed reads it), so a field the new manifest leaves out is removed, as plan has it."""
+    desired = pod([{"name": "a", "image": "a"}])
+    before = pod([{"name": "a", "image": "a", "imagePullPolicy": "Always"}], labels={"team": "x"})
+    assert sorted((c.path, c.op) for c in diff_objects(obj(desired), obj(before))) == [
+        ("metadata.labels", "remove"), ("spec.containers[name=a].imagePullPolicy", "remove")]
 
 
 def test_a_field_the_user_had_set_is_a_removal():
@@ -253,7 +263,7 @@ spec:
 """
     [desired], errors, _ = parse_documents(text, "pod.yaml")
     assert not errors
-    live = pod([{"name": "a", "image": "a:1"}, {"name": "other", "image": "o"}])
+    live = pod([{"name": "a", "image": "a:1"}, {"name": "other", "image": "o"}], uid="u-1")
     got = {c.path: (c.file, c.line) for c in diff_objects(desired, obj(live))}
     assert got == {"spec.containers[name=a].image": ("pod.yaml", 10),
                    "spec.containers[name=a].env": ("pod.yaml", 11)}

@@ -337,3 +337,14 @@ def test_rayservice_labels_ride_the_cluster_change_of_the_same_apply(tmp_path):
         r["spec"]["rayClusterConfig"]["workerGroupSpecs"].append(extra)
 
     assert label_effects(one(run_diff(tmp_path, C.edit(C.RS, appended), C.live_copy(C.RS)))) == {"in-place"}
+
+
+def test_a_strategy_removed_from_the_previous_manifest_shows_in_diff_as_plan_applies_it(tmp_path):
+    """The previous manifest as --live (no status, no server metadata) is its own last-applied
+    configuration: leaving out ``upgradeStrategy: {type: None}`` removes it, as plan's
+    --observed reads the same file, so the change that makes the image edit roll is listed."""
+    old = C.edit(C.RS, lambda r: r["spec"].update(upgradeStrategy={"type": "None"}))
+    new = C.edit(C.RS, lambda r: r["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]["containers"][0]
+                 .update(image="rayproject/ray:2.53.0"))
+    o = one(run_diff(tmp_path, new, old))
+    assert ("spec.upgradeStrategy", "remove") in [(c.path, c.op) for c in o.changes], o.changes
