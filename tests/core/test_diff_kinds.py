@@ -348,3 +348,28 @@ def test_a_strategy_removed_from_the_previous_manifest_shows_in_diff_as_plan_app
                  .update(image="rayproject/ray:2.53.0"))
     o = one(run_diff(tmp_path, new, old))
     assert ("spec.upgradeStrategy", "remove") in [(c.path, c.op) for c in o.changes], o.changes
+
+
+def test_grove_strategy_changed_with_the_template_says_the_edits_roll_under_it(tmp_path):
+    """OnDelete → RollingRecreate in the same apply as an image edit: the strategy line does not
+    say 'nothing rolls now' next to a rollout; it names the strategy the edit rolls under."""
+    def f(r):
+        clique(r, "frontend")["spec"]["podSpec"]["containers"][0].update(image="example.com/frontend:2.0")
+    live = C.live_copy(C.edit(C.PCS, lambda r: r["spec"].update(updateStrategy={"type": "OnDelete"})))
+    o = grove(tmp_path, f, live)
+    msgs = {i.effect: i.message for i in o.impact}
+    assert "rollout" in msgs and "nothing rolls now" not in " ".join(msgs.values()), msgs
+    assert any("(RollingRecreate) is the one this change's pod-template edits roll out under" in m for m in msgs.values())
+    alone = grove(tmp_path, lambda r: None, live)
+    assert [i.message for i in alone.impact] == [
+        "the update strategy applies to the next pod-template change; nothing rolls now"]
+
+
+def test_rayservice_upgrade_strategy_changed_with_the_cluster_names_the_strategy_it_rolls_under(tmp_path):
+    old = C.edit(C.RS, lambda r: r["spec"].update(upgradeStrategy={"type": "None"}))
+    new = C.edit(C.RS, lambda r: r["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]["containers"][0]
+                 .update(image="rayproject/ray:2.53.0"))
+    o = one(run_diff(tmp_path, new, old))
+    by_path = {p: i for i in o.impact for p in i.paths}
+    assert by_path["spec.upgradeStrategy"].message.startswith("the upgrade strategy (NewCluster) is the one")
+    assert "rollout" in {i.effect for i in o.impact}

@@ -129,6 +129,11 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]
             impacts.append(_metadata_impact(c, seg, moved, reconciles))
             continue
         impacts.append(_field_impact(c, seg, new, old, strategy, recreated_groups))
+    if claimed and old.replicas:
+        # the pod templates change in the same apply: the strategy written is the one they roll under
+        impacts = [Impact(i.effect, f"the update strategy ({strategy}) is the one this change's pod-template edits "
+                          "roll out under (the operator reads it in the same reconcile)", i.paths)
+                   if i.message == _STRATEGY_NEXT else i for i in impacts]
     return _merge(impacts)
 
 
@@ -166,6 +171,9 @@ def _template_paths(parsed: list[tuple[Change, list[Any]]], clique: str, a: Mapp
         if any(t[:len(p)] == p or p[:len(t)] == t for p in prefixes) and t != _CLIQUES:
             out.append(c.path)
     return out
+
+
+_STRATEGY_NEXT = "the update strategy applies to the next pod-template change; nothing rolls now"
 
 
 def _field_impact(c: Change, seg: list[Any], new: PCS, old: PCS, strategy: str,
@@ -221,8 +229,7 @@ def _field_impact(c: Change, seg: list[Any], new: PCS, old: PCS, strategy: str,
     if t[:3] == ("spec", "template", "headlessServiceConfig"):
         return Impact("in-place", "the headless Services of every replica are updated in place", (c.path,))
     if t[:2] == ("spec", "updateStrategy"):
-        return Impact("none", "the update strategy applies to the next pod-template change; nothing rolls now",
-                      (c.path,))
+        return Impact("none", _STRATEGY_NEXT, (c.path,))
     return Impact("none", "not part of any pod template: no pod is replaced", (c.path,))
 
 

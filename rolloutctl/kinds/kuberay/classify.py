@@ -199,6 +199,9 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
         elif _under(p, "spec.upgradeStrategy") and strategy_msg is not None \
                 and (_under(p, strategy_msg[0]) or _under(strategy_msg[0], p)):
             put("in-place", strategy_msg[1], p)
+        elif _under(p, "spec.upgradeStrategy") and cluster_effect not in ("none", "ignored"):
+            put("none", f"the upgrade strategy ({strategy_name(desired, cfg)}) is the one this change's cluster "
+                "edits are applied under (the controller reads it in the same pass)", p)
         elif _under(p, "spec.upgradeStrategy") or _under(p, "spec.rayClusterDeletionDelaySeconds"):
             put("none", "affects only future upgrades and deletions", p)
         elif p.startswith("metadata.labels") or p.startswith("metadata.annotations"):
