@@ -274,6 +274,16 @@ def _ratchet(raw: dict, old: Obj, schema_file: str) -> Callable[[tuple, str], st
     return lambda path, message: ratcheted(root, raw, old.raw, path, message)
 
 
+def _placeholder_hint(f: Finding) -> Finding:
+    """An error whose value is an unsubstituted ``${...}`` placeholder (envsubst,
+    Terraform, a CI template) says so: the file is a template, not a manifest."""
+    i = f.message.find("${")
+    if f.severity != "error" or i < 0 or "}" not in f.message[i:]:
+        return f
+    return replace(f, message=f"{f.message} (a ${{...}} placeholder: substitute it first, e.g. envsubst, and "
+                              "check the output)")
+
+
 def _admitted(raw: dict, obj: Obj) -> Obj:
     out = Obj(raw, obj.file, obj.line, obj.lines, obj.cols)
     out.written = obj.written or obj
@@ -346,7 +356,7 @@ def admit(objs: Sequence[Obj], lookup: Lookup, *, side: str = DESIRED, namespace
                                        read_schema=schema, old=olds.get((group, obj.kind, ns, obj.name)),
                                        merge_live=merge_live)
         out.objects.append(admitted)
-        out.found.append(findings)
+        out.found.append([_placeholder_hint(f) for f in findings])
     if side == DESIRED:
         named = [o for o in out.objects if distinct is None or not distinct(o)]
         dups = {id(o): d for o, d in zip(named, duplicates_per_object(named, across_files_warn=across_files_warn))}
