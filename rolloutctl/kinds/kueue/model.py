@@ -477,6 +477,12 @@ class KueueRayServiceModel:
         if self.mode == TOP:
             # rayClusterConfig.suspend: true is Kueue's persistent child gate here, not a user choice
             kr = [w for w in kr if w.code not in ("ClusterBornSuspended", "NestedSuspendIgnored")]
+        else:
+            written = (desired.written or desired).spec.get("rayClusterConfig")
+            if not (isinstance(written, Mapping) and written.get("suspend") is True):
+                # Kueue's webhook set rayClusterConfig.suspend (the Workload is queued), not the
+                # manifest: the plan's own steps and stuck reason say what follows from it
+                kr = [w for w in kr if w.code != "ClusterBornSuspended"]
         return kr + list(world.memory.get(MEM_NOTES, ())) + self._queue_warnings()
 
     def _queue_warnings(self) -> list[Warning]:

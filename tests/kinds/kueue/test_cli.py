@@ -178,3 +178,17 @@ def test_table_keeps_workload_pod_set_sizes_in_brackets(cli):
     r = cli(*args, "--no-color")
     assert r.exit_code == 1, r.stderr
     assert "[head×2]" in " ".join(r.stdout.replace("│", " ").split())
+
+
+def test_a_nested_suspend_kueue_sets_draws_no_born_suspended_warning_but_one_the_manifest_sets_does(cli, tmp_path):
+    """Under --kueue nested the webhook sets rayClusterConfig.suspend on a queued service: the
+    KubeRay warning about a manifest that sets it (ClusterBornSuspended) would point at a field
+    the file does not have. Written by the user, it is still said."""
+    r = cli("plan", "--kueue", "nested", NEW, "--observed", RS, "-o", "json")
+    assert "ClusterBornSuspended" not in _codes(r.json()), r.stdout[:500]
+    own = tmp_path / "svc.yaml"
+    text = Path(NEW).read_text()
+    assert "  rayClusterConfig:\n" in text
+    own.write_text(text.replace("  rayClusterConfig:\n", "  rayClusterConfig:\n    suspend: true\n", 1))
+    r = cli("plan", "--kueue", "nested", str(own), "--observed", RS, "-o", "json")
+    assert "ClusterBornSuspended" in _codes(r.json()), r.stdout[:500]
