@@ -169,3 +169,19 @@ def test_the_operators_rolling_update_warnings_are_given_under_rolling_recreate_
     p = plan(with_image(old, "img:v2"), old)
     codes = {w.code for w in p.warnings}
     assert ("MinAvailableDipDuringUpdate" in codes) is warned, codes
+
+
+def test_a_percentage_that_rounds_to_zero_is_accepted_and_allows_one_unavailable_pod():
+    """The design compares the values as written ("If maxUnavailable=0 (or "0%"), then maxSurge
+    cannot be 0"), as a Deployment's validation does: 10% of 3 pods is accepted, resolves to 0,
+    and, as ResolveFenceposts has it, the update then allows one unavailable pod."""
+    from rolloutctl.core.model import Obj
+    from rolloutctl.kinds.grove import admission
+
+    old = pcs([clique("fe", 3, update_strategy={"maxUnavailable": "10%", "maxSurge": 0})])
+    assert not [f for f in admission.validate(Obj(old)) if f.rule == "GV203"]
+    assert resolve({"maxUnavailable": "10%", "maxSurge": 0}, 3).max_unavailable == 1
+    p = plan(with_image(old, "img:v2"), old)
+    assert p.outcome == "converged" and p.summary["minReadyPods"] == 2
+    zero = pcs([clique("fe", 3, update_strategy={"maxUnavailable": "0%", "maxSurge": 0})])
+    assert [f.rule for f in admission.validate(Obj(zero)) if f.rule == "GV203"] == ["GV203"]

@@ -114,7 +114,10 @@ def validate_update_budget_not_both_zero(c: Check) -> Iterator[Problem]:
     """``maxUnavailable`` and ``maxSurge`` must not both be 0: at least one must be positive
     or the update can never make progress.
 
-    Unset values take the design defaults (maxUnavailable 1, maxSurge 0).
+    Unset values take the design defaults (maxUnavailable 1, maxSurge 0). The values are
+    compared as written ("If maxUnavailable=0 (or "0%"), then maxSurge cannot be 0 (or
+    "0%")"), as a Deployment's are: a percentage that rounds to 0 at the current replicas
+    is accepted, and the update then allows one unavailable object.
 
     Upstream: ai-dynamo/grove PR #262 docs/designs/update-strategy.md (section "Validation Webhook")
 
@@ -126,10 +129,11 @@ def validate_update_budget_not_both_zero(c: Check) -> Iterator[Problem]:
 
     Remediation: Allow one unavailable replica or one surge replica.
     """
-    for path, m, _level, r in _budget_fields(c):
-        total = r if r is not None else 0
-        mu = scaled_value(m.get("maxUnavailable", 1), total, False)
-        ms = scaled_value(m.get("maxSurge", 0), total, True)
+    for path, m, _level, _r in _budget_fields(c):
+        # the values as written, as a Deployment's validation compares them (a percentage's
+        # number: "10%" is not 0 even where it rounds to 0; budgets.resolve then allows one)
+        mu = scaled_value(m.get("maxUnavailable", 1), 100, False)
+        ms = scaled_value(m.get("maxSurge", 0), 100, True)
         if mu == 0 and ms == 0:
             key = "maxUnavailable" if "maxUnavailable" in m else "maxSurge"
             yield (*path, key), "maxUnavailable and maxSurge must not both be 0; at least one must be greater than 0"

@@ -47,6 +47,10 @@ def resolve(strategy: Mapping[str, Any] | None, replicas: int) -> Budget:
     ms = scaled_value(m.get("maxSurge", DEFAULT_MAX_SURGE), replicas, True)
     mu = DEFAULT_MAX_UNAVAILABLE if mu is None or mu < 0 else mu
     ms = DEFAULT_MAX_SURGE if ms is None or ms < 0 else ms
+    if mu == 0 and ms == 0:
+        # percentages that both round to 0 (validation refuses literal zeros): as a
+        # Deployment's ``ResolveFenceposts``, one object may be unavailable
+        mu = 1
     return Budget(replicas, mu, ms)
 
 
