@@ -131,3 +131,19 @@ def test_plan_warns_that_the_strategy_is_proposed():
     old = pcs([clique("fe", 1)])
     p = plan(with_image(old, "img:v2"), old)
     assert any(w.code == "ProposedStrategy" for w in p.warnings)
+
+
+def test_rolling_update_replaces_the_oldest_pod_first():
+    """The design's RollingUpdate keeps "Pod selection: oldest pod first (by creation
+    timestamp)", as getNextPodToUpdate: pods created in the order 2, 1, 0 go in that order."""
+    def aged(x: Obj):
+        if x.kind == "Pod" and x.labels.get("grove.io/podclique-pod-index") in ("0", "1", "2"):
+            raw = dict(x.raw)
+            i = int(x.labels["grove.io/podclique-pod-index"])
+            raw["metadata"] = {**raw["metadata"], "creationTimestamp": f"2026-01-01T00:00:0{9 - i}Z"}
+            return Obj(raw)
+        return None
+
+    old = pcs([clique("fe", 3)])
+    p = _plan_live(with_image(old, "img:v2"), _live(old, aged))
+    assert [i for v, i in pod_moves(p) if v == "delete"] == [2, 1, 0]

@@ -16,9 +16,10 @@ Design rules (ai-dynamo/grove PR #262, "MaxSurge Considerations"):
   (``free_unavailable``): today's operator deletes old non-Ready pods at once
   (``deleteOldNonReadyPods``) and the design's defaults are "current behavior".
 
-Order of deletion: unscheduled, then unavailable, then ascending index (the
-design keeps upstream's ``orderPCSReplicaInfo`` order); surge objects go highest
-index first.
+Order of deletion: unscheduled, then unavailable, then, for pods, oldest first (the
+design's "Pod selection: oldest pod first (by creation timestamp)", as today's
+``getNextPodToUpdate``), then ascending index (the design keeps upstream's
+``orderPCSReplicaInfo`` order for replicas); surge objects go highest index first.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ class Unit:
     old: bool
     available: bool
     scheduled: bool = True
+    #: pods: oldest first (``update_common.created_key``, the design's "oldest pod first (by
+    #: creation timestamp)"); replicas: () (by index)
+    created: tuple = ()
 
 
 @record(frozen=True)
@@ -52,10 +56,10 @@ class Decision:
         return not self.delete and not self.remove_surge
 
 
-def deletion_key(u: Unit) -> tuple[bool, bool, int]:
+def deletion_key(u: Unit) -> tuple[bool, bool, tuple, int]:
     """Where old ``u`` stands in the order old objects are deleted: unscheduled, then
-    unavailable, then ascending index."""
-    return (u.scheduled, u.available, u.index)
+    unavailable, then the oldest pod (by creation timestamp), then ascending index."""
+    return (u.scheduled, u.available, u.created, u.index)
 
 
 def decide(units: Sequence[Unit], budget: Budget, free_unavailable: bool = False) -> Decision:

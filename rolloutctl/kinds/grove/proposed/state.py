@@ -322,7 +322,7 @@ class RolloutUnits:
     sorted the ways ``rollout.decide_ordered`` reads them."""
 
     rows: Mapping[int, Unit]  # the present replicas that are units now, by index
-    old: tuple[tuple[bool, bool, int], ...]  # the old units' ``rollout.deletion_key``, sorted
+    old: tuple[tuple, ...]  # the old units' ``rollout.deletion_key``, sorted
     available: int  # available units
 
     def units(self) -> list[Unit]:
@@ -332,7 +332,7 @@ class RolloutUnits:
     def old_in_order(self) -> Iterator[Unit]:
         """The old units in deletion order."""
         rows = self.rows
-        return (rows[k[2]] for k in self.old)
+        return (rows[k[-1]] for k in self.old)
 
     def surge(self, present: Sequence[int], replicas: int) -> list[Unit]:
         """The units at or above ``replicas`` (``present``: ``present_replicas``), by index."""

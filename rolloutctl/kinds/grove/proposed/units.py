@@ -12,6 +12,7 @@ from __future__ import annotations
 from ....core.model import Obj
 from .. import names as N
 from .. import objects as O
+from .. import update_common as U
 from ..spec import PCS
 from . import state as S
 from .budgets import Budget, resolve
@@ -31,7 +32,7 @@ def group_budget(pcs: PCS, view: S.View, pcsg: Obj) -> Budget:
 def pod_units(view: S.View, pclq: Obj) -> list[Unit]:
     t = pclq.labels.get(N.L_TEMPLATE_HASH)
     return [Unit(O.pod_index(p) if O.pod_index(p) is not None else -1, p.labels.get(N.L_TEMPLATE_HASH) != t,
-                 O.pod_ready(p), O.pod_scheduled(p)) for p in view.pods(pclq)]
+                 O.pod_ready(p), O.pod_scheduled(p), U.created_key(p)) for p in view.pods(pclq)]
 
 
 def pcsg_units(view: S.View, pcsg: Obj) -> list[Unit]:
