@@ -3,24 +3,9 @@ field invalid is named as such, as a Helm ``{{ }}`` expression is: the file is a
 
 from __future__ import annotations
 
-RS = """\
-apiVersion: ray.io/v1
-kind: RayService
-metadata:
-  name: svc
-  namespace: ${NAMESPACE}
-spec:
-  serveConfigV2: |
-    applications: []
-  rayClusterConfig:
-    headGroupSpec:
-      rayStartParams: {}
-      template:
-        spec:
-          containers:
-          - name: ray-head
-            image: rayproject/ray:2.46.0
-"""
+from tests.lint.cases import rs
+
+RS = rs(meta="namespace: ${NAMESPACE}")
 
 
 def test_lint_and_plan_say_the_value_is_a_placeholder(cli, tmp_path):

@@ -153,20 +153,21 @@ class View:
     def replica_available(self, i: int) -> bool:
         """``availableReplicas`` rule: every standalone PodClique and every scaling group
         of replica ``i`` exists and meets its minimum."""
+        cliques, groups = self._expected_children(i)
+        if any(q is None or not self.pclq_available(q) for q in cliques):
+            return False
+        return all(live is not None and self.pcsg_available_replicas(live) >= _int(live.spec.get("minAvailable"),
+                                                                                  g.min_available)
+                   for g, live in groups)
+
+    def _expected_children(self, i: int) -> tuple[list[Obj | None], list[tuple[Any, Obj | None]]]:
+        """Replica ``i``'s expected standalone PodCliques and scaling groups (the desired
+        cliques and groups), each with its live non-terminating object or None."""
         pcs = self.pcs
         names = {q.name: q for q in self.standalone.get(i, []) if not q.terminating}
-        for c in pcs.standalone:
-            q = names.get(pcs.standalone_pclq_fqn(i, c.name))
-            if q is None or not self.pclq_available(q):
-                return False
         groups = {g.name: g for g in self.pcsg_by_replica.get(i, []) if not g.terminating}
-        for g in pcs.groups:
-            live = groups.get(pcs.pcsg_fqn(i, g))
-            if live is None:
-                return False
-            if self.pcsg_available_replicas(live) < _int(live.spec.get("minAvailable"), g.min_available):
-                return False
-        return True
+        return ([names.get(pcs.standalone_pclq_fqn(i, c.name)) for c in pcs.standalone],
+                [(g, groups.get(pcs.pcsg_fqn(i, g))) for g in pcs.groups])
 
     def pclq_complete(self, pclq: Obj) -> bool:
         """The PodClique holds its ``spec.replicas`` pods of the desired template, all Ready:
@@ -182,15 +183,10 @@ class View:
         (``pclq_complete``), and every scaling group holds its ``spec.replicas`` replicas,
         each with all its member PodCliques complete. A unit deleted and not yet
         recreated leaves the replica incomplete, though nothing left in it is outdated."""
-        pcs = self.pcs
-        names = {q.name: q for q in self.standalone.get(i, []) if not q.terminating}
-        for c in pcs.standalone:
-            q = names.get(pcs.standalone_pclq_fqn(i, c.name))
-            if q is None or not self.pclq_complete(q):
-                return False
-        groups = {g.name: g for g in self.pcsg_by_replica.get(i, []) if not g.terminating}
-        for g in pcs.groups:
-            live = groups.get(pcs.pcsg_fqn(i, g))
+        cliques, groups = self._expected_children(i)
+        if any(q is None or not self.pclq_complete(q) for q in cliques):
+            return False
+        for g, live in groups:
             if live is None:
                 return False
             units = self.pcsg_units(live)
