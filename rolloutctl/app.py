@@ -170,9 +170,22 @@ def _problem_line(f: Any, why: str) -> InputError:
 
 #: why an admission error stops a plan: the API server refuses the object -- except two
 #: copies of one object, which it would take one after the other (the input is ambiguous)
-_REFUSED = "the API server would reject this manifest"
+REFUSED = "the API server would reject this manifest"
 _REFUSED_PODS = "the API server would reject the pods the operator creates from this manifest"
 _REFUSED_CHILDREN = "the API server would reject what the operator creates from this manifest"
+
+
+def refused_creations(obj: Obj, options: Mapping[str, Any] | None = None) -> list[tuple[Any, str]]:
+    """The errors of what the API server would refuse of the objects the operator creates
+    from the admitted ``obj``, each with who refuses what: its Pods (SC006, SC015-SC019,
+    ``lint.pods``) and its other objects (``kinds.children_refused``: Grove's HPAs). The
+    object itself is stored; ``plan`` stops with these (exit 2), ``diff`` marks the change
+    ``rejected``."""
+    from .kinds import children_refused
+    from .lint.pods import check_pod_templates
+
+    return ([(f, _REFUSED_PODS) for f in check_pod_templates(obj, options) if f.severity == "error"]
+            + [(f, _REFUSED_CHILDREN) for f in children_refused(obj) if f.severity == "error"])
 
 
 def _live_problem_line(f: Any) -> InputError:
@@ -192,24 +205,21 @@ def admit_inputs(desired: Sequence[Obj], observed: Sequence[Obj] = (), *, namesp
     its checks on the other objects the operator creates (``kinds.children_refused``).
     Objects named by the API server (``generateName``) are never duplicates."""
     from .admit import DESIRED, DUPLICATE_OBJECT, OBSERVED, admit
-    from .kinds import children_refused, descriptor, read_schema
-    from .lint.pods import check_pod_templates
+    from .kinds import descriptor, read_schema
 
     have = admit(observed, descriptor, side=OBSERVED, namespace=namespace, read_schemas=read_schema)
     want = admit(desired, descriptor, side=DESIRED, namespace=namespace, stored=have.objects,
                  distinct=is_generated)
-    errors = [_problem_line(f, "" if f.rule == DUPLICATE_OBJECT else _REFUSED) for f in want.errors]
+    errors = [_problem_line(f, "" if f.rule == DUPLICATE_OBJECT else REFUSED) for f in want.errors]
     errors += [_live_problem_line(f) for f in have.errors]
     # objects of kinds a model reads without owning them (Kueue's queues): their admission
-    errors += [_problem_line(f, _REFUSED) for o in want.objects for f in admit_other(o, DESIRED)
+    errors += [_problem_line(f, REFUSED) for o in want.objects for f in admit_other(o, DESIRED)
                if f.severity == "error"]
     errors += [_live_problem_line(f) for o in have.objects for f in admit_other(o, OBSERVED) if f.severity == "error"]
     if not errors:
         for o in want.objects:
             if is_modelled(o):
-                errors += [_problem_line(f, _REFUSED_PODS) for f in check_pod_templates(o, options)
-                           if f.severity == "error"]
-                errors += [_problem_line(f, _REFUSED_CHILDREN) for f in children_refused(o) if f.severity == "error"]
+                errors += [_problem_line(f, why) for f, why in refused_creations(o, options)]
     if errors:
         raise InputProblem(sorted(set(errors), key=lambda e: (e.file, e.line, e.message)))
     warnings: dict[int, tuple[Warning, ...]] = {}

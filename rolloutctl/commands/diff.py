@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..app import (InputProblem, ToolFailure, _match_key, admit_inputs, check_names_for_kubectl,
-                   check_not_empty_stdin, load, targets)
+from ..app import (REFUSED, InputProblem, ToolFailure, _match_key, admit_inputs, check_names_for_kubectl,
+                   check_not_empty_stdin, load, refused_creations, targets)
 from ..core.generated_names import always_new_message, is_generated, with_generated_name
 from ..core.model import Impact, Obj
 from ..core.records import field, record
@@ -142,24 +142,13 @@ def _under(path: str, top: str) -> bool:
 
 def _refusals(obj: Obj, refused: Mapping[int, Any], options: Mapping[str, Any]) -> tuple:
     """The ``rejected`` impacts of ``obj``: the API server refuses the object (admission's
-    findings in ``refused``; the change is never stored), else the pods the operator would
-    create from it (SC006, SC015-SC019, ``lint.pods``: the object is stored, its pods are
-    refused and the rollout never starts), else the other objects it would create
-    (``kinds.children_refused``: Grove's HPAs); () when none."""
+    findings in ``refused``; the change is never stored), else what it would refuse of the
+    objects the operator creates from it (``app.refused_creations``: the object is stored,
+    the rollout never starts); () when neither."""
     found = refused.get(id(obj))
-    why = "the API server would reject this manifest"
-    if not found:
-        from ..lint.pods import check_pod_templates
-
-        found = [f for f in check_pod_templates(obj, options) if f.severity == "error"]
-        why = "the API server would reject the pods the operator creates from this manifest"
-    if not found:
-        from ..kinds import children_refused
-
-        found = [f for f in children_refused(obj) if f.severity == "error"]
-        why = "the API server would reject what the operator creates from this manifest"
+    pairs = [(f, REFUSED) for f in found] if found else refused_creations(obj, options)
     return tuple(Impact("rejected", f"{f.rule}: {f.message} ({why})", (f.path,) if f.path else ())
-                 for f in sorted(set(found or ()), key=lambda f: f.sort_key()))
+                 for f, why in sorted(set(pairs), key=lambda p: (p[0].sort_key(), p[1])))
 
 
 def _check_live_duplicates(live: Sequence[Obj]) -> None:

@@ -128,12 +128,7 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj) -> list[Impact]
         if tuple(seg[:2]) in (("metadata", "labels"), ("metadata", "annotations")):
             impacts.append(_metadata_impact(c, seg, moved, reconciles))
             continue
-        impacts.append(_field_impact(c, seg, new, old, strategy, recreated_groups))
-    if claimed and old.replicas:
-        # the pod templates change in the same apply: the strategy written is the one they roll under
-        impacts = [Impact(i.effect, f"the update strategy ({strategy}) is the one this change's pod-template edits "
-                          "roll out under (the operator reads it in the same reconcile)", i.paths)
-                   if i.message == _STRATEGY_NEXT else i for i in impacts]
+        impacts.append(_field_impact(c, seg, new, old, strategy, recreated_groups, rolls=bool(claimed and old.replicas)))
     return _merge(impacts)
 
 
@@ -173,11 +168,10 @@ def _template_paths(parsed: list[tuple[Change, list[Any]]], clique: str, a: Mapp
     return out
 
 
-_STRATEGY_NEXT = "the update strategy applies to the next pod-template change; nothing rolls now"
-
-
 def _field_impact(c: Change, seg: list[Any], new: PCS, old: PCS, strategy: str,
-                  recreated_groups: Mapping[str, list[str]]) -> Impact:
+                  recreated_groups: Mapping[str, list[str]], rolls: bool = False) -> Impact:
+    """The impact of one change that is not a pod-template input (``rolls``: pod
+    templates of running replicas change in the same apply)."""
     t = tuple(seg)
     if t == ("spec", "replicas"):
         return Impact("scale", _replicas_message(c), (c.path,))
@@ -229,7 +223,11 @@ def _field_impact(c: Change, seg: list[Any], new: PCS, old: PCS, strategy: str,
     if t[:3] == ("spec", "template", "headlessServiceConfig"):
         return Impact("in-place", "the headless Services of every replica are updated in place", (c.path,))
     if t[:2] == ("spec", "updateStrategy"):
-        return Impact("none", _STRATEGY_NEXT, (c.path,))
+        if rolls:  # the operator reads the strategy in the same reconcile as the new templates
+            return Impact("none", f"the update strategy ({strategy}) is the one this change's pod-template edits "
+                          "roll out under (the operator reads it in the same reconcile)", (c.path,))
+        return Impact("none", "the update strategy applies to the next pod-template change; nothing rolls now",
+                      (c.path,))
     return Impact("none", "not part of any pod template: no pod is replaced", (c.path,))
 
 

@@ -78,16 +78,14 @@ def decide_ordered(old: Iterable[Unit], n_old: int, available: int, surge: Itera
     floor = budget.floor
     avail = start = available
     delete: list[Unit] = []
-    if avail >= floor or free_unavailable:
-        for u in old:
-            cost = 1 if u.available else 0
-            if avail - cost < floor:
-                if cost == 0 and free_unavailable:
-                    delete.append(u)
-                    continue
+    for u in old:  # unavailable ones first (``deletion_key``)
+        if u.available:
+            if avail - 1 < floor:
                 break
-            delete.append(u)
-            avail -= cost
+            avail -= 1
+        elif avail < floor and not free_unavailable:
+            break
+        delete.append(u)
     remove: list[Unit] = []
     if not n_old and avail >= floor:
         for u in sorted(surge, key=lambda u: (u.available, -u.index)):
