@@ -128,6 +128,7 @@ MODULES: dict[str, str | None] = {
     "kuberay/operator.py": CLEAN,
     "kuberay/options.py": CLEAN,
     "kuberay/phases.py": CLEAN,
+    "kuberay/pod.py": CLEAN,
     "kuberay/provenance.py": CLEAN,
     "kuberay/rayservice_controller.py": CLEAN,
     "kuberay/read_schemas.py": CLEAN,

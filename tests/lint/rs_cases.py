@@ -11,6 +11,9 @@ FT = "gcsFaultToleranceOptions: {redisAddress: 'redis:6379'}"
 AUTOSCALE = "enableInTreeAutoscaling: true"
 EXTRA_GROUP = ("    - groupName: small\n      minReplicas: 0\n      maxReplicas: 1\n      template:\n        spec:\n"
                "          containers:\n          - name: w\n            image: rayproject/ray:2.46.0\n")
+SERVE_APPS = "    applications: []\n"
+SERVE_9000 = "    http_options: {port: 9000}\n    applications: []\n"
+PORT_9000 = "ports: [{containerPort: 9000, name: serve}]"
 NETPOL_GATE = ("RayClusterNetworkPolicy=true",)
 MTLS_GATE = ("RayClusterMTLS=true",)
 HISTORY_GATE = ("RayClusterHistoryServer=true",)
@@ -86,6 +89,8 @@ RS_CASES: dict[str, Case] = {
     "RS041": Case(fail=rs(worker="numOfHosts: 0"), ok=rs(worker="numOfHosts: 1")),
     "RS042": Case(fail=rs().replace("      replicas: 1\n      minReplicas: 1\n", "      replicas: 9\n      minReplicas: 1\n"),
                   ok=rs()),
+    "RS043": Case(fail=rs().replace(SERVE_APPS, SERVE_9000),
+                  ok=rs(head_ctr=PORT_9000, worker_ctr=PORT_9000).replace(SERVE_APPS, SERVE_9000)),
 }
 
 # Kueue's webhook rules (KQ###) apply to RayServices with a queue label.

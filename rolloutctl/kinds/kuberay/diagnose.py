@@ -2,7 +2,8 @@
 
 Upstream (ray-project/kuberay @ feeaf72f): ``rayservice_controller.go``
 ``validateRayService``, ``updateHeadPodServeLabel``, ``isInitializingTimeout``,
-``modifyRayCluster``, ``getAndCheckServeStatus``; ``raycluster_controller.go``
+``modifyRayCluster``, ``getAndCheckServeStatus``, ``calculateConditions`` (no serve endpoint);
+``common/pod.go`` ``initLivenessAndReadinessProbe``; ``raycluster_controller.go``
 ``rayClusterReconcile`` (``utils.ValidateRayClusterUpgradeOptions``);
 ``common/service.go`` ``BuildServeService``.
 """
@@ -21,7 +22,8 @@ from .api import (API, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD, L_NAME, R
 from .conditions import is_true
 from .operator import DEFAULT_CONFIG, OperatorConfig
 from .spec import incremental, serve_app_names, serve_config_error, serve_config_target_capacity
-from .status import is_initializing_timeout
+from .pod import head_pod_serve_label, head_serve_port
+from .status import cluster_serve_proxy, is_initializing_timeout
 from .validation import first_error
 from .validation.utils_validation import ray_cluster_upgrade_options_error
 
@@ -167,4 +169,18 @@ def diagnose(cfg: OperatorConfig, desired: Obj, world: World, env: Environment) 
                      "getAndCheckServeStatus never finds it ready, and the controller resubmits the config on every "
                      "pass (rayservice_controller.go#checkIfNeedSubmitServeApplications)", (ref,),
                      ("list the Serve applications under serveConfigV2.applications",))
+    active = world.get(RC, desired.namespace, _m(st.get("activeServiceStatus")).get("rayClusterName") or "")
+    if active is not None and head_phase(active) == HEAD_READY and not int(st.get("numServeEndpoints") or 0):
+        proxy = cluster_serve_proxy(world.get(SA, active.namespace, active.name), desired)
+        if not head_pod_serve_label(active.spec, proxy, desired.spec.get("excludeHeadPodFromServeSvc") is True) and \
+                not int(active.status.get("readyWorkerReplicas") or 0):
+            location, port = proxy
+            return Stuck(STUCK_NEVER_READY,
+                         f"the serve Service has no endpoint: Serve's proxies listen on port {port} "
+                         f"(serveConfigV2 http_options.port{', proxy_location ' + location if location != 'EveryNode' else ''}), "
+                         f"the head's serve port is {head_serve_port(active.spec)} (updateHeadPodServeLabel keeps it "
+                         "ray.io/serve=false) and no worker Pod passes the readiness probe on its serve port "
+                         "(common/pod.go#initLivenessAndReadinessProbe), so Ready stays False", (ref,),
+                         (f"name the head's and workers' port {port} 'serve', or set http_options.port to the serve "
+                          "port (lint: RS043)",))
     return Stuck("NotConverged", "the RayService does not reach Ready and nothing else moves", (ref,))

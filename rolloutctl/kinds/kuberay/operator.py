@@ -60,6 +60,7 @@ ENV_MODELLED: Mapping[str, str] = MappingProxyType({
     "ENABLE_GCS_FT_REDIS_CLEANUP": "true",
     "ENABLE_RANDOM_POD_DELETE": "false",
     "ENABLE_INIT_CONTAINER_INJECTION": "true",
+    "ENABLE_PROBES_INJECTION": "true",
 })
 
 
@@ -102,6 +103,11 @@ class OperatorConfig:
         """``getEnableInitContainerInjection`` (common/pod.go): only ``false`` (any case)
         stops ``DefaultWorkerPodTemplate`` adding the ``wait-gcs-ready`` init container."""
         return str(self.env.get("ENABLE_INIT_CONTAINER_INJECTION", "")).lower() != "false"
+
+    def probes_injection_env(self) -> bool:
+        """``getEnableProbesInjection`` (common/pod.go): only ``false`` (any case) stops
+        ``BuildPod`` injecting the liveness and readiness probes into the ray container."""
+        return str(self.env.get("ENABLE_PROBES_INJECTION", "")).lower() != "false"
 
     def zero_downtime_env(self) -> bool:
         """``os.Getenv(ENABLE_ZERO_DOWNTIME)``: only ``false`` (any case) disables it."""

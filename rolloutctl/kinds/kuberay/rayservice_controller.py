@@ -15,7 +15,8 @@ Modelling decisions (also in docs/kuberay.md):
 - Time: a pass is followed by the next one after the 2 s requeue
   (``ServiceDefaultRequeueDuration``); deletion delays, traffic intervals and the
   initializing timeout are exact on that grid.
-- The head Pod's ``ray.io/serve`` label update is not shown.
+- The head Pod's ``ray.io/serve`` label update is not shown as an action; its value, which
+  decides whether the head is a serve endpoint, is ``pod.head_pod_serve_label``.
 - ``InconsistentRayServiceStatuses`` compares the incremental-upgrade pointers by address
   upstream (so it writes status on every incremental pass); the model compares values.
 - The serve-config cache is world state (the ``ServeApplications`` objects), and so are

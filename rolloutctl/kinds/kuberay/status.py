@@ -21,9 +21,10 @@ from .api import HEAD_READY, L_CLUSTER, RC, SA, SVC, head_phase
 from .conditions import find_condition, is_true, remove_condition, set_condition
 from .decisions import should_prepare_new_cluster
 from .incremental_upgrade import should_complete_incremental_rollback, weights_from_http_route
+from .pod import head_pod_serve_label, serve_proxy
 from .reconciler import Reconciler
 from .spec import incremental, serve_svc_name
-from .validation.util import INITIALIZING_TIMEOUT_ANNOTATION, parse_initializing_timeout
+from .validation.util import INITIALIZING_TIMEOUT_ANNOTATION, parse_initializing_timeout, serve_config_document
 
 
 def _m(v: Any) -> Mapping[str, Any]:
@@ -155,6 +156,15 @@ def _serve_endpoint_service(r: Reconciler, active: Obj | None) -> str:
     return serve_svc_name(r.d, None, r.config)
 
 
+def cluster_serve_proxy(cached: Obj | None, desired: Obj) -> tuple[str, int]:
+    """Where Serve runs its proxies on a cluster, and on which port (``pod.serve_proxy``):
+    from the config last submitted to it (its Serve state ``cached``, the serve-config
+    cache), else from the RayService's ``serveConfigV2``, which the controller submits once
+    the head is ready. (Serve reads ``http_options`` when it starts on the cluster; a config
+    submitted later is taken as the one it started with.)"""
+    return serve_proxy((cached if cached is not None else desired).derived(serve_config_document))
+
+
 def calculate_num_serve_endpoints_from_slices(r: Reconciler, svc_name: str) -> int:
     """``calculateNumServeEndpointsFromSlices``: ready Pods behind the serve Service (the
     head when its proxy is up and it is not excluded, and ready workers). Upstream lists
@@ -164,7 +174,8 @@ def calculate_num_serve_endpoints_from_slices(r: Reconciler, svc_name: str) -> i
     pass counts. A cluster's Pods serve only once Serve runs there: its Serve config
     submitted before this pass began (``r.w``; in the submitting pass no proxy is up yet,
     so the workers' readiness probe on the proxy fails and the head keeps
-    ``ray.io/serve=false``: ``common/pod.go``, ``updateHeadPodServeLabel``)."""
+    ``ray.io/serve=false``: ``common/pod.go``, ``updateHeadPodServeLabel``). The head counts
+    only while its label is true (``pod.head_pod_serve_label``: the proxy on its serve port)."""
     svc = r.w.get(SVC, r.ns, svc_name) if svc_name else None
     if svc is None:
         return 0
@@ -172,7 +183,9 @@ def calculate_num_serve_endpoints_from_slices(r: Reconciler, svc_name: str) -> i
     if c is None or c.terminating or r.w.get(SA, r.ns, c.name) is None:
         return 0
     n = 0
-    if head_phase(c) == HEAD_READY and r.d.spec.get("excludeHeadPodFromServeSvc") is not True:
+    if head_phase(c) == HEAD_READY and head_pod_serve_label(
+            c.spec, cluster_serve_proxy(r.w.get(SA, r.ns, c.name), r.d),
+            r.d.spec.get("excludeHeadPodFromServeSvc") is True):
         n += 1
     n += int(c.status.get("readyWorkerReplicas") or 0)
     return n

@@ -4,7 +4,8 @@ for the objects the RayService controller owns, in our words.
 Upstream (ray-project/kuberay @ feeaf72f):
 ``ray-operator/controllers/ray/utils/util.go`` ``IsGatewayEqual``, ``IsHTTPRouteEqual``,
 ``IsGatewayReady``, ``IsHTTPRouteReady``, ``GetWeightsFromHTTPRoute``,
-``ManagedByExternalController``, ``GetGcsFaultToleranceBackend``, ``IsGCSFaultToleranceEmbedded``;
+``ManagedByExternalController``, ``GetGcsFaultToleranceBackend``, ``IsGCSFaultToleranceEmbedded``,
+``FindContainerPort``;
 ``ray-operator/controllers/ray/common/service.go`` ``GetServePort``;
 ``ray-operator/controllers/ray/utils/constant.go`` (port names and defaults).
 
@@ -59,15 +60,22 @@ def managed_by_external_controller(managed_by: Any) -> str | None:
     return None
 
 
+def find_container_port(container: Any, name: str, default: int) -> int:
+    """``utils.FindContainerPort``: the ``containerPort`` of the container's port named
+    ``name`` (the first), else ``default``."""
+    for p in _l(_m(container).get("ports")):
+        if _m(p).get("name") == name:
+            v = _m(p).get("containerPort")  # (required by the schema)
+            return int(v) if isinstance(v, int) and not isinstance(v, bool) else 0
+    return default
+
+
 def get_serve_port(cluster_spec: Mapping[str, Any]) -> int:
     """``common.GetServePort``: the head container's port named ``serve``, else 8000."""
     containers = _l(_m(_m(_m(cluster_spec.get("headGroupSpec")).get("template")).get("spec")).get("containers"))
     if not containers:
         return DEFAULT_SERVING_PORT
-    for p in _l(_m(containers[0]).get("ports")):
-        if _m(p).get("name") == SERVING_PORT_NAME and isinstance(_m(p).get("containerPort"), int):
-            return int(_m(p)["containerPort"])
-    return DEFAULT_SERVING_PORT
+    return find_container_port(containers[0], SERVING_PORT_NAME, DEFAULT_SERVING_PORT)
 
 
 def is_gateway_equal(existing: Mapping[str, Any] | None, desired: Mapping[str, Any] | None) -> bool:

@@ -31,9 +31,10 @@ from .api import (GW, HEAD_NONE, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD,
                   gateway_name, head_phase, is_generated, route_name, with_deletion_timers, worker_count, worker_pods)
 from .conditions import is_true, set_condition
 from .incremental_upgrade import gateway_ready, http_route_ready
+from .pod import ready_workers
 from .reconciler import REQUEUE_2S, Reconciler, outcome_text
 from .spec import deletion_delay, incremental, managed_by_external_controller, upgrade_options
-from .status import initializing_deadline
+from .status import cluster_serve_proxy, initializing_deadline
 from . import utils as ku
 from .utils import is_gcs_fault_tolerance_embedded
 from .validation.util import is_autoscaling_enabled
@@ -261,9 +262,15 @@ class Advance:
                 st["readyWorkerReplicas"] = 0
             else:
                 st["desiredWorkerReplicas"] = workers
-                st["readyWorkerReplicas"] = (workers if running is None else sum(running.values())) \
-                    if new_phase == HEAD_READY else 0
+                st["readyWorkerReplicas"] = 0
+            every = True
             if new_phase == HEAD_READY:
+                # the workers whose readiness probe finds the Serve proxy (``pod.ready_workers``)
+                proxy = cluster_serve_proxy(self.w.get(SA, rc.namespace, rc.name), self.d)
+                st["readyWorkerReplicas"], every = ready_workers(rc.spec, running if running is not None else {
+                    str(_m(g).get("groupName")): worker_count(_m(g)) for g in _l(rc.spec.get("workerGroupSpecs"))},
+                    proxy, self.m.config)
+            if new_phase == HEAD_READY and every:
                 st["state"] = "ready"
             status = "True" if new_phase == HEAD_READY else "False"
             set_condition(st, "HeadPodReady", status, new_phase, "", 0)

@@ -33,7 +33,7 @@ from ....core.records import replace
 from ..operator import DEFAULT_CONFIG, OperatorConfig
 from .controller_checks import build_serve_service, validate_managed_by, validate_worker_group_names
 from .hazards import (construct_ray_cluster_for_ray_service, deprecated_fields, get_and_check_serve_status,
-                      get_worker_group_desired_replicas, update_serve_deployment)
+                      get_worker_group_desired_replicas, init_liveness_and_readiness_probe, update_serve_deployment)
 from .rules import (ADMISSION_RULES, ALL, EXAMPLES, R_NO_SERVE_CONFIG, R_SERVE_CONFIG_YAML, R_SERVE_PORT, R_TIMEOUT, Check,
                     Ctx, Rule, documented, enforced_by)
 from .utils_validation import (validate_initializing_timeout, validate_ray_cluster_upgrade_options,
@@ -60,7 +60,8 @@ NEVER_SERVES = (R_SERVE_PORT.id, R_NO_SERVE_CONFIG.id, R_SERVE_CONFIG_YAML.id)
 #: Checks applied later, by other components or as advice.
 EXTRA_CHECKS: tuple[Check, ...] = (validate_ray_cluster_upgrade_options, validate_worker_group_names, build_serve_service,
                                    construct_ray_cluster_for_ray_service, deprecated_fields, get_and_check_serve_status,
-                                   update_serve_deployment, get_worker_group_desired_replicas)
+                                   update_serve_deployment, get_worker_group_desired_replicas,
+                                   init_liveness_and_readiness_probe)
 
 
 def validate(obj: Obj, old: Obj | None = None, cfg: OperatorConfig = DEFAULT_CONFIG) -> list[Finding]:

@@ -1,12 +1,14 @@
 """Specs KubeRay stores that do not do what they seem: a nested ``suspend`` that is
 copied only at creation, deprecated fields, a RayService without Serve applications, a
-worker group of no hosts or with replicas outside its bounds (warnings), and a
+worker group of no hosts or with replicas outside its bounds, Pods whose serve port is not
+the one Serve's proxies listen on (warnings), and a
 ``serveConfigV2`` that never unmarshals (RS036, an error: that service never serves).
 
 Upstream (ray-project/kuberay @ feeaf72f): ``ray-operator/controllers/ray/rayservice_controller.go``
 ``constructRayClusterForRayService``, ``getAndCheckServeStatus`` and ``updateServeDeployment``;
 ``apis/ray/v1/rayservice_types.go`` ``RayServiceSpec`` (deprecated thresholds);
-``controllers/ray/utils/util.go`` ``GetWorkerGroupDesiredReplicas``.
+``controllers/ray/utils/util.go`` ``GetWorkerGroupDesiredReplicas``;
+``controllers/ray/common/pod.go`` ``initLivenessAndReadinessProbe`` (``kinds/kuberay/pod.py``).
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..api import desired_worker_replicas
-from .rules import R_CLAMPED, R_DEPRECATED, R_NESTED_SUSPEND, R_NO_HOSTS, R_NO_SERVE_CONFIG, R_SERVE_CONFIG_YAML, Ctx
-from .util import as_list, as_mapping, decoded_serve_config, worker_path
+from ..pod import DISABLED, HEAD_ONLY, head_serve_port, serve_proxy, worker_group_serves, worker_readiness_probe_serve_port
+from .rules import (R_CLAMPED, R_DEPRECATED, R_NESTED_SUSPEND, R_NO_HOSTS, R_NO_SERVE_CONFIG, R_SERVE_CONFIG_YAML,
+                    R_SERVE_PROXY_PORT, Ctx)
+from .util import as_list, as_mapping, decoded_serve_config, serve_config_document, worker_path
 
 
 def construct_ray_cluster_for_ray_service(c: Ctx) -> None:
@@ -93,3 +97,42 @@ def _clamped(c: Ctx, i: int, g: Mapping[str, Any], written: Mapping[str, Any]) -
         c.add(R_CLAMPED, p + ("replicas",), d + ".replicas",
               f"replicas: {r} is {'above' if r > mx else 'below'} {bound}: KubeRay keeps {kept} worker "
               f"replica{'s' if kept != 1 else ''} in group {g.get('groupName')!r}, not {r}")
+
+
+def init_liveness_and_readiness_probe(c: Ctx) -> None:
+    """``initLivenessAndReadinessProbe`` (common/pod.go) and ``updateHeadPodServeLabel``
+    (rayservice_controller.go) against the port Serve's proxies listen on
+    (``pod.serve_proxy``): a worker group whose injected readiness probe asks another port,
+    or that runs no proxy, never has a Ready Pod; a head whose serve port is another is never
+    labelled ``ray.io/serve=true``. With neither, the serve Service has no endpoint and the
+    RayService never becomes Ready (``plan`` stops with NeverReady)."""
+    doc = c.obj.derived(serve_config_document)
+    if doc is None or c.obj.derived(decoded_serve_config)[1] is not None:
+        return  # (empty or undecodable: RS035, RS036)
+    location, port = proxy = serve_proxy(doc)
+    if location == DISABLED:
+        return
+    where = f"on port {port} (serveConfigV2 http_options.port{'' if 'port' in as_mapping(as_mapping(doc).get('http_options')) else ', by default'})"
+    rc = as_mapping(c.obj.spec.get("rayClusterConfig"))
+    head = head_serve_port(rc)
+    if c.obj.spec.get("excludeHeadPodFromServeSvc") is not True and head != port:
+        c.add(R_SERVE_PROXY_PORT, ("spec", "rayClusterConfig", "headGroupSpec", "template", "spec", "containers", 0),
+              "spec.rayClusterConfig.headGroupSpec.template.spec.containers[0].ports",
+              f"the head's serve port is {head} but Serve's proxies listen {where}: KubeRay finds no proxy there, "
+              "labels the head ray.io/serve=false and keeps it out of the serve Service")
+    for i, g in enumerate(as_list(rc.get("workerGroupSpecs"))):
+        g = as_mapping(g)
+        if worker_group_serves(g, proxy, c.cfg) or g.get("suspend") is True:
+            continue
+        probe = worker_readiness_probe_serve_port(g, c.cfg)
+        p, d = worker_path(i, g)
+        ctr = as_list(as_mapping(as_mapping(g.get("template")).get("spec")).get("containers"))
+        named = ("the ray container's serve port" if any(as_mapping(x).get("name") == "serve" for x in as_list(
+            as_mapping(ctr[0] if ctr else {}).get("ports"))) else "the ray container names no serve port")
+        why = (f"proxy_location {HEAD_ONLY} runs no proxy on worker nodes" if location == HEAD_ONLY else
+               f"Serve's proxies listen {where}")
+        c.add(R_SERVE_PROXY_PORT, p + ("template", "spec", "containers", 0), d + ".template.spec.containers[0]",
+              f"the readiness probe KubeRay gives the Pods of worker group {g.get('groupName')!r} asks the Serve "
+              f"proxy on port {probe} ({named}), "
+              f"but {why}: those Pods never become Ready (set a port named serve to {port}, or a readinessProbe "
+              "of your own)")

@@ -5,7 +5,8 @@ its rule with the examples and enforcement filled in (``documented``).
 Upstream (ray-project/kuberay @ feeaf72f): ``ray-operator/controllers/ray/utils/validation.go``
 (RS001–RS028, RS030, RS037–RS040), ``apis/ray/v1/rayservice_types.go`` (RS029, RS034),
 ``pkg/webhooks/v1/raycluster_webhook.go`` (RS031), ``common/service.go`` (RS032) and
-``rayservice_controller.go`` (RS033, RS035), ``utils/util.go`` (RS041).
+``rayservice_controller.go`` (RS033, RS035), ``utils/util.go`` (RS041, RS042), ``common/pod.go``
+(RS043).
 """
 
 from __future__ import annotations
@@ -137,6 +138,12 @@ R_CLAMPED = _rule("RS042", "warning", "ray-operator/controllers/ray/utils/util.g
                   "a worker group's replicas outside [minReplicas, maxReplicas] are clamped: the controller keeps "
                   "minReplicas or maxReplicas workers, not the replicas written")
 
+R_SERVE_PROXY_PORT = _rule("RS043", "warning", "ray-operator/controllers/ray/common/pod.go#initLivenessAndReadinessProbe",
+                           "Serve's proxies listen on serveConfigV2's http_options.port (default 8000): a worker "
+                           "group whose ray container's serve port (8000 when it names none) is another, or that "
+                           "runs no proxy (proxy_location HeadOnly), never has a Ready Pod, and a head whose serve "
+                           "port is another is kept out of the serve Service")
+
 R_NETPOL_CONTENT = Rule("RS037", "error", f"{UPSTREAM}#validateNetworkPolicy",
                         "with the RayClusterNetworkPolicy gate on: networkPolicy's rules must suit its mode (no "
                         "ingressRules under DenyAllEgress, no egressRules under DenyAllIngress), every workerGroups "
@@ -245,6 +252,18 @@ EXAMPLES: Mapping[str, tuple[str, str]] = MappingProxyType({
     "RS041": (_WORKER + "      replicas: 2\n      numOfHosts: 0\n", _WORKER + "      replicas: 2\n      numOfHosts: 1\n"),
     "RS042": (_WORKER + "      replicas: 8\n      minReplicas: 1\n      maxReplicas: 4\n",
               _WORKER + "      replicas: 4\n      minReplicas: 1\n      maxReplicas: 4\n"),
+    "RS043": ("spec:\n  serveConfigV2: |\n    http_options:\n      port: 9000\n    applications:\n    - name: classify\n"
+              "      import_path: app:deployment\n  rayClusterConfig:\n    headGroupSpec:\n      template:\n"
+              "        spec:\n          containers:\n          - name: ray-head\n            ports:\n"
+              "            - {containerPort: 9000, name: serve}\n    workerGroupSpecs:\n    - groupName: small\n"
+              "      template:\n        spec:\n          containers:\n          - name: ray-worker   # no serve port: "
+              "its probe asks 8000\n",
+              "spec:\n  serveConfigV2: |\n    http_options:\n      port: 9000\n    applications:\n    - name: classify\n"
+              "      import_path: app:deployment\n  rayClusterConfig:\n    headGroupSpec:\n      template:\n"
+              "        spec:\n          containers:\n          - name: ray-head\n            ports:\n"
+              "            - {containerPort: 9000, name: serve}\n    workerGroupSpecs:\n    - groupName: small\n"
+              "      template:\n        spec:\n          containers:\n          - name: ray-worker\n            ports:\n"
+              "            - {containerPort: 9000, name: serve}\n"),
     "RS036": ("spec:\n  serveConfigV2: |\n    applications:\n    - name: classify\n      import_path: app:deployment\n"
               "     deployments: []   # one space short: not YAML\n",
               "spec:\n  serveConfigV2: |\n    applications:\n    - name: classify\n      import_path: app:deployment\n"
@@ -272,6 +291,7 @@ ALL: tuple[Rule, ...] = (
     R_AUTH, R_NETPOL, R_TLS, R_HEAD_SVC_NAME, R_UPGRADE_TYPE, R_DELETION_DELAY, R_UPGRADE_OPTIONS, R_MANAGED_BY,
     R_RC_UPGRADE, R_GROUP_NAMES, R_SERVE_PORT, R_NESTED_SUSPEND, R_DEPRECATED, R_NO_SERVE_CONFIG,
     R_SERVE_CONFIG_YAML, R_NETPOL_CONTENT, R_TLS_CONTENT, R_HISTORY_CONTENT, R_COLLECTOR, R_NO_HOSTS, R_CLAMPED,
+    R_SERVE_PROXY_PORT,
 )
 
 

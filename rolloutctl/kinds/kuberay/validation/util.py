@@ -204,6 +204,14 @@ def decode_serve_config(config: str) -> tuple[list[Any], str | None]:
     return _applications(doc), _unmarshal_error(doc, err)
 
 
+def serve_config_document(obj: Any) -> Any:
+    """The decoded ``spec.serveConfigV2`` of an object that holds one (a RayService, or a
+    cluster's Serve state: the config last submitted), decoded once per object
+    (``Obj.derived``); None when it is empty, not a string or does not decode."""
+    config = obj.spec.get("serveConfigV2")
+    return serve_config(config)[0] if isinstance(config, str) and config.strip() else None
+
+
 def decoded_serve_config(obj: Any) -> tuple[list[Any], str | None]:
     """``decode_serve_config`` of a RayService's ``spec.serveConfigV2``, decoded once per
     object (``Obj.derived``), for the rules that read both. A config that is not a string
