@@ -84,12 +84,14 @@ def base_podgang_scheduled(world: World, base: Obj | None) -> bool:
     Upstream: ``operator/internal/controller/podclique/components/pod/syncflow.go``
     ``isBasePodGangScheduled``, which reads each base PodClique's
     ``status.scheduledReplicas``; that status can lag the pods (docs/grove-fidelity.md,
-    "Not modelled"), the pods do not."""
+    "Not modelled"), the pods do not. The count is the status's (``reconcilestatus.go``
+    ``mutateReplicas``: every pod of the PodClique whose PodScheduled condition is True,
+    ``CategorizePodsByConditionType``), so a Failed or terminating pod still counts."""
     if base is None:
         return False
     for g in base.spec.get("podgroups") or []:
         need = g.get("minReplicas") or 0
-        have = SUM.pod_summary(world, N.L_PCLQ, g.get("name")).act_sched
+        have = SUM.pod_summary(world, N.L_PCLQ, g.get("name")).all_sched
         if have < need:
             return False
     return True

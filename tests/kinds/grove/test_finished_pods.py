@@ -143,3 +143,38 @@ def test_a_status_from_an_operator_before_update_progress_is_named():
     plan = _plan(manifest, objs)
     assert "ObservedOlderOperator" in {w.code for w in plan.warnings}
     assert "ObservedOlderOperator" not in {w.code for w in _plan(manifest, settled_world(manifest)).warnings}
+
+
+SCALED = """\
+apiVersion: grove.io/v1alpha1
+kind: PodCliqueSet
+metadata: {name: t, namespace: default}
+spec:
+  replicas: 1
+  template:
+    cliques:
+    - name: fe
+      spec: {roleName: fe, replicas: 1, minAvailable: 1, podSpec: {containers: [{name: c, image: nginx:1.25}]}}
+    - name: pw
+      spec: {roleName: pw, replicas: 2, minAvailable: 1, podSpec: {containers: [{name: c, image: nginx:1.25}]}}
+    podCliqueScalingGroups:
+    - {name: sg, cliqueNames: [pw], replicas: 3, minAvailable: 2, scaleConfig: {minReplicas: 2, maxReplicas: 5}}
+"""
+
+
+def test_a_failed_base_gang_pod_still_counts_as_scheduled_for_a_scaled_gang():
+    """``isBasePodGangScheduled`` (podclique/components/pod/syncflow.go) reads each base
+    PodClique's ``status.scheduledReplicas``, which counts every pod whose PodScheduled
+    condition is True, an evicted one included: the pods of a scaling-group replica added
+    by an autoscaler get their gates lifted and are scheduled."""
+    manifest = yaml.safe_load(SCALED)
+    objs = settled_world(manifest)
+    (fe,) = [o for o in objs if o["kind"] == "Pod" and o["metadata"]["labels"]["grove.io/podclique"] == "t-0-fe"]
+    _finish(fe, "Failed", "Evicted")
+    (pcsg,) = [o for o in objs if o["kind"] == "PodCliqueScalingGroup"]
+    pcsg["spec"]["replicas"] = 4  # the HorizontalPodAutoscaler scaled the group out
+    plan = _plan(manifest, objs)
+    created = [a.name for s in plan.steps for a in s.actions if a.kind == "Pod" and a.verb == "create"]
+    assert len(created) == 2 and all("t-0-sg-3-pw" in n for n in created)
+    assert plan.steps[-1].after["scheduled"] == plan.steps[-1].after["readyPods"] == 8, plan.steps[-1].after
+    assert plan.stuck is not None and plan.stuck.reason == "FinishedPodNotReplaced"  # the evicted pod stays
