@@ -162,7 +162,9 @@ def cluster_serve_proxy(cached: Obj | None, desired: Obj) -> tuple[str, int]:
     cache), else from the RayService's ``serveConfigV2``, which the controller submits once
     the head is ready. (Serve reads ``http_options`` when it starts on the cluster; a config
     submitted later is taken as the one it started with.)"""
-    return serve_proxy((cached if cached is not None else desired).derived(serve_config_document))
+    holder = desired if cached is None or cached.spec.get("serveConfigV2") == desired.spec.get("serveConfigV2") \
+        else cached  # (the same text: the RayService's own decoding of it)
+    return serve_proxy(serve_config_document(holder))
 
 
 def calculate_num_serve_endpoints_from_slices(r: Reconciler, svc_name: str) -> int:

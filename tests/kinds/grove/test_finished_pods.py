@@ -178,3 +178,20 @@ def test_a_failed_base_gang_pod_still_counts_as_scheduled_for_a_scaled_gang():
     assert len(created) == 2 and all("t-0-sg-3-pw" in n for n in created)
     assert plan.steps[-1].after["scheduled"] == plan.steps[-1].after["readyPods"] == 8, plan.steps[-1].after
     assert plan.stuck is not None and plan.stuck.reason == "FinishedPodNotReplaced"  # the evicted pod stays
+
+
+def test_a_missing_podgang_is_created_listing_the_pods_that_exist():
+    """``createOrUpdatePodGangs`` (podgang/syncflow.go) builds a PodGang from the pods
+    already labelled for it and, when none is pending, sets ``Initialized=True`` in the
+    same sync (``verifyAllPodsCreated``): one create, nothing to fill in afterwards."""
+    manifest = yaml.safe_load(SCALED)
+    objs = settled_world(manifest)
+    gone = [o for o in objs if o["kind"] == "PodGang" and o["metadata"]["name"] == "t-0-sg-0"]
+    assert len(gone) == 1
+    plan = _plan(manifest, [o for o in objs if o is not gone[0]])
+    acts = [a for s in plan.steps for a in s.actions if not a.hidden]
+    assert [(a.verb, a.kind, a.name) for a in acts] == [("create", "PodGang", "t-0-sg-0")]
+    payload = acts[0].payload
+    listed = sorted(r["name"] for g in gone[0]["spec"]["podgroups"] for r in g["podReferences"])
+    assert listed and sorted(r["name"] for g in payload["spec"]["podgroups"] for r in g["podReferences"]) == listed
+    assert [c["status"] for c in payload["status"]["conditions"] if c["type"] == "Initialized"] == ["True"]

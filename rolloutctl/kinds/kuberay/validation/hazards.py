@@ -106,7 +106,7 @@ def init_liveness_and_readiness_probe(c: Ctx) -> None:
     or that runs no proxy, never has a Ready Pod; a head whose serve port is another is never
     labelled ``ray.io/serve=true``. With neither, the serve Service has no endpoint and the
     RayService never becomes Ready (``plan`` stops with NeverReady)."""
-    doc = c.obj.derived(serve_config_document)
+    doc = serve_config_document(c.obj)
     if doc is None or c.obj.derived(decoded_serve_config)[1] is not None:
         return  # (empty or undecodable: RS035, RS036)
     location, port = proxy = serve_proxy(doc)

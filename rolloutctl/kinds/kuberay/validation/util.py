@@ -204,17 +204,23 @@ def decode_serve_config(config: str) -> tuple[list[Any], str | None]:
     return _applications(doc), _unmarshal_error(doc, err)
 
 
-def serve_config_document(obj: Any) -> Any:
-    """The decoded ``spec.serveConfigV2`` of an object that holds one (a RayService, or a
-    cluster's Serve state: the config last submitted), decoded once per object
-    (``Obj.derived``); None when it is empty, not a string or does not decode."""
+def _decoded(obj: Any) -> tuple[Any, str | None]:
+    """``serve_config`` of an object's ``spec.serveConfigV2`` (a RayService's, or a cluster's
+    Serve state: the config last submitted), once per object (``Obj.derived``): (None, None)
+    when it is empty or not a string."""
     config = obj.spec.get("serveConfigV2")
-    return serve_config(config)[0] if isinstance(config, str) and config.strip() else None
+    return serve_config(config) if isinstance(config, str) and config.strip() else (None, None)
+
+
+def serve_config_document(obj: Any) -> Any:
+    """The decoded ``spec.serveConfigV2`` of an object that holds one (``_decoded``); None
+    when it is empty, not a string or does not decode."""
+    return obj.derived(_decoded)[0]
 
 
 def decoded_serve_config(obj: Any) -> tuple[list[Any], str | None]:
-    """``decode_serve_config`` of a RayService's ``spec.serveConfigV2``, decoded once per
-    object (``Obj.derived``), for the rules that read both. A config that is not a string
-    (a schema error) has none."""
-    config = obj.spec.get("serveConfigV2")
-    return decode_serve_config(config) if isinstance(config, str) else ([], None)
+    """``decode_serve_config`` of a RayService's ``spec.serveConfigV2``, from the object's one
+    decoding of it (``_decoded``), for the rules that read both. A config that is not a
+    string (a schema error) has none."""
+    doc, err = obj.derived(_decoded)
+    return _applications(doc), _unmarshal_error(doc, err)

@@ -184,8 +184,9 @@ def pods_pending_creation_or_association(world: World, ns: str, gang: str, group
 def sync_podgangs(pcs: PCS, world: World, n: int | None = None,
                   pcsg_surge: Callable[[Obj], int] | None = None, queue: Round = EVERY_KEY) -> list[Action]:
     """Delete PodGangs no longer expected, then create-or-patch every expected one:
-    created with ``Initialized=False``; its ``podReferences`` follow the non-terminating
-    pods labelled for it on every sync; ``Initialized=True`` once no pod is pending
+    created with the pods already labelled for it (none, in a creation) and
+    ``Initialized=False`` unless none is pending; its ``podReferences`` follow the
+    non-terminating pods labelled for it on every sync; ``Initialized=True`` once no pod is pending
     creation or association (never set back to False).
     Upstream: ``podgang/syncflow.go`` ``runSyncFlow`` (``deleteExcessPodGangs`` first,
     then ``createOrUpdatePodGangs``), ``verifyAllPodsCreated``."""
@@ -267,7 +268,15 @@ def create_or_update_podgangs(pcs: PCS, world: World, exp: Expected, look: set[s
         cur = world.get("PodGang", ns, name)
         role = _role(pcs, i, "base-gang" if name == N.base_podgang_name(pcs.name, i) else "scaled-gang")
         if cur is None:
-            acts.append(create_action(O.build_podgang(pcs, name, groups), f"{role} with {len(groups)} pod groups",
+            # created listing the pods already labelled for it; Initialized=True in the same
+            # sync when none is pending (``createOrUpdatePodGang``, then ``verifyAllPodsCreated``)
+            refs = podgang_refs(world, name)
+            initialized = pods_pending_creation_or_association(world, ns, name, groups, pods_by_pclq) == 0
+            n_refs = sum(len(refs.get(q, ())) for q, _m in groups)
+            acts.append(create_action(O.build_podgang(pcs, name, groups, refs, initialized),
+                                      f"{role} with {len(groups)} pod groups" + (
+                                          f", listing its {n_refs} existing pods" if n_refs else "")
+                                      + ("; Initialized=True" if initialized else ""),
                                       f"{R_PCS}/components/podgang/syncflow.go#createOrUpdatePodGangs",
                                       index=i, role=role, revision=None))
             continue
