@@ -34,7 +34,7 @@ EVERY_NODE, HEAD_ONLY, DISABLED = "EveryNode", "HeadOnly", "Disabled"
 
 
 def _m(v: Any) -> Mapping[str, Any]:
-    return v if isinstance(v, dict) or isinstance(v, Mapping) else {}
+    return v if isinstance(v, dict) or (v is not None and isinstance(v, Mapping)) else {}
 
 
 def _first_container(pod_spec: Mapping[str, Any]) -> Mapping[str, Any]:

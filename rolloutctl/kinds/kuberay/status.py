@@ -164,6 +164,10 @@ def cluster_serve_proxy(cached: Obj | None, desired: Obj) -> tuple[str, int]:
     submitted later is taken as the one it started with.)"""
     holder = desired if cached is None or cached.spec.get("serveConfigV2") == desired.spec.get("serveConfigV2") \
         else cached  # (the same text: the RayService's own decoding of it)
+    return holder.derived(_serve_proxy_of)  # type: ignore[no-any-return]
+
+
+def _serve_proxy_of(holder: Obj) -> tuple[str, int]:
     return serve_proxy(serve_config_document(holder))
 
 
