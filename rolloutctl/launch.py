@@ -19,10 +19,10 @@ PyYAML and the json package compile regular expressions when they are imported t
 command never uses: PyYAML's pure-Python reader (``yaml/reader.py``, a class of most of
 Unicode, about 9 ms), its implicit resolvers and timestamp constructor (the commands read
 YAML, manifests and Serve configs alike, as events with the C parser and resolve scalars
-as Go does, ``core/goyaml``), and json's pure-Python scanner and encoder (its C ones are
-used). A command's process
-has the patterns these modules compile at import built at their first use instead
-(``_defer_library_patterns``)."""
+as Go does, ``core/goyaml``), and json's pure-Python decoder, scanner and encoder (its C ones
+are used). A command's process has the patterns these modules compile at import built at
+their first use instead (``_defer_library_patterns``); a matching method a module binds at
+import (json.decoder's ``_w=WHITESPACE.match`` default arguments) compiles when called."""
 
 from __future__ import annotations
 
@@ -39,7 +39,8 @@ THRESHOLDS = (100_000, 50, 1000)
 
 #: the modules (name prefixes) whose patterns a command's process compiles at first use:
 #: those the commands never use (a used one pays a Python call on every use)
-DEFERRED_PATTERN_MODULES = ("yaml.reader", "yaml.resolver", "yaml.constructor", "json.scanner", "json.encoder")
+DEFERRED_PATTERN_MODULES = ("yaml.reader", "yaml.resolver", "yaml.constructor", "json.decoder", "json.scanner",
+                            "json.encoder")
 
 
 class DeferredPattern:
@@ -53,9 +54,38 @@ class DeferredPattern:
         self._compiled: Any = None
 
     def __getattr__(self, name: str) -> Any:
+        return getattr(self._pattern(), name)
+
+    def _pattern(self) -> Any:
         if self._compiled is None:
             self._compiled = self._compile(self._source, self._flags)
-        return getattr(self._compiled, name)
+        return self._compiled
+
+    # The matching methods compile the pattern when called, not when looked up: a module
+    # may bind one at import (json.decoder's ``_w=WHITESPACE.match`` default arguments).
+    def match(self, *args: Any) -> Any:
+        return self._pattern().match(*args)
+
+    def fullmatch(self, *args: Any) -> Any:
+        return self._pattern().fullmatch(*args)
+
+    def search(self, *args: Any) -> Any:
+        return self._pattern().search(*args)
+
+    def sub(self, *args: Any) -> Any:
+        return self._pattern().sub(*args)
+
+    def subn(self, *args: Any) -> Any:
+        return self._pattern().subn(*args)
+
+    def split(self, *args: Any) -> Any:
+        return self._pattern().split(*args)
+
+    def findall(self, *args: Any) -> Any:
+        return self._pattern().findall(*args)
+
+    def finditer(self, *args: Any) -> Any:
+        return self._pattern().finditer(*args)
 
 
 def _defer_library_patterns() -> None:
@@ -68,7 +98,7 @@ def _defer_library_patterns() -> None:
         return  # (already)
 
     def compile(pattern: Any, flags: int = 0) -> Any:
-        if isinstance(pattern, str) and str(sys._getframe(1).f_globals.get("__name__", "")).startswith(
+        if isinstance(pattern, (str, bytes)) and str(sys._getframe(1).f_globals.get("__name__", "")).startswith(
                 DEFERRED_PATTERN_MODULES):
             return DeferredPattern(pattern, flags, compile_now)
         return compile_now(pattern, flags)

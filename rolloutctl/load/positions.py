@@ -5,7 +5,6 @@ byte offsets), and the template a line of ``helm template`` output came from (it
 from __future__ import annotations
 
 import bisect
-import re
 
 import yaml
 
@@ -13,7 +12,16 @@ from ..core.records import record
 from ..core.text import one_line
 from ..core.text import quote
 
-_SOURCE_COMMENT = re.compile(r"^# Source: (\S.*?)\s*$")
+_SOURCE = "# Source: "
+
+
+def _source_comment(line: str) -> str | None:
+    """The template path of a ``# Source: PATH`` line (no space right after the colon's
+    space, trailing whitespace dropped), else None."""
+    if not line.startswith(_SOURCE):
+        return None
+    path = line[len(_SOURCE):].rstrip()
+    return path if path and not path[0].isspace() else None
 
 
 @record(frozen=True)
@@ -33,10 +41,10 @@ class HelmSources:
 
 def helm_sources(text: str) -> HelmSources | None:
     """The ``# Source:`` comments of rendered text, or None when it has none."""
-    if "# Source: " not in text:
+    if _SOURCE not in text:
         return None
     lines = text.splitlines()
-    comments = tuple((i + 1, m.group(1)) for i, ln in enumerate(lines) if (m := _SOURCE_COMMENT.match(ln)))
+    comments = tuple((i + 1, path) for i, ln in enumerate(lines) if (path := _source_comment(ln)) is not None)
     return HelmSources(comments, tuple(lines)) if comments else None
 
 

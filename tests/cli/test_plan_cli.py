@@ -173,7 +173,7 @@ def test_the_process_leaves_with_every_byte_written_and_its_exit_code(tmp_path):
 def test_a_command_process_compiles_pyyaml_and_json_patterns_only_when_used():
     """PyYAML and json compile patterns at import that a command never uses (PyYAML's
     pure-Python reader, about 9 ms, its implicit resolvers and timestamp constructor, json's
-    pure-Python scanner: manifests and Serve configs are read as Go reads them); a
+    pure-Python decoder and scanner: manifests and Serve configs are read as Go reads them); a
     command's process (``launch._command_process``) compiles them at first use, and
     they still do what they did: the pure reader refuses what it refused, the resolvers
     resolve, json reads and writes."""
@@ -192,7 +192,9 @@ def test_a_command_process_compiles_pyyaml_and_json_patterns_only_when_used():
         "r = yaml.reader.Reader\n"
         "resolvers = [rx for rs in yaml.resolver.Resolver.yaml_implicit_resolvers.values() for _t, rx in rs]\n"
         "deferred = [r.NON_PRINTABLE, yaml.constructor.SafeConstructor.timestamp_regexp,\n"
-        "            json.scanner.NUMBER_RE, json.encoder.ESCAPE, *resolvers]\n"
+        "            json.scanner.NUMBER_RE, json.encoder.ESCAPE, json.encoder.HAS_UTF8, json.decoder.STRINGCHUNK,\n"
+        "            *resolvers]\n"
+        "assert type(json.decoder.WHITESPACE).__name__ == 'DeferredPattern'\n"  # (bound at import: compiled at use)
         "assert all(type(p).__name__ == 'DeferredPattern' for p in deferred), [type(p) for p in deferred]\n"
         "assert isinstance(re.compile('a+'), re.Pattern)\n"  # elsewhere: compiled as ever
         "objs = load_paths(['samples/rayservice-text-ml.yaml']).objects\n"
