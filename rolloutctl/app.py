@@ -301,11 +301,20 @@ def check_stdin_once(*groups: Sequence[str]) -> None:
 
 def check_not_empty_stdin(paths: Sequence[str], loaded: Loaded, flag: str) -> None:
     """``--observed -`` / ``--live -`` that received nothing is a failed pipe
-    (``kubectl get … | rolloutctl …`` where kubectl failed), not an empty cluster."""
+    (``kubectl get … | rolloutctl …`` where kubectl failed), not an empty cluster; so are
+    ``--observed`` / ``--live`` files and directories that hold no document at all (``kubectl
+    get … > live.yaml`` that failed and left the file empty; an empty ``kind: List`` is
+    kubectl's answer for "none", and passes)."""
     if "-" in paths and loaded.empty_stdin:
         raise InputProblem([InputError("<stdin>", 0, f"{flag} -: standard input is empty (did the command before "
                                        "the pipe fail? use set -o pipefail); pass --allow-empty if the cluster "
                                        "really has none of these objects")])
+    if paths and not loaded.documents and not loaded.errors:
+        named = [p for p in paths if p != "-"] or ["<stdin>"]
+        raise InputProblem([InputError(named[0], 0, f"{flag} {' '.join(named)}: no object in "
+                                       f"{'it' if len(named) == 1 else 'them'} (did the kubectl get that wrote "
+                                       f"{'it' if len(named) == 1 else 'them'} fail?); pass --allow-empty if the "
+                                       "cluster really has none of these objects")])
 
 
 def _read_cluster(inputs: Inputs, paths: Sequence[str], opts: PlanOptions, run: Any) -> None:

@@ -26,7 +26,7 @@ from .core.effects import EFFECTS
 from .cli_common import (ALLOW_EMPTY_HELP, CAPACITY_HELP, COLOR_HELP, COMPARE_HELP, CONFIG_HELP, CONTEXT_HELP,
                          EXIT_FINDINGS, EXIT_OK, EXIT_TOOL, FROM_CLUSTER_HELP, GATE_HELP, KUBECONFIG_HELP,
                          GROVE_CONFIG_HELP, KUBERAY_ENV_HELP, KUEUE_HELP, NAMESPACE_HELP, NEVER_READY_HELP, OBSERVED_HELP,
-                         TIMEOUT_HELP, ColorMode, KueueModel, LintFormat, OutputFailed, PlanFormat, emit, err,
+                         TIMEOUT_HELP, ColorMode, DiffFormat, KueueModel, LintFormat, OutputFailed, PlanFormat, emit, err,
                          comma_items, examples, exit_now, operator_options, repo_config, report_specs, run_guarded,
                          stdout_gone, step_summary, table_width, use_color, write_reports)
 from .cli_common import kubectl_timeout as parse_timeout
@@ -101,7 +101,11 @@ def _plan_command(first: bool):
 
             from .render.progress import Progress, heartbeat_wanted, wanted
 
-            line = Progress("comparing strategies" if compare else "planning", wanted(output.value),
+            typing_stdin = not paths and sys.stdin.isatty()
+            if typing_stdin:
+                err(f"rolloutctl {'next' if first else 'plan'}: reading manifests from standard input (end with "
+                    "Ctrl-D; give a file or a directory to plan it)")
+            line = Progress("comparing strategies" if compare else "planning", wanted(output.value) and not typing_stdin,
                             color=use_color(no_color, color), heartbeat=heartbeat_wanted())
             cfg = repo_config(config)
             kuberay_ = kuberay_version or cfg.kuberay_version
@@ -240,7 +244,11 @@ def advise_command(
 
         # the operator settings and repository defaults are plan's, so advise plans what plan would
         # a search may take minutes: a plain line now and then on any standard error that is not a terminal
-        line = Progress("advising", wanted(output.value), color=use_color(no_color, color),
+        typing_stdin = not paths and sys.stdin.isatty()
+        if typing_stdin:
+            err("rolloutctl advise: reading manifests from standard input (end with Ctrl-D; give a file or a "
+                "directory to advise on it)")
+        line = Progress("advising", wanted(output.value) and not typing_stdin, color=use_color(no_color, color),
                         heartbeat=heartbeat_wanted(outside_ci=True, fmt=output.value))
         cfg = repo_config(config)
         kueue_ = kueue.value if kueue else cfg.kueue
@@ -296,7 +304,7 @@ def diff_command(  # noqa: C901 - options are wiring
     prune: bool = typer.Option(False, "--prune", help="Also report live objects missing from the manifests (not owned ones)."),
     fail_on: Optional[str] = typer.Option(None, "--fail-on", metavar="EFFECT[,EFFECT]",
                                           help="Exit 1 only if some change has one of these effects: " + ", ".join(EFFECTS) + "."),
-    output: PlanFormat = typer.Option(PlanFormat.table, "-o", "--output", help="Output format."),
+    output: DiffFormat = typer.Option(DiffFormat.table, "-o", "--output", help="Output format."),
     no_color: bool = typer.Option(False, "--no-color", help="No colour (also: NO_COLOR=1)."),
     color: ColorMode = typer.Option(ColorMode.auto, "--color", help=COLOR_HELP),
     kubectl_timeout: float = typer.Option("60", "--kubectl-timeout", metavar="SECONDS|DURATION", parser=parse_timeout, help=TIMEOUT_HELP),
@@ -332,9 +340,6 @@ def diff_command(  # noqa: C901 - options are wiring
             if unknown or not effects:
                 raise InputProblem([f"--fail-on {fail_spec!r}: unknown effect {', '.join(unknown) or '(none given)'}; "
                                     f"choose from {', '.join(EFFECTS)}"])
-        if output is PlanFormat.html:
-            raise InputProblem(["rolloutctl diff: -o html is for plan (charts); choose table, json, yaml "
-                                "or markdown"])
         if not paths:
             raise InputProblem(["rolloutctl diff: give the desired manifests (a file, a directory, or - for stdin)"])
         opts = DiffOptions(

@@ -40,6 +40,14 @@ class PlanFormat(str, Enum):
     html = "html"  # plan, next, plan --compare: one self-contained page with charts
 
 
+class DiffFormat(str, Enum):
+    """``diff``'s formats: plan's without the charts page."""
+    table = "table"
+    json = "json"
+    yaml = "yaml"
+    markdown = "markdown"
+
+
 class LintFormat(str, Enum):
     text = "text"
     json = "json"
@@ -276,7 +284,8 @@ KUBECONFIG_HELP = "kubeconfig file for --from-cluster (default: kubectl's own, K
 NAMESPACE_HELP = "Namespace of manifests that name none (default: default)."
 TIMEOUT_HELP = ("How long to wait for each kubectl get: seconds (30, 2.5) or a duration as kubectl's "
                 "--request-timeout takes it (30s, 2m, 1m30s); at least 1 s.")
-ALLOW_EMPTY_HELP = "Empty standard input (- as live or observed state) means the cluster has none of the objects."
+ALLOW_EMPTY_HELP = ("Live or observed input with no object (empty standard input, or files and directories that hold "
+                    "none) means the cluster has none of the objects.")
 KUEUE_HELP = ("RayService under Kueue: top-level (Kueue owns spec.suspend; Kueue PR #11264, unmerged), nested "
                "(Kueue >= v0.17 owns rayClusterConfig.suspend) or legacy (Kueue manages each RayCluster). Kueue "
                "objects (ClusterQueue, LocalQueue, ResourceFlavor, Workload) come from --observed and the desired files.")

@@ -29,7 +29,7 @@ class Loaded:
     objects: list[Obj] = field(default_factory=list)
     errors: list[InputError] = field(default_factory=list)
     files: int = 0
-    #: documents that are mappings but were skipped (empty ones are not counted)
+    #: the non-empty documents read (a document that is only a comment or null is not counted)
     documents: int = 0
     #: standard input was named and held no document at all
     empty_stdin: bool = False

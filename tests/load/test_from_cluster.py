@@ -318,6 +318,66 @@ def test_empty_standard_input_as_live_state_is_an_error_unless_allowed(cli, args
     assert r.exit_code in (0, 1), r.stderr
 
 
+@pytest.mark.parametrize("flag", ["--observed", "--live"])
+def test_an_observed_file_or_directory_with_no_document_is_an_error_unless_allowed(cli, tmp_path, flag):
+    """``kubectl get … > live.yaml`` that failed leaves an empty file: planned as it was, it
+    would look like an empty cluster (a creation, exit 0)."""
+    command = "diff" if flag == "--live" else "plan"
+    empty = tmp_path / "live.yaml"
+    empty.write_text("# kubectl get failed\n")
+    (tmp_path / "none").mkdir()
+    for given in (str(empty), str(tmp_path / "none")):
+        r = cli(command, PCS, flag, given, "-o", "json")
+        assert r.exit_code == 2 and r.stdout == "", r.stdout
+        [line] = r.stderr.splitlines()
+        assert line.startswith(f"{given}:0: {flag} {given}: no object in it") and "--allow-empty" in line, line
+        r = cli(command, PCS, flag, given, "--allow-empty", "-o", "json")
+        assert r.exit_code in (0, 1) and json.loads(r.stdout), r.stderr
+    listed = tmp_path / "list.yaml"
+    listed.write_text("apiVersion: v1\nkind: List\nitems: []\n")  # kubectl's "none"
+    assert cli(command, PCS, flag, str(listed), "-o", "json").exit_code in (0, 1)
+
+
+def test_plan_on_a_terminal_without_a_file_says_it_reads_standard_input():
+    """No path on a terminal: plan reads standard input, and says so instead of a spinner."""
+    import pty
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: rolloutctl plan on the terminal
+        os.execv(sys.executable, [sys.executable, "-P", "-m", "rolloutctl", "plan"])
+    import select
+    import signal
+
+    def read_until(done) -> bytes:
+        got = b""
+        while not done(got) and select.select([fd], [], [], 60)[0]:
+            try:
+                chunk = os.read(fd, 1024)
+            except OSError:
+                break
+            if not chunk:
+                break
+            got += chunk
+        return got
+
+    out = read_until(lambda got: b"Ctrl-D" in got)
+    os.write(fd, b"\x04")  # end of input: nothing was given
+    out += read_until(lambda got: False)  # until the child closes the terminal (it exits), or a minute
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if not done:
+        import time
+
+        time.sleep(1)
+        done, status = os.waitpid(pid, os.WNOHANG)
+    if not done:
+        os.kill(pid, signal.SIGKILL)
+        _pid, status = os.waitpid(pid, 0)
+    text = out.decode(errors="replace")
+    assert "rolloutctl plan: reading manifests from standard input (end with Ctrl-D" in text, text
+    assert "planning" not in text.split("Ctrl-D")[0]
+    assert os.WEXITSTATUS(status) == 2  # empty input: nothing to plan
+
+
 @pytest.mark.parametrize("args", [["plan", "-", "--observed", "-"], ["diff", "-", "--live", "-"],
                                   ["lint", "-", "-"], ["lint", "-", "--live", "-"], ["plan", PCS, "--observed", "-",
                                                                                     "--observed", "-"]])
