@@ -5,7 +5,8 @@ Each ```` ```console ```` block is run as a user would run it from the repositor
 ``rolloutctl`` first on PATH, colour off, standard output a pipe (so tables have the
 renderers' fixed widths). What the block shows after a command must be what the command
 writes on standard output, line by line (trailing spaces ignored); a line that is only ``…``
-stands for any number of lines left out. A block that cannot run here (it needs a cluster,
+stands for any number of lines left out. A command must not exit 2 or 3 (bad usage, a tool
+failure) unless the example shows its standard error (``2>&1``) or its exit code (``echo $?``). A block that cannot run here (it needs a cluster,
 or names files a reader would have) says so on the line before its fence:
 ``<!-- not run: REASON -->``; a block whose command reads a cluster names what stands in for
 that read: ``<!-- stand-in: COMMAND => COMMAND -->`` (the first replaced by the second).
@@ -131,6 +132,10 @@ def test_console_example(example: Example) -> None:
         r = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], cwd=REPO, env=_env(), capture_output=True,
                            text=True, timeout=300)
         got = r.stdout.split("\n")
+        if r.returncode >= 2 and "2>&1" not in cmd and "echo $?" not in cmd:
+            # bad usage or a tool failure: a copied command must work (an example that shows an
+            # error shows its standard error, 2>&1, or its exit code)
+            pytest.fail(f"{example.id}: `{cmd}` exited {r.returncode}: {r.stderr.strip()[:300]}")
         if not matches(shown, got):
             diff = "\n".join(difflib.unified_diff([s.rstrip() for s in shown], [g.rstrip() for g in got],
                                                   "shown", "printed", lineterm=""))
