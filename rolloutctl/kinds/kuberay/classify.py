@@ -190,9 +190,18 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
                 "cluster during an upgrade) (rayservice_controller.go#checkIfNeedSubmitServeApplications)", p)
         elif _under(p, "spec.serveService") and serve_rename is not None:
             put("in-place", serve_rename, p)
+        elif _under(p, "spec.serveService") and cluster_effect == "rollout" and \
+                not is_incremental_upgrade_enabled(desired.spec, cfg):
+            put("rollout", "applied when the serve Service switches to the new cluster: reconcileServices rebuilds "
+                "its spec from serveService then, keeping only its ClusterIP (rayservice_controller.go#"
+                "reconcileServices)", p)
+        elif _under(p, "spec.serveService") and is_incremental_upgrade_enabled(desired.spec, cfg):
+            put("ignored", "with NewClusterWithIncrementalUpgrade each cluster's serve Service is built from its head's "
+                "ports and serveService is not read (common/service.go#BuildServeService)", p)
         elif _under(p, "spec.serveService"):
-            put("ignored", "an existing serve Service is updated only when it must point at another cluster; other "
-                "serveService edits are not applied to it (rayservice_controller.go#reconcileServices)", p)
+            put("ignored", "deferred: an existing serve Service is rebuilt from serveService only when it must point "
+                "at another cluster (the next upgrade's switch); until then it keeps its spec "
+                "(rayservice_controller.go#reconcileServices)", p)
         elif _under(p, "spec.excludeHeadPodFromServeSvc"):
             put("in-place", "the head Pod's ray.io/serve label is updated on the next pass "
                 "(rayservice_controller.go#updateHeadPodServeLabel)", p)

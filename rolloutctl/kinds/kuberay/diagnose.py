@@ -21,6 +21,9 @@ from .api import (API, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD, L_NAME, R
                   has_head_pod, head_phase, is_generated, worker_pods)
 from .conditions import is_true
 from .operator import DEFAULT_CONFIG, OperatorConfig
+
+#: a Serve application a live snapshot records as failed, on a cluster the RayService tracks
+STUCK_SERVE_APPLICATION_FAILED = "ServeApplicationFailed"
 from .spec import incremental, serve_app_names, serve_config_error, serve_config_target_capacity
 from .pod import head_pod_serve_label, head_serve_port
 from .status import cluster_serve_proxy, is_initializing_timeout
@@ -141,6 +144,25 @@ def diagnose(cfg: OperatorConfig, desired: Obj, world: World, env: Environment) 
                          "clusters at once", (ObjectRef(RC, c.namespace, display(c.name) or c.name, API),),
                          ("raise --capacity", "or use upgradeStrategy NewClusterWithIncrementalUpgrade with a "
                           "smaller maxSurgePercent"))
+    for c in tracked:
+        sa = world.get(SA, c.namespace, c.name)
+        failed = sorted((k, _m(v)) for k, v in _m(sa.status.get("applications") if sa else {}).items()
+                        if _m(v).get("status") in ("DEPLOY_FAILED", "UNHEALTHY"))
+        if head_phase(c) == HEAD_READY and failed:
+            which = "active" if c.name == _m(st.get("activeServiceStatus")).get("rayClusterName") else "pending"
+            apps = "; ".join(f"{k} {v.get('status')}" + (f" ({v['message']})" if v.get("message") else "")
+                             for k, v in failed)
+            return Stuck(STUCK_SERVE_APPLICATION_FAILED,
+                         f"Serve application{'s' if len(failed) > 1 else ''} on the {which} RayCluster "
+                         f"{display(c.name)}: {apps}. getAndCheckServeStatus finds the cluster not ready, and the "
+                         "controller resubmits serveConfigV2 only when it differs from its cache, so "
+                         + ("the Services keep pointing at the serving cluster and the upgrade waits"
+                            if which == "pending" else "the RayService is not Ready")
+                         + " (rayservice_controller.go#checkIfNeedSubmitServeApplications)",
+                         (ObjectRef(RC, c.namespace, display(c.name) or c.name, API),),
+                         ("fix the application and change serveConfigV2 (a changed config is submitted)",
+                          "or revert the spec to stop the upgrade" if which == "pending" else
+                          "or fix it in Ray Serve directly"))
     for c in world.of_kind(RC):
         if c.terminating or not is_generated(c.name):
             continue

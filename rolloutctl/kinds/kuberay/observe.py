@@ -163,7 +163,8 @@ def _live(model: Any, rs: Obj, children: list[Obj], notes: list[Warning]) -> Wor
             objs.append(o)
             if head_phase(o) == HEAD_READY:
                 sub = _m(st.get(names.get(o.name, ""))) if o.name in names else {}
-                apps = {k: {"status": _m(v).get("status") or "RUNNING"}
+                apps = {k: {"status": _m(v).get("status") or "RUNNING",
+                            **({"message": _m(v)["message"]} if _m(v).get("message") else {})}
                         for k, v in _m(sub.get("applicationStatuses")).items()}
                 if not apps and st and names.get(o.name) == "pendingServiceStatus":
                     notes.append(Warning("ServeNotDeployedYet", f"pending RayCluster {o.name} has a ready head and no "

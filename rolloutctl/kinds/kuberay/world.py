@@ -49,6 +49,10 @@ def _l(v: Any) -> list[Any]:
     return v if isinstance(v, list) else []
 
 
+#: Serve application statuses that become RUNNING by themselves (a submitted config deploys)
+DEPLOYS = frozenset({"DEPLOYING", "NOT_STARTED", None, ""})
+
+
 def without_outcome(memory: Mapping[str, Any]) -> dict[str, Any]:
     """World memory without how a pass ended (``MEM_REQUEUE``): a world handed to a pass
     does not know yet how that pass will end."""
@@ -302,19 +306,25 @@ class Advance:
         return after
 
     def serve(self) -> None:
-        """Ray Serve on each ready cluster: submitted applications become RUNNING."""
+        """Ray Serve on each ready cluster: submitted applications (DEPLOYING, or not
+        started) become RUNNING. One a live snapshot records as failed (``DEPLOY_FAILED``,
+        ``UNHEALTHY``) stays so: Ray Serve deploys a config when it is submitted, and the
+        controller resubmits only a config that differs from its cache
+        (``checkIfNeedSubmitServeApplications``)."""
         for sa in self.w.of_kind(SA):
             rc = self.obj((RC, sa.namespace, sa.name))
             if rc is None or head_phase(rc) != HEAD_READY:
                 continue
             apps = {k: dict(_m(v)) for k, v in _m(sa.status.get("applications")).items()}
-            if not apps or all(a.get("status") == "RUNNING" for a in apps.values()):
+            if not any(a.get("status") in DEPLOYS for a in apps.values()):
                 continue
             if self.never_ready(sa.name):
                 self.waits.append(f"Serve applications on {display(sa.name)} never become RUNNING (--never-ready)")
                 continue
             for a in apps.values():
-                a["status"] = "RUNNING"
+                if a.get("status") in DEPLOYS:
+                    a["status"] = "RUNNING"
+                    a.pop("message", None)
             raw = dict(sa.raw)
             raw["status"] = {"applications": apps}
             self.put[(SA, sa.namespace, sa.name)] = Obj(raw)
