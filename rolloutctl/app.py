@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Iterable
 
+from .core.applied import sends_nothing
 from .core.environment import Environment
 from .core.generated_names import always_new_message, is_generated, with_generated_name
 from .core.model import Obj, Warning
@@ -233,7 +234,11 @@ def admit_inputs(desired: Sequence[Obj], observed: Sequence[Obj] = (), *, namesp
 def reject_invalid(model: Any, obj: Obj, old: Obj | None) -> None:
     """A plan of a manifest the operator's webhook would reject is meaningless:
     stop with the rule that rejects it. Rules only a controller enforces (the model's
-    ``rejected_at_admission`` says so) are planned instead: the plan shows the reaction."""
+    ``rejected_at_admission`` says so) are planned instead: the plan shows the reaction.
+    An apply that sends nothing (``core.applied.sends_nothing``: the manifest is what was
+    last applied and the live object holds it) reaches no webhook: nothing is refused."""
+    if old is not None and sends_nothing(obj, old):
+        return
     at_admission = getattr(model, "rejected_at_admission", None)
     findings = [f for f in model.validate(obj, old)
                 if f.severity == "error" and (at_admission is None or at_admission(f))]

@@ -38,3 +38,40 @@ def last_applied_of(old: Obj) -> Mapping[str, Any] | None:
     if old.status or any(md.get(k) for k in ("uid", "resourceVersion", "creationTimestamp", "managedFields")):
         return None
     return (old.written or old).raw
+
+
+def _holds(live: Any, want: Any) -> bool:
+    """Whether ``live`` already holds every value ``want`` sets (mappings: each key, with a
+    value it holds; lists: the same length, item by item; scalars: equal)."""
+    if isinstance(want, Mapping):
+        return isinstance(live, Mapping) and all(k in live and _holds(live[k], v) for k, v in want.items())
+    if isinstance(want, list):
+        return isinstance(live, list) and len(live) == len(want) and all(_holds(a, b) for a, b in zip(live, want))
+    return bool(live == want) and type(live) is type(want)
+
+
+def _without_last_applied(raw: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(raw)
+    md = dict(out.get("metadata") or {})
+    ann = {k: v for k, v in (md.get("annotations") or {}).items() if k != LAST_APPLIED}
+    if ann:
+        md["annotations"] = ann
+    else:
+        md.pop("annotations", None)
+    out["metadata"] = md
+    return out
+
+
+def sends_nothing(desired: Obj, live: Obj) -> bool:
+    """Whether client-side ``kubectl apply`` of ``desired`` over ``live`` sends no patch,
+    so no admission webhook sees it: the manifest is the configuration last applied
+    (``last_applied_of``) and the live object holds every value it sets (kubectl
+    ``apply.go`` computes a three-way patch from those, and skips the request when it is
+    empty). False when it cannot tell."""
+    last = last_applied_of(live)
+    if last is None:
+        return False
+    written = (desired.written or desired).raw
+    if _without_last_applied(last) != _without_last_applied(written):
+        return False
+    return _holds(live.raw, _without_last_applied(written))
