@@ -40,3 +40,19 @@ def test_sends_nothing_needs_the_last_applied_manifest_and_the_live_values():
     assert not sends_nothing(Obj(manifest), Obj(drifted))
     unannotated = {**manifest, "metadata": {"name": "c", "uid": "u"}}  # applied without the annotation
     assert not sends_nothing(Obj(manifest), Obj(unannotated))
+
+
+def test_a_quoted_replicas_is_reported_once_where_it_is_written(cli, tmp_path):
+    """The defaulting webhook copies a clique's replicas into minAvailable (and an
+    autoscaler's minReplicas); a malformed replicas is not copied, so the one wrong field
+    gives one finding, at its own line."""
+    import json
+
+    text = pcs().replace("        replicas: 1\n", "        replicas: '1'\n", 1)
+    assert "replicas: '1'" in text and "minAvailable" not in text
+    path = write(tmp_path, "pcs.yaml", text)
+    r = cli("lint", path, "-o", "json")
+    found = [(f["rule"], f["path"]) for f in json.loads(r.stdout)["findings"]]
+    assert found == [("SC003", "spec.template.cliques[name=worker].spec.replicas")], found
+    plan = cli("plan", path)
+    assert plan.exit_code == 2 and len(plan.stderr.strip().splitlines()) == 1, plan.stderr

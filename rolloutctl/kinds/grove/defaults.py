@@ -101,6 +101,10 @@ def _crd_defaults(pcs: dict) -> None:
             g.setdefault("minAvailable", 1)
 
 
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def _webhook_defaults(pcs: dict) -> None:
     """``defaultPodCliqueSet`` (``webhook/admission/pcs/defaulting/podcliqueset.go``), in
     place."""
@@ -118,6 +122,8 @@ def _webhook_defaults(pcs: dict) -> None:
             cs["podSpec"] = default_pod_spec(cs.get("podSpec"))
             if not original:
                 cs["replicas"] = 1
+            if original is not None and not _is_int(original):
+                continue  # a malformed replicas is reported once, where it is written, not again where it is copied
             if cs.get("minAvailable") is None:
                 cs["minAvailable"] = original if original is not None else 0
             asc = cs.get("autoScalingConfig")
@@ -129,7 +135,7 @@ def _webhook_defaults(pcs: dict) -> None:
             if not isinstance(g, dict):
                 continue
             sc = g.get("scaleConfig")
-            if isinstance(sc, dict) and sc.get("minReplicas") is None:
+            if isinstance(sc, dict) and sc.get("minReplicas") is None and _is_int(g.get("replicas")):
                 sc["minReplicas"] = g.get("replicas")
     if tmpl.get("terminationDelay") is None:
         tmpl["terminationDelay"] = TERMINATION_DELAY_DEFAULT
