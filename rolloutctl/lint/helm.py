@@ -5,7 +5,8 @@
 manifest splitting). A finding at a rendered line is moved to the template file and
 the template line when both can be known: the template is found on disk (the
 ``# Source:`` path below the working directory or one of its parents, or beside the
-rendered file) and exactly one template line, or the nearest of several, reads
+rendered file, or below a chart of that name up to three directories below the working
+directory or the rendered file: ``./charts/llm``) and exactly one template line, or the nearest of several, reads
 as the rendered line does (lines holding ``{{`` are never taken: their rendered text
 is not theirs). Otherwise the finding stays at the rendered line and its message
 names the template.
@@ -30,16 +31,60 @@ def _template_file(source: str, rendered: str, cache: dict[str, Path | None]) ->
     if not rel.is_absolute() and ".." not in rel.parts:
         cwd = Path.cwd()
         bases = [cwd, *cwd.parents]
+        roots = [cwd]
         if rendered and not rendered.startswith("<"):
             here = Path(rendered).resolve().parent
             bases += [here, *here.parents]
+            roots.append(here)
         for base in bases:
             cand = base / rel
             if cand.is_file():
                 found = cand
                 break
+        if found is None and len(rel.parts) > 1:
+            # ``helm template ./charts/llm``: the path starts with the chart's name, which is a
+            # chart directory below the working directory (or beside the rendered file)
+            for chart in _charts_named(rel.parts[0], roots):
+                cand = chart.joinpath(*rel.parts[1:])
+                if cand.is_file():
+                    found = cand
+                    break
     cache[source] = found
     return found
+
+
+#: how deep below a directory a chart is looked for (``charts/llm``, ``deploy/charts/llm``)
+CHART_DEPTH = 3
+
+
+def _charts_named(name: str, roots: list[Path]) -> list[Path]:
+    """The chart directories up to ``CHART_DEPTH`` below ``roots`` whose ``Chart.yaml``
+    names the chart ``name`` (the name ``helm template`` writes in ``# Source:``), then the
+    directories named ``name``, in path order."""
+    found: list[Path] = []
+    for root in roots:
+        for depth in range(CHART_DEPTH + 1):
+            for chart_yaml in sorted(root.glob("/".join(["*"] * depth + ["Chart.yaml"]))):
+                if _chart_name(chart_yaml) == name and chart_yaml.parent not in found:
+                    found.append(chart_yaml.parent)
+    for root in roots:  # then a directory of that name (a chart is usually in one)
+        for depth in range(CHART_DEPTH):
+            for d in sorted(root.glob("/".join(["*"] * depth + [name]))):
+                if d.is_dir() and d not in found:
+                    found.append(d)
+    return found
+
+
+def _chart_name(chart_yaml: Path) -> str | None:
+    """The ``name:`` of a Chart.yaml (a top-level ``name: VALUE`` line)."""
+    try:
+        text = chart_yaml.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        if line.startswith("name:"):
+            return line[len("name:"):].split("#", 1)[0].strip().strip("'\"") or None
+    return None
 
 
 def _shown(p: Path) -> str:

@@ -368,6 +368,24 @@ def test_helm_template_output_maps_findings_to_the_chart_template(tmp_path):
     assert name_f["message"].endswith("(rendered from mychart/templates/pcs.yaml)")
 
 
+@pytest.mark.parametrize("layout", ["charts/mychart", "deploy/helm/llm-chart"])
+def test_helm_output_finds_a_chart_kept_in_a_charts_directory(tmp_path, layout):
+    """``helm template my-release ./charts/mychart``: the ``# Source:`` path starts with the
+    chart's name, the chart lives below the working directory (by that name, or in a
+    directory whose Chart.yaml has that name)."""
+    root = tmp_path / "repo"
+    rendered = _chart(root)
+    (root / layout).parent.mkdir(parents=True, exist_ok=True)
+    (root / "mychart").rename(root / layout)
+    if not layout.endswith("mychart"):
+        (root / layout / "Chart.yaml").write_text("apiVersion: v2\nname: mychart  # the release's chart\nversion: 1.0.0\n")
+    code, doc = lint_json("-", input=rendered, cwd=root)
+    clique_f = next(f for f in doc["findings"] if f["path"].endswith("cliques[name=prefill-worker-abcdefgh].name"))
+    assert clique_f["file"] == f"{layout}/templates/pcs.yaml"
+    tlines = (root / layout / "templates" / "pcs.yaml").read_text().splitlines()
+    assert tlines[clique_f["line"] - 1].strip() == "- name: prefill-worker-abcdefgh"
+
+
 def test_helm_output_without_the_chart_on_disk_keeps_rendered_lines(tmp_path, tmp_path_factory):
     rendered = _chart(tmp_path)
     elsewhere = tmp_path_factory.mktemp("ci")  # neither it nor a parent holds mychart/
