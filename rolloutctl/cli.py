@@ -64,7 +64,7 @@ def _root(
 def _plan_command(first: bool):
     def command(
         paths: List[str] = typer.Argument(None, metavar="[PATH]...", help="Desired manifests: files, directories, or - for stdin."),
-        observed: List[str] = typer.Option([], "--observed", "--live", help=OBSERVED_HELP),
+        observed: List[str] = typer.Option([], "--observed", "--live", metavar="PATH", help=OBSERVED_HELP),
         capacity: List[str] = typer.Option([], "--capacity", metavar="RESOURCE=QTY", help=CAPACITY_HELP),
         never_ready: List[str] = typer.Option([], "--never-ready", metavar="GLOB", help=NEVER_READY_HELP),
         max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help="An explicit cap: give up (stuck: "
@@ -202,7 +202,7 @@ class Objective(str, Enum):
 )
 def advise_command(
     paths: List[str] = typer.Argument(None, metavar="[PATH]...", help="Desired manifests: files, directories, or - for stdin."),
-    observed: List[str] = typer.Option([], "--observed", "--live", help=OBSERVED_HELP.replace(" Without it the object is new.",
+    observed: List[str] = typer.Option([], "--observed", "--live", metavar="PATH", help=OBSERVED_HELP.replace(" Without it the object is new.",
                                                                                      " Required unless --from-cluster.")),
     capacity: List[str] = typer.Option([], "--capacity", metavar="RESOURCE=QTY", help=CAPACITY_HELP),
     min_ready: Optional[str] = typer.Option(None, "--min-ready", metavar="N|P%",
@@ -294,7 +294,7 @@ def advise_command(
 )
 def diff_command(  # noqa: C901 - options are wiring
     paths: List[str] = typer.Argument(None, metavar="[PATH]...", help="Desired manifests: files, directories, or - for stdin."),
-    live: List[str] = typer.Option([], "--live", "--observed", help="Live state: a kubectl get -o yaml snapshot (kind: List "
+    live: List[str] = typer.Option([], "--live", "--observed", metavar="PATH", help="Live state: a kubectl get -o yaml snapshot (kind: List "
                                    "included), a directory, or - for stdin. Repeatable."),
     from_cluster: bool = typer.Option(False, "--from-cluster", help="Read the live objects with your kubectl (kubectl get only)."),
     context: Optional[str] = typer.Option(None, "--context", help=CONTEXT_HELP),
@@ -391,7 +391,7 @@ def diff_command(  # noqa: C901 - options are wiring
 )
 def lint_command(
     paths: List[str] = typer.Argument(None, metavar="[PATH]...", help="Manifests: files, directories, or - for stdin."),
-    live: List[str] = typer.Option([], "--live", "--observed", help="The live objects (kubectl get -o yaml); adds the update "
+    live: List[str] = typer.Option([], "--live", "--observed", metavar="PATH", help="The live objects (kubectl get -o yaml); adds the update "
                                    "rules. Repeatable."),
     strict: bool = typer.Option(False, "--strict", help="Report objects of kinds rolloutctl does not check (IN002)."),
     output: Optional[LintFormat] = typer.Option(None, "-o", "--output", help="Output format (default text; github under GitHub Actions)."),
@@ -436,6 +436,12 @@ def lint_command(
         write_reports([(d, _render_lint(result, f, False)) for f, d in reports if d != "-"])
         step_summary(lambda: _render_lint(result, "markdown", False))
         emit(_render_lint(result, fmt, use_color(no_color, color) and fmt == "text"))
+        if fmt != "text" or any(d != "-" for _f, d in reports):
+            # an input error is also one line on standard error (CONTRACT.md), so a CI log shows it when the
+            # report is a file or a machine format
+            for f in result.report.findings:
+                if f.rule == "IN001":
+                    err(f"{f.file}:{f.line}: {f.message}")
         return result.exit_code
 
     run_guarded(body)

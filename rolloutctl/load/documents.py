@@ -72,20 +72,23 @@ def parse_documents(text: str, name: str, limits: Limits = Limits(), *,
         # values or a workflow, stays passed over)
         for value, lines, line, cols in skipped:
             _collect(value, lines, name, line, [], errors, cols=cols)
-    if errors and "{{" in text:
+    if errors and ("{{" in text or "{%" in text):
         errors = [_template_hint(e, text) for e in errors]
     return objs, errors, ndocs
 
 
 def _template_hint(e: InputError, text: str) -> InputError:
     """An error at (or just after) a line holding a Go template expression (``{{ ... }}``,
-    which YAML reads as flow mappings) says so: the file is a chart template, not a
-    rendered manifest."""
+    which YAML reads as flow mappings) or a Jinja tag (``{% ... %}``, which YAML cannot
+    start a value with) says so: the file is a template, not a rendered manifest."""
     lines = text.splitlines()
     for n in range(e.line, max(0, e.line - 3), -1):
         if 0 < n <= len(lines) and "{{" in lines[n - 1] and "}}" in lines[n - 1]:
             return InputError(e.file, e.line, f"{e.message} (line {n} holds a template expression {{{{ ... }}}}: "
                               "render the chart first, e.g. helm template, and check its output)")
+        if 0 < n <= len(lines) and "{%" in lines[n - 1] and "%}" in lines[n - 1]:
+            return InputError(e.file, e.line, f"{e.message} (line {n} holds a template tag {{% ... %}}: render "
+                              "the template first, e.g. with Jinja or Ansible, and check its output)")
     return e
 
 

@@ -106,6 +106,20 @@ def test_bad_input_exits_2_with_one_line_and_no_stdout(cli, args, message):
     assert message in r.stderr and "Traceback" not in r.stderr
 
 
+@pytest.mark.parametrize("fmt", ["json", "sarif", "github"])
+def test_lint_input_errors_are_also_lines_on_standard_error(cli, tmp_path, fmt):
+    """A machine-format lint report carries the input error as a finding (IN001, exit 2);
+    standard error has it too, one line, so a CI log that keeps the report in a file shows it."""
+    bad = write(tmp_path, "bad.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [\n")
+    r = cli("lint", bad, "missing.yaml", "-o", fmt)
+    assert r.exit_code == 2
+    lines = r.stderr.strip().splitlines()
+    assert "missing.yaml:0: no such file or directory" in lines, lines
+    assert any(line.startswith(f"{bad}:") and "YAML syntax error" in line for line in lines), lines
+    assert "IN001" in r.stdout
+    assert cli("lint", "missing.yaml").stderr == ""  # text: the report on standard output says it once
+
+
 def test_file_without_modelled_objects(cli, tmp_path):
     p = write(tmp_path, "cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n")
     r = cli("plan", p)

@@ -107,6 +107,8 @@ def test_timestamps_binary_and_the_value_key_stay_text():
     ("apiVersion: v1\nkind: List\nitems: null\n", "f.yaml:3: items: a List needs a list of objects, got null"),
     (CM + "image: {{ .Values.image }}\n", "f.yaml:5: a mapping key must be a scalar (line 5 holds a template "
                                           "expression {{ ... }}: render the chart first"),
+    (CM + "{% if gpu %}\nx: 1\n{% endif %}\n", "f.yaml:5: YAML syntax error: found character that cannot start any "
+                                                 "token (line 5 holds a template tag {% ... %}: render the template"),
     ("apiVersion: v1\nkind: 5\nmetadata: {name: a}\n", "f.yaml:2: kind: must be a string, got number 5"),
     ("apiVersion: v1\nkind: X\nmetadata:\n  name: no\n", "f.yaml:4: metadata.name: must be a string, got boolean false"),
     ("apiVersion: v1\nkind: X\nmetadata: {name: [a]}\n", "f.yaml:3: metadata.name: must be a string, got a list"),
