@@ -121,13 +121,14 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
     made_by = _active_cluster_version(live, related)
     upgrading = any(isinstance(c, Mapping) and c.get("type") == "UpgradeInProgress" and c.get("status") == "True"
                     for c in live.status.get("conditions") or ())
-    if full:
-        cluster_effect, cluster_msg = "none", ""
-    elif made_by is not None and made_by != version and not upgrading:
+    if made_by is not None and made_by != version and not upgrading:
+        # shouldUpdateCluster checks the version before it compares any hash
         cluster_effect = "in-place"
         cluster_msg = (f"the active RayCluster was made by KubeRay {made_by or '(before v1.2.0, no version)'}: KubeRay "
                        f"{version} re-applies the whole rayClusterConfig to it in place, this change included, and "
                        "prepares no new cluster (rayservice_controller.go#shouldUpdateCluster)")
+    elif full:
+        cluster_effect, cluster_msg = "none", ""
     elif partial:
         cluster_effect = "in-place"
         cluster_msg = ("worker groups appended at the end: the active RayCluster is updated in place "

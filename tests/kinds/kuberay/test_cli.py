@@ -61,6 +61,34 @@ def test_plan_worker_replicas_only_is_noop(cli, tmp_path):
     assert "WorkerReplicasIgnored" in {w["code"] for w in doc["warnings"]}
 
 
+def test_a_cluster_another_kuberay_made_takes_the_whole_spec_in_place(cli, tmp_path):
+    """``shouldUpdateCluster`` checks the active cluster's ``ray.io/kuberay-version`` before any
+    hash: a cluster another version made gets the whole rayClusterConfig re-applied, worker
+    replicas included, so diff says in-place and plan warns of nothing ignored."""
+    rs = yaml.safe_load(open(OLD))
+    rs["metadata"].update(uid="u1", generation=1)
+    rs["status"] = {"observedGeneration": 1, "activeServiceStatus": {"rayClusterName": "text-ml-x7k2p"},
+                    "pendingServiceStatus": {}, "numServeEndpoints": 4, "conditions": [
+                        {"type": "Ready", "status": "True", "reason": "NonZeroServeEndpoints", "message": "",
+                         "lastTransitionTime": "2026-01-01T00:00:00Z"}]}
+    rc = {"apiVersion": "ray.io/v1", "kind": "RayCluster",
+          "metadata": {"name": "text-ml-x7k2p", "namespace": "ml-serving",
+                       "labels": {"ray.io/originated-from-cr-name": "text-ml", "ray.io/originated-from-crd": "RayService"},
+                       "annotations": {"ray.io/kuberay-version": "v1.4.2"}},
+          "spec": rs["spec"]["rayClusterConfig"],
+          "status": {"state": "ready", "readyWorkerReplicas": 3, "desiredWorkerReplicas": 3}}
+    live = write(tmp_path, "live.yaml", yaml.safe_dump_all([rs, rc]))
+    d = yaml.safe_load(open(OLD))
+    d["spec"]["rayClusterConfig"]["workerGroupSpecs"][0]["replicas"] = 5
+    new = write(tmp_path, "new.yaml", yaml.safe_dump(d))
+    diff = cli("diff", new, "--live", live, "-o", "json").json()
+    (impact,) = [i for o in diff["objects"] for i in o["impact"] if any("replicas" in p for p in i["paths"])]
+    assert impact["effect"] == "in-place" and "v1.4.2" in impact["message"]
+    doc = cli("plan", new, "--observed", live, "-o", "json").json()
+    assert "WorkerReplicasIgnored" not in {w["code"] for w in doc["warnings"]}
+    assert ("update", "RayCluster") in [(a["verb"], a["kind"]) for s in doc["steps"] for a in s["actions"]]
+
+
 def test_plan_never_ready_exits_1(cli):
     r = cli("plan", NEW, "--observed", OLD, "--never-ready", "text-ml-*", "-o", "json")
     assert r.exit_code == 1
