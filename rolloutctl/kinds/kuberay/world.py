@@ -32,7 +32,7 @@ from .api import (GW, HEAD_NONE, HEAD_PENDING, HEAD_READY, HEAD_STARTING, L_CRD,
 from .conditions import is_true, set_condition
 from .incremental_upgrade import gateway_ready, http_route_ready
 from .pod import ready_workers
-from .reconciler import REQUEUE_2S, Reconciler, outcome_text
+from .reconciler import REQUEUE_2S, REQUEUE_NONE, Reconciler, outcome_text
 from .spec import deletion_delay, incremental, managed_by_external_controller, upgrade_options
 from .status import cluster_serve_proxy, initializing_deadline
 from . import utils as ku
@@ -138,7 +138,9 @@ class Advance:
             ahead = self.m.run_pass(self.d, w)
             if ahead.actions:
                 return Progress(w, tuple(self.waits) + tail, True, _pass(ahead))
-            nxt = self.next_timed_event(w)
+            # a pass that returned without a requeue schedules nothing: a timer the controller keeps in
+            # memory (a deletion deadline) acts only when some event brings the next pass
+            nxt = None if then.endswith(REQUEUE_NONE) else self.next_timed_event(w)
             if nxt is None:
                 return Progress(w.with_memory(**_pass(ahead)[1]), tuple(self.waits), False)
             t = self.w.now + REQUEUE

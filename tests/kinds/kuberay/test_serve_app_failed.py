@@ -84,3 +84,33 @@ def test_a_serve_service_edit_travels_with_a_rollout_and_waits_otherwise(cli, tm
     inc = incremental(old)
     per_cluster = _serve_service_impact(cli, tmp_path, edit(new_image(inc), node_port), inc)
     assert per_cluster["effect"] == "ignored" and "serveService is not read" in per_cluster["message"]
+
+
+def test_no_requeue_schedules_no_timer():
+    """A pass that fails validation returns without a requeue (rayservice_controller.go
+    Reconcile): the old cluster's deletion deadline, which the controller keeps only in
+    memory, brings no pass, so the dangling cluster stays until some event."""
+    from rolloutctl.kinds.kuberay.api import deletion_timers
+
+    from .helpers import edit
+
+    old, new = base(), new_image(base())
+    world = settled(old)
+    for n in range(1, 20):
+        w = steps(new, world, n)
+        timers = deletion_timers(w)
+        if timers:
+            break
+    else:
+        raise AssertionError("no dangling cluster")
+    (dangling, deadline), = timers.items()
+    w = w.replace(now=deadline - 30)  # the switch is done, the deletion deadline 30 s ahead
+
+    def invalid(d: dict) -> None:  # idleTimeoutSeconds needs autoscaler v2 (validateRayService)
+        d["spec"]["rayClusterConfig"]["workerGroupSpecs"][0]["idleTimeoutSeconds"] = 60
+
+    run = plan(edit(new, invalid), w)
+    assert run.plan.stuck is not None and run.plan.stuck.reason == "ValidationFailed"
+    assert not [a for a in run.actions if a.kind == "RayCluster" and a.verb == "delete"]
+    assert dangling in [o.name for o in run.world.of_kind("RayCluster") if not o.terminating]
+    assert run.plan.outcome == "stuck" and run.plan.steps[-1].time < deadline
