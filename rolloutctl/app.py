@@ -340,7 +340,14 @@ def _read_cluster(inputs: Inputs, paths: Sequence[str], opts: PlanOptions, run: 
                 inputs.observed.extend(state.objects)
                 inputs.warnings[key] = tuple(state.warnings)
             if CAPACITY_FROM_CLUSTER in opts.capacity:
-                inputs.capacity[key] = _cluster_capacity(obj, inputs.observed, opts.model_options, kw)
+                try:
+                    inputs.capacity[key] = _cluster_capacity(obj, inputs.observed, opts.model_options, kw)
+                except KubectlError as exc:
+                    # the capacity read's own remedy: a capacity given by hand
+                    raise ToolFailure(str(exc).replace("or give the live state with --live FILE "
+                                                       "(kubectl get ... -o yaml > live.yaml)",
+                                                       "or give the capacity with --capacity RESOURCE=QUANTITY "
+                                                       "(e.g. nvidia.com/gpu=16)")) from None
     except KubectlError as exc:
         raise ToolFailure(str(exc)) from None
 

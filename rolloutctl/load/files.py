@@ -40,7 +40,8 @@ class Loaded:
 def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[InputError]]:
     """Files named directly, plus ``*.yaml``/``*.yml``/``*.json`` below directories
     (sorted; hidden files and directories skipped; symbolic links to directories
-    are not followed, so a link cycle cannot make the walk endless)."""
+    are not followed, so a link cycle cannot make the walk endless); a file reached twice
+    is listed once."""
     out: list[str] = []
     errors: list[InputError] = []
     for p in paths:
@@ -76,7 +77,15 @@ def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[InputError]]:
                 errors.append(InputError(p, 0, "no file matches this pattern"))
         else:
             errors.append(InputError(p, 0, "no such file or directory"))
-    return out, errors
+    # a file named twice (a path and its directory, overlapping patterns) is read once
+    seen: set[str] = set()
+    unique: list[str] = []
+    for f in out:
+        key = f if f == STDIN else os.path.realpath(f)
+        if key not in seen or f == STDIN:
+            seen.add(key)
+            unique.append(f)
+    return unique, errors
 
 
 def _read(path: str, limits: Limits, stdin: BinaryIO | None) -> bytes:

@@ -147,6 +147,25 @@ def test_kubectl_missing_exits_3_with_a_clear_message(tmp_path):
     assert "Traceback" not in r.output
 
 
+def test_kubectl_missing_for_the_capacity_names_the_capacity_option(tmp_path):
+    (tmp_path / "empty").mkdir()
+    r = runner.invoke(app, ["plan", desired(tmp_path), "--capacity", "from-cluster"],
+                      env={"PATH": str(tmp_path / "empty"), "NO_COLOR": "1"})
+    assert r.exit_code == 3
+    assert "kubectl not found on PATH" in r.stderr and "--capacity RESOURCE=QUANTITY" in r.stderr
+    assert "--live" not in r.stderr
+
+
+def test_a_file_named_twice_is_read_once(tmp_path):
+    """A path given twice (or a file and the directory holding it) is one file, not a
+    duplicate object."""
+    p = desired(tmp_path)
+    for args in ([p, p], [p, str(tmp_path)]):
+        r = runner.invoke(app, ["plan", *args, "-o", "json"], env={"NO_COLOR": "1"})
+        assert r.exit_code == 0, r.stderr
+        assert json.loads(r.stdout)["kind"] == "Plan"
+
+
 def test_kubectl_failure_exits_3_with_its_message(tmp_path):
     bindir = fake_kubectl(tmp_path, stderr="error: context \"nope\" does not exist\n", code=1)
     r = run(tmp_path, bindir, desired(tmp_path), "--from-cluster", "--context", "nope")
