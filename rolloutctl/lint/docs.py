@@ -74,14 +74,20 @@ def render_rule_text(r: Rule) -> str:
             out += ["", f"{label}:"] + ["  " + ln for ln in block.splitlines()]
     if r.remediation:
         out += ["", f"Remediation: {r.remediation}"]
-    return "\n".join(out) + "\n"
+    return _terminal("\n".join(out) + "\n")
+
+
+def _terminal(text: str) -> str:
+    """Rule text for a terminal: the docstrings' reStructuredText literals (````x````) as
+    single backticks, as the rest of the text writes them."""
+    return text.replace("``", "`")
 
 
 def render_rules_list(rules: Iterable[Rule]) -> str:
     rules = list(rules)
     width = max((len(r.name) for r in rules), default=0)
     lines = [f"{r.id}  {r.severity:<7}  {r.name:<{width}}  {r.summary}" for r in rules]
-    return "\n".join(lines) + f"\n{len(rules)} rules; `rolloutctl rules ID` explains one.\n"
+    return _terminal("\n".join(lines)) + f"\n{len(rules)} rules; `rolloutctl rules ID` explains one.\n"
 
 
 if __name__ == "__main__":  # pragma: no cover
