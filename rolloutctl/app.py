@@ -453,11 +453,32 @@ def _unmatched_warning(obj: Obj, observed: Sequence[Obj]) -> tuple[Warning, ...]
                     f"kind, namespace and name, so this plan creates it as new{hint}", "metadata.name"),)
 
 
+#: the metadata only the API server writes
+SERVER_METADATA = ("uid", "resourceVersion", "creationTimestamp", "managedFields")
+
+
+def _live_dump_warning(obj: Obj, observed: Sequence[Obj]) -> tuple[Warning, ...]:
+    """The desired manifest is a live object (``kubectl get -o yaml`` output: a status or
+    server metadata) and nothing observed matches it: it is planned as new, which a user
+    who saved the live object meant as the cluster's state would not expect."""
+    if is_generated(obj) or _previous(obj, observed) is not None:
+        return ()
+    written = obj.written or obj
+    server = [k for k in SERVER_METADATA if written.metadata.get(k)]
+    if not written.status and not server:
+        return ()
+    what = ", ".join((["status"] if written.status else []) + [f"metadata.{k}" for k in server])
+    return (Warning("DesiredIsLiveObject",
+                    f"the manifest holds what only the API server writes ({what}), as kubectl get output does; "
+                    "nothing observed matches it, so this plan creates it as new. To plan a change against that "
+                    "state, give the file as --observed and the edited manifest as the path", "metadata"),)
+
+
 def _input_warnings(obj: Obj, observed: Sequence[Obj], opts: PlanOptions) -> tuple[Warning, ...]:
     """What the plan of ``obj`` says of its input before any model runs: a generated name,
-    observed objects of its kind that are not it, and what an integration whose option is
-    not given would do (``kinds.unselected_warnings``)."""
-    return (_generated_warning(obj) + _unmatched_warning(obj, observed)
+    observed objects of its kind that are not it, a live object given as the manifest, and
+    what an integration whose option is not given would do (``kinds.unselected_warnings``)."""
+    return (_generated_warning(obj) + _unmatched_warning(obj, observed) + _live_dump_warning(obj, observed)
             + tuple(unselected_warnings(obj, opts.model_options)))
 
 

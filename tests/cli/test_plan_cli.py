@@ -120,6 +120,22 @@ def test_lint_input_errors_are_also_lines_on_standard_error(cli, tmp_path, fmt):
     assert cli("lint", "missing.yaml").stderr == ""  # text: the report on standard output says it once
 
 
+def test_a_live_object_given_as_the_manifest_is_named(cli, tmp_path):
+    """kubectl get output given as the desired manifest, with nothing observed: planned as
+    new, and the plan says what it looks like and how to plan against it instead."""
+    import yaml
+
+    doc = next(d for d in yaml.safe_load_all(open(SAMPLE)) if d and d.get("kind") == "PodCliqueSet")
+    doc["metadata"].update(uid="1234", resourceVersion="77")
+    doc["status"] = {"replicas": 1}
+    live = write(tmp_path, "live.yaml", yaml.safe_dump(doc))
+    r = cli("plan", live, "-o", "json")
+    (w,) = [w for w in r.json()["warnings"] if w["code"] == "DesiredIsLiveObject"]
+    assert "status, metadata.uid, metadata.resourceVersion" in w["message"] and "--observed" in w["message"]
+    assert "DesiredIsLiveObject" not in cli("plan", SAMPLE, "-o", "json").stdout
+    assert "DesiredIsLiveObject" not in cli("plan", SAMPLE, "--observed", live, "-o", "json").stdout
+
+
 def test_file_without_modelled_objects(cli, tmp_path):
     p = write(tmp_path, "cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n")
     r = cli("plan", p)

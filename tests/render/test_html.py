@@ -161,4 +161,4 @@ def test_html_without_chromium_is_still_one_self_contained_page(cli):
 
 def test_diff_refuses_html(cli):
     r = cli("diff", PCS2, "--live", PCS, "-o", "html")
-    assert r.exit_code == 2 and "-o html is for plan" in r.stderr
+    assert r.exit_code == 2 and "'html' is not one of 'table', 'json', 'yaml', 'markdown'" in r.stderr
