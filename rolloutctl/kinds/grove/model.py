@@ -92,7 +92,8 @@ class GroveModel:
             since = snapshot_time(observed)
             if since is not None:
                 world = GT.with_expired(world, GT.breaches_expired_at(pcs, world, since))
-            breaches = tuple(OBS.breach_warnings(pcs, world, since) + OBS.crash_loop_warnings(pcs, world))
+            breaches = tuple(OBS.breach_warnings(pcs, world, since) + OBS.crash_loop_warnings(pcs, world)
+                             + OBS.missing_owner_warnings(pcs, world))
         return world.with_memory(**{MEM_WARNINGS: OBS.initial_warnings(pcs, world) + OBS.foreign_warnings(pcs, foreign)
                                     + breaches,
                                     MEM_UPDATE_FILTERED: bool(tops) and not R.pcs_update_reconciles(tops[0], desired)})

@@ -195,3 +195,16 @@ def test_a_missing_podgang_is_created_listing_the_pods_that_exist():
     listed = sorted(r["name"] for g in gone[0]["spec"]["podgroups"] for r in g["podReferences"])
     assert listed and sorted(r["name"] for g in payload["spec"]["podgroups"] for r in g["podReferences"]) == listed
     assert [c["status"] for c in payload["status"]["conditions"] if c["type"] == "Initialized"] == ["True"]
+
+
+def test_a_snapshot_without_podgangs_says_so():
+    """``kubectl get pcs,pclq,pods`` leaves PodGangs out: the pods still name them, and the
+    plan, which re-creates them, says the snapshot may have left the kind out."""
+    manifest = yaml.safe_load(SCALED)
+    objs = settled_world(manifest)
+    whole = _plan(manifest, objs)
+    assert not [w for w in whole.warnings if w.code.startswith("Observed") and w.code.endswith("Missing")]
+    plan = _plan(manifest, [o for o in objs if o["kind"] != "PodGang"])
+    (w,) = [w for w in plan.warnings if w.code == "ObservedPodGangMissing"]
+    assert "PodGang t-0, t-0-sg-0" in w.message and "podgangs.scheduler.grove.io" in w.message
+    assert [a.kind for s in plan.steps for a in s.actions if a.verb == "create"] == ["PodGang", "PodGang"]
