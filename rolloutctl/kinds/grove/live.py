@@ -3,13 +3,15 @@
 Grove labels everything it creates for a PodCliqueSet with
 ``app.kubernetes.io/managed-by=grove-operator`` and ``app.kubernetes.io/part-of=<pcs>``
 (``GetDefaultLabelsForPodCliqueSetManagedResources``, operator/api/common/labels.go) and
-lists its children with that selector; these reads use the same one.
+lists its children with that selector; these reads use the same one. A snapshot that left
+one of those kinds out reads as if its objects were gone (``missing_owner_warnings``).
 """
 
 from __future__ import annotations
 
 from ...core.kind import LiveRead
-from ...core.model import Obj
+from ...core.model import Obj, Warning
+from ...core.world import World
 from . import names as N
 from .objects import build_rbac
 from .spec import PCS
@@ -28,3 +30,25 @@ def live_reads(desired: Obj) -> list[LiveRead]:
     for api, kind, resource in N.CHILD_KINDS_RBAC:
         reads.append(LiveRead(api, kind, resource, selector=sel, required=False, assumed=(rbac[kind],)))
     return reads
+
+
+def missing_owner_warnings(pcs: PCS, world: World) -> list[Warning]:
+    """Observed pods name a PodGang (``grove.io/podgang``) or a PodClique
+    (``grove.io/podclique``) the observed input does not hold: a snapshot that left that
+    kind out (``kubectl get pcs,pclq,pods`` without ``podgangs``) reads as if those objects
+    were gone, and the plan re-creates them. Said once per kind, naming a few."""
+    out: list[Warning] = []
+    pods = [p for p in world.index("Pod", N.L_PART_OF).get(pcs.name, ()) if p.namespace == pcs.namespace]
+    resources = {kind: resource for _api, kind, resource in N.CHILD_KINDS_WITH_SPEC}
+    for kind, label in (("PodGang", N.L_PODGANG), ("PodClique", N.L_PCLQ)):
+        resource = resources.get(kind, kind.lower() + "s")
+        names = sorted({p.labels[label] for p in pods if p.labels.get(label)
+                        and world.get(kind, pcs.namespace, p.labels[label]) is None})
+        if names:
+            shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+            out.append(Warning(f"Observed{kind}Missing",
+                               f"observed pods belong to {kind} {shown}, which the observed input does not hold: "
+                               f"planned as if {'it were' if len(names) == 1 else 'they were'} gone (the operator "
+                               f"creates {'it' if len(names) == 1 else 'them'} again); if the snapshot left the kind "
+                               f"out, add {resource} to the kubectl get", f"{kind}"))
+    return out

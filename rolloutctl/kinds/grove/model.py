@@ -22,6 +22,7 @@ from .controller.podcliquescalinggroup.components.podclique.sync import sync_sca
 from .controller.podcliqueset.components.podgang import live_pcsg_replicas
 from .controller.podcliqueset.reconcilespec import process_generation_hash_change, sync_podcliqueset
 from . import gang_terminate as GT
+from . import live as LIVE
 from . import mnnvl as MNNVL
 from . import names as N
 from . import objects as O
@@ -93,7 +94,7 @@ class GroveModel:
             if since is not None:
                 world = GT.with_expired(world, GT.breaches_expired_at(pcs, world, since))
             breaches = tuple(OBS.breach_warnings(pcs, world, since) + OBS.crash_loop_warnings(pcs, world)
-                             + OBS.missing_owner_warnings(pcs, world))
+                             + LIVE.missing_owner_warnings(pcs, world))
         return world.with_memory(**{MEM_WARNINGS: OBS.initial_warnings(pcs, world) + OBS.foreign_warnings(pcs, foreign)
                                     + breaches,
                                     MEM_UPDATE_FILTERED: bool(tops) and not R.pcs_update_reconciles(tops[0], desired)})

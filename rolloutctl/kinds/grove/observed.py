@@ -340,27 +340,6 @@ def breach_warnings(pcs: PCS, world: World, since: float | None) -> list[Warning
     return out
 
 
-def missing_owner_warnings(pcs: PCS, world: World) -> list[Warning]:
-    """Observed pods name a PodGang (``grove.io/podgang``) or a PodClique
-    (``grove.io/podclique``) the observed input does not hold: a snapshot that left that
-    kind out (``kubectl get pcs,pclq,pods`` without ``podgangs``) reads as if those objects
-    were gone, and the plan re-creates them. Said once per kind, naming a few."""
-    out: list[Warning] = []
-    pods = [p for p in world.index("Pod", N.L_PART_OF).get(pcs.name, ()) if p.namespace == pcs.namespace]
-    for kind, label, resource in (("PodGang", N.L_PODGANG, "podgangs.scheduler.grove.io"),
-                                  ("PodClique", N.L_PCLQ, "podcliques.grove.io")):
-        names = sorted({p.labels[label] for p in pods if p.labels.get(label)
-                        and world.get(kind, pcs.namespace, p.labels[label]) is None})
-        if names:
-            shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-            out.append(Warning(f"Observed{kind}Missing",
-                               f"observed pods belong to {kind} {shown}, which the observed input does not hold: "
-                               f"planned as if {'it were' if len(names) == 1 else 'they were'} gone (the operator "
-                               f"creates {'it' if len(names) == 1 else 'them'} again); if the snapshot left the kind "
-                               f"out, add {resource} to the kubectl get", f"{kind}"))
-    return out
-
-
 def initial_warnings(pcs: PCS, world: World) -> tuple[Warning, ...]:
     """Warnings about where the plan starts: a rollout that restarts, cliques whose
     rollout dips below ``minAvailable`` (the ``<`` guard, issue #697), Ready pods with a
