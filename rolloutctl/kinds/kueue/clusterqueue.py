@@ -28,6 +28,11 @@ def _l(v: Any) -> list[Any]:
     return v if isinstance(v, list) else []
 
 
+#: ``kueue.StrictFIFO``: the head Workload of the queue is retried first every cycle, even when it
+#: does not fit (``pkg/cache/queue/cluster_queue.go`` ``RequeueIfNotPresent``)
+STRICT_FIFO = "StrictFIFO"
+
+
 @record(frozen=True)
 class Quota:
     """A ClusterQueue's nominal quota: resource groups (covered resources, flavors in
@@ -39,11 +44,14 @@ class Quota:
     preemption: str
     stop_policy: str
     cohort: str
+    #: ``spec.queueingStrategy``: BestEffortFIFO (the CRD default) or StrictFIFO
+    queueing: str = "BestEffortFIFO"
 
 
 def quota_of(cq: Obj) -> Quota:
     """``updateQuotasAndResourceGroups`` (clusterqueue.go): the ClusterQueue's resource groups,
-    nominal quota per (flavor, resource), preemption within the queue, stop policy and cohort."""
+    nominal quota per (flavor, resource), preemption within the queue, stop policy, cohort and
+    queueing strategy."""
     groups = []
     nominal: dict[tuple[str, str], int] = {}
     for g in _l(cq.spec.get("resourceGroups")):
@@ -61,7 +69,8 @@ def quota_of(cq: Obj) -> Quota:
         groups.append((tuple(str(x) for x in _l(g.get("coveredResources"))), tuple(flavors)))
     pre = _m(cq.spec.get("preemption")).get("withinClusterQueue") or "Never"
     return Quota(cq.name, tuple(groups), nominal, str(pre), str(cq.spec.get("stopPolicy") or "None"),
-                 str(cq.spec.get("cohortName") or cq.spec.get("cohort") or ""))
+                 str(cq.spec.get("cohortName") or cq.spec.get("cohort") or ""),
+                 STRICT_FIFO if cq.spec.get("queueingStrategy") == STRICT_FIFO else "BestEffortFIFO")
 
 
 def usage(world: World, cq_name: str, exclude: Iterable[str] = ()) -> dict[tuple[str, str], int]:

@@ -19,14 +19,16 @@ from ...core.world import World
 from ..kuberay.api import API as RAY_API
 from ..kuberay.api import HEAD_PENDING, RC, RS, head_phase
 from ..kuberay.api import display as kr_display
-from .clusterqueue import inactive_reason, quota_of, usage
+from .clusterqueue import STRICT_FIFO, inactive_reason, quota_of, usage
 from .constants import CQ, ELASTIC_GATE, KUEUE_API, PRIORITY_LABEL, QUEUE_LABEL, RF, WL, WPC
 from .context import LEGACY, NESTED, TOP, as_map, children, pod_counts_text
 from .elastic_job_ungater import gate_reason
 from .finish import finished
 from .flavorassigner import assign_flavors
 from .podset import counts, quantities, requests_of
+from .priority import priority_of
 from .queue_manager import find_queue
+from .scheduler import queue_head
 from .rayservice_controller import is_suspended
 from .workload import admitted, condition, quota_reserved, wl_pod_sets
 from .workload_names import display
@@ -103,6 +105,18 @@ def _quota_stuck(mode: str, workloads: Sequence[Obj], world: World, rs: Obj) -> 
                        "remove them from its resourceGroups")
         return Stuck("QueueMisconfigured", what + f". ClusterQueue {cq.name} is inactive: {inactive}",
                      tuple(blocked), (remedy,))
+    head = queue_head(world, cq.name) if q.queueing == STRICT_FIFO else None
+    if head is not None and head.name not in {o.name for o in ours}:
+        hc = condition(head, "QuotaReserved") or {}
+        return Stuck("QueueBlocked",
+                     f"never admitted: {what}. ClusterQueue {cq.name} uses queueingStrategy StrictFIFO and its head is "
+                     f"Workload {head.namespace}/{display(head.name)} (priority {priority_of(head)}, older or higher), "
+                     f"not admitted ({hc.get('reason') or 'pending'}: {hc.get('message') or 'waits for quota'}); the "
+                     "head is retried first every cycle, so no Workload behind it is tried "
+                     "(pkg/cache/queue/cluster_queue.go#RequeueIfNotPresent)",
+                     tuple(blocked) + (ObjectRef(WL, head.namespace, display(head.name), KUEUE_API),),
+                     (f"free quota for Workload {display(head.name)} or delete it", f"or set ClusterQueue {cq.name} "
+                      "spec.queueingStrategy: BestEffortFIFO (a Workload that does not fit then steps aside)"))
     upgrade = bool(holding) or (mode == LEGACY and any(
         quota_reserved(o) for o in ours if o.name != w.name))
     old = next((o for o in holding), None)

@@ -20,7 +20,7 @@ from types import MappingProxyType
 from ...core.model import Obj
 from ...core.queue import Controller, Watch
 from ...core.world import World
-from .clusterqueue import inactive_reason, namespace_admissible, quota_of, usage
+from .clusterqueue import STRICT_FIFO, inactive_reason, namespace_admissible, quota_of, usage
 from .constants import CQ, ELASTIC_ANN, LQ, REPLACEMENT_ANN, RF, WL
 from .context import SCH, KueuePass, as_list, as_map, rule
 from .evict import evicted
@@ -38,9 +38,14 @@ def schedule(p: KueuePass) -> None:
     """``scheduler.go`` ``schedule``: pending Workloads by priority then creation; flavor
     assignment against nominal quota (an elastic replacement only needs the delta and
     keeps the old slice's flavors); preemption within the ClusterQueue when its policy
-    allows; admission (no admission checks: QuotaReserved and Admitted together)."""
+    allows; admission (no admission checks: QuotaReserved and Admitted together). Under a
+    StrictFIFO ClusterQueue the first Workload not admitted stays its head, so none behind
+    it is tried (``queue_head``)."""
     pend = [w for w in p.w.of_kind(WL) if is_pending(w)]
     pend.sort(key=lambda w: (-priority_of(w), created_at(w)))
+    #: a StrictFIFO ClusterQueue whose head was not admitted: it is the head again next cycle,
+    #: so the Workloads behind it are not tried (``RequeueIfNotPresent``: immediate)
+    blocked: set[str] = set()
     for w0 in pend:
         w = p.w.get(WL, w0.namespace, w0.name)
         if w is None or quota_reserved(w):
@@ -52,6 +57,10 @@ def schedule(p: KueuePass) -> None:
             requeue_and_update(p, w, "Misconfigured", what)
             continue
         q = quota_of(cq)
+        if cq.name in blocked:
+            continue
+        if q.queueing == STRICT_FIFO:
+            blocked.add(cq.name)  # (admitted below: the next cycle's head is tried, as the loop goes on)
         inactive = inactive_reason(cq, p.w)
         if inactive is not None:
             requeue_and_update(p, w, "Suspended", f"ClusterQueue {cq.name} is inactive ({inactive})")
@@ -60,6 +69,7 @@ def schedule(p: KueuePass) -> None:
             requeue_and_update(p, w, "Misconfigured", f"workload namespace doesn't match ClusterQueue selector "
                                f"(ClusterQueue {cq.name}: namespaceSelector "
                                f"{'absent: no namespace is eligible' if cq.spec.get('namespaceSelector') is None else 'does not select ' + w.namespace})")
+            blocked.discard(cq.name)  # a namespace mismatch is not requeued at the head
             continue
         old = None
         ref = w.annotations.get(REPLACEMENT_ANN)
@@ -77,6 +87,7 @@ def schedule(p: KueuePass) -> None:
         a = assign_flavors(q, wl_pod_sets(w), used, p.rfs(), pinned)
         if a.fits:
             admit(p, w, cq.name, a.flavors, old)
+            blocked.discard(cq.name)
             continue
         if a.reason == "WaitingForQuota" and q.preemption in ("LowerPriority", "LowerOrNewerEqualPriority"):
             if preempt(p, w, q, cq.name, used, old, pinned):
@@ -84,6 +95,19 @@ def schedule(p: KueuePass) -> None:
                                    "waiting for the preempted workloads to release their quota")
                 continue
         requeue_and_update(p, w, a.reason, a.message)
+
+
+def queue_head(world: World, cq_name: str) -> Obj | None:
+    """The Workload a ClusterQueue's queue offers the scheduler first: its pending Workloads
+    (routed to it through their LocalQueue) by priority, then creation (``baseCompareFunc``)."""
+    mine = []
+    for w in world.of_kind(WL):
+        if is_pending(w):
+            cq = find_queue(world, w.namespace, str(w.spec.get("queueName") or ""))[1]
+            if cq is not None and cq.name == cq_name:
+                mine.append(w)
+    mine.sort(key=lambda w: (-priority_of(w), created_at(w)))
+    return mine[0] if mine else None
 
 
 def is_pending(w: Obj) -> bool:
