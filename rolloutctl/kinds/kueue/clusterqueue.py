@@ -100,7 +100,10 @@ def workload_usage(w: Obj, cq_name: str) -> dict[tuple[str, str], int]:
         return used
     flav = {str(_m(a).get("name")): _m(_m(a).get("flavors")) for a in _l(adm.get("podSetAssignments"))}
     for ps in wl_pod_sets(w):
-        for r, v in ps.total().items():
+        total = ps.total()
+        if flav.get(ps.name, {}).get("pods"):
+            total["pods"] = ps.count * 1000  # admitted where the pods are counted (one per pod)
+        for r, v in total.items():
             f = flav.get(ps.name, {}).get(r)
             if f:
                 used[(str(f), r)] = used.get((str(f), r), 0) + v

@@ -43,18 +43,27 @@ def flavor_matches(rf: Obj | None, template: Mapping[str, Any]) -> bool:
     return True
 
 
+#: ``corev1.ResourcePods``: a quota on the number of pods
+PODS = "pods"
+
+
 def assign_flavors(q: Quota, pod_sets: Sequence[PodSet], used: Mapping[tuple[str, str], int],
                    rfs: Mapping[str, Obj], pinned: Mapping[str, Mapping[str, str]] | None = None) -> Assignment:
     """``findFlavorForPodSets`` / ``fitsResourceQuota`` (flavorassigner.go), nominal quota
     only: per pod set in order, per resource group, the first flavor (in the group's
     order) where what the Workload already took plus the pod set's request fits next to
-    the usage. ``pinned``: an elastic replacement must keep the old slice's flavors."""
+    the usage. A ClusterQueue that covers ``pods`` counts one per pod of each pod set
+    (``RGByResource(corev1.ResourcePods)``). ``pinned``: an elastic replacement must keep
+    the old slice's flavors."""
     acc: dict[tuple[str, str], int] = {}
     out: dict[str, dict[str, str]] = {}
     short: dict[tuple[str, str], tuple[int, int, int]] = {}
     exceeds = False
+    counts_pods = any(PODS in covered for covered, _ in q.groups)
     for ps in pod_sets:
         req = {r: v for r, v in ps.total().items() if v > 0}
+        if counts_pods and ps.count > 0:
+            req[PODS] = ps.count * 1000  # (milli-units: one per pod)
         if not req:
             out[ps.name] = {}
             continue

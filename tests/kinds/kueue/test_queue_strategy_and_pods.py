@@ -30,3 +30,20 @@ def test_best_effort_fifo_lets_it_pass(cli, tmp_path):
     r = _plan(cli, tmp_path, (DATA / "q-strict.yaml").read_text().replace("  queueingStrategy: StrictFIFO\n", ""))
     assert r.exit_code == 0, r.stderr
     assert r.json()["outcome"] == "converged"
+
+
+PODS = Path(__file__).parent / "data" / "pods_quota"
+
+
+def test_a_quota_on_pods_counts_one_per_pod(cli, tmp_path):
+    """A ClusterQueue that covers ``pods`` counts each pod of a pod set (flavorassigner.go:
+    ``RGByResource(corev1.ResourcePods)``): a RayService of a head and a worker does not fit
+    ``pods: 1``, whatever its CPU and memory."""
+    r = cli("plan", "--kueue", "nested", str(PODS / "k-rs.yaml"), "--observed", str(PODS / "q-pods.yaml"), "-o", "json")
+    assert r.exit_code == 1, r.stderr
+    stuck = r.json()["stuck"]
+    assert stuck["reason"] == "QuotaExceeded" and "pods in flavor default-flavor: nominalQuota 1" in stuck["message"]
+    roomy = write(tmp_path, "q.yaml", (PODS / "q-pods.yaml").read_text().replace("{name: pods, nominalQuota: 1}",
+                                                                                "{name: pods, nominalQuota: 2}"))
+    r = cli("plan", "--kueue", "nested", str(PODS / "k-rs.yaml"), "--observed", roomy, "-o", "json")
+    assert r.exit_code == 0 and r.json()["outcome"] == "converged", r.stderr
