@@ -110,6 +110,9 @@ RS_CASES.update({
     "KQ004": Case(fail=rs(meta=QUEUED), ok=rs(meta=ELASTIC), live=rs(meta=ELASTIC)),
     "KQ005": Case(fail=rs(meta=QUEUED.replace("user-queue", "other-queue")), ok=rs(meta=QUEUED), live=rs(meta=QUEUED)),
     "KQ006": Case(fail=rs(meta=QUEUED), ok=rs(meta=_PRIO.format("low")), live=rs(meta=_PRIO.format("high"))),
+    "KQ012": Case(fail=rs(meta=QUEUED.replace("user-queue", "User_Queue")), ok=rs(meta=QUEUED)),
+    "KQ013": Case(fail=rs(meta=QUEUED.replace("}", ", kueue.x-k8s.io/max-exec-time-seconds: '1h'}")),
+                  ok=rs(meta=QUEUED.replace("}", ", kueue.x-k8s.io/max-exec-time-seconds: '3600'}"))),
 })
 
 

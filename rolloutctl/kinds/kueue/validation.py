@@ -1,6 +1,8 @@
 """Kueue's admission rules for a RayService it manages (one with the
 ``kueue.x-k8s.io/queue-name`` label): the RayService webhook delegates to the
-RayCluster checks in ``pkg/controller/jobs/raycluster/common.go`` ``ValidateCreate``.
+RayCluster checks in ``pkg/controller/jobs/raycluster/common.go`` ``ValidateCreate``, after
+the checks every job gets (``pkg/controller/jobframework/validation.go``
+``ValidateJobOnCreate``).
 
 ``validate`` is what ``plan --kueue`` (before planning) and ``lint`` (for RayServices
 with a queue label) both run: one place per rule.
@@ -11,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...core.go_strconv import atoi
+from ...core.k8s_syntax import is_dns1123_subdomain
 from ...core.model import Finding, Obj, Warning
 from ...core.records import record
 
@@ -50,6 +54,18 @@ R_HEAD_NAME = Rule(
     "Rename the worker group.")
 
 _UPDATE = "kueue:pkg/controller/jobframework/validation.go#"
+R_QUEUE_NAME = Rule(
+    "KQ012", "queue-name-is-an-object-name", "error", _UPDATE + "ValidateQueueName",
+    "The kueue.x-k8s.io/queue-name label names a LocalQueue: its value must be a DNS-1123 subdomain (lowercase)",
+    "metadata: {labels: {kueue.x-k8s.io/queue-name: User_Queue}}",
+    "metadata: {labels: {kueue.x-k8s.io/queue-name: user-queue}}",
+    "Use the LocalQueue's name, which is a lowercase DNS-1123 subdomain.")
+R_MAX_EXEC_TIME = Rule(
+    "KQ013", "max-exec-time-positive", "error", _UPDATE + "validateCreateForMaxExecTime",
+    "The kueue.x-k8s.io/max-exec-time-seconds label must be a whole number of seconds greater than 0",
+    "metadata: {labels: {kueue.x-k8s.io/queue-name: q, kueue.x-k8s.io/max-exec-time-seconds: '0'}}",
+    "metadata: {labels: {kueue.x-k8s.io/queue-name: q, kueue.x-k8s.io/max-exec-time-seconds: '3600'}}",
+    "Give the limit in seconds, as a positive integer, or leave the label out.")
 R_ELASTIC_IMMUTABLE = Rule(
     "KQ004", "elastic-job-annotation-immutable", "error", _UPDATE + "validatedUpdateForEnabledWorkloadSlice",
     "Whether a Kueue-managed RayService is elastic (annotation kueue.x-k8s.io/elastic-job: \"true\") cannot change "
@@ -72,8 +88,9 @@ R_PRIORITY_CLASS = Rule(
 
 #: every rule of this module (``rolloutctl rules``), as data
 RULES: tuple[Rule, ...] = (R_AUTOSCALING, R_POD_SETS, R_HEAD_NAME, R_ELASTIC_IMMUTABLE, R_QUEUE_IMMUTABLE,
-                           R_PRIORITY_CLASS)
+                           R_PRIORITY_CLASS, R_QUEUE_NAME, R_MAX_EXEC_TIME)
 PRIORITY_LABEL = "kueue.x-k8s.io/priority-class"
+MAX_EXEC_TIME_LABEL = "kueue.x-k8s.io/max-exec-time-seconds"
 
 
 def _m(v: Any) -> Mapping[str, Any]:
@@ -163,6 +180,28 @@ def unselected(obj: Obj) -> Warning | None:
                    f"metadata.labels[{QUEUE_LABEL}]")
 
 
+def validate_job_on_create(obj: Obj, f: Any) -> None:
+    """``jobframework.ValidateJobOnCreate`` (validation.go), which ``rayservice_webhook.go``
+    ``validateCreate`` runs on create and again on update: the queue label must be a
+    DNS-1123 subdomain (``ValidateQueueName``) and the max-exec-time label a positive
+    integer (``validateCreateForMaxExecTime``, ``strconv.Atoi``). ``f(rule, path, message,
+    dotted)`` records a finding."""
+    queue = obj.labels.get(QUEUE_LABEL)
+    if isinstance(queue, str):
+        errs = is_dns1123_subdomain(queue)
+        if errs:
+            f(R_QUEUE_NAME, ("metadata", "labels", QUEUE_LABEL), f"label {QUEUE_LABEL}: Invalid value: {queue!r}: "
+              f"{','.join(errs)} ({R_QUEUE_NAME.upstream})", f"metadata.labels[{QUEUE_LABEL}]")
+    if MAX_EXEC_TIME_LABEL in obj.labels:
+        raw = obj.labels.get(MAX_EXEC_TIME_LABEL)
+        v = atoi(raw)
+        if v is None or v <= 0:
+            why = "should be greater than 0" if v is not None else f"strconv.Atoi: parsing {str(raw)!r}: invalid syntax"
+            f(R_MAX_EXEC_TIME, ("metadata", "labels", MAX_EXEC_TIME_LABEL),
+              f"label {MAX_EXEC_TIME_LABEL}: Invalid value: {raw!r}: {why} ({R_MAX_EXEC_TIME.upstream})",
+              f"metadata.labels[{MAX_EXEC_TIME_LABEL}]")
+
+
 def validate(obj: Obj, old: Obj | None = None, mode: str | None = None,
              queues: Sequence[Obj] = ()) -> list[Finding]:
     """Kueue's RayService validating webhook, applied when the RayService has a
@@ -179,6 +218,7 @@ def validate(obj: Obj, old: Obj | None = None, mode: str | None = None,
     def f(rule: Rule, path: tuple, msg: str, dotted: str) -> None:
         out.append(Finding(rule.id, rule.severity, obj.file, obj.line_of(*path), msg, dotted, obj.ref))
 
+    validate_job_on_create(obj, f)
     if rcc.get("enableInTreeAutoscaling") is True and obj.annotations.get(ELASTIC_ANNOTATION) != "true":
         f(R_AUTOSCALING, ("spec", "rayClusterConfig", "enableInTreeAutoscaling"),
           f"a Kueue-managed RayService may autoscale only with workload slicing (annotation "
