@@ -25,14 +25,16 @@ def render_plans(plans: Sequence[Plan], fmt: str, color: bool, width: int | None
     if fmt == "yaml":
         from .data import to_yaml
         return to_yaml(plans_document(plans))
+    from .console import printable
+
     if fmt == "markdown":
         from .plan_markdown import render
-        return render(plans)
+        return printable(render(plans))
     if fmt == "html":
         from .plan_html import render_plans as html
-        return html(plans)
+        return printable(html(plans))
     from .plan_table import render
-    return render(plans, color, width, steps=steps) if width else render(plans, color, steps=steps)
+    return printable(render(plans, color, width, steps=steps) if width else render(plans, color, steps=steps), color)
 
 
 def render_comparisons(comparisons: Sequence[Any], fmt: str, color: bool, width: int | None = None) -> str:
@@ -40,14 +42,16 @@ def render_comparisons(comparisons: Sequence[Any], fmt: str, color: bool, width:
     if fmt in ("json", "yaml"):
         from .comparison_data import render
         return render(comparisons, fmt)
+    from .console import printable
+
     if fmt == "markdown":
         from .comparison_markdown import render
-        return render(comparisons)
+        return printable(render(comparisons))
     if fmt == "html":
         from .plan_html import render_comparisons as html
-        return html(comparisons)
+        return printable(html(comparisons))
     from .comparison_table import render
-    return render(comparisons, color, width) if width else render(comparisons, color)
+    return printable(render(comparisons, color, width) if width else render(comparisons, color), color)
 
 
 def render_advice(advices: Sequence[Any], fmt: str, color: bool, width: int | None = None) -> str:
@@ -57,14 +61,16 @@ def render_advice(advices: Sequence[Any], fmt: str, color: bool, width: int | No
         doc = advices[0].to_dict() if len(advices) == 1 else {
             "apiVersion": API_VERSION, "kind": "AdviceList", "items": [a.to_dict() for a in advices]}
         return to_json(doc) if fmt == "json" else to_yaml(doc)
+    from .console import printable
+
     if fmt == "markdown":
         from .advice_markdown import render
-        return render(advices)
+        return printable(render(advices))
     if fmt == "html":
         from .advice_html import render as html
-        return html(advices)
+        return printable(html(advices))
     from .advice_table import render
-    return render(advices, color, width) if width else render(advices, color)
+    return printable(render(advices, color, width) if width else render(advices, color), color)
 
 
 def render_diff(diff: Any, fmt: str, color: bool, width: int | None = None) -> str:
@@ -75,11 +81,13 @@ def render_diff(diff: Any, fmt: str, color: bool, width: int | None = None) -> s
     if fmt == "yaml":
         from .data import to_yaml
         return to_yaml(diff.to_dict())
+    from .console import printable
+
     if fmt == "markdown":
         from .diff_markdown import render
-        return render(diff)
+        return printable(render(diff))
     from .diff_table import render
-    return render(diff, color, width) if width else render(diff, color)
+    return printable(render(diff, color, width) if width else render(diff, color), color)
 
 
 def render_lint(report: Any, fmt: str, color: bool, *, objects: Sequence[Any] = (),
@@ -93,14 +101,16 @@ def render_lint(report: Any, fmt: str, color: bool, *, objects: Sequence[Any] = 
     if fmt == "sarif":
         from .lint_sarif import render_lint_sarif
         return render_lint_sarif(report, rule_docs(), version)
+    from .console import printable
+
     if fmt == "github":
         from .lint_github import render_lint_github
-        return render_lint_github(report)
+        return printable(render_lint_github(report))
     if fmt == "junit":
         from .lint_junit import render_lint_junit
         return render_lint_junit(report, list(objects))
     if fmt == "markdown":
         from .lint_markdown import render_lint_markdown
-        return render_lint_markdown(report)
+        return printable(render_lint_markdown(report))
     from .lint_text import render_lint_text
-    return render_lint_text(report, color)
+    return printable(render_lint_text(report, color), color)

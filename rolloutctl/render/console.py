@@ -11,6 +11,27 @@ from collections.abc import Sequence
 from typing import Any
 
 _COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+#: control characters a terminal acts on (C0 but tab and newline, DEL, C1); with colour on, the
+#: colour sequences the renderers write (SGR, ``ESC [ ... m``) are kept
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL_OR_COLOUR = re.compile(r"\x1b\[[0-9;]*m|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _escaped(m: "re.Match[str]") -> str:
+    c = m.group()
+    return c if len(c) > 1 else f"\\x{ord(c):02x}"
+
+
+def printable(text: str, color: bool = False) -> str:
+    """Rendered text with the control characters a manifest's values may carry (a name that
+    clears the screen or sets the terminal's title) written as ``\\xNN``: what a person reads
+    in a terminal, a CI log or a pull request shows them, it does not act on them (JSON and
+    YAML output keeps the values as they are, escaped by their own syntax). ``color``: the
+    colour codes of a colour render stay (a manifest's own colour codes stay too: they only
+    colour)."""
+    if color:
+        return _CONTROL_OR_COLOUR.sub(_escaped, text) if "\x1b" in text or _CONTROL.search(text) else text
+    return _CONTROL.sub(_escaped, text) if _CONTROL.search(text) else text
 
 
 def buffer_console(color: bool, width: int, **options: Any) -> tuple[Any, io.StringIO]:

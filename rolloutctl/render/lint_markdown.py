@@ -4,6 +4,8 @@ step summary to 1 MiB and a comment to 65,536 characters)."""
 
 from __future__ import annotations
 
+from .markdown_text import code_span
+
 from ..core.model import Finding, LintReport
 from ..core.text import one_line
 from .lint_text import summary_line
@@ -23,10 +25,7 @@ def cell(text: str) -> str:
 def code(text: str) -> str:
     """Text as a code span in a table cell (paths, file names): nothing inside is markup,
     so only the span's own delimiter and the cell separator need care."""
-    if not text:
-        return ""
-    t = one_line(text, 500).replace("`", "'").replace("|", "\\|")
-    return f"`{t}`"
+    return code_span(text)
 
 
 def _where(f: Finding) -> str:

@@ -9,6 +9,7 @@ import re
 from typing import Sequence
 
 from ..core.model import Plan
+from .markdown_text import code_span
 from .plan_common import action_lines, after_line, headline, summary_line
 from .plan_view import changes_text, phase_of_step, phase_rows, provenance, waits_lines
 
@@ -37,8 +38,8 @@ def _plain(text: str) -> str:
             .replace("\n", "<br>"))
 
 
-def _code(text: str) -> str:
-    return "`" + text.replace("`", "'").replace("|", "\\|") + "`"
+def _code(text: str, in_table: bool = True) -> str:
+    return code_span(text, in_table=in_table, limit=10**6)
 
 
 def _names(p: Plan) -> list[str]:
@@ -135,12 +136,12 @@ def _tail(p: Plan) -> str:
         out.append(f"**Stuck: {st.reason}** — {escape(st.message, names)}")
         if st.blocked_on:
             out.append("")
-            out.append("Blocked on: " + ", ".join(_code(f"{r.kind} {r.name}") for r in st.blocked_on))
+            out.append("Blocked on: " + ", ".join(_code(f"{r.kind} {r.name}", False) for r in st.blocked_on))
         for r in st.remedies:
             out.append(f"- remedy: {escape(r, names)}")
         out.append("")
     for w in p.warnings:
-        out.append(f"- **warning {w.code}**: {escape(w.message, names)}" + (f" ({_code(w.path)})" if w.path else ""))
+        out.append(f"- **warning {w.code}**: {escape(w.message, names)}" + (f" ({_code(w.path, False)})" if w.path else ""))
     if p.warnings:
         out.append("")
     if p.operators:
