@@ -149,7 +149,7 @@ def render_plans(plans: Sequence[Plan]) -> str:
         body.append(f"<h2>{escape(headline(p))}</h2>")
         body.append(f'<p class="dim">{escape(summary_line(p))}</p>')
         if p.stuck is not None:
-            body.append(f'<p class="stuck">stuck: {escape(p.stuck.reason)}: {escape(p.stuck.message)}</p>')
+            body += _stuck(p.stuck, "stuck")
         body.append(plan_charts(p))
         if p.phases and not p.immediate:
             body.append("<table><tr><th>Steps</th><th>Phase</th><th>Changes</th><th>Then waits for</th></tr>")
@@ -169,10 +169,23 @@ def render_plans(plans: Sequence[Plan]) -> str:
     return _page("rolloutctl plan", body)
 
 
+def _stuck(st: Any, label: str) -> list[str]:
+    """Why a plan stops, what it is blocked on and the remedies, as the table shows them."""
+    out = [f'<p class="stuck">{escape(label)}: {escape(st.reason)}: {escape(st.message)}</p>']
+    if st.blocked_on:
+        out.append('<p class="dim">blocked on: ' + escape(", ".join(f"{r.kind} {r.name}" for r in st.blocked_on))
+                   + "</p>")
+    if st.remedies:
+        out.append('<ul class="remedies">' + "".join(f"<li>remedy: {escape(r)}</li>" for r in st.remedies) + "</ul>")
+    return out
+
+
 def _notes(warnings: Sequence[Any]) -> list[str]:
     if not warnings:
         return []
-    return ["<ul>"] + [f'<li class="warn"><b>{escape(w.code)}</b>: {escape(w.message)}</li>' for w in warnings] + ["</ul>"]
+    return ["<ul>"] + [f'<li class="warn"><b>{escape(w.code)}</b>: {escape(w.message)}'
+                       + (f' <span class="dim">({escape(w.path)})</span>' if w.path else "") + "</li>"
+                       for w in warnings] + ["</ul>"]
 
 
 def render_comparisons(comparisons: Sequence[Comparison]) -> str:
@@ -189,8 +202,7 @@ def render_comparisons(comparisons: Sequence[Comparison]) -> str:
         body += compare_charts(c)
         for row in c.rows:
             if row.stuck is not None:
-                body.append(f'<p class="stuck">{escape(row.strategy)} stuck: {escape(row.stuck.reason)}: '
-                            f"{escape(row.stuck.message)}</p>")
+                body += _stuck(row.stuck, f"{row.strategy} stuck")
         body += _notes(c.warnings)
         body.append("</section>")
     return _page("rolloutctl plan --compare", body)

@@ -162,3 +162,23 @@ def test_html_without_chromium_is_still_one_self_contained_page(cli):
 def test_diff_refuses_html(cli):
     r = cli("diff", PCS2, "--live", PCS, "-o", "html")
     assert r.exit_code == 2 and "'html' is not one of 'table', 'json', 'yaml', 'markdown'" in r.stderr
+
+
+def test_a_stuck_page_says_what_blocks_it_and_the_remedies(cli):
+    """The page gives what the table gives of a stuck plan: the reason and message, what it
+    is blocked on, each remedy; and each warning's field."""
+    import html as html_lib
+    import json
+
+    args = (PCS2, "--observed", PCS, "--capacity", "nvidia.com/gpu=8")
+    doc = json.loads(cli("plan", *args, "-o", "json").stdout)
+    page = html_lib.unescape(cli("plan", *args, "-o", "html").stdout)
+    st = doc["stuck"]
+    assert st["remedies"] and st["blockedOn"]
+    for remedy in st["remedies"]:
+        assert f"remedy: {remedy}" in page
+    for ref in st["blockedOn"]:
+        assert f"{ref['kind']} {ref['name']}" in page
+    for w in doc["warnings"]:
+        if w.get("path"):
+            assert f"({w['path']})" in page, w
