@@ -50,7 +50,10 @@ def render(advices: Sequence[Advice]) -> str:
             body.append(f'<pre class="patch"><code>{escape(patch_yaml(r))}</code></pre>' if r.patch
                         else f"<p>{escape(AS_IS)}</p>")
         if a.current is not None:
-            body.append(f'<p class="dim">As is ({escape(a.current.strategy)}): {escape(summary_line(a.current, a))}</p>')
+            cur = a.current
+            state = cur.outcome if cur.violation is None else f"{cur.outcome}, fails: {cur.violation[0]}"
+            body.append(f'<p class="dim">As is ({escape(cur.strategy)}): {escape(summary_line(cur, a))} '
+                        f"({escape(state)})</p>")
         if a.frontier:
             body.append("<table><tr>" + "".join(f"<th>{escape(h)}</th>" for h in header(a)) + "</tr>")
             for i, c in enumerate(a.frontier):
@@ -60,8 +63,8 @@ def render(advices: Sequence[Advice]) -> str:
                 body.append(f'<p class="dim">{escape(PROPOSED_NOTE)}</p>')
         body += _charts(a)
         for rej in a.rejected:
-            body.append(f'<p class="stuck">{escape(rej.strategy)} cannot meet the constraints: {escape(rej.reason)}: '
-                        f"{escape(rej.message)}</p>")
+            body.append(f'<p class="stuck">{escape(rej.strategy)}{" (proposed)" if rej.proposed else ""} cannot meet '
+                        f"the constraints: {escape(rej.reason)}: {escape(rej.message)}</p>")
         body.append(f"<p>{escape(search_line(a))}</p>")
         body += _notes(a.warnings)
         body.append("</section>")

@@ -45,7 +45,7 @@ def render(advices: Sequence[Advice]) -> str:
             out.append("")
         out += [search_line(a), ""]
         for w in a.warnings:
-            out.append(f"> **{w.code}**: {w.message}")
+            out.append(f"- **warning {w.code}**: {_cell(w.message)}")  # (a list: one item per warning)
         if a.warnings:
             out.append("")
     return "\n".join(out).rstrip("\n") + "\n"

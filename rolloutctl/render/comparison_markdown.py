@@ -36,7 +36,7 @@ def render(comparisons: Sequence[Comparison]) -> str:
                 out.append(f"- remedy: {_cell(r, [c.target.name])}")
             out.append("")
         for w in c.warnings:
-            out.append(f"> **{w.code}**: {w.message}")
+            out.append(f"- **warning {w.code}**: {_cell(w.message, [c.target.name])}")  # (one item per warning)
         if c.warnings:
             out.append("")
     return "\n".join(out).rstrip("\n") + "\n"

@@ -6,11 +6,14 @@ from __future__ import annotations
 from ...core.model import Operator, Warning
 from .context import TOP
 
+#: the kubernetes-sigs/kueue commit the model's functions cite (merged code of the v0.20 line)
+MODELLED_COMMIT = "ff69552e79ad21652c36caa97038382e55625cf7"
+
 
 def operators(mode: str) -> list[Operator]:
     if mode == TOP:
         return [Operator("Kueue", "v0.20 line + PR #11264 (unmerged)", "1828096a (PR #11264)")]
-    return [Operator("Kueue", "v0.20 line", "kubernetes-sigs/kueue v0.20 release branch (merged code)")]
+    return [Operator("Kueue", "v0.20 line", MODELLED_COMMIT)]
 
 
 def not_modelled(mode: str) -> list[Warning]:
