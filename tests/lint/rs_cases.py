@@ -134,4 +134,12 @@ RS_CASES.update({
     "KQ011": Case(fail=_cq(_CQ_OK.replace("nominalQuota: 9}", "nominalQuota: 9, borrowingLimit: 4}")),
                   ok=_cq(_CQ_OK.replace("nominalQuota: 9}", "nominalQuota: 9, borrowingLimit: 4}")).replace(
                       "spec:\n", "spec:\n  cohortName: team-a\n"), strict=True),
+    "KQ014": Case(fail=_cq(_CQ_OK) + "  - coveredResources: [cpu]\n    flavors:\n    - name: other-flavor\n"
+                  "      resources:\n      - {name: cpu, nominalQuota: 1}\n",
+                  ok=_cq(_CQ_OK) + "  - coveredResources: [nvidia.com/gpu]\n    flavors:\n    - name: other-flavor\n"
+                  "      resources:\n      - {name: nvidia.com/gpu, nominalQuota: 1}\n", strict=True),
+    "KQ015": Case(fail=_cq(_CQ_OK.replace("nominalQuota: 9}", "nominalQuota: 9, lendingLimit: 12}")).replace(
+                      "spec:\n", "spec:\n  cohortName: team-a\n"),
+                  ok=_cq(_CQ_OK.replace("nominalQuota: 9}", "nominalQuota: 9, lendingLimit: 4}")).replace(
+                      "spec:\n", "spec:\n  cohortName: team-a\n"), strict=True),
 })

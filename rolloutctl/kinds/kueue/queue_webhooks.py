@@ -8,9 +8,11 @@ Upstream: kubernetes-sigs/kueue ff69552e79ad21652c36caa97038382e55625cf7:
   served versions (``v1beta1``, deprecated, and ``v1beta2``), the quantity ``pattern`` and
   ``required: [name, nominalQuota]`` of a flavor's resources, and two validation rules
   (a flavor has one resource per covered resource; no borrowingLimit outside a cohort);
-- ``pkg/webhooks/clusterqueue_webhook.go``: ``validateFlavorQuotas`` (resource names in
-  the order of ``coveredResources``) and ``validateResourceQuantity`` (non-negative
-  quotas and limits), as ``ValidateClusterQueue`` runs them.
+- ``pkg/webhooks/clusterqueue_webhook.go``: ``validateResourceGroups`` (a resource covered,
+  and a flavor listed, by one group), ``validateFlavorQuotas`` (resource names in the order
+  of ``coveredResources``), ``validateResourceQuantity`` (non-negative quotas and limits),
+  ``validateLimit`` and ``validateLendingLimit`` (a lendingLimit needs a cohort and at most
+  the nominalQuota), as ``ValidateClusterQueue`` runs them.
 
 ``admit_queue(obj, side)`` is what ``plan`` (before any model) and ``lint`` run. For a
 desired object every refusal is an error. For an observed (stored) object the API server
@@ -26,7 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core.model import Finding, Obj
-from ...core.quantity import matches_quantity_pattern
+from ...core.quantity import matches_quantity_pattern, parse_quantity
 from .constants import CQ, LQ, RF
 from .validation import RULES, Rule
 
@@ -71,11 +73,24 @@ R_BORROWING_COHORT = Rule(
     "cohortName: team-a\nresources: [{name: cpu, nominalQuota: 9, borrowingLimit: 4}]",
     "Put the ClusterQueue in a cohort (cohortName; cohort in v1beta1), or remove borrowingLimit.")
 
+R_GROUPS = Rule(
+    "KQ014", "validate-resource-groups", "error", _WEBHOOK + "validateResourceGroups",
+    "A resource is covered by one resource group of a ClusterQueue, and a flavor is listed in one group",
+    "resourceGroups: [{coveredResources: [cpu], flavors: [{name: f}]}, {coveredResources: [cpu], flavors: [{name: f}]}]",
+    "resourceGroups: [{coveredResources: [cpu, memory], flavors: [{name: f}]}]",
+    "Cover each resource in one group; give each flavor once (merge the groups).")
+R_LENDING = Rule(
+    "KQ015", "validate-lending-limit", "error", _WEBHOOK + "validateLendingLimit",
+    "A ClusterQueue's lendingLimit needs a cohort to lend to and must not exceed the nominalQuota",
+    "resources: [{name: cpu, nominalQuota: 2, lendingLimit: 5}]   # no cohort",
+    "cohortName: team-a\nresources: [{name: cpu, nominalQuota: 2, lendingLimit: 1}]",
+    "Put the ClusterQueue in a cohort and keep lendingLimit at or below nominalQuota, or remove lendingLimit.")
+
 #: the rules of this module
 QUEUE_RULES: tuple[Rule, ...] = (R_QUOTA_QUANTITY, R_QUOTA_NEGATIVE, R_COVERED, R_RESOURCE_COUNT,
-                                  R_BORROWING_COHORT)
+                                  R_BORROWING_COHORT, R_GROUPS, R_LENDING)
 #: the webhook's checks: it is called only for an object the CRD's schema and rules accept
-_WEBHOOK_RULES = frozenset((R_QUOTA_NEGATIVE.id, R_COVERED.id))
+_WEBHOOK_RULES = frozenset((R_QUOTA_NEGATIVE.id, R_COVERED.id, R_GROUPS.id, R_LENDING.id))
 #: every Kueue rule (``rolloutctl rules``): the RayService webhook's and the queues'
 ALL_RULES: tuple[Rule, ...] = RULES + QUEUE_RULES
 
@@ -119,8 +134,9 @@ def admit_queue(obj: Obj, side: str = "desired") -> list[Finding]:
     (empty for other objects): the served version (SC005, SC008 for a deprecated one,
     desired only), then for a ClusterQueue each flavor's resources (KQ007 the CRD's
     required ``nominalQuota`` and quantity pattern, KQ008 ``validateResourceQuantity``,
-    KQ009 ``validateFlavorQuotas``, KQ010/KQ011 the CRD's validation rules; the webhook's
-    KQ008/KQ009 only when the CRD's checks pass, as the API server calls it). ``side``
+    KQ009 ``validateFlavorQuotas``, KQ010/KQ011 the CRD's validation rules, KQ014
+    ``validateResourceGroups``, KQ015 ``validateLimit``/``validateLendingLimit``; the webhook's
+    KQ008/KQ009/KQ014/KQ015 only when the CRD's checks pass, as the API server calls it). ``side``
     "observed": see the module's docstring."""
     if not is_queue(obj):
         return []
@@ -150,10 +166,23 @@ def admit_queue(obj: Obj, side: str = "desired") -> list[Finding]:
         return out
     # the CRD names the cohort "cohort" in v1beta1 and "cohortName" in v1beta2
     cohort = obj.spec.get("cohort" if version == "v1beta1" else "cohortName")
+    seen_resources: set[str] = set()
+    seen_flavors: set[str] = set()
     for i, g in enumerate(_l(obj.spec.get("resourceGroups"))):
         covered = [str(c) for c in _l(_m(g).get("coveredResources"))]
+        for j, c in enumerate(covered):  # validateResourceGroups: field.Duplicate
+            if c in seen_resources:
+                f(R_GROUPS.id, "error", ("spec", "resourceGroups", i, "coveredResources", j),
+                  f"spec.resourceGroups[{i}].coveredResources[{j}]", f"Duplicate value: {c!r}: resource {c} is "
+                  f"covered by an earlier resource group ({R_GROUPS.upstream})")
+            seen_resources.add(c)
         for j, fl in enumerate(_l(_m(g).get("flavors"))):
             fname = str(_m(fl).get("name") or "")
+            if fname in seen_flavors:
+                f(R_GROUPS.id, "error", ("spec", "resourceGroups", i, "flavors", j, "name"),
+                  f"spec.resourceGroups[{i}].flavors[{j}].name", f"Duplicate value: {fname!r}: flavor {fname} is "
+                  f"listed in an earlier resource group ({R_GROUPS.upstream})")
+            seen_flavors.add(fname)
             resources = _l(_m(fl).get("resources"))
             if "coveredResources" in _m(g) and len(resources) != len(covered):
                 f(R_RESOURCE_COUNT.id, "error", ("spec", "resourceGroups", i, "flavors", j, "resources"),
@@ -190,6 +219,16 @@ def admit_queue(obj: Obj, side: str = "desired") -> list[Finding]:
                         # (validateFlavorQuotas stops at the last covered resource)
                         f(R_QUOTA_NEGATIVE.id, "error", (*at, key), f"{where}.{key}",
                           f"{label}: {key} {v}: must be greater than or equal to 0 ({R_QUOTA_NEGATIVE.upstream})")
+                lend = r.get("lendingLimit")
+                if k < len(covered) and lend is not None and is_quantity(lend):
+                    if not cohort:  # validateLimit: hasParent is cohortName != ""
+                        f(R_LENDING.id, "error", (*at, "lendingLimit"), where + ".lendingLimit",
+                          f"{label}: lendingLimit {lend}: must be nil when cohort is empty ({R_LENDING.upstream})")
+                    nominal = r.get("nominalQuota")
+                    if is_quantity(nominal) and parse_quantity(lend) > parse_quantity(nominal):
+                        f(R_LENDING.id, "error", (*at, "lendingLimit"), where + ".lendingLimit",
+                          f"{label}: lendingLimit {lend}: must be less than or equal to the nominalQuota {nominal} "
+                          f"({R_LENDING.upstream})")
     if not any(x.severity == "error" for x in out):
         out.extend(webhook)
     return out

@@ -161,3 +161,33 @@ def test_the_cohort_warning_names_the_cluster_queue_and_its_versions_field(cli, 
     (w,) = [w for w in r.json()["warnings"] if w["code"] == "KueueCohortNotModelled"]
     assert w["path"] == f"ClusterQueue/{name}.spec.{field}"
     assert f"ClusterQueue {name} in a cohort" in w["message"]
+
+
+def _cluster_queue(spec: str) -> Obj:
+    import yaml
+
+    return Obj(yaml.safe_load("apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: cq}\n"
+                              "spec:\n" + spec))
+
+
+def test_a_lending_limit_needs_a_cohort_and_at_most_the_nominal_quota():
+    """``validateLimit`` / ``validateLendingLimit`` (clusterqueue_webhook.go)."""
+    groups = ("  resourceGroups:\n  - coveredResources: [cpu]\n    flavors:\n    - name: f\n      resources:\n"
+              "      - {name: cpu, nominalQuota: 2, lendingLimit: LEND}\n")
+    lone = [f.message for f in admit_queue(_cluster_queue(groups.replace("LEND", "1")))]
+    assert any("must be nil when cohort is empty" in m for m in lone) and len(lone) == 1
+    over = [f.message for f in admit_queue(_cluster_queue("  cohortName: team\n" + groups.replace("LEND", "3")))]
+    assert over and all("less than or equal to the nominalQuota 2" in m for m in over)
+    assert admit_queue(_cluster_queue("  cohortName: team\n" + groups.replace("LEND", "2"))) == []
+
+
+def test_a_resource_or_flavor_in_two_groups_is_refused():
+    """``validateResourceGroups``: field.Duplicate for the second group's resource and flavor;
+    ``plan`` refuses such a desired ClusterQueue before the quota is read."""
+    spec = ("  resourceGroups:\n  - coveredResources: [cpu]\n    flavors:\n    - name: f\n      resources:\n"
+            "      - {name: cpu, nominalQuota: 2}\n  - coveredResources: [cpu]\n    flavors:\n    - name: f\n"
+            "      resources:\n      - {name: cpu, nominalQuota: 8}\n")
+    found = admit_queue(_cluster_queue(spec))
+    assert sorted(f.path for f in found) == ["spec.resourceGroups[1].coveredResources[0]",
+                                             "spec.resourceGroups[1].flavors[0].name"]
+    assert all(f.rule == "KQ014" and f.severity == "error" for f in found)
