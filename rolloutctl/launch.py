@@ -61,31 +61,19 @@ class DeferredPattern:
             self._compiled = self._compile(self._source, self._flags)
         return self._compiled
 
-    # The matching methods compile the pattern when called, not when looked up: a module
-    # may bind one at import (json.decoder's ``_w=WHITESPACE.match`` default arguments).
-    def match(self, *args: Any) -> Any:
-        return self._pattern().match(*args)
 
-    def fullmatch(self, *args: Any) -> Any:
-        return self._pattern().fullmatch(*args)
+def _calls_when_called(name: str) -> Callable[..., Any]:
+    def method(self: DeferredPattern, *args: Any) -> Any:
+        return getattr(self._pattern(), name)(*args)
 
-    def search(self, *args: Any) -> Any:
-        return self._pattern().search(*args)
+    method.__name__ = name
+    return method
 
-    def sub(self, *args: Any) -> Any:
-        return self._pattern().sub(*args)
 
-    def subn(self, *args: Any) -> Any:
-        return self._pattern().subn(*args)
-
-    def split(self, *args: Any) -> Any:
-        return self._pattern().split(*args)
-
-    def findall(self, *args: Any) -> Any:
-        return self._pattern().findall(*args)
-
-    def finditer(self, *args: Any) -> Any:
-        return self._pattern().finditer(*args)
+# The matching methods compile the pattern when called, not when looked up: a module may
+# bind one at import (json.decoder's ``_w=WHITESPACE.match`` default arguments).
+for _name in ("match", "fullmatch", "search", "sub", "subn", "split", "findall", "finditer"):
+    setattr(DeferredPattern, _name, _calls_when_called(_name))
 
 
 def _defer_library_patterns() -> None:

@@ -17,13 +17,14 @@ from rolloutctl.kinds.grove.model import GroveModel
 from tests.conftest import write
 from tests.kinds.grove.operator_world import settled_world
 
-SMALL = """\
-apiVersion: grove.io/v1alpha1
-kind: PodCliqueSet
-metadata: {name: s, namespace: default}
-spec:
-  replicas: 1
-  template:
+
+def _manifest(name: str, template: str) -> str:
+    """A PodCliqueSet of one replica in namespace default with ``template`` (its lines)."""
+    return ("apiVersion: grove.io/v1alpha1\nkind: PodCliqueSet\n"
+            f"metadata: {{name: {name}, namespace: default}}\nspec:\n  replicas: 1\n  template:\n" + template)
+
+
+SMALL = _manifest("s", """\
     cliques:
     - name: w
       spec:
@@ -32,7 +33,7 @@ spec:
         minAvailable: 1
         podSpec:
           containers: [{name: main, image: busybox, resources: {requests: {cpu: "1"}}}]
-"""
+""")
 
 
 def _finish(pod: dict, phase: str, reason: str | None) -> None:
@@ -145,13 +146,7 @@ def test_a_status_from_an_operator_before_update_progress_is_named():
     assert "ObservedOlderOperator" not in {w.code for w in _plan(manifest, settled_world(manifest)).warnings}
 
 
-SCALED = """\
-apiVersion: grove.io/v1alpha1
-kind: PodCliqueSet
-metadata: {name: t, namespace: default}
-spec:
-  replicas: 1
-  template:
+SCALED = _manifest("t", """\
     cliques:
     - name: fe
       spec: {roleName: fe, replicas: 1, minAvailable: 1, podSpec: {containers: [{name: c, image: nginx:1.25}]}}
@@ -159,7 +154,7 @@ spec:
       spec: {roleName: pw, replicas: 2, minAvailable: 1, podSpec: {containers: [{name: c, image: nginx:1.25}]}}
     podCliqueScalingGroups:
     - {name: sg, cliqueNames: [pw], replicas: 3, minAvailable: 2, scaleConfig: {minReplicas: 2, maxReplicas: 5}}
-"""
+""")
 
 
 def test_a_failed_base_gang_pod_still_counts_as_scheduled_for_a_scaled_gang():
