@@ -27,7 +27,7 @@ from .builders import sa_object
 from .conditions import find_condition, is_true
 from .decisions import (HASH_ANNOTATION, HASHED_SPEC_ANNOTATION, KUBERAY_VERSION_ANNOTATION, cluster_kuberay_version,
                         ignored_differences, is_cluster_spec_hash_equal, is_zero_downtime_upgrade_enabled,
-                        ray_cluster_spec_for_hashing, should_update_cluster, strategy_name)
+                        ray_cluster_spec_for_hashing, strategy_name)
 from .spec import deletion_delay, incremental, managed_by_external_controller, serve_app_names
 from .validation.util import INITIALIZING_TIMEOUT_ANNOTATION
 from .world import dangling_clusters, without_outcome
@@ -395,7 +395,7 @@ def observe_warnings(model: Any, desired: Obj, world: World) -> list[Warning]:
     goal = _m(desired.spec.get("rayClusterConfig"))
     # another KubeRay version made the active cluster: shouldUpdateCluster re-applies the whole
     # spec to it in place before any hash comparison, so nothing is left out (decisions.should_update_cluster)
-    reapplied = p is None and should_update_cluster(desired, a, True, is_true(st, "UpgradeInProgress"), model.version) \
+    reapplied = p is None and a is not None and not is_true(st, "UpgradeInProgress") \
         and cluster_kuberay_version(a, model.version) != model.version
     full = is_cluster_spec_hash_equal(desired, cluster, False) and not reapplied
     partial = not full and is_cluster_spec_hash_equal(desired, cluster, True)
