@@ -131,7 +131,8 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
         cluster_effect, cluster_msg = "none", ""
     elif partial:
         cluster_effect = "in-place"
-        cluster_msg = ("worker groups appended at the end: the active RayCluster is updated in place "
+        cluster_msg = (f"worker groups appended at the end: the {'pending' if upgrading else 'active'} RayCluster is "
+                       "updated in place "
                        "(rayservice_controller.go#shouldUpdateCluster)")
     elif is_zero_downtime_upgrade_enabled(desired, cfg):
         if is_incremental_upgrade_enabled(desired.spec, cfg):
@@ -186,6 +187,10 @@ def classify(changes: Sequence[Change], desired: Obj, live: Obj, version: str,
                 put("none", "no effect on the running cluster (equal after the comparison's normalisation)", p)
             else:
                 put(cluster_effect, cluster_msg, p)
+        elif _under(p, "spec.serveConfigV2") and cluster_effect == "rollout":
+            put("rollout", "the new Serve config goes to the new cluster once its head is ready; the serving cluster "
+                "keeps its config (reconcileServe skips the active cluster while a new one is prepared: "
+                "rayservice_controller.go#Reconcile)", p)
         elif _under(p, "spec.serveConfigV2"):
             put("in-place", "the new Serve config is submitted to the serving cluster's dashboard (the pending "
                 "cluster during an upgrade) (rayservice_controller.go#checkIfNeedSubmitServeApplications)", p)

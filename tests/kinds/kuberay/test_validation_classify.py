@@ -96,6 +96,23 @@ def test_classify_replicas_ignored_and_image_rollout():
     assert e2["rollout"].paths == (path, "spec.rayClusterConfig.workerGroupSpecs[groupName=cpu].replicas")
 
 
+def test_classify_a_serve_config_edit_with_a_rollout_goes_to_the_new_cluster():
+    """While a new cluster is prepared ``reconcileServe`` skips the active one: a Serve config
+    changed with the image reaches only the new cluster (rollout); alone it is submitted to
+    the serving cluster (in-place)."""
+    serve = Change("spec.serveConfigV2", "replace", "a", "b")
+    new_config = edit(base(), lambda d: d["spec"].__setitem__(
+        "serveConfigV2", d["spec"]["serveConfigV2"].replace("num_replicas: 2", "num_replicas: 3")))
+    assert set(effects([serve], new_config)) == {"in-place"}
+    path = "spec.rayClusterConfig.headGroupSpec.template.spec.containers[name=ray-head].image"
+    both = edit(new_config, lambda d: d["spec"]["rayClusterConfig"]["headGroupSpec"]["template"]["spec"]["containers"][0]
+                .__setitem__("image", "x:2"))
+    e = effects([Change(path, "replace", "a", "x:2"), serve], both)
+    assert set(e) == {"rollout"}
+    assert any("keeps its config" in i.message for i in RayServiceModel().classify(
+        [Change(path, "replace", "a", "x:2"), serve], obj(both), obj(base())) if "spec.serveConfigV2" in i.paths)
+
+
 def test_classify_suspend_and_nested_suspend():
     d = edit(base(), lambda d: d["spec"].__setitem__("suspend", True))
     assert set(effects([Change("spec.suspend", "add", None, True)], d)) == {"teardown"}
