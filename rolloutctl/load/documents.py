@@ -59,7 +59,7 @@ def parse_documents(text: str, name: str, limits: Limits = Limits(), *,
                 continue
             _collect(value, lines, name, line, objs, errors, cols=cols)
     except yaml.MarkedYAMLError as exc:
-        errors.append(InputError(name, *syntax_error(exc, text)))
+        errors.append(InputError(name, *syntax_error(exc, text, "JSON" if name.lower().endswith(".json") else "YAML")))
     except yaml.reader.ReaderError as exc:
         errors.append(InputError(name, *reader_error(exc, text, BYTE_POSITIONS)))
     except yaml.YAMLError as exc:

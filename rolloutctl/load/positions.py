@@ -48,16 +48,21 @@ def helm_sources(text: str) -> HelmSources | None:
     return HelmSources(comments, tuple(lines)) if comments else None
 
 
-def syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[int, str]:
-    """(line, message) of a YAML syntax error; tabs in indentation get their own message."""
+def syntax_error(exc: yaml.MarkedYAMLError, text: str, language: str = "YAML") -> tuple[int, str]:
+    """(line, message) of a YAML syntax error; tabs in indentation get their own message.
+    An error at the end of a text with no final newline is on its last line (the parser's
+    mark is on a line that does not exist); after a final newline it is on the empty line
+    that follows, as an editor shows it. ``language``: what the file is named as (``JSON`` for a ``.json``
+    file, which is read as the YAML it is a part of)."""
     mark = exc.problem_mark or exc.context_mark
     line = mark.line + 1 if mark else 1
-    problem = exc.problem or exc.context or "invalid YAML"
+    problem = exc.problem or exc.context or f"invalid {language}"
     lines = text.splitlines()
+    line = max(1, min(line, len(lines) + (1 if text.endswith(("\n", "\r")) else 0)))
     bad = lines[line - 1] if 0 < line <= len(lines) else ""
     if "'\t'" in problem or bad[: len(bad) - len(bad.lstrip(" \t"))].count("\t"):
         return line, "tab character used for indentation (YAML allows only spaces)"
-    return line, f"YAML syntax error: {one_line(problem, 200)}"
+    return line, f"{language} syntax error: {one_line(problem, 200)}"
 
 
 def reader_error(exc: yaml.reader.ReaderError, text: str, byte_positions: bool) -> tuple[int, str]:

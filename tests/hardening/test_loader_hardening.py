@@ -262,3 +262,18 @@ def test_a_typed_list_as_kubectl_get_prints_it_is_read_as_its_items():
                             "- {apiVersion: ray.io/v1, kind: RayService, metadata: {name: a}}\n"
                             "- {apiVersion: ray.io/v1, kind: RayService, metadata: {name: b}}\n")
     assert not errors and [(o.kind, o.name, o.line) for o in objs] == [("RayService", "a", 4), ("RayService", "b", 5)]
+
+
+def test_a_json_file_is_named_json_and_its_error_is_on_a_line_it_has(tmp_path):
+    """A ``.json`` file is read as the YAML it is a part of: its syntax error says JSON, and
+    one that ends without a newline is on its last line, not one after it."""
+    from rolloutctl.load.files import load_paths
+
+    p = tmp_path / "rs.json"
+    p.write_text('{"apiVersion": "ray.io/v1", "kind": "RayService", "spec": {')
+    (err,) = load_paths([str(p)]).errors
+    assert err.line == 1 and err.message.startswith("JSON syntax error: "), err
+    y = tmp_path / "rs.yaml"
+    y.write_text("a: [\n")
+    (err,) = load_paths([str(y)]).errors
+    assert err.line == 2 and err.message.startswith("YAML syntax error: "), err  # the empty line after the newline
