@@ -134,8 +134,8 @@ def _quota_stuck(mode: str, workloads: Sequence[Obj], world: World, rs: Obj) -> 
         remedies.append(f"raise ClusterQueue {cq.name} spec.resourceGroups[].flavors[name={f}].resources"
                         f"[name={r}].nominalQuota to at least {format_quantity(need, r)}"
                         + (" (or free the quota the other Workloads hold)" if others and total <= nom else ""))
-    code = "QuotaExceeded" if why in ("ExceedsMaxQuota", "Unavailable", "NoMatchingFlavor") or a.reason in (
-        "ExceedsMaxQuota", "Unavailable") else "InsufficientQuota"
+    code = "QuotaExceeded" if why in ("ExceedsMaxQuota", "NoMatchingFlavor") or a.reason in (
+        "ExceedsMaxQuota", "NoMatchingFlavor") else "InsufficientQuota"
     if upgrade:
         held = old if old is not None else next(o for o in ours if quota_reserved(o) and o.name != w.name)
         head = (f"admitted for the old size but not the upgrade size: Workload {display(held.name)} holds "

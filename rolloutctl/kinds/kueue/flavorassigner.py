@@ -70,7 +70,7 @@ def assign_flavors(q: Quota, pod_sets: Sequence[PodSet], used: Mapping[tuple[str
         out[ps.name] = {}
         for r in sorted(req):
             if not any(r in covered for covered, _ in q.groups):
-                return Assignment(False, "Unavailable", f"resource {r} unavailable in ClusterQueue {q.name}",
+                return Assignment(False, "NoMatchingFlavor", f"resource {r} unavailable in ClusterQueue {q.name}",
                                   {}, {})
         for covered, flavors in q.groups:
             need = {r: v for r, v in req.items() if r in covered}

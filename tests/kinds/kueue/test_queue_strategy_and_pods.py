@@ -47,3 +47,17 @@ def test_a_quota_on_pods_counts_one_per_pod(cli, tmp_path):
                                                                                 "{name: pods, nominalQuota: 2}"))
     r = cli("plan", "--kueue", "nested", str(PODS / "k-rs.yaml"), "--observed", roomy, "-o", "json")
     assert r.exit_code == 0 and r.json()["outcome"] == "converged", r.stderr
+
+
+def test_a_resource_the_queue_does_not_cover_is_no_matching_flavor(cli, tmp_path):
+    """``findFlavorForPodSets`` records no flavor attempt for a resource no group covers, so
+    ``resolveNoFitReason`` gives NoMatchingFlavor (Kueue has no "Unavailable" reason)."""
+    gpu = (DATA / "rs.yaml").read_text().replace('                  cpu: "2"\n',
+                                                 '                  cpu: "2"\n                  nvidia.com/gpu: 1\n')
+    assert gpu.count("nvidia.com/gpu") == 2  # requests and limits
+    rs = write(tmp_path, "rs.yaml", gpu)
+    q = write(tmp_path, "q.yaml", (DATA / "q-strict.yaml").read_text().replace("  queueingStrategy: StrictFIFO\n", ""))
+    r = cli("plan", "--kueue", "nested", rs, "--observed", q, "-o", "json")
+    assert r.exit_code == 1, r.stderr
+    stuck = r.json()["stuck"]
+    assert stuck["reason"] == "QuotaExceeded" and "QuotaReserved=False/NoMatchingFlavor" in stuck["message"]
