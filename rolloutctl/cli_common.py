@@ -134,7 +134,7 @@ class ColorMode(str, Enum):
 
 
 COLOR_HELP = ("Colour: auto (on a terminal, unless NO_COLOR is set or TERM=dumb; FORCE_COLOR forces it), "
-               "always or never.")
+               "always or never. --no-color wins over --color always.")
 
 
 def use_color(no_color: bool, color: "ColorMode | str" = "auto") -> bool:
