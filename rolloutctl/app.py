@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Iterable
 
-from .core.applied import sends_nothing
+from .core.applied import SERVER_METADATA, sends_nothing
 from .core.environment import Environment
 from .core.generated_names import always_new_message, is_generated, with_generated_name
 from .core.model import Obj, Warning
@@ -279,7 +279,7 @@ def checked_inputs(paths: Sequence[str], opts: PlanOptions, *, kubectl_run: Any 
     check_stdin_once(paths, opts.observed)
     loaded_desired, loaded_observed = load_all(paths, opts.observed, limits=opts.limits)
     if not opts.allow_empty:
-        check_not_empty_stdin(opts.observed, loaded_observed, "--observed")
+        check_not_empty_input(opts.observed, loaded_observed, "--observed")
     desired, observed = loaded_desired.objects, loaded_observed.objects
     if opts.namespace:
         desired = [_with_namespace(o, opts.namespace) for o in desired]
@@ -304,7 +304,7 @@ def check_stdin_once(*groups: Sequence[str]) -> None:
         raise InputProblem(["standard input (-) can be read only once: give the other input as a file"])
 
 
-def check_not_empty_stdin(paths: Sequence[str], loaded: Loaded, flag: str) -> None:
+def check_not_empty_input(paths: Sequence[str], loaded: Loaded, flag: str) -> None:
     """``--observed -`` / ``--live -`` that received nothing is a failed pipe
     (``kubectl get … | rolloutctl …`` where kubectl failed), not an empty cluster; so are
     ``--observed`` / ``--live`` files and directories that hold no document at all (``kubectl
@@ -326,7 +326,7 @@ def _read_cluster(inputs: Inputs, paths: Sequence[str], opts: PlanOptions, run: 
     """``--from-cluster``: per target, one ``kubectl get`` per kind its model reads
     (``kinds.live_reads``); ``--capacity from-cluster``: the nodes and quotas."""
     from .kinds import live_reads
-    from .load.kubectl import KubectlError, read_live
+    from .load.kubectl import KubectlError, KubectlMissing, read_live
 
     found = [o for o in targets(inputs.desired, paths) if not is_generated(o)]  # generateName: always new
     check_names_for_kubectl(found)
@@ -342,12 +342,9 @@ def _read_cluster(inputs: Inputs, paths: Sequence[str], opts: PlanOptions, run: 
             if CAPACITY_FROM_CLUSTER in opts.capacity:
                 try:
                     inputs.capacity[key] = _cluster_capacity(obj, inputs.observed, opts.model_options, kw)
-                except KubectlError as exc:
-                    # the capacity read's own remedy: a capacity given by hand
-                    raise ToolFailure(str(exc).replace("or give the live state with --live FILE "
-                                                       "(kubectl get ... -o yaml > live.yaml)",
-                                                       "or give the capacity with --capacity RESOURCE=QUANTITY "
-                                                       "(e.g. nvidia.com/gpu=16)")) from None
+                except KubectlMissing as exc:  # the capacity read's own remedy: a capacity given by hand
+                    raise ToolFailure(str(exc.instead("give the capacity with --capacity RESOURCE=QUANTITY "
+                                                      "(e.g. nvidia.com/gpu=16)"))) from None
     except KubectlError as exc:
         raise ToolFailure(str(exc)) from None
 
@@ -451,10 +448,6 @@ def _unmatched_warning(obj: Obj, observed: Sequence[Obj]) -> tuple[Warning, ...]
     return (Warning("ObservedNotMatched",
                     f"the observed input holds {obj.kind} {shown} but not {obj.namespace}/{obj.name}: objects match by "
                     f"kind, namespace and name, so this plan creates it as new{hint}", "metadata.name"),)
-
-
-#: the metadata only the API server writes
-SERVER_METADATA = ("uid", "resourceVersion", "creationTimestamp", "managedFields")
 
 
 def _live_dump_warning(obj: Obj, observed: Sequence[Obj]) -> tuple[Warning, ...]:

@@ -27,8 +27,8 @@ from .cli_common import (ALLOW_EMPTY_HELP, CAPACITY_HELP, COLOR_HELP, COMPARE_HE
                          EXIT_FINDINGS, EXIT_OK, EXIT_TOOL, FROM_CLUSTER_HELP, GATE_HELP, KUBECONFIG_HELP,
                          GROVE_CONFIG_HELP, KUBERAY_ENV_HELP, KUEUE_HELP, NAMESPACE_HELP, NEVER_READY_HELP, OBSERVED_HELP,
                          TIMEOUT_HELP, ColorMode, DiffFormat, KueueModel, LintFormat, OutputFailed, PlanFormat, emit, err,
-                         comma_items, examples, exit_now, operator_options, repo_config, report_specs, run_guarded,
-                         stdout_gone, step_summary, table_width, use_color, write_reports)
+                         comma_items, examples, exit_now, operator_options, reads_typed_stdin, repo_config, report_specs,
+                         run_guarded, stdout_gone, step_summary, table_width, use_color, write_reports)
 from .cli_common import kubectl_timeout as parse_timeout
 
 app = typer.Typer(
@@ -101,10 +101,7 @@ def _plan_command(first: bool):
 
             from .render.progress import Progress, heartbeat_wanted, wanted
 
-            typing_stdin = not paths and sys.stdin.isatty()
-            if typing_stdin:
-                err(f"rolloutctl {'next' if first else 'plan'}: reading manifests from standard input (end with "
-                    "Ctrl-D; give a file or a directory to plan it)")
+            typing_stdin = reads_typed_stdin("next" if first else "plan", paths, "plan it")
             line = Progress("comparing strategies" if compare else "planning", wanted(output.value) and not typing_stdin,
                             color=use_color(no_color, color), heartbeat=heartbeat_wanted())
             cfg = repo_config(config)
@@ -244,10 +241,7 @@ def advise_command(
 
         # the operator settings and repository defaults are plan's, so advise plans what plan would
         # a search may take minutes: a plain line now and then on any standard error that is not a terminal
-        typing_stdin = not paths and sys.stdin.isatty()
-        if typing_stdin:
-            err("rolloutctl advise: reading manifests from standard input (end with Ctrl-D; give a file or a "
-                "directory to advise on it)")
+        typing_stdin = reads_typed_stdin("advise", paths, "advise on it")
         line = Progress("advising", wanted(output.value) and not typing_stdin, color=use_color(no_color, color),
                         heartbeat=heartbeat_wanted(outside_ci=True, fmt=output.value))
         cfg = repo_config(config)
@@ -424,10 +418,7 @@ def lint_command(
         to_stdout = next((f for f, d in reports if d == "-"), None)
         github = os.environ.get("GITHUB_ACTIONS") == "true"
         fmt = output.value if output else (to_stdout or ("github" if github else "text"))
-        typing_stdin = not paths and sys.stdin.isatty()
-        if typing_stdin:
-            err("rolloutctl lint: reading manifests from standard input (end with Ctrl-D; "
-                "give files or directories to lint them instead)")
+        typing_stdin = reads_typed_stdin("lint", paths, "lint it")
         with Progress("linting", wanted(fmt) and not typing_stdin, color=use_color(no_color, color),
                       heartbeat=heartbeat_wanted()):
             result = lint(paths or ["-"], LintOptions(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 from enum import Enum
-from typing import Any, Callable, List, Mapping, Optional
+from typing import Any, Callable, List, Mapping, Optional, Sequence
 
 import typer
 
@@ -171,6 +171,16 @@ def table_width() -> int | None:
 class OutputFailed(Exception):
     """Standard output cannot take the result (an encoding without these characters, a
     full disk): one line on stderr, exit 3."""
+
+
+def reads_typed_stdin(command: str, paths: Sequence[str], what: str) -> bool:
+    """No path on a terminal: the command reads what is typed, and says so (a spinner would
+    look like work). ``what``: the advice, e.g. ``plan it``."""
+    if paths or not sys.stdin.isatty():
+        return False
+    err(f"rolloutctl {command}: reading manifests from standard input (end with Ctrl-D; give a file or a "
+        f"directory to {what})")
+    return True
 
 
 def emit(text: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..app import (REFUSED, InputProblem, ToolFailure, _match_key, admit_inputs, check_names_for_kubectl,
-                   check_not_empty_stdin, load, refused_creations, targets)
+                   check_not_empty_input, load, refused_creations, targets)
 from ..core.generated_names import always_new_message, is_generated, with_generated_name
 from ..core.model import Impact, Obj
 from ..core.records import field, record
@@ -78,7 +78,7 @@ def diff(paths: Sequence[str], opts: DiffOptions, *, kubectl_run: Any = None) ->
     else:
         loaded_live = load(opts.live, opts.limits)
         if not opts.allow_empty:
-            check_not_empty_stdin(opts.live, loaded_live, "--live")
+            check_not_empty_input(opts.live, loaded_live, "--live")
         live_raw = [o for o in loaded_live.objects if is_modelled(o)]
         related_live = [o for o in loaded_live.objects if not is_modelled(o)]
     live = admit_inputs((), live_raw, namespace=opts.namespace).observed

@@ -10,6 +10,8 @@ from typing import Any
 from .model import Obj
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+#: the metadata only the API server writes: an object that has one was read from a cluster
+SERVER_METADATA = ("uid", "resourceVersion", "creationTimestamp", "managedFields")
 
 
 def last_applied(live: Obj) -> dict | None:
@@ -35,7 +37,7 @@ def last_applied_of(old: Obj) -> Mapping[str, Any] | None:
     if found is not None:
         return found
     md = old.metadata
-    if old.status or any(md.get(k) for k in ("uid", "resourceVersion", "creationTimestamp", "managedFields")):
+    if old.status or any(md.get(k) for k in SERVER_METADATA):
         return None
     return (old.written or old).raw
 

@@ -80,6 +80,22 @@ class KubectlError(Exception):
     """kubectl could not give us the live state."""
 
 
+#: what a command can do without kubectl, unless it says otherwise (``KubectlMissing.instead``)
+LIVE_STATE_INSTEAD = "give the live state with --live FILE (kubectl get ... -o yaml > live.yaml)"
+
+
+class KubectlMissing(KubectlError):
+    """kubectl is not on PATH; the message says what to do instead."""
+
+    def __init__(self, kubectl: str, instead: str = LIVE_STATE_INSTEAD) -> None:
+        self.kubectl = kubectl
+        super().__init__(f"{kubectl} not found on PATH: install kubectl, or {instead}")
+
+    def instead(self, what: str) -> "KubectlMissing":
+        """The same error with another remedy (a read the user can replace otherwise)."""
+        return KubectlMissing(self.kubectl, what)
+
+
 class Forbidden(KubectlError):
     """The cluster's RBAC refused the read."""
 
@@ -192,8 +208,7 @@ def run_get(args: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT, run: Runne
             proc = run(args, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
                        shell=False, check=False)
     except FileNotFoundError:
-        raise KubectlError(f"{args[0]} not found on PATH: install kubectl, or give the live state with --live FILE "
-                           "(kubectl get ... -o yaml > live.yaml)") from None
+        raise KubectlMissing(args[0]) from None
     except PermissionError as exc:
         raise KubectlError(f"cannot run {args[0]}: {exc}") from None
     except UnicodeDecodeError:

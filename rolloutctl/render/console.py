@@ -29,9 +29,9 @@ def printable(text: str, color: bool = False) -> str:
     YAML output keeps the values as they are, escaped by their own syntax). ``color``: the
     colour codes of a colour render stay (a manifest's own colour codes stay too: they only
     colour)."""
-    if color:
-        return _CONTROL_OR_COLOUR.sub(_escaped, text) if "\x1b" in text or _CONTROL.search(text) else text
-    return _CONTROL.sub(_escaped, text) if _CONTROL.search(text) else text
+    if not _CONTROL.search(text):
+        return text
+    return (_CONTROL_OR_COLOUR if color else _CONTROL).sub(_escaped, text)
 
 
 def buffer_console(color: bool, width: int, **options: Any) -> tuple[Any, io.StringIO]:

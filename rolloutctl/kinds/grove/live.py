@@ -41,7 +41,7 @@ def missing_owner_warnings(pcs: PCS, world: World) -> list[Warning]:
     pods = [p for p in world.index("Pod", N.L_PART_OF).get(pcs.name, ()) if p.namespace == pcs.namespace]
     resources = {kind: resource for _api, kind, resource in N.CHILD_KINDS_WITH_SPEC}
     for kind, label in (("PodGang", N.L_PODGANG), ("PodClique", N.L_PCLQ)):
-        resource = resources.get(kind, kind.lower() + "s")
+        resource = resources[kind]
         names = sorted({p.labels[label] for p in pods if p.labels.get(label)
                         and world.get(kind, pcs.namespace, p.labels[label]) is None})
         if names:

@@ -273,9 +273,8 @@ class Advance:
             if new_phase == HEAD_READY:
                 # the workers whose readiness probe finds the Serve proxy (``pod.ready_workers``)
                 proxy = cluster_serve_proxy(self.w.get(SA, rc.namespace, rc.name), self.d)
-                st["readyWorkerReplicas"], every = ready_workers(rc.spec, running if running is not None else {
-                    str(_m(g).get("groupName")): worker_count(_m(g)) for g in _l(rc.spec.get("workerGroupSpecs"))},
-                    proxy, self.m.config)
+                # (a head that turns ready was starting or ready: its worker Pods were reconciled above)
+                st["readyWorkerReplicas"], every = ready_workers(rc.spec, running or {}, proxy, self.m.config)
             if new_phase == HEAD_READY and every:
                 st["state"] = "ready"
             status = "True" if new_phase == HEAD_READY else "False"

@@ -41,8 +41,7 @@ def schedule(p: KueuePass) -> None:
     allows; admission (no admission checks: QuotaReserved and Admitted together). Under a
     StrictFIFO ClusterQueue the first Workload not admitted stays its head, so none behind
     it is tried (``queue_head``)."""
-    pend = [w for w in p.w.of_kind(WL) if is_pending(w)]
-    pend.sort(key=lambda w: (-priority_of(w), created_at(w)))
+    pend = sorted((w for w in p.w.of_kind(WL) if is_pending(w)), key=queue_order)
     #: a StrictFIFO ClusterQueue whose head was not admitted: it is the head again next cycle,
     #: so the Workloads behind it are not tried (``RequeueIfNotPresent``: immediate)
     blocked: set[str] = set()
@@ -100,14 +99,18 @@ def schedule(p: KueuePass) -> None:
 def queue_head(world: World, cq_name: str) -> Obj | None:
     """The Workload a ClusterQueue's queue offers the scheduler first: its pending Workloads
     (routed to it through their LocalQueue) by priority, then creation (``baseCompareFunc``)."""
-    mine = []
+    mine: list[Obj] = []
     for w in world.of_kind(WL):
         if is_pending(w):
             cq = find_queue(world, w.namespace, str(w.spec.get("queueName") or ""))[1]
             if cq is not None and cq.name == cq_name:
                 mine.append(w)
-    mine.sort(key=lambda w: (-priority_of(w), created_at(w)))
-    return mine[0] if mine else None
+    return min(mine, key=queue_order) if mine else None
+
+
+def queue_order(w: Obj) -> tuple[int, tuple]:
+    """The queues' order of pending Workloads: priority, then creation (``baseCompareFunc``)."""
+    return (-priority_of(w), created_at(w))
 
 
 def is_pending(w: Obj) -> bool:

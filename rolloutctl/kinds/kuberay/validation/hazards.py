@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..api import desired_worker_replicas
-from ..pod import DISABLED, HEAD_ONLY, head_serve_port, serve_proxy, worker_group_serves, worker_readiness_probe_serve_port
+from ..pod import (DISABLED, HEAD_ONLY, head_pod_serve_label, head_serve_port, serve_proxy, worker_group_serves,
+                   worker_readiness_probe_serve_port)
 from .rules import (R_CLAMPED, R_DEPRECATED, R_NESTED_SUSPEND, R_NO_HOSTS, R_NO_SERVE_CONFIG, R_SERVE_CONFIG_YAML,
                     R_SERVE_PROXY_PORT, Ctx)
 from .util import as_list, as_mapping, decoded_serve_config, serve_config_document, worker_path
@@ -115,7 +116,7 @@ def init_liveness_and_readiness_probe(c: Ctx) -> None:
     where = f"on port {port} (serveConfigV2 http_options.port{'' if 'port' in as_mapping(as_mapping(doc).get('http_options')) else ', by default'})"
     rc = as_mapping(c.obj.spec.get("rayClusterConfig"))
     head = head_serve_port(rc)
-    if c.obj.spec.get("excludeHeadPodFromServeSvc") is not True and head != port:
+    if c.obj.spec.get("excludeHeadPodFromServeSvc") is not True and not head_pod_serve_label(rc, proxy, False):
         c.add(R_SERVE_PROXY_PORT, ("spec", "rayClusterConfig", "headGroupSpec", "template", "spec", "containers", 0),
               "spec.rayClusterConfig.headGroupSpec.template.spec.containers[0].ports",
               f"the head's serve port is {head} but Serve's proxies listen {where}: KubeRay finds no proxy there, "
