@@ -59,6 +59,15 @@ def summary_line(c: Candidate, a: Advice) -> str:
 AS_IS = "No patch: the manifest as given is already the best candidate."
 
 
+def as_is_line(a: Advice) -> str:
+    """The manifest as given: its strategy, its plan's numbers and its outcome (and which
+    constraint it fails)."""
+    cur = a.current
+    assert cur is not None
+    state = cur.outcome if cur.violation is None else f"{cur.outcome}, fails: {cur.violation[0]}"
+    return f"As is ({cur.strategy}): {summary_line(cur, a)} ({state})"
+
+
 def patch_yaml(c: Candidate) -> str:
     from .data import to_yaml
 

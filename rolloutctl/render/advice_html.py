@@ -9,7 +9,7 @@ from html import escape
 from typing import Any, Sequence
 
 from ..core.advice import Advice, Candidate
-from .advice_common import (AS_IS, PROPOSED_NOTE, constraints_line, frontier_cells, header, label, patch_yaml, search_line,
+from .advice_common import (AS_IS, PROPOSED_NOTE, as_is_line, constraints_line, frontier_cells, header, label, patch_yaml, search_line,
                             summary_line, title)
 from .plan_html import _notes, _num, _page, chart
 
@@ -50,10 +50,7 @@ def render(advices: Sequence[Advice]) -> str:
             body.append(f'<pre class="patch"><code>{escape(patch_yaml(r))}</code></pre>' if r.patch
                         else f"<p>{escape(AS_IS)}</p>")
         if a.current is not None:
-            cur = a.current
-            state = cur.outcome if cur.violation is None else f"{cur.outcome}, fails: {cur.violation[0]}"
-            body.append(f'<p class="dim">As is ({escape(cur.strategy)}): {escape(summary_line(cur, a))} '
-                        f"({escape(state)})</p>")
+            body.append(f'<p class="dim">{escape(as_is_line(a))}</p>')
         if a.frontier:
             body.append("<table><tr>" + "".join(f"<th>{escape(h)}</th>" for h in header(a)) + "</tr>")
             for i, c in enumerate(a.frontier):

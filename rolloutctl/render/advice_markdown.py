@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..core.advice import Advice
-from .advice_common import (AS_IS, PROPOSED_NOTE, constraints_line, frontier_cells, header, label, patch_yaml, search_line, summary_line,
+from .advice_common import (AS_IS, PROPOSED_NOTE, as_is_line, constraints_line, frontier_cells, header, label, patch_yaml, search_line, summary_line,
                             title)
 
 
@@ -24,9 +24,7 @@ def render(advices: Sequence[Advice]) -> str:
             out += [f"**Recommendation: {label(r)}** — {summary_line(r, a)}", ""]
             out += ["```yaml", patch_yaml(r).rstrip("\n"), "```", ""] if r.patch else [AS_IS, ""]
         if a.current is not None:
-            cur = a.current
-            state = cur.outcome if cur.violation is None else f"{cur.outcome}, fails: {cur.violation[0]}"
-            out += [f"As is ({cur.strategy}): {summary_line(cur, a)} ({state})", ""]
+            out += [as_is_line(a), ""]
         if a.frontier:
             h = header(a)
             out.append("| " + " | ".join(h) + " |")

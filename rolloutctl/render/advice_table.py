@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..core.advice import Advice
-from .advice_common import (AS_IS, PROPOSED_NOTE, constraints_line, frontier_cells, header, label, patch_yaml, search_line, summary_line,
+from .advice_common import (AS_IS, PROPOSED_NOTE, as_is_line, constraints_line, frontier_cells, header, label, patch_yaml, search_line, summary_line,
                             title)
 from .console import buffer_console
 
@@ -33,9 +33,7 @@ def render(advices: Sequence[Advice], color: bool, width: int = 110) -> str:
                 for line in patch_yaml(r).rstrip("\n").split("\n"):
                     console.print(Text("  " + line))
         if a.current is not None:
-            cur = a.current
-            state = cur.outcome if cur.violation is None else f"{cur.outcome}, fails: {cur.violation[0]}"
-            console.print(Text(f"As is ({cur.strategy}): {summary_line(cur, a)} ({state})"))
+            console.print(Text(as_is_line(a)))
         if a.frontier:
             table = Table(show_header=True, header_style="bold", expand=False, title="Frontier (best first)",
                           title_justify="left")
